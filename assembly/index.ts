@@ -1,0 +1,123 @@
+// The kernel's wasm ABI, and nothing else: numbers in, a status code out, results in the
+// output regions of linear memory (see layout.ts). JS loads a snapshot with
+//   reserve(counts) → write NODES / JOBS / PODS through typed views → commit()
+// and then asks queries that pass only request fields and counts; candidate and
+// constraint lists go into the scratch regions first. No strings cross the boundary.
+
+import { HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, LAYOUT_BASE, MAX_CONSTRAINTS, REGION_COUNT, regionStart } from './layout';
+import {
+  reserveRegions, commitState, beginQuery, restoreNodes, loaded, nodeCount, podCap, candidateCap,
+} from './state';
+import { setRequest, placeGang } from './place';
+import { selectVictims as chooseVictims, victimCount } from './victims';
+import {
+  STATUS_OK, STATUS_NO_ROOM, STATUS_NOT_LOADED, STATUS_SCRATCH_TOO_SMALL, STATUS_OUT_OF_MEMORY,
+  STATUS_BAD_SNAPSHOT, STATUS_BAD_REQUEST,
+} from './status';
+
+export * from './status';
+export {
+  LAYOUT_BASE, HEADER_SIZE, HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_REGIONS, HDR_CONSTRAINTS,
+  HDR_DEFICITS, MAX_CONSTRAINTS, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
+  NODE_POOL, JOB_STRIDE, JOB_LOST_WORK, JOB_STARTED_AT, JOB_CPU_SUM, JOB_MEM_SUM, JOB_RANK,
+  JOB_PRIORITY, JOB_GPUS, JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_STRIDE,
+  POD_NODE, POD_MASK, POD_CPU, POD_MEM, UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU,
+  UNDO_FREE_MEM, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT, CANDIDATE_STRIDE,
+  CANDIDATE_JOB, CANDIDATE_MASK, OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK, NODE_INDEX_BITS,
+  MAX_NODES, REGION_NODES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
+  REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
+  REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_END, REGION_COUNT,
+} from './layout';
+
+/** Each node takes at most 32 pods of any shape, so a bigger gang cannot fit at all. */
+const MAX_PODS_PER_NODE: u64 = 32;
+
+let calls: u32 = 0;
+
+/** Queries answered (place + selectVictims): lets a test prove the wasm path ran. */
+export function callCount(): u32 {
+  return calls;
+}
+
+/** Does nothing: the benchmark's measure of one JS → wasm → JS round trip. */
+export function noop(): i32 {
+  return STATUS_OK;
+}
+
+/** End of AssemblyScript's static data; must stay at or below LAYOUT_BASE. */
+export function heapBase(): u32 {
+  return <u32>__heap_base;
+}
+
+/** Start of region `r` (REGION_*), as laid out by the last successful `reserve`. */
+export function regionOffset(r: i32): u32 {
+  if (r < 0 || r >= REGION_COUNT) return 0;
+  return <u32>regionStart(r);
+}
+
+/**
+ * Lays out memory for a snapshot of these sizes and scratch of these capacities, growing
+ * memory as needed. New counts invalidate the loaded state until `commit`; the same
+ * counts with bigger capacities keep it.
+ */
+export function reserve(nodes: u32, jobs: u32, pods: u32, pools: u32, candidates: u32, outPods: u32): i32 {
+  return reserveRegions(nodes, jobs, pods, pools, candidates, outPods) ? STATUS_OK : STATUS_OUT_OF_MEMORY;
+}
+
+/** Called once JS has written NODES, JOBS and PODS: derives pool lists and job sums. */
+export function commit(): i32 {
+  return commitState() ? STATUS_OK : STATUS_BAD_SNAPSHOT;
+}
+
+function checkRequest(pods: u32, gpu: u32): i32 {
+  if (!loaded) return STATUS_NOT_LOADED;
+  if (gpu < 1 || gpu > 32) return STATUS_BAD_REQUEST;
+  if (<u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE) return STATUS_OK;
+  if (pods > podCap) return STATUS_SCRATCH_TOO_SMALL;
+  return STATUS_OK;
+}
+
+/**
+ * Places a gang on free capacity. strategy: 0 binpack, 1 spread. On STATUS_OK the header's
+ * HDR_OUT_POD_COUNT pods are in OUT_PODS. The loaded state is unchanged afterwards.
+ */
+export function place(pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strategy: i32, strict: i32): i32 {
+  calls++;
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, 0);
+  const status = checkRequest(pods, gpu);
+  if (status != STATUS_OK) return status;
+  if (<u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE) return STATUS_NO_ROOM;
+  beginQuery();
+  setRequest(gpu, cpu, mem, pool, strategy != 0, strict != 0);
+  const placed = placeGang(pods);
+  restoreNodes();
+  if (!placed) return STATUS_NO_ROOM;
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, pods);
+  return STATUS_OK;
+}
+
+/**
+ * Chooses a minimal victim set among the `candidates` in CANDIDATES that relieves every
+ * one of the `constraints` in the header and lets the gang be placed. On STATUS_OK the
+ * header says how many victims (OUT_VICTIMS) and pods (OUT_PODS) were written.
+ */
+export function selectVictims(
+  pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strategy: i32, strict: i32,
+  candidates: u32, constraints: u32,
+): i32 {
+  calls++;
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, 0);
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_VICTIM_COUNT, 0);
+  const status = checkRequest(pods, gpu);
+  if (status != STATUS_OK) return status;
+  if (constraints > MAX_CONSTRAINTS) return STATUS_BAD_REQUEST;
+  if (candidates > candidateCap) return STATUS_SCRATCH_TOO_SMALL;
+  beginQuery();
+  setRequest(gpu, cpu, mem, pool, strategy != 0, strict != 0);
+  const hopeless = <u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE;
+  const answer = chooseVictims(hopeless ? 0 : pods, candidates, constraints, hopeless);
+  if (answer != STATUS_OK) return answer;
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, pods);
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_VICTIM_COUNT, victimCount);
+  return STATUS_OK;
+}

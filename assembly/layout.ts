@@ -1,0 +1,172 @@
+// The kernel's linear-memory layout. `src/kernel/layout.ts` mirrors every constant and
+// the region computation below; `test/unit/kernel/layout.test.ts` holds the two equal.
+//
+// Page 0 holds AssemblyScript's static data (the kernel allocates nothing on its heap);
+// everything the kernel works on starts at LAYOUT_BASE and is addressed by offset.
+//
+//   LAYOUT_BASE ┌──────────────────────────────┐
+//               │ header (HEADER_SIZE bytes)   │ out counts, region table, constraints in,
+//               │                              │ deficits
+//               ├──────────────────────────────┤ ── state: written once per snapshot
+//   NODES       │ node × nodeCount   (32 B)    │ mask u32 · gpus u32 · freeCpu f64 ·
+//               │                              │ freeMem f64 · pool u32 · pad
+//   JOBS        │ job × jobCount     (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
+//               │                              │ memSum f64 · rank · priority · gpus · order ·
+//               │                              │ podStart · podCount · gpuSum · pad (i32/u32)
+//   PODS        │ pod × podCount     (24 B)    │ node u32 · mask u32 · cpu f64 · mem f64
+//   POOL_STARTS │ u32 × (poolCount + 1)        │ pool p's nodes are POOL_NODES[start[p]..start[p+1])
+//   POOL_NODES  │ u32 × nodeCount              │ node indices grouped by pool, ascending
+//               ├──────────────────────────────┤ ── per-query work areas sized by the state
+//   NODE_STAMPS │ u32 × nodeCount              │ epoch a node was last saved to UNDO
+//   JOB_STAMPS  │ u32 × jobCount               │ epoch a job was last seen as a candidate
+//   HEAP        │ u32 × nodeCount              │ placement heap keys (free << 26 | node)
+//   UNDO        │ undo × nodeCount   (24 B)    │ node u32 · mask u32 · freeCpu f64 · freeMem f64
+//               ├──────────────────────────────┤ ── scratch: grown when a bigger query comes
+//   CANDIDATES  │ cand × candidateCap (8 B)    │ job u32 · constraintMask u32   (JS writes)
+//   ORDER       │ u32 × candidateCap           │ candidate positions, sorted; bit 31 = reprieved
+//   OUT_VICTIMS │ u32 × candidateCap           │ chosen job indices              (JS reads)
+//   OUT_PODS    │ out × podCap        (8 B)    │ node u32 · mask u32             (JS reads)
+//               └──────────────────────────────┘
+//
+// A node's GPUs are the low `gpus` bits of a 32-bit mask (bit i set = GPU i allocated):
+//
+//   8-GPU node, mask 0b0000_0010     GPU: 7 6 5 4 3 2 1 0
+//                                         . . . . . . # .    free = 7
+//   aligned blocks of 4: [0-3] holds GPU 1, [4-7] is fully free → a 4-GPU pod gets 4-7.
+//
+// Every region starts on an 8-byte boundary so f64 fields are aligned for both wasm
+// loads and JS Float64Array views.
+
+/** Where the kernel's regions begin: one 64 KiB page above AssemblyScript's static data. */
+export const LAYOUT_BASE: u32 = 65536;
+
+/** Header: fixed-size slots before the state. */
+export const HEADER_SIZE: u32 = 1024;
+/** u32: pods written to OUT_PODS by the last query. */
+export const HDR_OUT_POD_COUNT: u32 = 0;
+/** u32: victims written to OUT_VICTIMS by the last query. */
+export const HDR_OUT_VICTIM_COUNT: u32 = 4;
+/** Region start table: REGION_COUNT × u32, written by `computeRegions`. */
+export const HDR_REGIONS: u32 = 8;
+/** Constraints in: MAX_CONSTRAINTS × CONSTRAINT_STRIDE, written by JS per query. */
+export const HDR_CONSTRAINTS: u32 = 64;
+/** Working copy of the deficits: MAX_CONSTRAINTS × f64, kernel-private. */
+export const HDR_DEFICITS: u32 = 640;
+export const MAX_CONSTRAINTS: u32 = 32;
+
+export const NODE_STRIDE: u32 = 32;
+export const NODE_MASK: u32 = 0;
+export const NODE_GPUS: u32 = 4;
+export const NODE_FREE_CPU: u32 = 8;
+export const NODE_FREE_MEM: u32 = 16;
+export const NODE_POOL: u32 = 24;
+
+export const JOB_STRIDE: u32 = 64;
+export const JOB_LOST_WORK: u32 = 0;
+export const JOB_STARTED_AT: u32 = 8;
+/** Derived by the kernel at commit: the sums a job's eviction frees (quota contributions). */
+export const JOB_CPU_SUM: u32 = 16;
+export const JOB_MEM_SUM: u32 = 24;
+export const JOB_RANK: u32 = 32;
+export const JOB_PRIORITY: u32 = 36;
+export const JOB_GPUS: u32 = 40;
+export const JOB_ORDER: u32 = 44;
+export const JOB_POD_START: u32 = 48;
+export const JOB_POD_COUNT: u32 = 52;
+export const JOB_GPU_SUM: u32 = 56;
+
+export const POD_STRIDE: u32 = 24;
+export const POD_NODE: u32 = 0;
+export const POD_MASK: u32 = 4;
+export const POD_CPU: u32 = 8;
+export const POD_MEM: u32 = 16;
+
+export const UNDO_STRIDE: u32 = 24;
+export const UNDO_NODE: u32 = 0;
+export const UNDO_MASK: u32 = 4;
+export const UNDO_FREE_CPU: u32 = 8;
+export const UNDO_FREE_MEM: u32 = 16;
+
+export const CONSTRAINT_STRIDE: u32 = 16;
+export const CONSTRAINT_RESOURCE: u32 = 0;
+export const CONSTRAINT_DEFICIT: u32 = 8;
+
+export const CANDIDATE_STRIDE: u32 = 8;
+export const CANDIDATE_JOB: u32 = 0;
+export const CANDIDATE_MASK: u32 = 4;
+
+export const OUT_POD_STRIDE: u32 = 8;
+export const OUT_POD_NODE: u32 = 0;
+export const OUT_POD_MASK: u32 = 4;
+
+/** Node indices live in the low bits of a heap key; the free count sits above them. */
+export const NODE_INDEX_BITS: u32 = 26;
+export const MAX_NODES: u32 = 1 << NODE_INDEX_BITS;
+
+/** Region ids, in memory order; `regionOffset(id)` answers where each starts. */
+export const REGION_NODES: i32 = 0;
+export const REGION_JOBS: i32 = 1;
+export const REGION_PODS: i32 = 2;
+export const REGION_POOL_STARTS: i32 = 3;
+export const REGION_POOL_NODES: i32 = 4;
+export const REGION_NODE_STAMPS: i32 = 5;
+export const REGION_JOB_STAMPS: i32 = 6;
+export const REGION_HEAP: i32 = 7;
+export const REGION_UNDO: i32 = 8;
+export const REGION_CANDIDATES: i32 = 9;
+export const REGION_ORDER: i32 = 10;
+export const REGION_OUT_VICTIMS: i32 = 11;
+export const REGION_OUT_PODS: i32 = 12;
+/** One past the last region: its offset is the end of the used memory. */
+export const REGION_END: i32 = 13;
+export const REGION_COUNT: i32 = 14;
+
+@inline function align8(x: usize): usize {
+  return (x + 7) & ~(<usize>7);
+}
+
+/** Writes region `r`'s start and returns where the next region starts. */
+@inline function putRegion(r: i32, at: usize, size: usize): usize {
+  store<u32>(<usize>LAYOUT_BASE + HDR_REGIONS + (<usize>r << 2), <u32>at);
+  return align8(at + size);
+}
+
+/**
+ * Computes every region's start offset for the given sizes and writes them into the
+ * header's HDR_REGIONS table (REGION_COUNT u32 slots; the last is the end of used
+ * memory). State regions depend only on the snapshot's counts, so growing the scratch
+ * capacities later never moves the loaded state. Allocates nothing: the stub runtime
+ * never frees.
+ */
+export function computeRegions(
+  nodeCount: u32,
+  jobCount: u32,
+  podCount: u32,
+  poolCount: u32,
+  candidateCap: u32,
+  podCap: u32,
+): void {
+  const n = <usize>nodeCount;
+  const j = <usize>jobCount;
+  const c = <usize>candidateCap;
+  let at: usize = <usize>LAYOUT_BASE + HEADER_SIZE;
+  at = putRegion(REGION_NODES, at, n * NODE_STRIDE);
+  at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
+  at = putRegion(REGION_PODS, at, <usize>podCount * POD_STRIDE);
+  at = putRegion(REGION_POOL_STARTS, at, (<usize>poolCount + 1) * 4);
+  at = putRegion(REGION_POOL_NODES, at, n * 4);
+  at = putRegion(REGION_NODE_STAMPS, at, n * 4);
+  at = putRegion(REGION_JOB_STAMPS, at, j * 4);
+  at = putRegion(REGION_HEAP, at, n * 4);
+  at = putRegion(REGION_UNDO, at, n * UNDO_STRIDE);
+  at = putRegion(REGION_CANDIDATES, at, c * CANDIDATE_STRIDE);
+  at = putRegion(REGION_ORDER, at, c * 4);
+  at = putRegion(REGION_OUT_VICTIMS, at, c * 4);
+  at = putRegion(REGION_OUT_PODS, at, <usize>podCap * OUT_POD_STRIDE);
+  putRegion(REGION_END, at, 0);
+}
+
+/** Start of region `r`, as last computed by `computeRegions`. */
+@inline export function regionStart(r: i32): usize {
+  return <usize>load<u32>(<usize>LAYOUT_BASE + HDR_REGIONS + (<usize>r << 2));
+}

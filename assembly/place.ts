@@ -1,0 +1,173 @@
+// Gang placement (SEMANTICS 5.4, invariant 8): pods go one by one onto nodes of the
+// request's pool only; binpack takes the fitting node with the fewest free GPUs, spread
+// the one with the most, ties to the lowest index. A min-heap keyed (free, node) or
+// (32 − free, node) yields that node; only the chosen node changes after a pod, so only
+// it is re-keyed, and a placement costs one pass over the pool plus P·log(nodes).
+
+import {
+  NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL, NODE_INDEX_BITS,
+  OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK,
+} from './layout';
+import { freeMaskOf, isPowerOfTwo, freeBlockStarts, lowestBits, blockMask } from './bitmap';
+import {
+  nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr,
+} from './state';
+
+/** The request being answered; set by `setRequest` so the hot helpers take one argument. */
+let reqGpu: u32 = 1;
+let reqCpu: f64 = 0;
+let reqMem: f64 = 0;
+let reqPool: u32 = 0;
+let reqSpread: bool = false;
+let reqStrict: bool = false;
+
+const INDEX_MASK: u32 = (<u32>1 << NODE_INDEX_BITS) - 1;
+
+/** Records the request the next `fitsOf`/`placeGang` calls answer. */
+export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool, strict: bool): void {
+  reqGpu = gpu;
+  reqCpu = cpu;
+  reqMem = mem;
+  reqPool = pool;
+  reqSpread = spread;
+  reqStrict = strict;
+}
+
+/** True when node `n` is in the request's pool (pools are never mixed). */
+@inline export function inRequestPool(n: u32): bool {
+  return load<u32>(nodeAt(n) + NODE_POOL) == reqPool;
+}
+
+/**
+ * How many more pods of the request's shape node `n` takes: the least of its GPU fits
+ * (aligned free blocks under strict topology, else free GPUs / g), cpu fits and memory
+ * fits. Placing one pod lowers it by exactly one, which keeps the fits sum exact.
+ */
+export function fitsOf(n: u32): i32 {
+  const node = nodeAt(n);
+  const gpus = load<u32>(node + NODE_GPUS);
+  const g = reqGpu;
+  const free = freeMaskOf(load<u32>(node + NODE_MASK), gpus);
+  let gpuFits: u32;
+  if (reqStrict && g <= gpus && isPowerOfTwo(g)) {
+    gpuFits = popcnt<u32>(freeBlockStarts(free, g));
+  } else {
+    gpuFits = popcnt<u32>(free) / g;
+  }
+  let f = <f64>gpuFits;
+  if (reqCpu > 0) f = Math.min(f, Math.floor(load<f64>(node + NODE_FREE_CPU) / reqCpu));
+  if (reqMem > 0) f = Math.min(f, Math.floor(load<f64>(node + NODE_FREE_MEM) / reqMem));
+  // `!(f >= 1)` also turns a NaN into "does not fit".
+  if (!(f >= 1)) return 0;
+  return <i32>f;
+}
+
+/** Sum of fits over the request's pool: the gang is placeable iff it is ≥ P. */
+export function poolFitsSum(): i32 {
+  if (reqPool >= poolCount) return 0;
+  const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
+  const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
+  let sum: i32 = 0;
+  for (let i = from; i < to; i++) sum += fitsOf(load<u32>(poolNodesPtr + (<usize>i << 2)));
+  return sum;
+}
+
+/** Heap key of node `n`: smaller = preferred (fewest free for binpack, most for spread). */
+@inline function keyOf(n: u32): u32 {
+  const node = nodeAt(n);
+  const gpus = load<u32>(node + NODE_GPUS);
+  const free = popcnt<u32>(freeMaskOf(load<u32>(node + NODE_MASK), gpus));
+  const rank = reqSpread ? 32 - free : free;
+  return (rank << NODE_INDEX_BITS) | n;
+}
+
+@inline function heapAt(i: u32): usize {
+  return heapPtr + (<usize>i << 2);
+}
+
+function siftDown(start: u32, size: u32): void {
+  let i = start;
+  const key = load<u32>(heapAt(i));
+  while (true) {
+    let child: u32 = (i << 1) + 1;
+    if (child >= size) break;
+    let childKey = load<u32>(heapAt(child));
+    if (child + 1 < size) {
+      const rightKey = load<u32>(heapAt(child + 1));
+      if (rightKey < childKey) {
+        child++;
+        childKey = rightKey;
+      }
+    }
+    if (childKey >= key) break;
+    store<u32>(heapAt(i), childKey);
+    i = child;
+  }
+  store<u32>(heapAt(i), key);
+}
+
+/**
+ * GPUs for one pod on node `n`: the lowest fully free aligned block when the shape is
+ * aligned and one exists, else (never under strict, where fits guaranteed a block) the
+ * g lowest free GPUs.
+ */
+@inline function chooseGpus(n: u32): u32 {
+  const node = nodeAt(n);
+  const gpus = load<u32>(node + NODE_GPUS);
+  const free = freeMaskOf(load<u32>(node + NODE_MASK), gpus);
+  const g = reqGpu;
+  if (g <= gpus && isPowerOfTwo(g)) {
+    const starts = freeBlockStarts(free, g);
+    if (starts != 0) return blockMask(ctz<u32>(starts), g);
+  }
+  return lowestBits(free, g);
+}
+
+/**
+ * Places `pods` pods of the current request, writing one (node, mask) per pod to
+ * OUT_PODS and changing node state in place (the caller restores it). Returns false when
+ * the pool lacks room; then nothing useful is in OUT_PODS.
+ */
+export function placeGang(pods: u32): bool {
+  if (pods == 0) return true;
+  if (reqPool >= poolCount) return false;
+  const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
+  const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
+  let sum: u32 = 0;
+  let size: u32 = 0;
+  for (let i = from; i < to; i++) {
+    const n = load<u32>(poolNodesPtr + (<usize>i << 2));
+    const f = fitsOf(n);
+    if (f > 0) {
+      sum += <u32>f;
+      store<u32>(heapAt(size++), keyOf(n));
+    }
+  }
+  if (sum < pods) return false;
+  for (let i = <i32>(size >>> 1) - 1; i >= 0; i--) siftDown(<u32>i, size);
+
+  const cpu = reqCpu;
+  const mem = reqMem;
+  for (let p: u32 = 0; p < pods; p++) {
+    if (size == 0) return false;
+    const n = load<u32>(heapAt(0)) & INDEX_MASK;
+    const gpusMask = chooseGpus(n);
+    touchNode(n);
+    const node = nodeAt(n);
+    store<u32>(node + NODE_MASK, load<u32>(node + NODE_MASK) | gpusMask);
+    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - cpu);
+    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - mem);
+    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+    store<u32>(out + OUT_POD_NODE, n);
+    store<u32>(out + OUT_POD_MASK, gpusMask);
+    // Only node n changed: re-key it in place, or drop it once it takes no more pods.
+    if (fitsOf(n) > 0) {
+      store<u32>(heapAt(0), keyOf(n));
+    } else {
+      size--;
+      store<u32>(heapAt(0), load<u32>(heapAt(size)));
+    }
+    if (size > 1) siftDown(0, size);
+  }
+  return true;
+}

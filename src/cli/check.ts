@@ -1,0 +1,39 @@
+/** `quotient check FILES...`: validate and lint policies; exit 1 on any error. */
+import type { Command } from 'commander';
+import { sortFindings, type Finding } from '../errors.js';
+import { Session } from '../engine/session.js';
+import { readBundles } from '../policy/read-files.js';
+import { EXIT } from './exit.js';
+import { formatOf, printDocument, say, colour, type OutputOptions } from './output.js';
+import { countFindings, renderFindings } from './render-findings.js';
+
+interface CheckOptions extends OutputOptions {
+  failOnWarning?: boolean;
+}
+
+/** Registers the command. */
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description('validate policy files and lint them; every finding has a code, file:line:col, the field path and a hint')
+    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .option('--json', 'print {"findings": [...]} as JSON')
+    .option('-o, --output <format>', 'table | json | yaml', 'table')
+    .option('--fail-on-warning', 'exit 1 on warnings too')
+    .addHelpText('after', '\nExit codes: 0 clean, 1 findings (errors, or warnings with --fail-on-warning), 2 could not run.')
+    .action((paths: string[], opts: CheckOptions) => {
+      const format = formatOf(opts);
+      const bundles = readBundles(paths);
+      const findings: Finding[] = [];
+      for (const b of bundles) findings.push(...Session.open(b.files, { backend: 'wasm' }).findings);
+      const sorted = sortFindings(findings);
+      if (format !== 'table') printDocument(format, { findings: sorted });
+      else {
+        if (sorted.length) say(renderFindings(sorted));
+        const files = bundles.reduce((s, b) => s + b.files.length, 0);
+        say(sorted.length ? `\n${countFindings(sorted)} in ${files} file(s)` : colour.green(`ok: ${files} file(s) in ${bundles.length} polic${bundles.length === 1 ? 'y' : 'ies'}, no findings`));
+      }
+      const errors = sorted.some((f) => f.severity === 'error');
+      process.exitCode = errors || (opts.failOnWarning && sorted.length > 0) ? EXIT.findings : EXIT.ok;
+    });
+}

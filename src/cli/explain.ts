@@ -1,0 +1,43 @@
+/** `quotient explain FILES...`: the rules a policy compiles to, in words. */
+import type { Command } from 'commander';
+import { QuotientError, sortFindings } from '../errors.js';
+import { Session } from '../engine/session.js';
+import { readBundles } from '../policy/read-files.js';
+import { formatOf, log, printDocument, say, colour, type OutputOptions } from './output.js';
+import { countFindings, renderFindings } from './render-findings.js';
+
+/** Registers the command. */
+export function registerExplain(program: Command): void {
+  program
+    .command('explain')
+    .description('print the rules a policy compiles to: which jobs may preempt which, and why, with the policy line of each rule')
+    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .option('--json', 'print the rules as JSON (name, kind, quota, source, summary, conditions)')
+    .option('-o, --output <format>', 'table | json | yaml', 'table')
+    .action((paths: string[], opts: OutputOptions) => {
+      const format = formatOf(opts);
+      const out: Array<{ policy: string; rules: unknown[] }> = [];
+      for (const b of readBundles(paths)) {
+        const { session, findings } = Session.open(b.files, { backend: 'reference' });
+        if (!session) {
+          log(renderFindings(sortFindings(findings)));
+          throw new QuotientError('explain/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
+        }
+        out.push({
+          policy: b.label,
+          rules: session.rules.map((r) => ({ name: r.name, kind: r.kind, quota: r.quota || null, source: r.source, summary: r.summary, conditions: r.rule.conditions })),
+        });
+        if (format === 'table') {
+          say(colour.bold(b.label));
+          for (const r of session.rules) {
+            say(`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
+            say(`    ${r.summary}`);
+          }
+          const quotasWithout = session.policy.quotas.filter((q) => !q.selfPreemption && !q.childPreemption).map((q) => q.name);
+          if (quotasWithout.length) say(colour.dim(`  quotas with no preemption clause of their own: ${quotasWithout.join(', ')} (their jobs can still reclaim idle and lent capacity)`));
+          say('');
+        }
+      }
+      if (format !== 'table') printDocument(format, out.length === 1 ? out[0] : out);
+    });
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * The `quotient` command. Each subcommand lives in its own file; this one wires them
+ * up and turns every failure into a message and an exit code, never a stack trace
+ * (set QUOTIENT_DEBUG=1 to see one).
+ */
+import { Command, CommanderError } from 'commander';
+import { FindingsError, QuotientError } from '../errors.js';
+import { registerCheck } from './check.js';
+import { EXIT } from './exit.js';
+import { registerExplain } from './explain.js';
+import { colour, log } from './output.js';
+import { renderFindings } from './render-findings.js';
+import { registerSchema } from './schema.js';
+import { registerWhatIf } from './whatif.js';
+
+const program = new Command();
+program
+  .name('quotient')
+  .description('Policy as code for GPU quota trees and preemption: check policies, ask what-if, see whose work would die and why.')
+  .version('0.1.0')
+  .showHelpAfterError()
+  .exitOverride();
+registerCheck(program);
+registerWhatIf(program);
+registerExplain(program);
+registerSchema(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  process.exitCode = report(e);
+}
+
+function report(e: unknown): number {
+  if (e instanceof CommanderError) {
+    // Commander has printed its message (or the help); help and version are not failures.
+    return e.exitCode === 0 ? EXIT.ok : EXIT.failure;
+  }
+  if (e instanceof QuotientError) {
+    log(`${colour.red('quotient:')} ${e.message}${e.hint ? `\n  ${colour.cyan('hint:')} ${e.hint}` : ''}`);
+    return EXIT.failure;
+  }
+  if (e instanceof FindingsError) {
+    log(renderFindings(e.findings));
+    return EXIT.failure;
+  }
+  log(`${colour.red('quotient: internal error:')} ${(e as Error)?.message ?? String(e)}`);
+  log('  this is a bug in Quotient, not in your policy; please report it with the command you ran');
+  if (process.env.QUOTIENT_DEBUG) log(String((e as Error)?.stack));
+  return EXIT.failure;
+}

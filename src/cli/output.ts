@@ -1,0 +1,41 @@
+/**
+ * Writing results: a table for people, JSON (`--json`) or YAML (`-o yaml`) for
+ * programs. With a machine format stdout holds only the document; everything else goes
+ * to stderr. Colours come from picocolors, which honours NO_COLOR and FORCE_COLOR and
+ * turns itself off when stdout is not a terminal.
+ */
+import pc from 'picocolors';
+import { stringify } from 'yaml';
+import { QuotientError } from '../errors.js';
+
+export type Format = 'table' | 'json' | 'yaml';
+
+export interface OutputOptions {
+  json?: boolean;
+  output?: string;
+}
+
+/** The format the flags ask for; a bad `-o` value is a usage error (exit 2). */
+export function formatOf(opts: OutputOptions): Format {
+  if (opts.json) return 'json';
+  const o = opts.output ?? 'table';
+  if (o === 'json' || o === 'yaml' || o === 'table') return o;
+  throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, 'use -o table, -o json or -o yaml');
+}
+
+/** Prints a document in a machine format. */
+export function printDocument(format: 'json' | 'yaml', doc: unknown): void {
+  process.stdout.write(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : stringify(doc, { lineWidth: 0 }));
+}
+
+/** Prints text for people on stdout. */
+export function say(text = ''): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Prints a log line on stderr (never mixed into a machine document). */
+export function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+export const colour = pc;

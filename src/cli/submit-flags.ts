@@ -1,0 +1,42 @@
+/**
+ * `--submit key=value ...` → a WhatIf document, so that an ad-hoc job goes through the
+ * same validation as one written in a file (errors point at `--submit`).
+ */
+import { stringify } from 'yaml';
+import { QuotientError } from '../errors.js';
+import type { InputFile } from '../policy/source-doc.js';
+
+const KEYS: Record<string, 'string' | 'number' | 'resource'> = {
+  name: 'string',
+  workspace: 'string',
+  quota: 'string',
+  module: 'string',
+  priority: 'number',
+  pods: 'number',
+  gpu: 'resource',
+  cpu: 'resource',
+  memory: 'resource',
+  idleResources: 'string',
+};
+
+/** The flag values as a WhatIf file named `--submit`. */
+export function submitDocument(pairs: string[]): InputFile {
+  const job: Record<string, unknown> = { name: 'submitted-job' };
+  const resources: Record<string, unknown> = {};
+  for (const raw of pairs.flatMap((p) => p.split(','))) {
+    const pair = raw.trim();
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new QuotientError('cli/bad-submit', `--submit expects key=value, got "${pair}"`, `keys: ${Object.keys(KEYS).join(', ')}`);
+    const key = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    const kind = KEYS[key];
+    if (!kind) throw new QuotientError('cli/bad-submit', `--submit has no key "${key}"`, `keys: ${Object.keys(KEYS).join(', ')}`);
+    const typed = kind === 'string' ? value : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    if (kind === 'resource') resources[key] = typed;
+    else job[key] = typed;
+  }
+  job.resources = resources;
+  const doc = { apiVersion: 'quotient.dev/v1', kind: 'WhatIf', metadata: { name: 'submit' }, spec: { submit: job } };
+  return { path: '--submit', text: stringify(doc) };
+}

@@ -1,0 +1,63 @@
+/** `quotient whatif FILES...`: answer the WhatIf documents (or an ad-hoc --submit job). */
+import type { Command } from 'commander';
+import { QuotientError, sortFindings } from '../errors.js';
+import type { Answer } from '../engine/answer.js';
+import { Session } from '../engine/session.js';
+import { readBundles } from '../policy/read-files.js';
+import { EXIT } from './exit.js';
+import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { renderAnswer } from './render-answer.js';
+import { countFindings, renderFindings } from './render-findings.js';
+import { submitDocument } from './submit-flags.js';
+
+interface WhatIfOptions extends OutputOptions {
+  query?: string[];
+  submit?: string[];
+  failOnPreempt?: boolean;
+  kernel?: string;
+}
+
+/** Registers the command. */
+export function registerWhatIf(program: Command): void {
+  program
+    .command('whatif')
+    .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
+    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
+    .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources')
+    .option('--json', 'print the answer as JSON (one object, or an array for several)')
+    .option('-o, --output <format>', 'table | json | yaml', 'table')
+    .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
+    .option('--kernel <backend>', 'wasm | reference (the pure-TypeScript twin)', 'wasm')
+    .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
+    .action(async (paths: string[], opts: WhatIfOptions) => {
+      const format = formatOf(opts);
+      if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
+      if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
+      const bundles = readBundles(paths);
+      const answers: Array<Answer & { policy: string }> = [];
+      const wanted = new Set(opts.query ?? []);
+      const found = new Set<string>();
+      for (const b of bundles) {
+        const files = opts.submit ? [...b.files, submitDocument(opts.submit)] : b.files;
+        const { session, findings } = Session.open(files, { backend: opts.kernel });
+        if (!session) {
+          log(renderFindings(sortFindings(findings)));
+          throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
+        }
+        if (findings.length) log(renderFindings(findings));
+        if (!session.snapshot) throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+        let queries = session.policy.whatIfs;
+        if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
+        else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
+        queries.forEach((w) => found.add(w.name));
+        for (const w of queries) answers.push({ policy: b.label, ...(await session.answer(w.name, w.submit)) });
+      }
+      const missing = [...wanted].filter((n) => !found.has(n));
+      if (missing.length) throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');
+      if (answers.length === 0) throw new QuotientError('whatif/no-queries', 'the files hold no WhatIf document', 'add a WhatIf document, or ask about an ad-hoc job with --submit key=value ...');
+      if (format === 'table') say(answers.map((a) => renderAnswer(a)).join('\n\n'));
+      else printDocument(format, answers.length === 1 ? answers[0] : answers);
+      process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
+    });
+}

@@ -1,0 +1,16 @@
+/** A job's gang as the kernel's request. */
+import type { GangRequest } from '../kernel/types.js';
+import type { JobSpec, Pool } from '../model/policy.js';
+
+/** The kernel request for `job`'s pods on pool `poolIndex`, with the pool's placement strategy. */
+export function gangRequest(job: Pick<JobSpec, 'pods' | 'resources'>, poolIndex: number, pool: Pool): GangRequest {
+  return {
+    pods: job.pods,
+    gpu: job.resources.gpu,
+    cpu: job.resources.cpu ?? 0,
+    mem: job.resources.memory ?? 0,
+    pool: poolIndex,
+    strategy: pool.strategy,
+    strict: pool.topology === 'strict',
+  };
+}

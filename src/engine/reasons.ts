@@ -1,0 +1,82 @@
+/**
+ * Sentences for answers: why a job cannot be admitted, placed, or given victims, in the
+ * policy's terms and citing the policy line (file:line:col).
+ */
+import type { Candidate, GangRequest } from '../kernel/types.js';
+import type { CompiledRule } from '../rules/compile-rules.js';
+import type { JobSpec } from '../model/policy.js';
+import { formatRange, inRange } from '../model/priority.js';
+import { formatCpu, formatMemory, RESOURCE_NAMES } from '../model/resources.js';
+import { sourceText } from '../model/source.js';
+import { popcount, type Snapshot } from './snapshot.js';
+import type { Overrun } from './usage.js';
+
+function amount(resource: number, v: number): string {
+  const name = RESOURCE_NAMES[resource];
+  if (name === 'gpu') return `${v} GPU${v === 1 ? '' : 's'}`;
+  if (name === 'cpu') return `${formatCpu(v)} cpu`;
+  return formatMemory(v);
+}
+
+/** "Quota1.1 guarantees 48 GPUs and uses 48; the job needs 16 more (teams.yaml:12:9)". */
+export function describeOverrun(snap: Snapshot, o: Overrun): string {
+  const q = snap.tree.quotas[o.quota];
+  return `${q.name} guarantees ${amount(o.resource, o.min)} and its jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over (${sourceText(q.src)})`;
+}
+
+/** Why the pool has no room for the gang right now. */
+export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string, what: string): string {
+  let nodesThatFit = 0;
+  let largest = 0;
+  for (const n of snap.state.nodes) {
+    if (n.pool !== req.pool) continue;
+    const free = n.gpus - popcount(n.usedMask);
+    largest = Math.max(largest, free);
+    if (free >= req.gpu) nodesThatFit++;
+  }
+  const free = snap.freeGpus(req.pool);
+  return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} (largest on one node: ${largest}); ${req.pods} pod(s) × ${req.gpu} GPU${req.strict ? ' in aligned blocks (topology: strict)' : ''} do not fit${nodesThatFit > 0 && nodesThatFit < req.pods ? ` (only ${nodesThatFit} node(s) have ${req.gpu} free)` : ''}`;
+}
+
+/** Why a job may not borrow a sibling's share (SEMANTICS 5.2). */
+export function explainNoBorrowing(snap: Snapshot, q: number, priority: number): string {
+  const quota = snap.tree.quotas[q];
+  if (quota.parent === null) return `${quota.name} is a root quota: it has no same-level quotas to borrow from`;
+  const sp = quota.selfPreemption;
+  if (!sp) return `${quota.name} has no selfPreemption, so its jobs do not borrow from same-level quotas (${sourceText(quota.src)})`;
+  return `priority ${priority} is not in highPriority ${formatRange(sp.highPriority)} of ${quota.name}'s selfPreemption (${sourceText(sp.src)})`;
+}
+
+/** Why no running job is eligible: what each rule that could apply requires. */
+export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): string {
+  const quota = snap.tree.quotas[q];
+  const parts: string[] = [];
+  const sp = quota.selfPreemption;
+  if (!sp) parts.push(`${quota.name} has no selfPreemption`);
+  else if (!inRange(sp.highPriority, job.priority)) parts.push(`priority ${job.priority} is not in highPriority ${formatRange(sp.highPriority)} of ${quota.name}/selfPreemption (${sourceText(sp.src)})`);
+  else parts.push(`no job on ${quota.name} or its same-level quotas has a priority in lowPriority ${formatRange(sp.lowPriority)} below ${job.priority} and a module in [${sp.modules.join(', ')}] (${sourceText(sp.src)})`);
+  const cp = quota.childPreemption;
+  if (cp) parts.push(`no job below ${quota.name} has a priority in preemptiblePriority ${formatRange(cp.preemptiblePriority)} and a module in [${cp.modules.join(', ')}] (${sourceText(cp.src)})`);
+  else if (quota.children.length > 0) parts.push(`${quota.name} has no childPreemption`);
+  parts.push('no idle job holds GPUs in the pool, and no same-level borrower can be reclaimed');
+  return `no running job may be preempted: ${parts.join('; ')}`;
+}
+
+/** Why all eligible candidates together still do not let the job in: a quota they cannot relieve, or no room. */
+export function explainShortfall(snap: Snapshot, candidates: Candidate[], ruleOf: Map<number, CompiledRule>, over: Overrun[]): string {
+  const names = candidates.slice(0, 6).map((c) => `${snap.job(c.job).name} (${ruleOf.get(c.job)!.name})`);
+  const list = `${names.join(', ')}${candidates.length > 6 ? `, and ${candidates.length - 6} more` : ''}`;
+  for (let k = 0; k < over.length; k++) {
+    const o = over[k];
+    let relief = 0;
+    for (const c of candidates) {
+      if (!((c.constraintMask >>> k) & 1)) continue;
+      const pods = snap.state.jobs[c.job].pods;
+      relief += o.resource === 0 ? pods.reduce((s, p) => s + popcount(p.mask), 0) : o.resource === 1 ? pods.reduce((s, p) => s + p.cpu, 0) : pods.reduce((s, p) => s + p.mem, 0);
+    }
+    if (relief < o.deficit) {
+      return `the eligible jobs [${list}] would bring ${snap.tree.quotas[o.quota].name} down by only ${amount(o.resource, relief)}, and it is ${amount(o.resource, o.deficit)} over (${describeOverrun(snap, o)})`;
+    }
+  }
+  return `even with every eligible job [${list}] preempted, the pool has no room for the gang`;
+}

@@ -1,0 +1,159 @@
+/**
+ * The cluster snapshot as the engine holds it: the quota tree, indexed nodes and jobs,
+ * usage per quota, and the kernel with the state loaded once. Jobs the snapshot lists
+ * without a placement are placed here, in file order, as the scheduler would have.
+ */
+import type { Finding } from '../errors.js';
+import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/types.js';
+import { lostGpuHours } from '../model/lost-work.js';
+import type { Cluster, Policy, Pool, RunningJob } from '../model/policy.js';
+import { QuotaTree } from '../model/quota-tree.js';
+import { computeUsage, type UsageTable } from './usage.js';
+import { gangRequest } from './gang.js';
+
+/** "No limit" for nodes whose cpu or memory the snapshot does not track. */
+export const UNTRACKED = 1_000_000_000;
+
+const RANK = { idle: 0, borrowing: 1, 'in-quota': 2 } as const;
+
+export class Snapshot {
+  readonly nodeIndex: Map<string, number>;
+  readonly poolIndex: Map<string, number>;
+  readonly jobIndex: Map<string, number>;
+  readonly usage: UsageTable;
+
+  private constructor(
+    readonly policy: Policy,
+    readonly cluster: Cluster,
+    readonly tree: QuotaTree,
+    readonly jobs: RunningJob[],
+    readonly state: KernelSnapshot,
+    readonly kernel: Kernel,
+  ) {
+    this.nodeIndex = new Map(cluster.nodes.map((n, i) => [n.name, i]));
+    this.poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
+    this.jobIndex = new Map(jobs.map((j, i) => [j.name, i]));
+    this.usage = computeUsage(tree, jobs);
+  }
+
+  /** Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. */
+  static build(policy: Policy, cluster: Cluster, kernel: Kernel): { snapshot?: Snapshot; findings: Finding[] } {
+    const tree = new QuotaTree(policy.quotas);
+    const poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
+    const nodeIndex = new Map(cluster.nodes.map((n, i) => [n.name, i]));
+    const nodes: KernelNode[] = cluster.nodes.map((n) => ({
+      gpus: n.gpus,
+      usedMask: 0,
+      freeCpu: n.cpu ?? UNTRACKED,
+      freeMem: n.memory ?? UNTRACKED,
+      pool: poolIndex.get(n.pool) ?? -1,
+    }));
+    const order = new Map([...cluster.jobs.map((j) => j.name)].sort().map((name, i) => [name, i]));
+    const jobs: RunningJob[] = cluster.jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) }));
+    const kjobs: KernelJob[] = [];
+    const occupy = (job: RunningJob): void => {
+      for (const p of job.placement) {
+        const n = nodes[nodeIndex.get(p.node)!];
+        for (const g of p.gpus) n.usedMask |= 1 << g;
+        n.freeCpu -= job.resources.cpu ?? 0;
+        n.freeMem -= job.resources.memory ?? 0;
+      }
+    };
+    const toKernelJob = (job: RunningJob): KernelJob => ({
+      pods: job.placement.map((p) => ({
+        node: nodeIndex.get(p.node)!,
+        mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0,
+        cpu: job.resources.cpu ?? 0,
+        mem: job.resources.memory ?? 0,
+      })),
+      rank: RANK[job.standing],
+      priority: job.priority,
+      lostWork: lostGpuHours(job, cluster.at),
+      gpus: job.pods * job.resources.gpu,
+      startedAt: job.startedAt,
+      order: order.get(job.name)!,
+    });
+    for (const job of jobs) if (job.placement.length > 0) occupy(job);
+    for (const n of nodes) n.usedMask >>>= 0;
+
+    // Jobs without a placement: place them in file order on what is left.
+    const findings: Finding[] = [];
+    const state: KernelSnapshot = { nodes, jobs: kjobs };
+    const unplaced = jobs.filter((j) => j.placement.length === 0);
+    if (unplaced.length > 0) {
+      kernel.load(state);
+      for (const job of unplaced) {
+        const pool = policy.pools.find((p) => p.name === tree.get(job.quota).pool)!;
+        const res = kernel.place(gangRequest(job, poolIndex.get(pool.name)!, pool));
+        if (!res.ok) {
+          findings.push({
+            ...job.src,
+            code: 'policy/unplaceable-job',
+            severity: 'error',
+            message: `running job "${job.name}" has no placement and does not fit on the snapshot's free GPUs`,
+            hint: 'give its placement (node and GPU indices per pod), or free room for it in the snapshot',
+          });
+          continue;
+        }
+        job.placement = res.pods.map((p) => ({ node: cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
+        job.placedByEngine = true;
+        occupy(job);
+        for (const n of nodes) n.usedMask >>>= 0;
+        kernel.load(state);
+      }
+      if (findings.length > 0) return { findings };
+    }
+    for (const job of jobs) kjobs.push(toKernelJob(job));
+    kernel.load(state);
+    return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel), findings };
+  }
+
+  /** The pool a quota draws from. */
+  poolOf(quota: string): Pool {
+    const name = this.tree.get(quota).pool;
+    return this.policy.pools.find((p) => p.name === name)!;
+  }
+
+  /** Kernel pool index of a quota's pool. */
+  poolIndexOf(quota: string): number {
+    return this.poolIndex.get(this.poolOf(quota).name)!;
+  }
+
+  /** The job a kernel job index refers to. */
+  job(i: number): RunningJob {
+    return this.jobs[i];
+  }
+
+  /** Free GPUs in a pool, for messages. */
+  freeGpus(pool: number): number {
+    let free = 0;
+    for (const n of this.state.nodes) if (n.pool === pool) free += n.gpus - popcount(n.usedMask);
+    return free;
+  }
+
+  /** GPUs in a pool. */
+  capacity(pool: number): number {
+    let total = 0;
+    for (const n of this.state.nodes) if (n.pool === pool) total += n.gpus;
+    return total;
+  }
+}
+
+/** GPU indices of a mask, ascending. */
+export function maskToIndices(mask: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < 32; i++) if ((mask >>> i) & 1) out.push(i);
+  return out;
+}
+
+/** Set bits of a 32-bit mask. */
+export function popcount(mask: number): number {
+  let m = mask >>> 0;
+  let c = 0;
+  while (m) {
+    m &= m - 1;
+    c++;
+  }
+  return c;
+}
+

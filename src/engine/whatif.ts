@@ -1,0 +1,189 @@
+/**
+ * Answering "what if this job were submitted now?" (SEMANTICS 3-5). The attempts, in
+ * order, each tried only when the ones before it fail:
+ *
+ *   1. in quota, on free capacity                          → admit  (in-quota)
+ *   2. borrowing a same-level quota's unused share (5.2)    → admit  (borrowing)
+ *   3. in quota, preempting eligible jobs                   → preempt (in-quota)
+ *   4. borrowing, preempting eligible jobs                  → preempt (borrowing)
+ *   5. idleResources acceptable: idle capacity, no victims  → admit  (idle)
+ *   otherwise wait; a job that no state of the cluster could ever run is rejected.
+ *
+ * Borrowing without victims (2) comes before preempting in quota (3) (ours): nobody
+ * loses work, and the lender can always take its share back. An `only` job skips 1-4
+ * and never preempts (invariant 5).
+ */
+import type { GangRequest } from '../kernel/types.js';
+import type { JobSpec } from '../model/policy.js';
+import { inRange } from '../model/priority.js';
+import { sourceText } from '../model/source.js';
+import { workspaceRefusal } from '../policy/build-job.js';
+import type { EligibilityTables } from '../rules/eligibility-table.js';
+import { explainVictim } from '../rules/explain-victim.js';
+import type { Answer, VictimAnswer } from './answer.js';
+import { findCandidates } from './candidates.js';
+import { gangRequest } from './gang.js';
+import { describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
+import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
+import { neverFits, overruns, totalRequest, type Overrun } from './usage.js';
+import { lostGpuHours } from '../model/lost-work.js';
+
+/** What the engine needs to answer: the snapshot (with its loaded kernel) and the rules' tables. */
+export interface EngineContext {
+  snapshot: Snapshot;
+  tables: EligibilityTables;
+}
+
+/** Answers one submission. Never mutates the snapshot. */
+export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSpec): Promise<Answer> {
+  const snap = ctx.snapshot;
+  const base = { query, job: job.name, quota: job.quota };
+  const wait = (reasons: string[]): Answer => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
+  const reject = (reasons: string[]): Answer => ({ ...base, decision: 'reject', standing: null, placement: [], victims: [], reasons });
+
+  const ws = snap.policy.workspaces.find((w) => w.name === job.workspace)!;
+  const refusal = workspaceRefusal(job, ws);
+  if (refusal) return reject([`${refusal.message} (${sourceText(ws.src)}); ${refusal.hint}`]);
+
+  const tree = snap.tree;
+  const q = tree.indexOf(job.quota);
+  const quota = tree.quotas[q];
+  const pool = snap.poolOf(job.quota);
+  const poolIdx = snap.poolIndexOf(job.quota);
+  const req = gangRequest(job, poolIdx, pool);
+  const need = totalRequest(job);
+  const kernel = snap.kernel;
+
+  if (!fitsEmptyPool(snap, req)) {
+    return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty (${snap.capacity(poolIdx)} GPUs on ${snap.state.nodes.filter((n) => n.pool === poolIdx).length} nodes${req.strict ? ', topology: strict' : ''})`]);
+  }
+
+  const placementOf = (pods: { node: number; mask: number }[]) => pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
+
+  if (job.idleResources === 'only') {
+    const res = kernel.place(req);
+    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [`idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back (SEMANTICS 4)`] };
+    return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'an idle job never preempts anything (SEMANTICS 4, invariant 5); it waits for free GPUs']);
+  }
+
+  const reasons: string[] = [];
+  const sp = quota.selfPreemption;
+  const mayBorrow = quota.parent !== null && sp !== undefined && inRange(sp.highPriority, job.priority);
+  const inQuotaOverruns = overruns(tree, snap.usage, q, need, 'in-quota');
+  const borrowOverruns = mayBorrow ? overruns(tree, snap.usage, q, need, 'borrowing') : [];
+  const inQuotaNever = neverFits(tree, q, need, 'in-quota');
+  const borrowNever = mayBorrow ? neverFits(tree, q, need, 'borrowing') : [];
+
+  // 1. In quota on free capacity.
+  if (inQuotaOverruns.length === 0) {
+    const res = kernel.place(req);
+    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(res.pods), victims: [], reasons: [`within quota: ${tree.pathNames(q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`] };
+    reasons.push(`in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
+  } else {
+    reasons.push(...inQuotaOverruns.map((o) => `in quota: ${describeOverrun(snap, o)}`));
+  }
+
+  // 2. Borrowing a same-level quota's unused share, no victims.
+  if (mayBorrow && borrowOverruns.length === 0 && inQuotaOverruns.length > 0) {
+    const res = kernel.place(req);
+    if (res.ok) {
+      return {
+        ...base,
+        decision: 'admit',
+        standing: 'borrowing',
+        placement: placementOf(res.pods),
+        victims: [],
+        reasons: [
+          ...inQuotaOverruns.map((o) => describeOverrun(snap, o)),
+          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(sp!.src)}), so it borrows unused capacity of its same-level quotas through ${quota.parent}; the lender can reclaim it (SEMANTICS 5.2)`,
+        ],
+      };
+    }
+  } else if (!mayBorrow && inQuotaOverruns.length > 0) {
+    reasons.push(`borrowing: ${explainNoBorrowing(snap, q, job.priority)}`);
+  } else if (mayBorrow && borrowOverruns.length > 0) {
+    reasons.push(...borrowOverruns.map((o) => `borrowing: ${describeOverrun(snap, o)}`));
+  }
+
+  // 3 and 4. Preemption.
+  const table = await ctx.tables.tableFor(q, job.priority);
+  const targets: Array<{ standing: 'in-quota' | 'borrowing'; over: Overrun[]; never: Overrun[] }> = [{ standing: 'in-quota', over: inQuotaOverruns, never: inQuotaNever }];
+  if (mayBorrow) targets.push({ standing: 'borrowing', over: borrowOverruns, never: borrowNever });
+  let anyCandidates = false;
+  for (const t of targets) {
+    if (t.never.length > 0) continue;
+    const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, t.over);
+    if (candidates.length === 0) continue;
+    anyCandidates = true;
+    const res = kernel.selectVictims(req, candidates, t.over.map((o) => ({ resource: o.resource, deficit: o.deficit })));
+    if (!res.ok) {
+      reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, t.over)}`);
+      continue;
+    }
+    const victims: VictimAnswer[] = res.victims.map((vi) => {
+      const v = snap.job(vi);
+      const rule = ruleOf.get(vi)!;
+      return {
+        job: v.name,
+        quota: v.quota,
+        priority: v.priority,
+        module: v.module,
+        standing: v.standing,
+        gpus: snap.state.jobs[vi].pods.reduce((s, p) => s + popcount(p.mask), 0),
+        lostGpuHours: lostGpuHours(v, snap.cluster.at),
+        rule: rule.name,
+        source: rule.source,
+        reason: explainVictim(snap.policy, rule, v, job.priority),
+      };
+    });
+    const why = t.over.length > 0 ? t.over.map((o) => describeOverrun(snap, o)) : [explainNoRoom(snap, req, pool.name, 'free GPUs')];
+    return {
+      ...base,
+      decision: 'preempt',
+      standing: t.standing,
+      placement: placementOf(res.pods),
+      victims,
+      reasons: [...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${round2(victims.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`],
+    };
+  }
+  if (!anyCandidates) reasons.push(`preemption: ${explainNoVictims(snap, q, job)}`);
+
+  // 5. Idle capacity for `acceptable` jobs.
+  if (job.idleResources === 'acceptable') {
+    const res = kernel.place(req);
+    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back (SEMANTICS 4)'] };
+    reasons.push(`idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`);
+  } else {
+    reasons.push('idle: idleResources is none, so the job does not run on idle capacity');
+  }
+
+  const never = inQuotaNever.length > 0 && (!mayBorrow || borrowNever.length > 0) && job.idleResources === 'none';
+  if (never) {
+    return reject([...inQuotaNever.map((o) => `the job asks for more than ${tree.quotas[o.quota].name} guarantees at all (${describeOverrun(snap, o)}), and it may neither borrow nor run idle`)]);
+  }
+  return wait(reasons);
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+function describeHeadroom(snap: Snapshot, name: string, needGpu: number): string {
+  const i = snap.tree.indexOf(name);
+  const q = snap.tree.quotas[i];
+  return `${name} uses ${snap.usage[i][0]} of ${q.min.gpu} GPUs, ${needGpu} more fit`;
+}
+
+/** True when the gang fits the pool with every node empty (else it can never run there). */
+function fitsEmptyPool(snap: Snapshot, req: GangRequest): boolean {
+  let total = 0;
+  snap.cluster.nodes.forEach((node, i) => {
+    if (snap.state.nodes[i].pool !== req.pool) return;
+    // On an empty node every aligned block is free, so strict topology changes nothing here.
+    const gpuFits = Math.floor(node.gpus / req.gpu);
+    const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;
+    const memFits = req.mem > 0 && node.memory !== undefined ? Math.floor(node.memory / req.mem) : Infinity;
+    total += Math.min(gpuFits, cpuFits, memFits);
+  });
+  return total >= req.pods;
+}

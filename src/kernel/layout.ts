@@ -1,0 +1,117 @@
+/**
+ * The JS mirror of `assembly/layout.ts`: where the kernel's linear memory keeps each
+ * region and each field. The picture lives there; `test/unit/kernel/layout.test.ts`
+ * compares every constant below with the wasm's exported globals and `computeRegions`
+ * with the wasm's own, so a change on one side that misses the other fails a test
+ * (and a stale build/kernel.wasm fails at load with `kernel/layout-mismatch`).
+ *
+ * All offsets are bytes; every region starts 8-byte aligned so Float64Array views work.
+ */
+export const LAYOUT = {
+  LAYOUT_BASE: 65536,
+  HEADER_SIZE: 1024,
+  HDR_OUT_POD_COUNT: 0,
+  HDR_OUT_VICTIM_COUNT: 4,
+  HDR_REGIONS: 8,
+  HDR_CONSTRAINTS: 64,
+  HDR_DEFICITS: 640,
+  MAX_CONSTRAINTS: 32,
+  NODE_STRIDE: 32,
+  NODE_MASK: 0,
+  NODE_GPUS: 4,
+  NODE_FREE_CPU: 8,
+  NODE_FREE_MEM: 16,
+  NODE_POOL: 24,
+  JOB_STRIDE: 64,
+  JOB_LOST_WORK: 0,
+  JOB_STARTED_AT: 8,
+  JOB_CPU_SUM: 16,
+  JOB_MEM_SUM: 24,
+  JOB_RANK: 32,
+  JOB_PRIORITY: 36,
+  JOB_GPUS: 40,
+  JOB_ORDER: 44,
+  JOB_POD_START: 48,
+  JOB_POD_COUNT: 52,
+  JOB_GPU_SUM: 56,
+  POD_STRIDE: 24,
+  POD_NODE: 0,
+  POD_MASK: 4,
+  POD_CPU: 8,
+  POD_MEM: 16,
+  UNDO_STRIDE: 24,
+  UNDO_NODE: 0,
+  UNDO_MASK: 4,
+  UNDO_FREE_CPU: 8,
+  UNDO_FREE_MEM: 16,
+  CONSTRAINT_STRIDE: 16,
+  CONSTRAINT_RESOURCE: 0,
+  CONSTRAINT_DEFICIT: 8,
+  CANDIDATE_STRIDE: 8,
+  CANDIDATE_JOB: 0,
+  CANDIDATE_MASK: 4,
+  OUT_POD_STRIDE: 8,
+  OUT_POD_NODE: 0,
+  OUT_POD_MASK: 4,
+  NODE_INDEX_BITS: 26,
+  MAX_NODES: 1 << 26,
+  REGION_NODES: 0,
+  REGION_JOBS: 1,
+  REGION_PODS: 2,
+  REGION_POOL_STARTS: 3,
+  REGION_POOL_NODES: 4,
+  REGION_NODE_STAMPS: 5,
+  REGION_JOB_STAMPS: 6,
+  REGION_HEAP: 7,
+  REGION_UNDO: 8,
+  REGION_CANDIDATES: 9,
+  REGION_ORDER: 10,
+  REGION_OUT_VICTIMS: 11,
+  REGION_OUT_PODS: 12,
+  REGION_END: 13,
+  REGION_COUNT: 14,
+} as const;
+
+/** The sizes a layout depends on: the snapshot's counts and the scratch capacities. */
+export interface LayoutSizes {
+  nodes: number;
+  jobs: number;
+  pods: number;
+  pools: number;
+  candidateCap: number;
+  podCap: number;
+}
+
+const align8 = (x: number): number => Math.ceil(x / 8) * 8;
+
+/**
+ * Region start offsets (indexed by `LAYOUT.REGION_*`; the last entry is the end of used
+ * memory), computed exactly as `assembly/layout.ts` `computeRegions` does. State regions
+ * come first, so growing the scratch capacities never moves the loaded snapshot.
+ */
+export function computeRegions(sizes: LayoutSizes): number[] {
+  const { nodes, jobs, pods, pools, candidateCap, podCap } = sizes;
+  const regionSizes = [
+    nodes * LAYOUT.NODE_STRIDE,
+    jobs * LAYOUT.JOB_STRIDE,
+    pods * LAYOUT.POD_STRIDE,
+    (pools + 1) * 4,
+    nodes * 4,
+    nodes * 4,
+    jobs * 4,
+    nodes * 4,
+    nodes * LAYOUT.UNDO_STRIDE,
+    candidateCap * LAYOUT.CANDIDATE_STRIDE,
+    candidateCap * 4,
+    candidateCap * 4,
+    podCap * LAYOUT.OUT_POD_STRIDE,
+  ];
+  const starts: number[] = [];
+  let at = LAYOUT.LAYOUT_BASE + LAYOUT.HEADER_SIZE;
+  for (const size of regionSizes) {
+    starts.push(at);
+    at = align8(at + size);
+  }
+  starts.push(at);
+  return starts;
+}

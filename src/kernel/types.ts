@@ -1,0 +1,129 @@
+/**
+ * The kernel's contract: what the engine hands to placement and victim selection, and
+ * what comes back. Two implementations honour it — the WebAssembly kernel
+ * (`wasm-kernel.ts`, over `assembly/`) and the pure-TypeScript twin (`reference.ts`) —
+ * and a differential property holds them to the same answers.
+ *
+ * Units are integers chosen so that nothing is fractional: GPUs are counts, cpu is in
+ * millicores, memory in MiB. Node and job indices are positions in the snapshot arrays.
+ */
+
+/** One node of the snapshot, as the kernel sees it. */
+export interface KernelNode {
+  /** GPUs on the node, 1..32 (a 32-bit mask holds the allocation). */
+  gpus: number;
+  /** Bit i set = GPU i allocated to some running job. */
+  usedMask: number;
+  /** Free cpu in millicores (capacity minus running pods); a node with no cpu capacity given gets a large value. */
+  freeCpu: number;
+  /** Free memory in MiB, as freeCpu. */
+  freeMem: number;
+  /** Pool index; placement never mixes pools (invariant 8). */
+  pool: number;
+}
+
+/** One placed pod of a running job: which node, which GPUs, and what else it holds. */
+export interface KernelPod {
+  node: number;
+  mask: number;
+  cpu: number;
+  mem: number;
+}
+
+/**
+ * A running job with the keys victim selection orders by (SEMANTICS 5.3). The keys are
+ * fixed per snapshot (lost work is measured up to the snapshot's time), so they are
+ * written once with the snapshot, not per query.
+ */
+export interface KernelJob {
+  pods: KernelPod[];
+  /** 0 = idle, 1 = borrowing, 2 = in-quota (criterion 1: the standing of the most important victim). */
+  rank: number;
+  /** 1..9 (criterion 1, second key). */
+  priority: number;
+  /** GPU-hours lost if preempted now (criterion 2). */
+  lostWork: number;
+  /** GPUs the job holds (criterion 3). */
+  gpus: number;
+  /** Start time in epoch milliseconds; more recent is preferred as a victim (criterion 5). */
+  startedAt: number;
+  /** Position of the job's name in sorted order: the deterministic last tie-break (criterion 5). */
+  order: number;
+}
+
+export interface KernelSnapshot {
+  nodes: KernelNode[];
+  jobs: KernelJob[];
+}
+
+export type PlacementStrategy = 'binpack' | 'spread';
+
+/** A gang: `pods` identical pods, all placed or none (invariant 8). */
+export interface GangRequest {
+  pods: number;
+  /** GPUs per pod, >= 1. */
+  gpu: number;
+  /** cpu per pod in millicores (0 when not asked). */
+  cpu: number;
+  /** memory per pod in MiB (0 when not asked). */
+  mem: number;
+  pool: number;
+  strategy: PlacementStrategy;
+  /** `topology: strict`: a pod of 1, 2, 4, 8, 16 or 32 GPUs must get an aligned block. */
+  strict: boolean;
+}
+
+/** Resource index used by quota constraints. */
+export const RESOURCE_GPU = 0;
+export const RESOURCE_CPU = 1;
+export const RESOURCE_MEM = 2;
+
+/**
+ * A quota the query would overrun: the chosen victims must together free at least
+ * `deficit` of `resource` among the candidates whose `constraintMask` has this
+ * constraint's bit (bit k for constraints[k]). At most 32 constraints.
+ */
+export interface QuotaConstraint {
+  resource: number;
+  deficit: number;
+}
+
+/** A job the rules allow the query to preempt, and which quota constraints it relieves. */
+export interface Candidate {
+  job: number;
+  constraintMask: number;
+}
+
+export interface PodPlacement {
+  node: number;
+  mask: number;
+}
+
+export interface PlacementResult {
+  ok: boolean;
+  /** One entry per pod, in pod order, when ok. */
+  pods: PodPlacement[];
+}
+
+export interface VictimResult {
+  ok: boolean;
+  /** Chosen victims (job indices), ordered by the preference order, least costly first. */
+  victims: number[];
+  /** The gang's placement once the victims are gone. */
+  pods: PodPlacement[];
+}
+
+/** Placement and victim selection over one loaded snapshot. */
+export interface Kernel {
+  /** Which implementation answers: the differential test asserts 'wasm' really ran. */
+  readonly backend: 'wasm' | 'reference';
+  /** Writes the snapshot once; later calls address it by index. */
+  load(snapshot: KernelSnapshot): void;
+  /** Places the gang on free capacity only. */
+  place(req: GangRequest): PlacementResult;
+  /**
+   * Chooses a minimal set of candidates whose preemption satisfies every constraint and
+   * lets the gang be placed (SEMANTICS 5.3); ok=false when even all candidates do not.
+   */
+  selectVictims(req: GangRequest, candidates: Candidate[], constraints: QuotaConstraint[]): VictimResult;
+}

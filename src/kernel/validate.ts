@@ -1,0 +1,115 @@
+/**
+ * Input checks both backends share, so a malformed snapshot or query fails the same way
+ * (same `kernel/...` code) whichever kernel answers. They guard what the kernel's
+ * arithmetic relies on: integer GPU counts and masks within 32 bits, no NaN anywhere
+ * (a NaN would make "fits" and "deficit relieved" undecidable), indices in range.
+ */
+import { KernelError } from './kernel-error.js';
+import { LAYOUT } from './layout.js';
+import type { Candidate, GangRequest, KernelSnapshot, QuotaConstraint } from './types.js';
+
+/** Pools are dense small indices: the kernel keeps a table of poolCount + 1 slots. */
+export const MAX_POOL = (1 << 20) - 1;
+
+/** Sizes a valid snapshot has, as the kernel lays them out. */
+export interface SnapshotCounts {
+  nodes: number;
+  jobs: number;
+  pods: number;
+  /** Highest pool index + 1. */
+  pools: number;
+}
+
+const isInt = (x: unknown, lo: number, hi: number): boolean =>
+  typeof x === 'number' && Number.isInteger(x) && x >= lo && x <= hi;
+const isMask = (x: unknown): boolean => isInt(x, -(2 ** 31), 2 ** 32 - 1);
+const isNumber = (x: unknown): boolean => typeof x === 'number' && !Number.isNaN(x);
+const isFiniteNumber = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
+const I32_MIN = -(2 ** 31);
+const I32_MAX = 2 ** 31 - 1;
+
+function fail(where: string, rule: string): never {
+  throw new KernelError('kernel/invalid-snapshot', `${where} ${rule}`);
+}
+
+/** Checks a snapshot and returns its counts; throws `kernel/invalid-snapshot`. */
+export function validateSnapshot(snapshot: KernelSnapshot): SnapshotCounts {
+  const { nodes, jobs } = snapshot;
+  if (!Array.isArray(nodes) || !Array.isArray(jobs)) fail('snapshot', 'must have nodes and jobs arrays');
+  if (nodes.length > LAYOUT.MAX_NODES) fail('snapshot.nodes', `must have at most ${LAYOUT.MAX_NODES} entries`);
+  let pools = 0;
+  nodes.forEach((node, i) => {
+    if (!isInt(node.gpus, 1, 32)) fail(`nodes[${i}].gpus`, 'must be an integer 1..32');
+    if (!isMask(node.usedMask)) fail(`nodes[${i}].usedMask`, 'must be a 32-bit integer mask');
+    if (!isNumber(node.freeCpu)) fail(`nodes[${i}].freeCpu`, 'must be a number');
+    if (!isNumber(node.freeMem)) fail(`nodes[${i}].freeMem`, 'must be a number');
+    if (!isInt(node.pool, 0, MAX_POOL)) fail(`nodes[${i}].pool`, `must be an integer 0..${MAX_POOL}`);
+    pools = Math.max(pools, node.pool + 1);
+  });
+  let pods = 0;
+  jobs.forEach((job, j) => {
+    for (const key of ['rank', 'priority', 'gpus', 'order'] as const) {
+      if (!isInt(job[key], I32_MIN, I32_MAX)) fail(`jobs[${j}].${key}`, 'must be a 32-bit integer');
+    }
+    if (!isNumber(job.lostWork)) fail(`jobs[${j}].lostWork`, 'must be a number');
+    if (!isNumber(job.startedAt)) fail(`jobs[${j}].startedAt`, 'must be a number');
+    if (!Array.isArray(job.pods)) fail(`jobs[${j}].pods`, 'must be an array');
+    job.pods.forEach((pod, p) => {
+      const where = `jobs[${j}].pods[${p}]`;
+      if (!isInt(pod.node, 0, nodes.length - 1)) fail(`${where}.node`, 'must index a node of the snapshot');
+      if (!isMask(pod.mask)) fail(`${where}.mask`, 'must be a 32-bit integer mask');
+      if (!isFiniteNumber(pod.cpu)) fail(`${where}.cpu`, 'must be a finite number');
+      if (!isFiniteNumber(pod.mem)) fail(`${where}.mem`, 'must be a finite number');
+    });
+    pods += job.pods.length;
+  });
+  return { nodes: nodes.length, jobs: jobs.length, pods, pools };
+}
+
+/** Checks a gang request; throws `kernel/invalid-request`. */
+export function validateRequest(req: GangRequest): void {
+  const bad = (field: string, rule: string): never => {
+    throw new KernelError('kernel/invalid-request', `request.${field} ${rule}`);
+  };
+  if (!isInt(req.pods, 0, 2 ** 32 - 1)) bad('pods', 'must be a non-negative integer');
+  if (!isInt(req.gpu, 1, 32)) bad('gpu', 'must be an integer 1..32');
+  if (!isFiniteNumber(req.cpu) || req.cpu < 0) bad('cpu', 'must be a finite number >= 0');
+  if (!isFiniteNumber(req.mem) || req.mem < 0) bad('mem', 'must be a finite number >= 0');
+  if (!isInt(req.pool, 0, 2 ** 32 - 1)) bad('pool', 'must be a non-negative integer');
+  if (req.strategy !== 'binpack' && req.strategy !== 'spread') bad('strategy', "must be 'binpack' or 'spread'");
+  if (typeof req.strict !== 'boolean') bad('strict', 'must be a boolean');
+}
+
+/** Checks quota constraints (at most 32, known resource, finite deficit); throws `kernel/invalid-constraint`. */
+export function validateConstraints(constraints: QuotaConstraint[]): void {
+  if (constraints.length > LAYOUT.MAX_CONSTRAINTS) {
+    throw new KernelError('kernel/invalid-constraint', `at most ${LAYOUT.MAX_CONSTRAINTS} constraints`);
+  }
+  constraints.forEach((c, k) => {
+    if (!isInt(c.resource, 0, 2)) {
+      throw new KernelError('kernel/invalid-constraint', `constraints[${k}].resource must be 0 (GPU), 1 (CPU) or 2 (MEM)`);
+    }
+    if (!isFiniteNumber(c.deficit)) {
+      throw new KernelError('kernel/invalid-constraint', `constraints[${k}].deficit must be a finite number`);
+    }
+  });
+}
+
+/** Throws `kernel/invalid-candidate` for candidate `i`. */
+export function failCandidate(i: number, rule: string): never {
+  throw new KernelError('kernel/invalid-candidate', `candidates[${i}] ${rule}`);
+}
+
+/** Checks candidates: each names a distinct job of the snapshot, with an integer mask. */
+export function validateCandidates(candidates: Candidate[], jobCount: number): void {
+  const seen = new Set<number>();
+  candidates.forEach((c, i) => {
+    if (!isInt(c.job, 0, jobCount - 1)) failCandidate(i, '.job must index a job of the snapshot');
+    if (!isMask(c.constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
+    if (seen.has(c.job)) failCandidate(i, `repeats job ${c.job}`);
+    seen.add(c.job);
+  });
+}
+
+/** True when `x` is an integer the kernel can store as a u32 mask (either sign convention). */
+export const isMaskValue = isMask;

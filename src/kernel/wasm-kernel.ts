@@ -1,0 +1,215 @@
+/**
+ * The WebAssembly kernel behind the `Kernel` contract. The snapshot is written once into
+ * linear memory through typed views (ARCHITECTURE "The kernel's memory"); a query passes
+ * only numbers, plus the candidate and constraint lists written into scratch, and reads
+ * its answer from the output regions. Views are re-made whenever memory has grown, since
+ * growth detaches the old ArrayBuffer.
+ */
+import { KernelError, type KernelErrorCode } from './kernel-error.js';
+import { KERNEL_STATUS, STATUS_MEANING } from './kernel-status.js';
+import { LAYOUT, computeRegions } from './layout.js';
+import { failCandidate, isMaskValue, validateConstraints, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
+import { instantiateKernel, type KernelExports } from './wasm-module.js';
+import type {
+  Candidate, GangRequest, Kernel, KernelSnapshot, PlacementResult, PodPlacement, QuotaConstraint, VictimResult,
+} from './types.js';
+
+/** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
+const MAX_PODS_PER_NODE = 32;
+const INITIAL_CAP = 64;
+
+/** Error code for each status that is not an answer. */
+const STATUS_ERROR: Readonly<Record<number, KernelErrorCode>> = {
+  [KERNEL_STATUS.STATUS_NOT_LOADED]: 'kernel/not-loaded',
+  [KERNEL_STATUS.STATUS_BAD_CANDIDATE]: 'kernel/invalid-candidate',
+  [KERNEL_STATUS.STATUS_DUPLICATE_CANDIDATE]: 'kernel/invalid-candidate',
+  [KERNEL_STATUS.STATUS_BAD_CONSTRAINT]: 'kernel/invalid-constraint',
+  [KERNEL_STATUS.STATUS_SCRATCH_TOO_SMALL]: 'kernel/internal',
+  [KERNEL_STATUS.STATUS_OUT_OF_MEMORY]: 'kernel/out-of-memory',
+  [KERNEL_STATUS.STATUS_BAD_SNAPSHOT]: 'kernel/invalid-snapshot',
+  [KERNEL_STATUS.STATUS_BAD_REQUEST]: 'kernel/invalid-request',
+};
+
+function statusError(status: number, call: string): KernelError {
+  const meaning = STATUS_MEANING[status] ?? `unknown status ${status}`;
+  return new KernelError(STATUS_ERROR[status] ?? 'kernel/internal', `wasm ${call}: ${meaning}`);
+}
+
+/** Placement and victim selection in WebAssembly; `backend` is 'wasm'. */
+export class WasmKernel implements Kernel {
+  readonly backend = 'wasm' as const;
+  private readonly wasm: KernelExports;
+  private buffer: ArrayBuffer | null = null;
+  private u32 = new Uint32Array(0);
+  private i32 = new Int32Array(0);
+  private f64 = new Float64Array(0);
+  private regions: number[] = [];
+  private counts: SnapshotCounts | null = null;
+  private candidateCap = INITIAL_CAP;
+  private podCap = INITIAL_CAP;
+
+  /** Instantiates a kernel with its own linear memory; throws `kernel/wasm-missing` if unbuilt. */
+  constructor() {
+    this.wasm = instantiateKernel();
+  }
+
+  /** Queries the wasm kernel has answered (its own counter): proof the wasm path ran. */
+  wasmCallCount(): number {
+    return this.wasm.callCount();
+  }
+
+  /** One empty JS → wasm → JS round trip, for the benchmark's floor. */
+  noop(): number {
+    return this.wasm.noop();
+  }
+
+  /** Writes the snapshot into linear memory once; queries then address it by index. */
+  load(snapshot: KernelSnapshot): void {
+    const counts = validateSnapshot(snapshot);
+    this.counts = null;
+    this.reserve(counts, this.candidateCap, this.podCap);
+    this.writeNodes(snapshot);
+    this.writeJobs(snapshot);
+    const status = this.wasm.commit();
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'commit');
+    this.counts = counts;
+  }
+
+  /** Places the gang on free capacity; the loaded state is unchanged afterwards. */
+  place(req: GangRequest): PlacementResult {
+    const counts = this.loadedCounts();
+    validateRequest(req);
+    this.ensurePodCap(req.pods, counts);
+    const status = this.wasm.place(
+      req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
+    );
+    if (status === KERNEL_STATUS.STATUS_NO_ROOM) return { ok: false, pods: [] };
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'place');
+    return { ok: true, pods: this.readPods() };
+  }
+
+  /** Minimal victim set (SEMANTICS 5.3) computed in wasm; the loaded state is unchanged afterwards. */
+  selectVictims(req: GangRequest, candidates: Candidate[], constraints: QuotaConstraint[]): VictimResult {
+    const counts = this.loadedCounts();
+    validateRequest(req);
+    validateConstraints(constraints);
+    if (candidates.length > this.candidateCap) {
+      this.reserve(counts, Math.max(candidates.length, this.candidateCap * 2), this.podCap);
+    }
+    this.ensurePodCap(req.pods, counts);
+    this.writeQuery(candidates, constraints, counts);
+    const status = this.wasm.selectVictims(
+      req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
+      candidates.length, constraints.length,
+    );
+    if (status === KERNEL_STATUS.STATUS_NO_ROOM) return { ok: false, victims: [], pods: [] };
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'selectVictims');
+    const count = this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_OUT_VICTIM_COUNT) >>> 2]!;
+    const at = this.regions[LAYOUT.REGION_OUT_VICTIMS]! >>> 2;
+    return { ok: true, victims: Array.from(this.u32.subarray(at, at + count)), pods: this.readPods() };
+  }
+
+  private loadedCounts(): SnapshotCounts {
+    if (!this.counts) throw new KernelError('kernel/not-loaded', 'call load(snapshot) before a query');
+    return this.counts;
+  }
+
+  /** Lays memory out for these counts and capacities (growing it), then re-makes the views. */
+  private reserve(counts: SnapshotCounts, candidateCap: number, podCap: number): void {
+    const status = this.wasm.reserve(counts.nodes, counts.jobs, counts.pods, counts.pools, candidateCap, podCap);
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'reserve');
+    this.candidateCap = candidateCap;
+    this.podCap = podCap;
+    this.regions = computeRegions({ ...counts, candidateCap, podCap });
+    const end = this.wasm.regionOffset(LAYOUT.REGION_END);
+    if (end !== this.regions[LAYOUT.REGION_END]) {
+      throw new KernelError('kernel/layout-mismatch', `wasm ends its regions at ${end}, src/kernel/layout.ts at ${this.regions[LAYOUT.REGION_END]}`);
+    }
+    const buffer = this.wasm.memory.buffer;
+    if (buffer !== this.buffer) {
+      this.buffer = buffer;
+      this.u32 = new Uint32Array(buffer);
+      this.i32 = new Int32Array(buffer);
+      this.f64 = new Float64Array(buffer);
+    }
+  }
+
+  /** Output pods are bounded by the gang size; only gangs that could fit at all need room. */
+  private ensurePodCap(pods: number, counts: SnapshotCounts): void {
+    if (pods > this.podCap && pods <= counts.nodes * MAX_PODS_PER_NODE) {
+      this.reserve(counts, this.candidateCap, Math.max(pods, this.podCap * 2));
+    }
+  }
+
+  private writeNodes(snapshot: KernelSnapshot): void {
+    const { u32, f64 } = this;
+    let at = this.regions[LAYOUT.REGION_NODES]!;
+    for (const node of snapshot.nodes) {
+      u32[(at + LAYOUT.NODE_MASK) >>> 2] = node.usedMask >>> 0;
+      u32[(at + LAYOUT.NODE_GPUS) >>> 2] = node.gpus;
+      f64[(at + LAYOUT.NODE_FREE_CPU) >>> 3] = node.freeCpu;
+      f64[(at + LAYOUT.NODE_FREE_MEM) >>> 3] = node.freeMem;
+      u32[(at + LAYOUT.NODE_POOL) >>> 2] = node.pool;
+      at += LAYOUT.NODE_STRIDE;
+    }
+  }
+
+  /** Jobs with their cost keys, and their pods flattened in job order (podStart/podCount). */
+  private writeJobs(snapshot: KernelSnapshot): void {
+    const { u32, i32, f64 } = this;
+    let jobAt = this.regions[LAYOUT.REGION_JOBS]!;
+    let podAt = this.regions[LAYOUT.REGION_PODS]!;
+    let podIndex = 0;
+    for (const job of snapshot.jobs) {
+      f64[(jobAt + LAYOUT.JOB_LOST_WORK) >>> 3] = job.lostWork;
+      f64[(jobAt + LAYOUT.JOB_STARTED_AT) >>> 3] = job.startedAt;
+      i32[(jobAt + LAYOUT.JOB_RANK) >>> 2] = job.rank;
+      i32[(jobAt + LAYOUT.JOB_PRIORITY) >>> 2] = job.priority;
+      i32[(jobAt + LAYOUT.JOB_GPUS) >>> 2] = job.gpus;
+      i32[(jobAt + LAYOUT.JOB_ORDER) >>> 2] = job.order;
+      u32[(jobAt + LAYOUT.JOB_POD_START) >>> 2] = podIndex;
+      u32[(jobAt + LAYOUT.JOB_POD_COUNT) >>> 2] = job.pods.length;
+      for (const pod of job.pods) {
+        u32[(podAt + LAYOUT.POD_NODE) >>> 2] = pod.node;
+        u32[(podAt + LAYOUT.POD_MASK) >>> 2] = pod.mask >>> 0;
+        f64[(podAt + LAYOUT.POD_CPU) >>> 3] = pod.cpu;
+        f64[(podAt + LAYOUT.POD_MEM) >>> 3] = pod.mem;
+        podAt += LAYOUT.POD_STRIDE;
+        podIndex++;
+      }
+      jobAt += LAYOUT.JOB_STRIDE;
+    }
+  }
+
+  /** Candidates into CANDIDATES, constraints into the header; the wasm checks duplicates. */
+  private writeQuery(candidates: Candidate[], constraints: QuotaConstraint[], counts: SnapshotCounts): void {
+    const { u32, f64 } = this;
+    let at = this.regions[LAYOUT.REGION_CANDIDATES]!;
+    for (let i = 0; i < candidates.length; i++) {
+      const { job, constraintMask } = candidates[i]!;
+      if (!Number.isInteger(job) || job < 0 || job >= counts.jobs) failCandidate(i, '.job must index a job of the snapshot');
+      if (!isMaskValue(constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
+      u32[(at + LAYOUT.CANDIDATE_JOB) >>> 2] = job;
+      u32[(at + LAYOUT.CANDIDATE_MASK) >>> 2] = constraintMask >>> 0;
+      at += LAYOUT.CANDIDATE_STRIDE;
+    }
+    at = LAYOUT.LAYOUT_BASE + LAYOUT.HDR_CONSTRAINTS;
+    for (const c of constraints) {
+      u32[(at + LAYOUT.CONSTRAINT_RESOURCE) >>> 2] = c.resource;
+      f64[(at + LAYOUT.CONSTRAINT_DEFICIT) >>> 3] = c.deficit;
+      at += LAYOUT.CONSTRAINT_STRIDE;
+    }
+  }
+
+  private readPods(): PodPlacement[] {
+    const { u32 } = this;
+    const count = u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_OUT_POD_COUNT) >>> 2]!;
+    let at = this.regions[LAYOUT.REGION_OUT_PODS]!;
+    const pods: PodPlacement[] = new Array(count);
+    for (let p = 0; p < count; p++) {
+      pods[p] = { node: u32[(at + LAYOUT.OUT_POD_NODE) >>> 2]!, mask: u32[(at + LAYOUT.OUT_POD_MASK) >>> 2]! };
+      at += LAYOUT.OUT_POD_STRIDE;
+    }
+    return pods;
+  }
+}

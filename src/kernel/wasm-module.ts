@@ -1,0 +1,81 @@
+/**
+ * Finds, compiles and checks `build/kernel.wasm` once per process. Each kernel gets its
+ * own instance (its own linear memory) from the one compiled module. The URL is relative
+ * to this file, and src/kernel and dist/kernel are both two levels below the package
+ * root, so the same line works under vitest (sources) and from the compiled package.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { KernelError } from './kernel-error.js';
+import { KERNEL_STATUS } from './kernel-status.js';
+import { LAYOUT } from './layout.js';
+
+/** Where the kernel build lands (`npm run build:kernel`, see asconfig.json). */
+export const KERNEL_WASM_URL = new URL('../../build/kernel.wasm', import.meta.url);
+
+/** The functions `assembly/index.ts` exports; every argument and result is a number. */
+export interface KernelExports {
+  memory: WebAssembly.Memory;
+  callCount(): number;
+  noop(): number;
+  heapBase(): number;
+  regionOffset(region: number): number;
+  reserve(nodes: number, jobs: number, pods: number, pools: number, candidateCap: number, podCap: number): number;
+  commit(): number;
+  place(pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number): number;
+  selectVictims(
+    pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number,
+    candidates: number, constraints: number,
+  ): number;
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+function compileKernel(): WebAssembly.Module {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = new Uint8Array(readFileSync(KERNEL_WASM_URL));
+  } catch (cause) {
+    throw new KernelError(
+      'kernel/wasm-missing',
+      `cannot read ${fileURLToPath(KERNEL_WASM_URL)} (${(cause as Error).message}); run \`npm run build:kernel\``,
+    );
+  }
+  const module = new WebAssembly.Module(bytes);
+  checkMirrors(new WebAssembly.Instance(module, kernelImports()).exports);
+  return module;
+}
+
+/**
+ * A stale build whose layout or status codes differ from the TS mirrors would read and
+ * write the wrong bytes silently; refuse it once, at compile time, instead.
+ */
+function checkMirrors(exports: WebAssembly.Exports): void {
+  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS })) {
+    const global = exports[name];
+    const actual = global instanceof WebAssembly.Global ? global.value : undefined;
+    if (actual !== value) {
+      throw new KernelError(
+        'kernel/layout-mismatch',
+        `build/kernel.wasm has ${name} = ${String(actual)}, src/kernel expects ${value}; run \`npm run build:kernel\``,
+      );
+    }
+  }
+}
+
+/** The only import: AssemblyScript's abort, which the release build (noAssert) never calls. */
+function kernelImports(): WebAssembly.Imports {
+  return {
+    env: {
+      abort(_message: number, _file: number, line: number, column: number): never {
+        throw new KernelError('kernel/internal', `wasm kernel aborted at ${line}:${column}`);
+      },
+    },
+  };
+}
+
+/** A fresh kernel instance (own memory) from the module compiled once per process. */
+export function instantiateKernel(): KernelExports {
+  compiled ??= compileKernel();
+  return new WebAssembly.Instance(compiled, kernelImports()).exports as unknown as KernelExports;
+}

@@ -1,0 +1,186 @@
+/**
+ * Cluster documents → one snapshot: nodes (from groups and one by one) and running
+ * jobs with their standing and placement. Several Cluster documents merge into one.
+ * Checks: duplicate nodes and jobs, unknown pools, placements that name unknown nodes,
+ * GPUs beyond the node, the wrong number of pods or GPUs, GPUs another job holds, the
+ * wrong pool; standings that contradict the job's idle mode.
+ */
+import type { Cluster, ClusterNode, Pool, RunningJob, Standing } from '../model/policy.js';
+import { parseCpu, parseMemory } from '../model/quantity.js';
+import type { Collector } from './collector.js';
+import { buildJobSpec, workspaceRefusal, type NameIndex } from './build-job.js';
+import { parseTimeField } from './parse-fields.js';
+import type { ClusterSpec, RunningJobInput } from './schema.js';
+import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
+import { closest } from './suggest.js';
+import type { TypedDoc } from './validate-schema.js';
+
+/** Where each job came from, for findings made after building. */
+export type JobOrigins = Map<string, { sd: SourceDoc; path: PathSeg[] }>;
+
+/** Builds the merged snapshot, or undefined when no Cluster document is given. */
+export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], names: NameIndex, now: number): { cluster?: Cluster; origins: JobOrigins } {
+  const origins: JobOrigins = new Map();
+  const clusterDocs = docs.filter((d) => d.kind === 'Cluster');
+  if (clusterDocs.length === 0) return { origins };
+  const nodes: ClusterNode[] = [];
+  const nodeIndex = new Map<string, ClusterNode>();
+  const nodeOrigin = new Map<string, string>();
+  let at: number | undefined;
+  const poolNames = pools.map((p) => p.name);
+
+  const addNode = (sd: SourceDoc, path: PathSeg[], node: ClusterNode): void => {
+    if (nodeIndex.has(node.name)) {
+      c.error(sd, path, 'policy/duplicate-node', `node "${node.name}" is already declared at ${nodeOrigin.get(node.name)}`, 'node names are unique; rename it or change the group prefix/start');
+      return;
+    }
+    nodeIndex.set(node.name, node);
+    nodeOrigin.set(node.name, `${node.src.file}:${node.src.line}:${node.src.column}`);
+    nodes.push(node);
+  };
+
+  for (const td of clusterDocs) {
+    const spec = td.spec as ClusterSpec;
+    const sd = td.sd;
+    if (spec.at !== undefined) {
+      const t = parseTimeField(c, sd, ['spec', 'at'], spec.at);
+      if (t !== undefined && at !== undefined && t !== at) {
+        c.error(sd, ['spec', 'at'], 'policy/conflicting-time', 'Cluster documents give different snapshot times', 'one snapshot has one time; give `at` once or the same everywhere');
+      }
+      if (t !== undefined) at = t;
+    }
+    const nodeFields = (path: PathSeg[], n: { gpus: number; cpu?: number | string; memory?: number | string; pool: string; instanceType?: string }) => {
+      if (!poolNames.includes(n.pool)) {
+        c.error(sd, [...path, 'pool'], 'policy/unknown-pool', `pool "${n.pool}" is not declared by any QuotaTree`, closest(n.pool, poolNames, 'pool'));
+      }
+      const cpu = n.cpu === undefined ? undefined : parseCpu(n.cpu);
+      const memory = n.memory === undefined ? undefined : parseMemory(n.memory);
+      if (n.cpu !== undefined && cpu === undefined) c.error(sd, [...path, 'cpu'], 'policy/bad-quantity', `cpu "${String(n.cpu)}" is not a quantity`, 'write cores (96) or millicores (500m)');
+      if (n.memory !== undefined && memory === undefined) c.error(sd, [...path, 'memory'], 'policy/bad-quantity', `memory "${String(n.memory)}" is not a quantity`, 'write a size such as 768Gi');
+      return { gpus: n.gpus, cpu, memory, pool: n.pool, instanceType: n.instanceType };
+    };
+    (spec.nodeGroups ?? []).forEach((g, gi) => {
+      const path: PathSeg[] = ['spec', 'nodeGroups', gi];
+      const fields = nodeFields(path, g);
+      const src = sourceAt(sd, path);
+      for (let k = 0; k < g.count; k++) addNode(sd, path, { name: `${g.prefix}${(g.start ?? 0) + k}`, ...fields, src });
+    });
+    (spec.nodes ?? []).forEach((n, ni) => {
+      const path: PathSeg[] = ['spec', 'nodes', ni];
+      addNode(sd, [...path, 'name'], { name: n.name, ...nodeFields(path, n), src: sourceAt(sd, path) });
+    });
+  }
+  const snapshotAt = at ?? now;
+
+  const jobs: RunningJob[] = [];
+  // GPU ownership per node, to find GPUs that two jobs claim (invariant 1).
+  const owner = new Map<string, Map<number, string>>();
+  for (const td of clusterDocs) {
+    const spec = td.spec as ClusterSpec;
+    (spec.jobs ?? []).forEach((input, ji) => {
+      const path: PathSeg[] = ['spec', 'jobs', ji];
+      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, origins);
+      if (job) jobs.push(job);
+    });
+  }
+  return { cluster: { name: clusterDocs[0].name, at: snapshotAt, nodes, jobs, src: sourceAt(clusterDocs[0].sd, []) }, origins };
+}
+
+function buildRunningJob(
+  c: Collector,
+  sd: SourceDoc,
+  path: PathSeg[],
+  input: RunningJobInput,
+  names: NameIndex,
+  at: number,
+  nodes: Map<string, ClusterNode>,
+  owner: Map<string, Map<number, string>>,
+  origins: JobOrigins,
+): RunningJob | undefined {
+  if (origins.has(input.name)) {
+    const o = origins.get(input.name)!;
+    const s = sourceAt(o.sd, o.path);
+    c.error(sd, [...path, 'name'], 'policy/duplicate-job', `job "${input.name}" is already declared at ${s.file}:${s.line}:${s.column}`, 'job names are unique in a snapshot; rename one');
+    return undefined;
+  }
+  origins.set(input.name, { sd, path });
+  const spec = buildJobSpec(c, sd, path, input, names);
+  if (!spec) return undefined;
+  const ws = names.workspaces.get(spec.workspace)!;
+  const refusal = workspaceRefusal(spec, ws);
+  if (refusal) {
+    c.error(sd, [...path, refusal.field], refusal.code, `running job "${spec.name}": ${refusal.message}`, refusal.hint);
+    return undefined;
+  }
+  const standing = resolveStanding(c, sd, path, input, names);
+  if (!standing) return undefined;
+  let startedAt = at;
+  if (input.startedAt !== undefined) {
+    const t = parseTimeField(c, sd, [...path, 'startedAt'], input.startedAt);
+    if (t === undefined) return undefined;
+    if (t > at) {
+      c.error(sd, [...path, 'startedAt'], 'policy/started-after-snapshot', `job "${spec.name}" starts after the snapshot time`, 'a running job must have started at or before the Cluster\'s `at`');
+      return undefined;
+    }
+    startedAt = t;
+  }
+  const quotaPool = names.quotas.get(spec.quota)!.pool;
+  const placement = input.placement ?? [];
+  let placementOk = true;
+  if (input.placement) {
+    if (placement.length !== spec.pods) {
+      c.error(sd, [...path, 'placement'], 'policy/placement-pod-count', `job "${spec.name}" has ${spec.pods} pod(s) but its placement lists ${placement.length}`, 'give one placement entry per pod, or none to let the engine place the job');
+      placementOk = false;
+    }
+    placement.forEach((p, pi) => {
+      const pPath: PathSeg[] = [...path, 'placement', pi];
+      const node = nodes.get(p.node);
+      if (!node) {
+        c.error(sd, [...pPath, 'node'], 'policy/unknown-node', `job "${spec.name}" is placed on node "${p.node}", which the snapshot does not have`, closest(p.node, [...nodes.keys()], 'node'));
+        placementOk = false;
+        return;
+      }
+      if (node.pool !== quotaPool) {
+        c.error(sd, [...pPath, 'node'], 'policy/wrong-pool', `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`, 'placement never mixes pools (invariant 8); place the pod on a node of the quota\'s pool');
+        placementOk = false;
+      }
+      if (p.gpus.length !== spec.resources.gpu) {
+        c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${p.gpus.length} GPU(s) but asks for ${spec.resources.gpu}`, 'list exactly resources.gpu GPU indices per pod');
+        placementOk = false;
+      }
+      const held = owner.get(p.node) ?? new Map<number, string>();
+      owner.set(p.node, held);
+      p.gpus.forEach((g, gi) => {
+        if (g >= node.gpus) {
+          c.error(sd, [...pPath, 'gpus', gi], 'policy/gpu-out-of-range', `GPU ${g} does not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`, `use indices 0..${node.gpus - 1}`);
+          placementOk = false;
+        } else if (held.has(g)) {
+          const other = held.get(g)!;
+          c.error(sd, [...pPath, 'gpus', gi], 'policy/gpu-taken', other === spec.name ? `job "${spec.name}" lists GPU ${g} of node "${p.node}" twice` : `GPU ${g} of node "${p.node}" is already held by job "${other}"`, 'a GPU is allocated to one pod at a time (invariant 1)');
+          placementOk = false;
+        } else held.set(g, spec.name);
+      });
+    });
+  }
+  if (!placementOk) return undefined;
+  return { ...spec, standing, startedAt, placement: placement.map((p) => ({ node: p.node, gpus: [...p.gpus].sort((a, b) => a - b) })), placedByEngine: false };
+}
+
+/** SEMANTICS 2: an `only` job is idle; others in-quota unless stated; contradictions are errors. */
+function resolveStanding(c: Collector, sd: SourceDoc, path: PathSeg[], input: RunningJobInput, names: NameIndex): Standing | undefined {
+  const mode = input.idleResources ?? 'none';
+  const standing: Standing = input.standing ?? (mode === 'only' ? 'idle' : 'in-quota');
+  if (mode === 'only' && standing !== 'idle') {
+    c.error(sd, [...path, 'standing'], 'policy/standing-conflict', `job "${input.name}" has idleResources: only, so it runs idle, not ${standing}`, 'remove standing, or change idleResources to none or acceptable');
+    return undefined;
+  }
+  if (mode === 'none' && standing === 'idle') {
+    c.error(sd, [...path, 'standing'], 'policy/standing-conflict', `job "${input.name}" has idleResources: none, so it cannot run idle`, 'set idleResources: acceptable or only for a job that runs on idle capacity');
+    return undefined;
+  }
+  if (standing === 'borrowing' && names.quotas.get(input.quota)?.parent === null) {
+    c.error(sd, [...path, 'standing'], 'policy/borrowing-at-root', `job "${input.name}" is borrowing on root quota "${input.quota}", which has no siblings to borrow from`, 'a root quota can only run in-quota jobs');
+    return undefined;
+  }
+  return standing;
+}

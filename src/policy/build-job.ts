@@ -1,0 +1,77 @@
+/**
+ * A job's fields → JobSpec, shared by running jobs (Cluster) and submissions (WhatIf).
+ * Checks that the names it gives exist. Whether the workspace may use the quota and
+ * module is checked by the caller: for a running job it is a snapshot error, for a
+ * submission it is a `reject` answer.
+ */
+import type { JobSpec, Quota, Workspace } from '../model/policy.js';
+import type { Collector } from './collector.js';
+import { parseDurationField, parseResources, parseTimeField } from './parse-fields.js';
+import type { JobInput } from './schema.js';
+import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
+import { closest } from './suggest.js';
+
+/** Names the job fields point at. */
+export interface NameIndex {
+  quotas: Map<string, Quota>;
+  workspaces: Map<string, Workspace>;
+}
+
+/** Builds a JobSpec; returns undefined (after findings) when a field is unusable. */
+export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input: JobInput, names: NameIndex): JobSpec | undefined {
+  let ok = true;
+  if (!names.quotas.has(input.quota)) {
+    c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `job "${input.name}" names quota "${input.quota}", which no QuotaTree declares`, closest(input.quota, [...names.quotas.keys()], 'quota'));
+    ok = false;
+  }
+  if (!names.workspaces.has(input.workspace)) {
+    c.error(sd, [...path, 'workspace'], 'policy/unknown-workspace', `job "${input.name}" names workspace "${input.workspace}", which no Workspace declares`, closest(input.workspace, [...names.workspaces.keys()], 'workspace'));
+    ok = false;
+  }
+  const resources = parseResources(c, sd, [...path, 'resources'], input.resources);
+  let checkpoint: JobSpec['checkpoint'];
+  if (input.checkpoint) {
+    const every = parseDurationField(c, sd, [...path, 'checkpoint', 'every'], input.checkpoint.every);
+    const last = input.checkpoint.last === undefined ? undefined : parseTimeField(c, sd, [...path, 'checkpoint', 'last'], input.checkpoint.last);
+    if (every === undefined || (input.checkpoint.last !== undefined && last === undefined)) ok = false;
+    else checkpoint = { every, last };
+  }
+  if (!ok || !resources) return undefined;
+  return {
+    name: input.name,
+    workspace: input.workspace,
+    quota: input.quota,
+    module: input.module,
+    priority: input.priority,
+    pods: input.pods ?? 1,
+    resources,
+    idleResources: input.idleResources ?? 'none',
+    checkpoint,
+    faultTolerance: input.faultTolerance ? { autoRestart: input.faultTolerance.autoRestart, maxRestarts: input.faultTolerance.maxRestarts ?? 3 } : undefined,
+    src: sourceAt(sd, path),
+  };
+}
+
+/**
+ * Why a workspace may not run this job on this quota, or undefined when it may
+ * (SEMANTICS 10: the workspace must be associated with the quota and allow the module).
+ */
+export function workspaceRefusal(job: Pick<JobSpec, 'workspace' | 'quota' | 'module'>, ws: Workspace): { code: string; field: 'quota' | 'module'; message: string; hint: string } | undefined {
+  if (!ws.quotas.includes(job.quota)) {
+    return {
+      code: 'policy/quota-not-in-workspace',
+      field: 'quota',
+      message: `workspace "${ws.name}" is not associated with quota "${job.quota}" (it has ${ws.quotas.join(', ')})`,
+      hint: `submit to one of ${ws.quotas.join(', ')}, or add ${job.quota} to ${ws.name}'s quotas`,
+    };
+  }
+  if (!ws.modules.includes(job.module)) {
+    return {
+      code: 'policy/module-not-allowed',
+      field: 'module',
+      message: `workspace "${ws.name}" does not allow module ${job.module} (it allows ${ws.modules.join(', ')})`,
+      hint: `use one of ${ws.modules.join(', ')}, or add ${job.module} to ${ws.name}'s modules`,
+    };
+  }
+  return undefined;
+}

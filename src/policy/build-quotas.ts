@@ -1,0 +1,140 @@
+/**
+ * QuotaTree documents → pools and a flat list of quotas (parents before children).
+ * Checks here: duplicate quota and pool names, priority ranges, `lowPriority` below
+ * `highPriority`, and children's `min` summing above their parent's (SEMANTICS 1).
+ */
+import type { ChildPreemption, Pool, Quota, SelfPreemption } from '../model/policy.js';
+import { formatRange } from '../model/priority.js';
+import { parseCpu, parseMemory } from '../model/quantity.js';
+import { formatCpu, formatMemory } from '../model/resources.js';
+import type { Collector } from './collector.js';
+import { parseRange, parseResources } from './parse-fields.js';
+import type { QuotaInput, QuotaTreeSpec } from './schema.js';
+import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
+import type { TypedDoc } from './validate-schema.js';
+
+export interface QuotaBuild {
+  pools: Pool[];
+  quotas: Quota[];
+  /** Where each quota was declared, for later findings about it. */
+  quotaDocs: Map<string, { sd: SourceDoc; path: PathSeg[] }>;
+}
+
+/** Builds pools and quotas from every QuotaTree document. */
+export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
+  const pools: Pool[] = [];
+  const quotas: Quota[] = [];
+  const quotaDocs = new Map<string, { sd: SourceDoc; path: PathSeg[] }>();
+  for (const td of docs) {
+    if (td.kind !== 'QuotaTree') continue;
+    const spec = td.spec as QuotaTreeSpec;
+    const sd = td.sd;
+    const poolName = spec.pool.name;
+    if (pools.some((p) => p.name === poolName)) {
+      c.error(sd, ['spec', 'pool', 'name'], 'policy/duplicate-pool', `pool "${poolName}" is declared by another QuotaTree too`, 'one QuotaTree owns each pool; merge the trees or rename the pool');
+    } else {
+      pools.push({
+        name: poolName,
+        type: spec.pool.type ?? 'general',
+        strategy: spec.placement?.strategy ?? 'binpack',
+        topology: spec.placement?.topology ?? 'prefer',
+        tree: td.name,
+        src: sourceAt(sd, ['spec', 'pool']),
+      });
+    }
+    const walk = (input: QuotaInput, path: PathSeg[], parent: string | null): void => {
+      if (quotaDocs.has(input.name)) {
+        const first = quotaDocs.get(input.name)!;
+        const at = sourceAt(first.sd, first.path);
+        c.error(sd, [...path, 'name'], 'policy/duplicate-quota', `quota "${input.name}" is already declared at ${at.file}:${at.line}:${at.column}`, 'quota names are unique across all QuotaTrees; rename one of them');
+        return;
+      }
+      quotaDocs.set(input.name, { sd, path });
+      const q = buildQuota(c, sd, path, input, parent, poolName);
+      if (q) quotas.push(q);
+      (input.children ?? []).forEach((child, i) => walk(child, [...path, 'children', i], input.name));
+      checkChildrenFit(c, sd, path, input);
+    };
+    spec.quotas.forEach((q, i) => walk(q, ['spec', 'quotas', i], null));
+  }
+  return { pools, quotas, quotaDocs };
+}
+
+function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput, parent: string | null, pool: string): Quota | undefined {
+  const min = parseResources(c, sd, [...path, 'min'], input.min);
+  let selfPreemption: SelfPreemption | undefined;
+  if (input.selfPreemption) {
+    const sp = input.selfPreemption;
+    const spPath = [...path, 'selfPreemption'];
+    const high = parseRange(c, sd, [...spPath, 'highPriority'], sp.highPriority);
+    const low = parseRange(c, sd, [...spPath, 'lowPriority'], sp.lowPriority);
+    if (high && low) {
+      if (low.hi >= high.lo) {
+        c.error(sd, [...spPath, 'lowPriority'], 'policy/low-not-below-high', `lowPriority ${formatRange(low)} is not below highPriority ${formatRange(high)} of quota "${input.name}"`, `PAI requires Low Preemption Priority below High Priority: make lowPriority end below ${high.lo}`);
+      } else {
+        selfPreemption = { highPriority: high, lowPriority: low, modules: dedupe(sp.modules), src: sourceAt(sd, spPath) };
+      }
+    }
+  }
+  let childPreemption: ChildPreemption | undefined;
+  if (input.childPreemption) {
+    const cp = input.childPreemption;
+    const cpPath = [...path, 'childPreemption'];
+    const range = parseRange(c, sd, [...cpPath, 'preemptiblePriority'], cp.preemptiblePriority);
+    if (range) {
+      childPreemption = { preemptiblePriority: range, modules: dedupe(cp.modules), src: sourceAt(sd, cpPath) };
+      if (!input.children?.length) {
+        c.warn(sd, cpPath, 'policy/child-preemption-without-children', `quota "${input.name}" has childPreemption but no children`, 'child-level preemption acts on descendant quotas; add children or remove the clause');
+      }
+      if (range.hi === 9) {
+        c.warn(sd, [...cpPath, 'preemptiblePriority'], 'policy/child-range-reaches-9', `preemptiblePriority ${formatRange(range)} of "${input.name}" reaches 9: no job of its descendants is safe, even from a priority-1 job on "${input.name}"`, 'child-level preemption ignores the preemptor\'s priority; end the range below the priorities you want to protect');
+      }
+    }
+  }
+  if (!min) return undefined;
+  return {
+    name: input.name,
+    parent,
+    children: (input.children ?? []).map((ch) => ch.name),
+    min,
+    queueStrategy: input.queueStrategy ?? 'fifo',
+    reclaim: input.reclaim ?? 'any',
+    selfPreemption,
+    childPreemption,
+    pool,
+    src: sourceAt(sd, path),
+    reclaimSrc: sourceAt(sd, input.reclaim ? [...path, 'reclaim'] : path),
+  };
+}
+
+/** SEMANTICS 1: the children's `min` must not exceed the parent's, for each resource the parent names. */
+function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput): void {
+  const children = input.children ?? [];
+  if (children.length === 0) return;
+  const parsers = { gpu: (v: unknown) => (typeof v === 'number' ? v : undefined), cpu: parseCpu, memory: parseMemory } as const;
+  const show = { gpu: String, cpu: (v: number) => formatCpu(v), memory: (v: number) => formatMemory(v) } as const;
+  for (const res of ['gpu', 'cpu', 'memory'] as const) {
+    const parentMin = parsers[res](input.min[res]);
+    if (parentMin === undefined) continue; // unbounded in this resource, or already reported as malformed
+    let sum = 0;
+    const parts: string[] = [];
+    for (const ch of children) {
+      const v = parsers[res](ch.min[res]) ?? 0;
+      sum += v;
+      parts.push(`${ch.name} ${show[res](v)}`);
+    }
+    if (sum > parentMin) {
+      c.error(
+        sd,
+        [...path, 'min', res],
+        'policy/children-exceed-parent',
+        `children of "${input.name}" guarantee ${show[res](sum)} ${res} in all (${parts.join(' + ')}) but "${input.name}" has only ${show[res](parentMin)}`,
+        `raise ${input.name}'s min.${res} to at least ${show[res](sum)} or lower the children's`,
+      );
+    }
+  }
+}
+
+function dedupe<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}

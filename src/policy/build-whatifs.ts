@@ -1,0 +1,28 @@
+/** WhatIf documents → submissions. Unknown names are errors (the question cannot be answered). */
+import type { RunningJob, WhatIf } from '../model/policy.js';
+import type { Collector } from './collector.js';
+import { buildJobSpec, type NameIndex } from './build-job.js';
+import type { WhatIfSpec } from './schema.js';
+import { sourceAt } from './source-doc.js';
+import type { TypedDoc } from './validate-schema.js';
+
+/** Builds every WhatIf; its job name must not clash with a running job. */
+export function buildWhatIfs(c: Collector, docs: TypedDoc[], names: NameIndex, running: RunningJob[]): WhatIf[] {
+  const out: WhatIf[] = [];
+  for (const td of docs) {
+    if (td.kind !== 'WhatIf') continue;
+    if (out.some((w) => w.name === td.name)) {
+      c.error(td.sd, ['metadata', 'name'], 'policy/duplicate-whatif', `WhatIf "${td.name}" is declared twice`, 'WhatIf names are unique; `--query NAME` picks one by name');
+      continue;
+    }
+    const spec = td.spec as WhatIfSpec;
+    const submit = buildJobSpec(c, td.sd, ['spec', 'submit'], spec.submit, names);
+    if (!submit) continue;
+    if (running.some((j) => j.name === submit.name)) {
+      c.error(td.sd, ['spec', 'submit', 'name'], 'policy/duplicate-job', `the submitted job "${submit.name}" has the name of a running job`, 'give the submission a name no running job has');
+      continue;
+    }
+    out.push({ name: td.name, submit, src: sourceAt(td.sd, []) });
+  }
+  return out;
+}

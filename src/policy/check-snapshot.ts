@@ -1,0 +1,87 @@
+/**
+ * Whole-snapshot checks, after every job is built: roots within their pool's capacity
+ * (SEMANTICS 1), quota usage within `min` (invariant 2) and node cpu/memory (invariant 1).
+ */
+import type { Cluster, Pool, Quota } from '../model/policy.js';
+import { QuotaTree } from '../model/quota-tree.js';
+import { formatCpu, formatMemory } from '../model/resources.js';
+import type { Collector } from './collector.js';
+import type { JobOrigins } from './build-cluster.js';
+import type { QuotaBuild } from './build-quotas.js';
+
+const SHOW = { gpu: (v: number) => `${v} GPU`, cpu: (v: number) => `${formatCpu(v)} cpu`, memory: (v: number) => formatMemory(v) } as const;
+
+/** Runs every snapshot check. */
+export function checkSnapshot(c: Collector, cluster: Cluster, pools: Pool[], qb: QuotaBuild, origins: JobOrigins): void {
+  checkRootsFitPools(c, cluster, pools, qb);
+  checkQuotaUsage(c, cluster, qb.quotas, origins);
+  checkNodeCapacity(c, cluster, origins);
+}
+
+function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: QuotaBuild): void {
+  for (const pool of pools) {
+    const capacity = cluster.nodes.filter((n) => n.pool === pool.name).reduce((s, n) => s + n.gpus, 0);
+    const roots = qb.quotas.filter((q) => q.parent === null && q.pool === pool.name);
+    const total = roots.reduce((s, q) => s + q.min.gpu, 0);
+    if (total > capacity) {
+      const q = roots[roots.length - 1];
+      const at = qb.quotaDocs.get(q.name)!;
+      c.error(
+        at.sd,
+        [...at.path, 'min', 'gpu'],
+        'policy/root-exceeds-pool',
+        `root quota${roots.length > 1 ? 's' : ''} ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
+        capacity === 0 ? `the Cluster has no nodes in pool "${pool.name}"; add them` : `lower min.gpu to ${capacity} or less, or add nodes to pool "${pool.name}"`,
+      );
+    }
+  }
+}
+
+/** Invariant 2: in-quota usage ≤ min everywhere; borrowing jobs exceed only their own quota's min. */
+function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origins: JobOrigins): void {
+  const tree = new QuotaTree(quotas);
+  const usage = quotas.map(() => ({ gpu: 0, cpu: 0, memory: 0 }));
+  const reported = new Set<number>();
+  for (const job of cluster.jobs) {
+    if (job.standing === 'idle') continue;
+    const q = tree.indexOf(job.quota);
+    const need = { gpu: job.resources.gpu * job.pods, cpu: (job.resources.cpu ?? 0) * job.pods, memory: (job.resources.memory ?? 0) * job.pods };
+    for (const a of tree.pathToRoot(q)) {
+      // A borrower is over its own quota's min by design (SEMANTICS 5.2): not counted there.
+      if (job.standing === 'borrowing' && a === q) continue;
+      const quota = quotas[a];
+      for (const r of ['gpu', 'cpu', 'memory'] as const) {
+        usage[a][r] += need[r];
+        const min = quota.min[r];
+        if (min !== undefined && usage[a][r] > min && !reported.has(a)) {
+          reported.add(a);
+          const o = origins.get(job.name)!;
+          const borrowingHint = a === q ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them` : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
+          c.error(o.sd, [...o.path, 'quota'], 'policy/over-quota', `with job "${job.name}", usage of quota "${quota.name}" reaches ${SHOW[r](usage[a][r])}, above its min of ${SHOW[r](min)}`, borrowingHint);
+        }
+      }
+    }
+  }
+}
+
+function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {
+  const used = new Map<string, { cpu: number; memory: number }>();
+  const nodes = new Map(cluster.nodes.map((n) => [n.name, n]));
+  for (const job of cluster.jobs) {
+    job.placement.forEach((p, pi) => {
+      const node = nodes.get(p.node)!;
+      const u = used.get(p.node) ?? { cpu: 0, memory: 0 };
+      used.set(p.node, u);
+      u.cpu += job.resources.cpu ?? 0;
+      u.memory += job.resources.memory ?? 0;
+      for (const r of ['cpu', 'memory'] as const) {
+        const cap = node[r];
+        if (cap !== undefined && u[r] > cap) {
+          const o = origins.get(job.name)!;
+          c.error(o.sd, [...o.path, 'placement', pi, 'node'], 'policy/node-overcommitted', `node "${p.node}" has ${SHOW[r](cap)} but its pods ask for ${SHOW[r](u[r])} once job "${job.name}" is on it`, `place the pod elsewhere or lower resources.${r}`);
+          u[r] = -Infinity; // report a node once per resource
+        }
+      }
+    });
+  }
+}

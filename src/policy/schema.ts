@@ -1,0 +1,168 @@
+/**
+ * The shape of every kind of policy document, as zod schemas. They are the single
+ * source for validation (unknown fields are errors: a typo must never be silently
+ * ignored) and for the JSON Schema that `quotient schema` prints for editors.
+ * Meaning that a schema cannot express (ranges, names that must exist, sums) is checked
+ * in build-model.ts and check-snapshot.ts with their own codes.
+ */
+import { z } from 'zod';
+import { IDLE_MODES, MODULES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
+
+export const API_VERSION = 'quotient.dev/v1';
+export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf'] as const;
+export type Kind = (typeof KINDS)[number];
+
+const name = z.string().min(1).describe('A name, unique among objects of its kind.');
+/** A priority value `4` or range `6-9` (parsed and checked by build-model). */
+const priorityValue = z
+  .union([z.number(), z.string()])
+  .describe('A priority 1..9 (`4`) or an inclusive range (`6-9`).');
+const moduleList = z.array(z.enum(MODULES)).min(1).describe('Modules: DLC (training), DSW (notebooks), EAS (inference).');
+const quantity = z.union([z.number(), z.string()]);
+
+const quotaResources = z.strictObject({
+  gpu: z.number().int().min(0).describe('Guaranteed GPUs.'),
+  cpu: quantity.optional().describe('Guaranteed cpu (`96`, `500m`); unbounded when absent.'),
+  memory: quantity.optional().describe('Guaranteed memory (`768Gi`); unbounded when absent.'),
+});
+
+const podResources = z.strictObject({
+  gpu: z.number().int().positive().describe('GPUs per pod.'),
+  cpu: quantity.optional().describe('cpu per pod.'),
+  memory: quantity.optional().describe('memory per pod.'),
+});
+
+const selfPreemption = z.strictObject({
+  highPriority: priorityValue.describe('Priorities of this quota\'s jobs that may preempt.'),
+  lowPriority: priorityValue.describe('Priorities that may be preempted; must be below highPriority.'),
+  modules: moduleList,
+});
+
+const childPreemption = z.strictObject({
+  preemptiblePriority: priorityValue.describe('Priorities of descendant quotas\' jobs that may be preempted.'),
+  modules: moduleList,
+});
+
+export interface QuotaInput {
+  name: string;
+  min: z.infer<typeof quotaResources>;
+  queueStrategy?: (typeof QUEUE_STRATEGIES)[number];
+  reclaim?: (typeof RECLAIM_MODES)[number];
+  selfPreemption?: z.infer<typeof selfPreemption>;
+  childPreemption?: z.infer<typeof childPreemption>;
+  children?: QuotaInput[];
+}
+
+const quota: z.ZodType<QuotaInput> = z.strictObject({
+  name,
+  min: quotaResources,
+  queueStrategy: z.enum(QUEUE_STRATEGIES).optional().describe('Default fifo.'),
+  reclaim: z.enum(RECLAIM_MODES).optional().describe('How this quota takes back what siblings borrowed. Default any.'),
+  selfPreemption: selfPreemption.optional(),
+  childPreemption: childPreemption.optional(),
+  get children() {
+    return z.array(quota).optional();
+  },
+});
+
+const metadata = z.strictObject({
+  name,
+  description: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+});
+
+export const quotaTreeSpec = z.strictObject({
+  pool: z.strictObject({
+    name,
+    type: z.enum(POOL_TYPES).optional().describe('Default general.'),
+  }),
+  placement: z
+    .strictObject({
+      strategy: z.enum(STRATEGIES).optional().describe('Default binpack.'),
+      topology: z.enum(TOPOLOGIES).optional().describe('Default prefer; strict requires aligned GPU blocks.'),
+    })
+    .optional(),
+  quotas: z.array(quota).min(1),
+});
+
+export const workspaceSpec = z.strictObject({
+  quotas: z.array(name).min(1),
+  modules: moduleList.optional().describe('Default: all modules.'),
+  members: z.array(z.strictObject({ user: name, role: name })).optional(),
+});
+
+const jobFields = {
+  name,
+  workspace: name,
+  quota: name,
+  module: z.enum(MODULES),
+  priority: z.number().int().min(1).max(9),
+  pods: z.number().int().positive().optional().describe('Default 1.'),
+  resources: podResources,
+  idleResources: z.enum(IDLE_MODES).optional().describe('Default none.'),
+  checkpoint: z.strictObject({ every: z.string(), last: z.string().optional() }).optional(),
+  faultTolerance: z
+    .strictObject({ autoRestart: z.boolean(), maxRestarts: z.number().int().min(0).optional() })
+    .optional(),
+};
+
+export const jobSpec = z.strictObject(jobFields);
+
+const runningJob = z.strictObject({
+  ...jobFields,
+  standing: z.enum(STANDINGS).optional(),
+  startedAt: z.string().optional().describe('Default: the snapshot time.'),
+  placement: z.array(z.strictObject({ node: name, gpus: z.array(z.number().int().min(0)).min(1) })).optional(),
+});
+
+const nodeFields = {
+  gpus: z.number().int().min(1).max(32),
+  cpu: quantity.optional(),
+  memory: quantity.optional(),
+  pool: name,
+  instanceType: z.string().optional(),
+};
+
+export const clusterSpec = z.strictObject({
+  at: z.string().optional().describe('Snapshot time (ISO 8601); default now.'),
+  nodeGroups: z
+    .array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields }))
+    .optional(),
+  nodes: z.array(z.strictObject({ name, ...nodeFields })).optional(),
+  jobs: z.array(runningJob).optional(),
+});
+
+export const whatIfSpec = z.strictObject({ submit: jobSpec });
+
+export const SPEC_SCHEMAS = {
+  QuotaTree: quotaTreeSpec,
+  Workspace: workspaceSpec,
+  Cluster: clusterSpec,
+  WhatIf: whatIfSpec,
+} as const;
+
+/** The envelope every document shares (Kubernetes object shape). */
+export const envelope = z.strictObject({
+  apiVersion: z.literal(API_VERSION),
+  kind: z.enum(KINDS),
+  metadata,
+  spec: z.unknown(),
+});
+
+export type QuotaTreeSpec = z.infer<typeof quotaTreeSpec>;
+export type WorkspaceSpec = z.infer<typeof workspaceSpec>;
+export type ClusterSpec = z.infer<typeof clusterSpec>;
+export type WhatIfSpec = z.infer<typeof whatIfSpec>;
+export type JobInput = z.infer<typeof jobSpec>;
+export type RunningJobInput = z.infer<typeof runningJob>;
+
+/** One JSON Schema for a policy document of any kind (for editors and `quotient schema`). */
+export function policyJsonSchema(): unknown {
+  const doc = z.discriminatedUnion('kind', [
+    envelope.extend({ kind: z.literal('QuotaTree'), spec: quotaTreeSpec }),
+    envelope.extend({ kind: z.literal('Workspace'), spec: workspaceSpec }),
+    envelope.extend({ kind: z.literal('Cluster'), spec: clusterSpec }),
+    envelope.extend({ kind: z.literal('WhatIf'), spec: whatIfSpec }),
+  ]);
+  return z.toJSONSchema(doc, { io: 'input' });
+}

@@ -1,0 +1,33 @@
+/** "did you mean" hints for misspelt names. */
+
+/** A hint naming the closest known name, or listing the known ones when none is close. */
+export function closest(name: string, known: readonly string[], what: string): string {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  if (best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3))) return `did you mean ${what} "${best}"?`;
+  if (known.length === 0) return `no ${what} is declared; declare it first`;
+  const list = known.slice(0, 8).map((k) => `"${k}"`).join(', ');
+  return `known ${what}s: ${list}${known.length > 8 ? ', …' : ''}`;
+}
+
+/** Levenshtein distance. */
+export function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}

@@ -1,0 +1,125 @@
+/**
+ * Stage 2 of loading: every document against its kind's schema. Each zod issue becomes
+ * a located finding with a stable code; nothing is thrown and nothing is dropped.
+ */
+import type { z } from 'zod';
+import type { Finding } from '../errors.js';
+import { API_VERSION, envelope, KINDS, SPEC_SCHEMAS, type Kind } from './schema.js';
+import { findingAt, formatPath, type PathSeg, type SourceDoc } from './source-doc.js';
+import { editDistance } from './suggest.js';
+
+/** A document that passed its schema, with its plain-JS value. */
+export interface TypedDoc {
+  sd: SourceDoc;
+  kind: Kind;
+  name: string;
+  spec: unknown;
+}
+
+/** Validates every document; returns the ones that passed and the findings of those that did not. */
+export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findings: Finding[] } {
+  const typed: TypedDoc[] = [];
+  const findings: Finding[] = [];
+  for (const sd of docs) {
+    const value = sd.doc.toJS({ maxAliasCount: 100 }) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      findings.push(
+        findingAt(sd, [], 'policy/not-a-document', 'a policy document must be a mapping with apiVersion, kind, metadata and spec', `start the document with "apiVersion: ${API_VERSION}" and a kind (${KINDS.join(', ')})`),
+      );
+      continue;
+    }
+    const env = envelope.safeParse(value);
+    if (!env.success) {
+      findings.push(...env.error.issues.map((i) => issueToFinding(sd, [], i)));
+      continue;
+    }
+    const kind = env.data.kind;
+    const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec);
+    if (!spec.success) {
+      findings.push(...spec.error.issues.map((i) => issueToFinding(sd, ['spec'], i)));
+      continue;
+    }
+    typed.push({ sd, kind, name: env.data.metadata.name, spec: spec.data });
+  }
+  return { typed, findings };
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** Maps one zod issue to a finding with a code a test (and a person) can rely on. */
+function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding {
+  const path = [...prefix, ...(issue.path as PathSeg[])];
+  const field = String(path[path.length - 1] ?? '');
+  const where = formatPath(path) || 'the document';
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const key = issue.keys[0];
+      const others = issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).map((k) => `"${k}"`).join(', ')})` : '';
+      return findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}"${others} in ${where}`, suggestField(key, path), { key: true });
+    }
+    case 'invalid_type': {
+      if ((issue as { input?: unknown }).input === undefined || /received undefined/.test(issue.message)) {
+        return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'}`);
+      }
+      return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(issue.expected)}`, `write ${field} as ${article(issue.expected)}`);
+    }
+    case 'invalid_value': {
+      const allowed = issue.values.map((v) => String(v));
+      if (field === 'apiVersion') {
+        return findingAt(sd, path, 'policy/bad-api-version', `apiVersion must be ${API_VERSION}`, `write "apiVersion: ${API_VERSION}"`);
+      }
+      const isModule = path.includes('modules') || field === 'module';
+      const code = isModule ? 'policy/unknown-module' : field === 'kind' ? 'policy/unknown-kind' : 'policy/invalid-value';
+      return findingAt(sd, path, code, `${where} must be one of ${allowed.join(', ')}`, `use one of: ${allowed.join(', ')}`);
+    }
+    case 'too_small':
+    case 'too_big': {
+      const origin = (issue as { origin?: string }).origin;
+      if (origin === 'array' || origin === 'string') {
+        return findingAt(sd, path, 'policy/empty', `${where} must not be empty`, `give at least one value for ${field}`);
+      }
+      if (field === 'priority') {
+        return findingAt(sd, path, 'policy/priority-out-of-range', `${where} must be between 1 and 9`, 'priorities run from 1 (least important) to 9 (most important)');
+      }
+      if (issue.code === 'too_small' && (issue as { minimum: unknown }).minimum === 0 && !(issue as { inclusive?: boolean }).inclusive) {
+        return findingAt(sd, path, 'policy/non-positive', `${where} must be a positive whole number`, `a ${field} count of 0 or less cannot run; use 1 or more`);
+      }
+      const bound = issue.code === 'too_small' ? `at least ${String((issue as { minimum: unknown }).minimum)}` : `at most ${String((issue as { maximum: unknown }).maximum)}`;
+      return findingAt(sd, path, 'policy/out-of-range', `${where} must be ${bound}`, `change ${field} to a value ${bound}`);
+    }
+    case 'invalid_union':
+      return findingAt(sd, path, 'policy/invalid-type', `${where} has the wrong type`, `see docs/policy-format.md for the accepted forms of ${field}`);
+    default:
+      return findingAt(sd, path, 'policy/invalid-value', `${where}: ${issue.message}`, 'see docs/policy-format.md for this field');
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'a whole number';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+const KNOWN_FIELDS = [
+  'apiVersion', 'kind', 'metadata', 'spec', 'name', 'description', 'labels', 'pool', 'type', 'placement', 'strategy', 'topology',
+  'quotas', 'min', 'gpu', 'cpu', 'memory', 'queueStrategy', 'reclaim', 'selfPreemption', 'highPriority', 'lowPriority',
+  'modules', 'childPreemption', 'preemptiblePriority', 'children', 'members', 'user', 'role', 'at', 'nodeGroups', 'prefix',
+  'count', 'start', 'gpus', 'instanceType', 'nodes', 'jobs', 'workspace', 'quota', 'module', 'priority', 'pods',
+  'resources', 'idleResources', 'checkpoint', 'every', 'last', 'faultTolerance', 'autoRestart', 'maxRestarts',
+  'standing', 'startedAt', 'node', 'submit',
+];
+
+/** "did you mean" for a misspelt field: the known field at the smallest edit distance. */
+function suggestField(key: string, _path: PathSeg[]): string {
+  let best = '';
+  let bestD = Infinity;
+  for (const k of KNOWN_FIELDS) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return bestD <= Math.max(2, Math.floor(key.length / 3))
+    ? `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`
+    : 'remove it, or see docs/policy-format.md for the fields this object takes';
+}

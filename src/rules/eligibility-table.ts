@@ -1,0 +1,104 @@
+/**
+ * Eligibility tables: for one preemptor class (quota, priority) the rules are run once
+ * over every victim fact combination and the answers stored in a small table that
+ * victim selection reads in O(1) per candidate. Tables are made on first use and cached.
+ *
+ *   cells[(relationKey * COMBOS_PER_RELATION) + comboIndex(priority, module, standing)]
+ *     = 0            not eligible
+ *     = k + 1        eligible under rules[k]
+ */
+import type { Module, Standing } from '../model/policy.js';
+import type { QuotaTree } from '../model/quota-tree.js';
+import type { CompiledRule } from './compile-rules.js';
+import { eligibleBy, makeEngine } from './evaluate-rules.js';
+import { comboIndex, COMBOS_PER_RELATION, victimCombos, type RelationKey } from './facts.js';
+
+/** The table of one preemptor class. */
+export class EligibilityTable {
+  constructor(
+    readonly quota: number,
+    readonly priority: number,
+    readonly keys: RelationKey[],
+    private readonly cells: Uint16Array,
+    private readonly rules: CompiledRule[],
+    private readonly tree: QuotaTree,
+  ) {}
+
+  /** The rule under which a job on quota `victimQuota` may be preempted, or undefined. */
+  lookup(victimQuota: number, priority: number, module: Module, standing: Standing): CompiledRule | undefined {
+    const k = this.keyIndex(victimQuota);
+    if (k < 0) return undefined;
+    const cell = this.cells[k * COMBOS_PER_RELATION + comboIndex(priority, module, standing)];
+    return cell === 0 ? undefined : this.rules[cell - 1];
+  }
+
+  /** Index of the victim quota's (relation, lender) key, or -1. */
+  keyIndex(victimQuota: number): number {
+    const relation = this.tree.relation(this.quota, victimQuota);
+    const lenderIdx = relation === 'sibling' || relation === 'lent' ? this.tree.lender(this.quota, victimQuota) : -1;
+    const lender = lenderIdx >= 0 ? this.tree.quotas[lenderIdx].name : '';
+    return this.keys.findIndex((key) => key.relation === relation && key.lender === lender);
+  }
+}
+
+/** Makes and caches tables for a policy's rules. */
+export class EligibilityTables {
+  private readonly cache = new Map<string, Promise<EligibilityTable>>();
+
+  constructor(
+    private readonly rules: CompiledRule[],
+    private readonly tree: QuotaTree,
+  ) {}
+
+  /** Every (relation, lender) a victim quota can have relative to `quota`. */
+  relationKeys(quota: number): RelationKey[] {
+    const name = this.tree.quotas[quota].name;
+    const keys: RelationKey[] = [
+      { relation: 'self', lender: '' },
+      { relation: 'descendant', lender: '' },
+      { relation: 'ancestor', lender: '' },
+      { relation: 'other', lender: '' },
+    ];
+    if (this.tree.parent[quota] !== -1) keys.push({ relation: 'sibling', lender: name });
+    // A borrower whose parent is a strict ancestor of `quota` borrowed through the
+    // non-root ancestor of `quota` that is its sibling: that ancestor is the lender.
+    for (let a = this.tree.parent[quota]; a !== -1 && this.tree.parent[a] !== -1; a = this.tree.parent[a]) {
+      keys.push({ relation: 'lent', lender: this.tree.quotas[a].name });
+    }
+    return keys;
+  }
+
+  /** The table for preemptor class (quota, priority). */
+  tableFor(quota: number, priority: number): Promise<EligibilityTable> {
+    const id = `${quota}/${priority}`;
+    let t = this.cache.get(id);
+    if (!t) {
+      t = this.build(quota, priority);
+      this.cache.set(id, t);
+    }
+    return t;
+  }
+
+  /** The rules that can fire for preemptors on `quota`: the others name another quota. */
+  relevantRules(quota: number): CompiledRule[] {
+    const path = new Set(this.tree.pathNames(quota));
+    const name = this.tree.quotas[quota].name;
+    return this.rules.filter((r) => r.kind === 'reclaim-idle' || (r.kind === 'reclaim-borrowed' && path.has(r.quota)) || ((r.kind === 'self' || r.kind === 'child') && r.quota === name));
+  }
+
+  private async build(quota: number, priority: number): Promise<EligibilityTable> {
+    const relevant = this.relevantRules(quota);
+    const engine = makeEngine(relevant);
+    const keys = this.relationKeys(quota);
+    const combos = victimCombos();
+    const cells = new Uint16Array(keys.length * combos.length);
+    const preemptorQuota = this.tree.quotas[quota].name;
+    for (let k = 0; k < keys.length; k++) {
+      for (let i = 0; i < combos.length; i++) {
+        const rule = await eligibleBy(engine, relevant, { preemptorQuota, preemptorPriority: priority, ...keys[k], ...combos[i] });
+        cells[k * combos.length + i] = rule ? this.rules.indexOf(rule) + 1 : 0;
+      }
+    }
+    return new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
+  }
+}

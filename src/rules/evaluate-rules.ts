@@ -1,0 +1,29 @@
+/**
+ * Running the compiled rules with json-rules-engine: the readable source of truth that
+ * the tables are made from (and that invariant 9's property test compares them with).
+ */
+import { Engine } from 'json-rules-engine';
+import type { CompiledRule } from './compile-rules.js';
+import type { EligibilityFacts } from './facts.js';
+
+/** A json-rules-engine Engine over the given rules. */
+export function makeEngine(rules: CompiledRule[]): Engine {
+  const engine = new Engine([], { allowUndefinedFacts: false });
+  for (const r of rules) engine.addRule(r.rule);
+  return engine;
+}
+
+/**
+ * The rule that makes a victim eligible under these facts — the first by precedence
+ * (CompiledRule.order, then name) among the rules that fire — or undefined.
+ */
+export async function eligibleBy(engine: Engine, rules: CompiledRule[], facts: EligibilityFacts): Promise<CompiledRule | undefined> {
+  const { events } = await engine.run({ ...facts });
+  let best: CompiledRule | undefined;
+  for (const ev of events) {
+    const name = (ev.params as { rule: string }).rule;
+    const rule = rules.find((r) => r.name === name);
+    if (rule && (!best || rule.order < best.order || (rule.order === best.order && rule.name < best.name))) best = rule;
+  }
+  return best;
+}

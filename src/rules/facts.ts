@@ -1,0 +1,47 @@
+/**
+ * The facts a preemption rule looks at, and their small discrete space. Eligibility
+ * depends only on these, so the rules can be run once per preemptor class over every
+ * combination and stored as a table (ARCHITECTURE.md, "Why rules and a kernel").
+ */
+import { MODULES, type Module, type Standing } from '../model/policy.js';
+import type { Relation } from '../model/quota-tree.js';
+
+/** The victim standings preemption can touch (spot jobs are outside quota preemption). */
+export const VICTIM_STANDINGS: readonly Standing[] = ['idle', 'borrowing', 'in-quota'];
+export const PRIORITIES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+
+/** One evaluation's facts, flat so that json-rules-engine needs no JSONPath. */
+export interface EligibilityFacts {
+  /** Preemptor's quota name. */
+  preemptorQuota: string;
+  preemptorPriority: number;
+  /** Victim quota's relation to the preemptor's (see QuotaTree.relation). */
+  relation: Relation;
+  /** For relation sibling or lent: the quota on the preemptor's path that lent; else ''. */
+  lender: string;
+  victimPriority: number;
+  victimModule: Module;
+  victimStanding: Standing;
+}
+
+/** A (relation, lender) pair: the part of the victim facts that depends on its quota. */
+export interface RelationKey {
+  relation: Relation;
+  lender: string;
+}
+
+/** Every victim fact combination for one (relation, lender), in table order. */
+export function victimCombos(): Array<{ victimPriority: number; victimModule: Module; victimStanding: Standing }> {
+  const out: Array<{ victimPriority: number; victimModule: Module; victimStanding: Standing }> = [];
+  for (const victimPriority of PRIORITIES)
+    for (const victimModule of MODULES)
+      for (const victimStanding of VICTIM_STANDINGS) out.push({ victimPriority, victimModule, victimStanding });
+  return out;
+}
+
+/** Index of a victim combination within a relation block of the table. */
+export function comboIndex(priority: number, module: Module, standing: Standing): number {
+  return ((priority - 1) * MODULES.length + MODULES.indexOf(module)) * VICTIM_STANDINGS.length + VICTIM_STANDINGS.indexOf(standing);
+}
+
+export const COMBOS_PER_RELATION = PRIORITIES.length * MODULES.length * VICTIM_STANDINGS.length;
