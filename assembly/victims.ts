@@ -103,7 +103,7 @@ function siftDown(start: u32, size: u32): void {
   store<u32>(orderAt(i), item);
 }
 
-/** Frees (sign −1: pods leave) or re-occupies (sign +1) every pod of job `j`, on every node. */
+/** Frees (occupy = false) or re-occupies every pod of job `j`, on every node it holds; keeps fitsSum current. */
 function moveJob(j: u32, occupy: bool): void {
   const job = jobAt(j);
   const first = load<u32>(job + JOB_POD_START);

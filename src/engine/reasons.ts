@@ -58,7 +58,11 @@ export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): strin
   const cp = quota.childPreemption;
   if (cp) parts.push(`no job below ${quota.name} has a priority in preemptiblePriority ${formatRange(cp.preemptiblePriority)} and a module in [${cp.modules.join(', ')}] (${sourceText(cp.src)})`);
   else if (quota.children.length > 0) parts.push(`${quota.name} has no childPreemption`);
-  parts.push('no idle job holds GPUs in the pool, and no same-level borrower can be reclaimed');
+  const pool = snap.poolIndexOf(job.quota);
+  const idleInPool = snap.jobs.filter((j, i) => j.standing === 'idle' && snap.state.jobs[i].pods.some((p) => snap.state.nodes[p.node].pool === pool)).length;
+  parts.push(idleInPool === 0 ? 'no idle job holds GPUs in the pool' : `${idleInPool} idle job(s) hold GPUs in the pool but do not help`);
+  const borrowers = snap.jobs.filter((j) => j.standing === 'borrowing' && snap.tree.lenderReclaim(q, snap.tree.indexOf(j.quota)) !== undefined).length;
+  parts.push(borrowers === 0 ? `nothing ${quota.name} or its ancestors lent is borrowed` : `${borrowers} borrower(s) of what ${quota.name}'s path lent may not be reclaimed (reclaim setting)`);
   return `no running job may be preempted: ${parts.join('; ')}`;
 }
 

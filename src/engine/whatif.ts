@@ -143,7 +143,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
       standing: t.standing,
       placement: placementOf(res.pods),
       victims,
-      reasons: [...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${round2(victims.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`],
+      reasons: [...reasons.filter((r) => r.startsWith('preemption (')), ...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${round2(victims.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`],
     };
   }
   if (!anyCandidates) reasons.push(`preemption: ${explainNoVictims(snap, q, job)}`);

@@ -1,0 +1,51 @@
+/**
+ * Timing helpers for benchmarks: per-call samples with a repetition cap and a time
+ * budget, summarised as median, min and max. Machines here are shared and noisy, so a
+ * figure is a median with its spread, and claims are ratios measured in the same run.
+ */
+
+/** Median, min and max of one measured operation, in microseconds. */
+export interface TimingSummary {
+  medianUs: number;
+  minUs: number;
+  maxUs: number;
+  samples: number;
+}
+
+/** Options of `measure`. */
+export interface MeasureOptions {
+  /** Untimed calls first, so the JIT and caches settle (default 3). */
+  warmup?: number;
+  /** At most this many timed samples (default 500). */
+  maxSamples?: number;
+  /** At least this many samples, even past the budget (default 5). */
+  minSamples?: number;
+  /** Stop sampling after this much wall time, in ms (default 1000). */
+  budgetMs?: number;
+  /** Calls per sample, for operations too short for the clock (default 1). */
+  batch?: number;
+}
+
+/** Times `op` (one sample = `batch` calls) and summarises per call. */
+export function measure(op: () => unknown, opts: MeasureOptions = {}): TimingSummary {
+  const { warmup = 3, maxSamples = 500, minSamples = 5, budgetMs = 1000, batch = 1 } = opts;
+  for (let i = 0; i < warmup; i++) op();
+  const samples: number[] = [];
+  const deadline = performance.now() + budgetMs;
+  while (samples.length < maxSamples && (samples.length < minSamples || performance.now() < deadline)) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) op();
+    samples.push(Number(process.hrtime.bigint() - start) / 1000 / batch);
+  }
+  samples.sort((a, b) => a - b);
+  const mid = samples.length >> 1;
+  const medianUs = samples.length % 2 ? samples[mid]! : (samples[mid - 1]! + samples[mid]!) / 2;
+  return { medianUs, minUs: samples[0]!, maxUs: samples.at(-1)!, samples: samples.length };
+}
+
+/** A duration in µs with a sensible number of digits. */
+export function formatUs(us: number): string {
+  if (us >= 1000) return `${(us / 1000).toFixed(2)} ms`;
+  if (us >= 10) return `${us.toFixed(1)} µs`;
+  return `${us.toFixed(2)} µs`;
+}

@@ -1,0 +1,286 @@
+/**
+ * fast-check generators of consistent scenarios: a quota tree whose sums are valid, a
+ * pool of 1-, 2-, 4- and 8-GPU nodes, preemption clauses, a Cluster snapshot whose
+ * placements and usage respect the policy, and a submission. Exported for users as
+ * `quotient/testing`, so they can test their own tools against the same model.
+ *
+ * Generation draws plain random choices and builds the scenario from them
+ * deterministically, so fast-check shrinks the choices and the scenario stays valid
+ * while it shrinks.
+ */
+import fc from 'fast-check';
+import { printable, type Doc, type Scenario } from './scenario.js';
+
+const MODULES = ['DLC', 'DSW', 'EAS'] as const;
+/** Pod shapes weighted towards small pods, as in the PAI trace (mostly 1-GPU jobs). */
+const POD_SHAPES = [1, 1, 2, 2, 4, 8] as const;
+const API = 'quotient.dev/v1';
+
+/**
+ * Flavours bias the choices towards the edges where scheduling bugs live:
+ * - `plain`: anything;
+ * - `single-node`: one node, so every gang competes for the same bitmap;
+ * - `full`: many small jobs, so the cluster is (nearly) full and preemption is needed;
+ * - `all-idle`: every running job idle, so only reclaim can make room;
+ * - `extreme-priorities`: priorities 1 and 9 only, the bounds of every range;
+ * - `big-gangs`: 8-GPU pods in gangs of 2-4 on 8-GPU nodes, whole-node victims;
+ * - `empty-quota`: quotas with min 0 next to full ones.
+ */
+export const FLAVOURS = ['plain', 'single-node', 'full', 'all-idle', 'extreme-priorities', 'big-gangs', 'empty-quota'] as const;
+export type Flavour = (typeof FLAVOURS)[number];
+
+export interface ScenarioOptions {
+  /** Deepest quota level, 1..4 (default 3). */
+  maxDepth?: number;
+  /** At most this many quotas (default 6). */
+  maxQuotas?: number;
+  /** At most this many nodes (default 8; the exact-optimum tests use up to 12). */
+  maxNodes?: number;
+  /** At most this many running jobs attempted (default 20). */
+  maxJobs?: number;
+  /** Restrict to these flavours (default all). */
+  flavours?: readonly Flavour[];
+}
+
+interface RawQuota {
+  parentPick: number;
+  minPct: number;
+  self: { high: [number, number]; lowSpan: number; modules: boolean[] } | null;
+  child: { range: [number, number]; modules: boolean[] } | null;
+  reclaim: number;
+}
+
+interface RawJob {
+  quotaPick: number;
+  module: number;
+  priority: number;
+  pods: number;
+  shape: number;
+  mode: number;
+  borrowing: boolean;
+  ageMin: number;
+  checkpointMin: number;
+}
+
+interface Raw {
+  flavour: Flavour;
+  quotas: RawQuota[];
+  rootPct: number;
+  nodes: number[];
+  strategy: boolean;
+  strict: boolean;
+  jobs: RawJob[];
+  submit: RawJob;
+}
+
+const rawRange = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]);
+const rawModules = fc.array(fc.boolean(), { minLength: 3, maxLength: 3 });
+
+function rawJob(): fc.Arbitrary<RawJob> {
+  return fc.record({
+    quotaPick: fc.nat(),
+    module: fc.nat({ max: 2 }),
+    priority: fc.integer({ min: 1, max: 9 }),
+    pods: fc.integer({ min: 1, max: 3 }),
+    shape: fc.nat({ max: 5 }),
+    mode: fc.nat({ max: 5 }),
+    borrowing: fc.boolean(),
+    ageMin: fc.integer({ min: 0, max: 600 }),
+    checkpointMin: fc.integer({ min: 0, max: 120 }),
+  });
+}
+
+function rawScenario(o: Required<ScenarioOptions>): fc.Arbitrary<Raw> {
+  return fc.record({
+    flavour: fc.constantFrom(...o.flavours),
+    quotas: fc.array(
+      fc.record({
+        parentPick: fc.nat(),
+        minPct: fc.integer({ min: 0, max: 100 }),
+        self: fc.option(fc.record({ high: rawRange, lowSpan: fc.integer({ min: 0, max: 8 }), modules: rawModules }), { freq: 2 }),
+        child: fc.option(fc.record({ range: rawRange, modules: rawModules }), { freq: 2 }),
+        reclaim: fc.nat({ max: 2 }),
+      }),
+      { minLength: 1, maxLength: o.maxQuotas },
+    ),
+    rootPct: fc.integer({ min: 50, max: 100 }),
+    // Mostly 8-GPU nodes (the common server), with 1-, 2- and 4-GPU ones for fragmentation.
+    nodes: fc.array(fc.constantFrom(8, 8, 8, 4, 2, 1), { minLength: 1, maxLength: o.maxNodes, size: 'medium' }),
+    strategy: fc.boolean(),
+    strict: fc.boolean(),
+    jobs: fc.array(rawJob(), { maxLength: o.maxJobs, size: 'medium' }),
+    submit: rawJob(),
+  });
+}
+
+/** Consistent scenarios (policy + Cluster + one WhatIf), printable as YAML. */
+export function scenarioArbitrary(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> {
+  const o: Required<ScenarioOptions> = {
+    maxDepth: options.maxDepth ?? 3,
+    maxQuotas: options.maxQuotas ?? 6,
+    maxNodes: options.maxNodes ?? 8,
+    maxJobs: options.maxJobs ?? 20,
+    flavours: options.flavours ?? FLAVOURS,
+  };
+  return rawScenario(o).map((raw) => printable(buildScenario(raw, o)));
+}
+
+interface BuiltQuota {
+  name: string;
+  parent: number;
+  depth: number;
+  min: number;
+  children: number[];
+  doc: Doc;
+}
+
+/** Turns raw choices into a valid scenario (exported for replaying a recorded seed's raw value). */
+function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
+  const f = raw.flavour;
+  const nodeShapes = f === 'single-node' ? [raw.nodes[0]] : f === 'big-gangs' ? raw.nodes.map(() => 8) : raw.nodes;
+  const capacity = nodeShapes.reduce((s, g) => s + g, 0);
+
+  // Quota tree: quota 0 is the root; each later quota hangs under an earlier one that is not too deep.
+  const quotas: BuiltQuota[] = [];
+  raw.quotas.forEach((rq, i) => {
+    let parent = -1;
+    let depth = 0;
+    if (i > 0) {
+      const open = quotas.map((q, k) => k).filter((k) => quotas[k].depth < o.maxDepth - 1);
+      parent = open.length ? open[rq.parentPick % open.length] : 0;
+      depth = quotas[parent].depth + 1;
+    }
+    const name = i === 0 ? 'Root' : `Q${i}`;
+    let min: number;
+    if (parent === -1) min = Math.floor((capacity * raw.rootPct) / 100);
+    else {
+      const p = quotas[parent];
+      const used = p.children.reduce((s, c) => s + quotas[c].min, 0);
+      // Children take a good share of what their parent has left, so jobs fit somewhere.
+      const pct = f === 'empty-quota' && i % 2 === 1 ? 0 : 25 + Math.floor((rq.minPct * 75) / 100);
+      min = Math.floor(((p.min - used) * pct) / 100);
+    }
+    const doc: Doc = { name, min: { gpu: min } };
+    if (rq.self) {
+      const [hlo, hhi] = rq.self.high;
+      if (hlo > 1) {
+        const lowHi = hlo - 1;
+        const lowLo = Math.max(1, lowHi - rq.self.lowSpan);
+        doc.selfPreemption = { highPriority: `${hlo}-${hhi}`, lowPriority: lowLo === lowHi ? lowLo : `${lowLo}-${lowHi}`, modules: pickModules(rq.self.modules) };
+      }
+    }
+    if (rq.child) doc.childPreemption = { preemptiblePriority: `${rq.child.range[0]}-${rq.child.range[1]}`, modules: pickModules(rq.child.modules) };
+    if (parent !== -1) doc.reclaim = (['any', 'lower-priority', 'never'] as const)[rq.reclaim];
+    quotas.push({ name, parent, depth, min, children: [], doc });
+    if (parent !== -1) quotas[parent].children.push(i);
+  });
+  const toTree = (i: number): Doc => {
+    const q = quotas[i];
+    return q.children.length ? { ...q.doc, children: q.children.map(toTree) } : q.doc;
+  };
+
+  const tree: Doc = {
+    apiVersion: API,
+    kind: 'QuotaTree',
+    metadata: { name: 'generated' },
+    spec: {
+      pool: { name: 'pool' },
+      placement: { strategy: raw.strategy ? 'binpack' : 'spread', topology: raw.strict ? 'strict' : 'prefer' },
+      quotas: [toTree(0)],
+    },
+  };
+  const workspace: Doc = { apiVersion: API, kind: 'Workspace', metadata: { name: 'ws' }, spec: { quotas: quotas.map((q) => q.name) } };
+
+  // Snapshot: add jobs one by one; keep those that fit the quotas and the bitmaps.
+  const used = nodeShapes.map(() => 0);
+  const usage = quotas.map(() => 0);
+  const at = Date.parse('2026-11-20T12:00:00Z');
+  const jobs: Doc[] = [];
+  const rawJobs = f === 'full' ? [...raw.jobs, ...raw.jobs.map((j) => ({ ...j, shape: 0, pods: 1 }))] : raw.jobs;
+  rawJobs.forEach((rj, i) => {
+    const q = rj.quotaPick % quotas.length;
+    const gpu = Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : rj.shape], Math.max(...nodeShapes));
+    const pods = f === 'big-gangs' ? 2 + (rj.pods % 3) : rj.pods;
+    const priority = f === 'extreme-priorities' ? (rj.priority % 2 ? 9 : 1) : rj.priority;
+    let mode = (['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const)[rj.mode];
+    if (f === 'all-idle') mode = 'only';
+    let standing: 'in-quota' | 'borrowing' | 'idle' = mode === 'only' ? 'idle' : 'in-quota';
+    if (mode === 'acceptable' && rj.borrowing && rj.ageMin % 2 === 0) standing = 'idle';
+    else if (standing === 'in-quota' && rj.borrowing && quotas[q].parent !== -1) standing = 'borrowing';
+    const need = gpu * pods;
+    const path: number[] = [];
+    for (let a = q; a !== -1; a = quotas[a].parent) path.push(a);
+    const counted = path.filter((a) => !(standing === 'borrowing' && a === q));
+    if (standing !== 'idle' && counted.some((a) => usage[a] + need > quotas[a].min)) return;
+    const placement = placeFirstFit(nodeShapes, used, pods, gpu);
+    if (!placement) return;
+    if (standing !== 'idle') counted.forEach((a) => (usage[a] += need));
+    const startedAt = at - rj.ageMin * 60_000;
+    const job: Doc = {
+      name: `job-${i}`,
+      workspace: 'ws',
+      quota: quotas[q].name,
+      module: MODULES[rj.module],
+      priority,
+      pods,
+      resources: { gpu },
+      startedAt: new Date(startedAt).toISOString(),
+      placement,
+    };
+    if (mode !== 'none') job.idleResources = mode;
+    if (standing === 'borrowing' || (standing === 'idle' && mode === 'acceptable')) job.standing = standing;
+    if (rj.checkpointMin > 0) job.checkpoint = { every: `${rj.checkpointMin}m` };
+    jobs.push(job);
+  });
+  const cluster: Doc = {
+    apiVersion: API,
+    kind: 'Cluster',
+    metadata: { name: 'snapshot' },
+    spec: { at: new Date(at).toISOString(), nodes: nodeShapes.map((g, i) => ({ name: `n-${i}`, gpus: g, pool: 'pool' })), jobs },
+  };
+
+  const s = raw.submit;
+  const submitMode = (['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const)[s.mode];
+  const submit: Doc = {
+    name: 'submitted',
+    workspace: 'ws',
+    quota: quotas[s.quotaPick % quotas.length].name,
+    module: MODULES[s.module],
+    priority: f === 'extreme-priorities' ? (s.priority % 2 ? 9 : 1) : s.priority,
+    pods: f === 'big-gangs' ? 2 + (s.pods % 3) : s.pods,
+    resources: { gpu: Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : s.shape], Math.max(...nodeShapes)) },
+  };
+  if (submitMode !== 'none') submit.idleResources = submitMode;
+  const whatIf: Doc = { apiVersion: API, kind: 'WhatIf', metadata: { name: 'q' }, spec: { submit } };
+  return { docs: [tree, workspace, cluster, whatIf], query: 'q' };
+}
+
+function pickModules(flags: boolean[]): string[] {
+  const m = MODULES.filter((_, i) => flags[i]);
+  return m.length ? m : ['DLC'];
+}
+
+/** First fit with aligned blocks, as a scheduler that filled the snapshot might have placed pods. */
+function placeFirstFit(nodes: number[], used: number[], pods: number, gpu: number): Array<{ node: string; gpus: number[] }> | undefined {
+  const trial = [...used];
+  const out: Array<{ node: string; gpus: number[] }> = [];
+  for (let p = 0; p < pods; p++) {
+    let placed = false;
+    for (let n = 0; n < nodes.length && !placed; n++) {
+      const cap = nodes[n];
+      if (gpu > cap) continue;
+      for (let start = 0; start + gpu <= cap; start += gpu) {
+        const block = ((1 << gpu) - 1) << start;
+        if ((trial[n] & block) === 0) {
+          trial[n] |= block;
+          out.push({ node: `n-${n}`, gpus: Array.from({ length: gpu }, (_, k) => start + k) });
+          placed = true;
+          break;
+        }
+      }
+    }
+    if (!placed) return undefined;
+  }
+  trial.forEach((m, i) => (used[i] = m));
+  return out;
+}

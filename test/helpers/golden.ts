@@ -1,0 +1,58 @@
+/**
+ * Golden cases as data: one YAML file holds the policy, the snapshot, the WhatIf
+ * queries and, last, `kind: Expect` documents with the hand-checked answer. An Expect
+ * lists only the fields it pins; the runner compares those and nothing else, so a case
+ * says exactly what it is about. Victims and placement are compared in order.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+export interface Expect {
+  query?: string;
+  decision?: string;
+  standing?: string | null;
+  victims?: Array<Record<string, unknown>>;
+  placement?: Array<Record<string, unknown>>;
+  /** Substrings that must each appear in some reason. */
+  reasons?: string[];
+}
+
+export interface GoldenCase {
+  file: string;
+  /** The policy text: the file up to its first Expect document. */
+  text: string;
+  expects: Expect[];
+}
+
+/** Every golden case under `dir` (recursively), sorted by path. */
+export function loadGoldenCases(dir: string): GoldenCase[] {
+  const out: GoldenCase[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.yaml')) out.push(readCase(full));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function readCase(file: string): GoldenCase {
+  const text = readFileSync(file, 'utf8');
+  const docs = parseAllDocuments(text);
+  if (!Array.isArray(docs)) throw new Error(`${file}: no documents`);
+  let cut = text.length;
+  const expects: Expect[] = [];
+  for (const d of docs) {
+    const js = d.toJS() as { kind?: string } | null;
+    if (js?.kind === 'Expect') {
+      cut = Math.min(cut, d.range[0]);
+      const { kind: _kind, ...rest } = js as Expect & { kind: string };
+      expects.push(rest);
+    }
+  }
+  if (expects.length === 0) throw new Error(`${file}: a golden case needs at least one "kind: Expect" document`);
+  return { file, text: text.slice(0, cut), expects };
+}

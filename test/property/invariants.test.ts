@@ -1,0 +1,144 @@
+/**
+ * SEMANTICS section 11, invariants 1-6 and 8, as properties over generated consistent
+ * scenarios (src/testing). A failure prints the shrunk scenario as YAML that
+ * `quotient whatif` replays, and the seed that regenerates it.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createKernel } from '../../src/kernel/create-kernel.js';
+import { scenarioArbitrary, scenarioYaml, type Scenario } from '../../src/testing/index.js';
+import { gangRequest } from '../../src/engine/gang.js';
+import { countsAt, overruns, totalRequest } from '../../src/engine/usage.js';
+import { makeEngine } from '../../src/rules/evaluate-rules.js';
+import { openSession } from '../helpers/session.js';
+import { checkPlacement, checkQuotas } from '../helpers/invariants.js';
+
+const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
+
+async function answerScenario(s: Scenario, backend: 'wasm' | 'reference' = 'wasm') {
+  const session = openSession([{ path: 'scenario.yaml', text: scenarioYaml(s) }], backend);
+  const w = session.policy.whatIfs[0];
+  const answer = await session.answer(w.name, w.submit);
+  return { session, job: w.submit, answer };
+}
+
+describe('engine invariants (SEMANTICS 11)', () => {
+  it('keeps GPUs unique, gangs whole, pools unmixed and quotas within min (invariants 1, 2, 8)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(), async (s) => {
+        const { session, job, answer } = await answerScenario(s);
+        const problems = [
+          ...checkPlacement(session, answer, job.pods, job.resources.gpu, job.quota),
+          ...checkQuotas(session, answer, { quota: job.quota, pods: job.pods, gpu: job.resources.gpu }),
+        ];
+        expect(problems, JSON.stringify(answer, null, 1)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('names for every victim a rule that really makes it eligible, never an equal or higher priority under self-level (invariant 3)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['full', 'plain', 'extreme-priorities'] }), async (s) => {
+        const { session, job, answer } = await answerScenario(s);
+        const engine = makeEngine(session.rules);
+        const tree = session.tree;
+        const q = tree.indexOf(job.quota);
+        for (const v of answer.victims) {
+          const victim = session.snapshot!.jobs.find((j) => j.name === v.job)!;
+          const vq = tree.indexOf(victim.quota);
+          const rel = tree.relation(q, vq);
+          const lenderIdx = rel === 'sibling' || rel === 'lent' ? tree.lender(q, vq) : -1;
+          const { events } = await engine.run({
+            preemptorQuota: job.quota,
+            preemptorPriority: job.priority,
+            relation: rel,
+            lender: lenderIdx >= 0 ? tree.quotas[lenderIdx].name : '',
+            victimPriority: victim.priority,
+            victimModule: victim.module,
+            victimStanding: victim.standing,
+          });
+          expect(events.map((e) => (e.params as { rule: string }).rule)).toContain(v.rule);
+          if (v.rule.endsWith('/selfPreemption')) expect(victim.priority).toBeLessThan(job.priority);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('chooses minimal victim sets: without any one victim the job no longer fits (invariant 4)', async () => {
+    const kernel = createKernel('reference');
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['full', 'big-gangs', 'all-idle', 'plain'] }), async (s) => {
+        const { session, job, answer } = await answerScenario(s);
+        if (answer.decision !== 'preempt') return;
+        const snap = session.snapshot!;
+        kernel.load(snap.state);
+        const q = snap.tree.indexOf(job.quota);
+        const over = overruns(snap.tree, snap.usage, q, totalRequest(job), answer.standing as 'in-quota' | 'borrowing');
+        const req = gangRequest(job, snap.poolIndexOf(job.quota), snap.poolOf(job.quota));
+        const victimIdx = answer.victims.map((v) => snap.jobIndex.get(v.job)!);
+        const asCandidate = (i: number) => ({
+          job: i,
+          constraintMask: over.reduce((m, o, k) => (countsAt(snap.tree, snap.jobs[i].standing, snap.tree.indexOf(snap.jobs[i].quota), o.quota) ? m | (1 << k) : m), 0) >>> 0,
+        });
+        const constraints = over.map((o) => ({ resource: o.resource, deficit: o.deficit }));
+        expect(kernel.selectVictims(req, victimIdx.map(asCandidate), constraints).ok).toBe(true);
+        for (const drop of victimIdx) {
+          const rest = victimIdx.filter((i) => i !== drop).map(asCandidate);
+          expect(kernel.selectVictims(req, rest, constraints).ok, `still fits without ${snap.jobs[drop].name}`).toBe(false);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never lets an idle job or an only-mode submission preempt or count in quota (invariant 5)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['all-idle', 'plain', 'full'] }), async (s) => {
+        const { session, job, answer } = await answerScenario(s);
+        if (job.idleResources === 'only') expect(['admit', 'wait', 'reject']).toContain(answer.decision);
+        if (answer.standing === 'idle') expect(answer.victims).toEqual([]);
+        // Usage as the engine keeps it equals the in-quota and borrowing jobs alone.
+        const snap = session.snapshot!;
+        const noIdle = snap.jobs.filter((j) => j.standing !== 'idle');
+        snap.tree.quotas.forEach((_, a) => {
+          const expected = noIdle.filter((j) => countsAt(snap.tree, j.standing, snap.tree.indexOf(j.quota), a)).reduce((sum, j) => sum + j.pods * j.resources.gpu, 0);
+          expect(snap.usage[a][0]).toBe(expected);
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never leaves an in-quota-admissible job waiting when removing idle jobs would make room (invariant 6)', async () => {
+    const kernel = createKernel('reference');
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['all-idle', 'full', 'plain'] }), async (s) => {
+        const { session, job, answer } = await answerScenario(s);
+        if (answer.decision !== 'wait' || job.idleResources === 'only') return;
+        const snap = session.snapshot!;
+        const q = snap.tree.indexOf(job.quota);
+        if (overruns(snap.tree, snap.usage, q, totalRequest(job), 'in-quota').length > 0) return;
+        kernel.load(snap.state);
+        const idle = snap.jobs.map((j, i) => ({ j, i })).filter(({ j }) => j.standing === 'idle').map(({ i }) => ({ job: i, constraintMask: 0 }));
+        const req = gangRequest(job, snap.poolIndexOf(job.quota), snap.poolOf(job.quota));
+        expect(kernel.selectVictims(req, idle, []).ok).toBe(false);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers the same with the wasm kernel and the TypeScript twin, and the same twice', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(), async (s) => {
+        const a = await answerScenario(s, 'wasm');
+        const b = await answerScenario(s, 'reference');
+        expect(a.session.snapshot!.kernel.backend).toBe('wasm');
+        expect(a.answer).toEqual(b.answer);
+        expect(await a.session.answer('q', a.job)).toEqual(a.answer);
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+});
