@@ -1,0 +1,82 @@
+/**
+ * The messages between `BatchPool` (calling thread) and `batch-worker` (Piscina
+ * worker threads). Plain, structured-clonable data only: a task names the policy by key,
+ * carries the policy's files in shared memory (posting a SharedArrayBuffer shares it,
+ * it does not copy it, so every task can carry the policy for free and a worker decodes
+ * it only the first time it sees the key), and a batch of queries. A result is the
+ * batch's answers in query order, or a typed error the pool turns into an exception.
+ */
+import type { Finding } from '../errors.js';
+import type { JobSpec } from '../model/policy.js';
+import type { LoadOptions } from '../policy/load-policy.js';
+import type { InputFile } from '../policy/source-doc.js';
+import type { Answer } from './answer.js';
+
+/** One what-if of a batch: the query's name (WhatIf name or `submit`) and the job. */
+export interface BatchQuery {
+  query: string;
+  job: JobSpec;
+}
+
+/**
+ * A policy bundle as a task carries it. `files` is `InputFile[]` as UTF-8 JSON in a
+ * SharedArrayBuffer: the pool encodes it once per `answerAll`, and posting it with each
+ * task costs a handle, not a copy of megabytes of YAML (B3's snapshot is ~10 MB).
+ */
+export interface PolicyRef {
+  /** Names the bundle's content and load options; a worker opens one Session per key. */
+  key: string;
+  /** UTF-8 bytes of `JSON.stringify(files)`; `encodeFiles` / `decodeFiles`. */
+  files: SharedArrayBuffer;
+  /** Kernel implementation the worker's Session uses. */
+  backend: 'wasm' | 'reference';
+  /** Load options (the snapshot time when the Cluster gives no `at`). */
+  load: LoadOptions;
+}
+
+/** One Piscina task: answer every query against the keyed policy, in order. */
+export interface BatchTask {
+  policy: PolicyRef;
+  queries: BatchQuery[];
+}
+
+/** Why a batch failed, as a code the pool can branch on. */
+export type BatchErrorCode =
+  /** The files do not load into a Session (errors in the policy). */
+  | 'batch/invalid-policy'
+  /** Opening threw: not the policy's fault (e.g. build/kernel.wasm missing). */
+  | 'batch/open-failed'
+  /** The files load but hold no Cluster snapshot: nothing to answer against. */
+  | 'batch/no-cluster'
+  /** Answering one query threw (e.g. a job naming a quota the policy does not have). */
+  | 'batch/answer-failed';
+
+/** A failed batch; `query` is the index in the batch of the query that failed, when one did. */
+export interface BatchError {
+  ok: false;
+  code: BatchErrorCode;
+  message: string;
+  query?: number;
+  findings?: Finding[];
+}
+
+/** A batch's answers, one per query, in query order. */
+export interface BatchSuccess {
+  ok: true;
+  answers: Answer[];
+}
+
+export type BatchResult = BatchSuccess | BatchError;
+
+/** Encodes files into shared memory for `PolicyRef.files`. */
+export function encodeFiles(files: InputFile[]): SharedArrayBuffer {
+  const bytes = Buffer.from(JSON.stringify(files.map((f) => ({ path: f.path, text: f.text }))), 'utf8');
+  const shared = new SharedArrayBuffer(bytes.byteLength);
+  new Uint8Array(shared).set(bytes);
+  return shared;
+}
+
+/** Decodes `encodeFiles`' output (copies out of shared memory once). */
+export function decodeFiles(shared: SharedArrayBuffer): InputFile[] {
+  return JSON.parse(Buffer.from(shared).toString('utf8')) as InputFile[];
+}

@@ -1,0 +1,72 @@
+/**
+ * The Piscina worker behind `BatchPool`. Opening a Session is the expensive part
+ * (parse + validate + model + loading the snapshot into this thread's own wasm kernel:
+ * seconds for a 10,000-node snapshot), so a worker opens each policy once, keyed by
+ * `PolicyRef.key`, and answers every later batch from the same Session: the snapshot
+ * is never re-encoded per query or per task, and eligibility tables built for one batch
+ * serve the next. Queries of a batch are answered in order, one after another.
+ *
+ * Piscina loads this file from dist/ (dist/engine/batch-worker.js); it has no
+ * top-level await, so Piscina's require()-then-import() loading works on Node 20.
+ */
+import { hasErrors } from '../errors.js';
+import type { Answer } from './answer.js';
+import { decodeFiles, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
+import { Session } from './session.js';
+
+/** Sessions a worker keeps; the least recently used beyond this is dropped (memory). */
+const MAX_SESSIONS = 4;
+
+const sessions = new Map<string, Session>();
+
+/** The cache key: the caller's key plus what changes the Session (backend, load time). */
+function cacheKey(ref: PolicyRef): string {
+  return `${ref.key}\u0000${ref.backend}\u0000${ref.load.now ?? ''}`;
+}
+
+function sessionFor(ref: PolicyRef): Session | BatchResult {
+  const key = cacheKey(ref);
+  const cached = sessions.get(key);
+  if (cached) {
+    // Re-insert: Map order is recency order.
+    sessions.delete(key);
+    sessions.set(key, cached);
+    return cached;
+  }
+  const { session, findings } = Session.open(decodeFiles(ref.files), { ...ref.load, backend: ref.backend });
+  if (!session) {
+    const errors = findings.filter((f) => f.severity === 'error');
+    const first = errors[0];
+    return {
+      ok: false,
+      code: 'batch/invalid-policy',
+      message: `policy "${ref.key}" has ${errors.length} error(s)${first ? `; first: ${first.file}:${first.line}:${first.column} ${first.message}` : ''}`,
+      findings: hasErrors(findings) ? errors : findings,
+    };
+  }
+  if (!session.snapshot) return { ok: false, code: 'batch/no-cluster', message: `policy "${ref.key}" has no Cluster document: a what-if needs a snapshot` };
+  sessions.set(key, session);
+  while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+  return session;
+}
+
+/** Answers one batch (the Piscina task handler). Never throws: failures are a `BatchError`. */
+export default async function answerBatch(task: BatchTask): Promise<BatchResult> {
+  let session: Session | BatchResult;
+  try {
+    session = sessionFor(task.policy);
+  } catch (e) {
+    return { ok: false, code: 'batch/open-failed', message: `cannot open policy "${task.policy.key}": ${(e as Error).message}` };
+  }
+  if (!(session instanceof Session)) return session;
+  const answers: Answer[] = new Array(task.queries.length);
+  for (let i = 0; i < task.queries.length; i++) {
+    const q = task.queries[i];
+    try {
+      answers[i] = await session.answer(q.query, q.job);
+    } catch (e) {
+      return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i };
+    }
+  }
+  return { ok: true, answers };
+}
