@@ -112,7 +112,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   let anyCandidates = false;
   for (const t of targets) {
     if (t.never.length > 0) continue;
-    const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, t.over);
+    const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, t.over, t.standing);
     if (candidates.length === 0) continue;
     anyCandidates = true;
     const res = kernel.selectVictims(req, candidates, t.over.map((o) => ({ resource: o.resource, deficit: o.deficit })));

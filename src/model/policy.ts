@@ -3,6 +3,7 @@
  * Plain data only; every object knows its Source. Built by `policy/build-model.ts`.
  */
 import type { PriorityRange } from './priority.js';
+import type { PolicyPromise } from './promise.js';
 import type { Resources } from './resources.js';
 import type { Source } from './source.js';
 
@@ -166,5 +167,6 @@ export interface Policy {
   workspaces: Workspace[];
   cluster?: Cluster;
   whatIfs: WhatIf[];
+  promises: PolicyPromise[];
   files: string[];
 }

@@ -13,6 +13,7 @@ import { hasErrors, sortFindings, type Finding } from '../errors.js';
 import type { Policy } from '../model/policy.js';
 import { buildCluster } from './build-cluster.js';
 import type { NameIndex } from './build-job.js';
+import { buildPromises } from './build-promises.js';
 import { buildQuotas } from './build-quotas.js';
 import { buildWhatIfs } from './build-whatifs.js';
 import { buildWorkspaces } from './build-workspaces.js';
@@ -53,6 +54,7 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   };
   const { cluster, origins } = buildCluster(c, validated.typed, qb.pools, names, options.now ?? Date.now());
   const whatIfs = buildWhatIfs(c, validated.typed, names, cluster?.jobs ?? []);
+  const promises = buildPromises(c, validated.typed, names);
   if (hasErrors(c.findings)) return stop(c.findings);
   warnings.push(...c.findings);
 
@@ -63,6 +65,6 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
     warnings.push(...s.findings);
   }
 
-  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, files: files.map((f) => f.path) };
+  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, promises, files: files.map((f) => f.path) };
   return { policy, findings: sortFindings(warnings) };
 }

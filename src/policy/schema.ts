@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { IDLE_MODES, MODULES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
 
 export const API_VERSION = 'quotient.dev/v1';
-export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf'] as const;
+export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise'] as const;
 export type Kind = (typeof KINDS)[number];
 
 const name = z.string().min(1).describe('A name, unique among objects of its kind.');
@@ -134,11 +134,46 @@ export const clusterSpec = z.strictObject({
 
 export const whatIfSpec = z.strictObject({ submit: jobSpec });
 
+/** A value, a list of values, or (for numbers) a range `a-b`. */
+const choice = z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1)]);
+
+const selector = z.strictObject({
+  quota: name.optional().describe('The quota and every quota below it.'),
+  workspace: name.optional(),
+  module: z.union([z.enum(MODULES), z.array(z.enum(MODULES)).min(1)]).optional(),
+  priority: priorityValue.optional(),
+  standing: z.union([z.enum(STANDINGS), z.array(z.enum(STANDINGS)).min(1)]).optional(),
+});
+
+export const promiseSpec = z.strictObject({
+  description: z.string().optional(),
+  submit: z
+    .strictObject({
+      workspace: choice.optional(),
+      quota: choice.optional(),
+      module: choice.optional(),
+      priority: choice.optional(),
+      pods: choice.optional(),
+      gpu: choice.optional().describe('GPUs per pod.'),
+      idleResources: choice.optional(),
+    })
+    .describe('The submissions to try; unset fields are drawn from what the policy allows.'),
+  cluster: z.strictObject({ jobs: choice.optional().describe('How many random running jobs to add (default 0-16).') }).optional(),
+  expect: z.strictObject({
+    decision: z.union([z.enum(['admit', 'preempt', 'wait', 'reject']), z.array(z.enum(['admit', 'preempt', 'wait', 'reject'])).min(1)]).optional(),
+    standing: z.union([z.enum([...STANDINGS, 'none']), z.array(z.enum([...STANDINGS, 'none'])).min(1)]).optional(),
+    neverPreempts: selector.optional(),
+    maxLostGpuHours: z.union([z.number().min(0), z.strictObject({ limit: z.number().min(0), of: selector.optional() })]).optional(),
+    maxVictims: z.number().int().min(0).optional(),
+  }),
+});
+
 export const SPEC_SCHEMAS = {
   QuotaTree: quotaTreeSpec,
   Workspace: workspaceSpec,
   Cluster: clusterSpec,
   WhatIf: whatIfSpec,
+  Promise: promiseSpec,
 } as const;
 
 /** The envelope every document shares (Kubernetes object shape). */
@@ -153,6 +188,7 @@ export type QuotaTreeSpec = z.infer<typeof quotaTreeSpec>;
 export type WorkspaceSpec = z.infer<typeof workspaceSpec>;
 export type ClusterSpec = z.infer<typeof clusterSpec>;
 export type WhatIfSpec = z.infer<typeof whatIfSpec>;
+export type PromiseSpec = z.infer<typeof promiseSpec>;
 export type JobInput = z.infer<typeof jobSpec>;
 export type RunningJobInput = z.infer<typeof runningJob>;
 
@@ -163,6 +199,7 @@ export function policyJsonSchema(): unknown {
     envelope.extend({ kind: z.literal('Workspace'), spec: workspaceSpec }),
     envelope.extend({ kind: z.literal('Cluster'), spec: clusterSpec }),
     envelope.extend({ kind: z.literal('WhatIf'), spec: whatIfSpec }),
+    envelope.extend({ kind: z.literal('Promise'), spec: promiseSpec }),
   ]);
   return z.toJSONSchema(doc, { io: 'input' });
 }

@@ -74,7 +74,7 @@ function idleReclaimRule(): CompiledRule {
     '',
     'built-in',
     { all: [{ fact: 'victimStanding', operator: 'equal', value: 'idle' }] },
-    'any job that runs on quota (in-quota or borrowing) may preempt idle jobs of any quota to get room: idle capacity always returns to its owner',
+    'a job admissible in its quota may preempt idle jobs of any quota to get room: idle capacity always returns to its owner (a job that would only run borrowing may not)',
   );
 }
 

@@ -1,0 +1,10 @@
+import { b3Policy } from './b3-policy.js';
+import { Session } from '../src/engine/session.js';
+const p = b3Policy();
+console.log(p.stats);
+const { session } = Session.open(p.files);
+const ws = session!.policy.whatIfs;
+for (const w of ws) await session!.answer(w.name, w.submit);
+const t = performance.now();
+for (let r = 0; r < 3; r++) for (const w of ws) await session!.answer(w.name, w.submit);
+console.log('warm ms/query', (performance.now() - t) / (3 * ws.length));

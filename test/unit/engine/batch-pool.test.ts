@@ -1,0 +1,189 @@
+/**
+ * BatchPool answers exactly what the calling thread's Session answers, in input order,
+ * whatever the batch size and worker count. The workers run the compiled
+ * dist/engine/batch-worker.js (`pretest` builds it).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchPool, type BatchQuery } from '../../../src/engine/batch-pool.js';
+import { Session } from '../../../src/engine/session.js';
+import { FindingsError, QuotientError } from '../../../src/errors.js';
+import type { InputFile } from '../../../src/policy/source-doc.js';
+
+const POLICIES = join(import.meta.dirname, '../../../policies');
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+/** A shipped policy folder's YAML files, as one bundle. */
+function bundle(name: string): InputFile[] {
+  const dir = join(POLICIES, name);
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => ({ path: `policies/${name}/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
+}
+
+function open(files: InputFile[]): Session {
+  const { session, findings } = Session.open(files, { now: NOW });
+  if (!session) throw new Error(`shipped policy does not load: ${JSON.stringify(findings)}`);
+  return session;
+}
+
+async function inThread(session: Session, queries: BatchQuery[]): Promise<unknown[]> {
+  const out = [];
+  for (const q of queries) out.push(await session.answer(q.query, q.job));
+  return out;
+}
+
+/** mulberry32, so the ad-hoc submissions are the same every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` submissions made from a policy's WhatIfs: other priorities, pod counts, GPUs, quotas. */
+function adHoc(session: Session, n: number, seed: number): BatchQuery[] {
+  const random = seeded(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const templates = session.policy.whatIfs.map((w) => w.submit);
+  const quotas = session.policy.quotas.map((q) => q.name);
+  return Array.from({ length: n }, (_, i) => {
+    const t = pick(templates);
+    const ws = session.policy.workspaces.find((w) => w.name === t.workspace)!;
+    const job = {
+      ...t,
+      name: `adhoc-${i}`,
+      priority: 1 + Math.floor(random() * 9),
+      pods: pick([1, 1, 2, 3, 4]),
+      resources: { ...t.resources, gpu: pick([1, 2, 4, 8]) },
+      // Mostly the workspace's own quotas; sometimes any quota (a `reject` answer).
+      quota: random() < 0.85 ? pick(ws.quotas) : pick(quotas),
+      idleResources: pick(['none', 'none', 'acceptable', 'only'] as const),
+    };
+    return { query: 'submit', job };
+  });
+}
+
+const SHIPPED = readdirSync(POLICIES, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+
+describe('BatchPool', () => {
+  let pool: BatchPool;
+  beforeAll(() => {
+    pool = new BatchPool({ workers: 2, batchSize: 3 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('finds the shipped policies', () => {
+    expect(SHIPPED.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(SHIPPED)('answers %s\'s WhatIfs as Session.answer does', async (name) => {
+    const files = bundle(name);
+    const session = open(files);
+    const queries = session.policy.whatIfs.map((w) => ({ query: w.name, job: w.submit }));
+    expect(queries.length).toBeGreaterThan(0);
+    const answers = await pool.answerAll(`shipped/${name}`, files, queries, { now: NOW });
+    expect(answers).toEqual(await inThread(session, queries));
+  });
+
+  it.each(SHIPPED)('answers 200 ad-hoc submissions on %s as Session.answer does, in input order', async (name) => {
+    const files = bundle(name);
+    const session = open(files);
+    const queries = adHoc(session, 200, name.length * 7919);
+    const expected = await inThread(session, queries);
+    // Several decisions, so the comparison covers more than one path of the engine.
+    expect(new Set(expected.map((a) => (a as { decision: string }).decision)).size).toBeGreaterThan(1);
+    const answers = await pool.answerAll(`shipped/${name}`, files, queries, { now: NOW });
+    expect(answers.map((a) => a.job)).toEqual(queries.map((q) => q.job.name));
+    expect(answers).toEqual(expected);
+  });
+
+  it('keeps input order for every batch size, including one batch and one query per task', async () => {
+    const files = bundle(SHIPPED[0]);
+    const queries = adHoc(open(files), 50, 3);
+    for (const batchSize of [1, 7, 50, 1000]) {
+      const p = new BatchPool({ workers: 2, batchSize });
+      try {
+        const answers = await p.answerAll('order', files, queries, { now: NOW });
+        expect(answers.map((a) => a.job)).toEqual(queries.map((q) => q.job.name));
+      } finally {
+        await p.close();
+      }
+    }
+  });
+
+  it('answers the reference backend as the wasm backend does', async () => {
+    const files = bundle(SHIPPED[0]);
+    const queries = adHoc(open(files), 40, 11);
+    const ref = new BatchPool({ workers: 1, backend: 'reference' });
+    try {
+      expect(await ref.answerAll('ref', files, queries, { now: NOW })).toEqual(await pool.answerAll('ref', files, queries, { now: NOW }));
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('returns [] for no queries', async () => {
+    expect(await pool.answerAll('empty', bundle(SHIPPED[0]), [])).toEqual([]);
+  });
+
+  it('throws FindingsError for a policy with errors', async () => {
+    const files = [{ path: 'bad.yaml', text: 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: x }\nspec: { nope: 1 }\n' }];
+    const job = open(bundle(SHIPPED[0])).policy.whatIfs[0].submit;
+    await expect(pool.answerAll('bad', files, [{ query: 'q', job }])).rejects.toBeInstanceOf(FindingsError);
+  });
+
+  it('names the failing query when a job does not fit the policy', async () => {
+    const files = bundle(SHIPPED[0]);
+    const good = open(files).policy.whatIfs[0].submit;
+    const queries = [0, 1, 2, 3, 4].map((i) => ({ query: 'submit', job: { ...good, name: `j${i}`, workspace: i === 4 ? 'no-such-workspace' : good.workspace } }));
+    const err = await pool.answerAll('fail', files, queries, { now: NOW }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QuotientError);
+    expect((err as QuotientError).code).toBe('batch/answer-failed');
+    expect((err as QuotientError).message).toContain('query 4 of the input');
+  });
+
+  it.each([
+    [{ workers: 0 }, 'workers must be a positive integer'],
+    [{ workers: -2 }, 'workers must be a positive integer'],
+    [{ workers: 1.5 }, 'workers must be a positive integer'],
+    [{ workers: '2' as unknown as number }, 'workers must be a positive integer'],
+    [{ batchSize: 0 }, 'batchSize must be a positive integer'],
+    [{ batchSize: Number.NaN }, 'batchSize must be a positive integer'],
+    [{ backend: 'gpu' as 'wasm' }, "backend must be 'wasm' or 'reference'"],
+  ])('rejects bad options %o', (options, message) => {
+    expect(() => new BatchPool(options)).toThrow(message);
+  });
+
+  it('defaults workers to the available parallelism and batchSize to 100', async () => {
+    const p = new BatchPool();
+    try {
+      expect(p.workers).toBeGreaterThanOrEqual(1);
+      expect(p.batchSize).toBe(100);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('closes: close is idempotent and a closed pool refuses work', async () => {
+    const p = new BatchPool({ workers: 1 });
+    const files = bundle(SHIPPED[0]);
+    const queries = adHoc(open(files), 5, 5);
+    await p.warm('close', files, { now: NOW });
+    expect(await p.answerAll('close', files, queries, { now: NOW })).toHaveLength(5);
+    await p.close();
+    await p.close();
+    await expect(p.answerAll('close', files, queries)).rejects.toThrow('closed');
+  });
+});
