@@ -121,7 +121,7 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
   // Jobs, by GPU budget: in quota per project, borrowing within each team's headroom, idle for the rest.
   const jobs: JobGen[] = [];
   const shape = (budget: number): [pods: number, gpu: number] => {
-    const shapes: Array<[number, number, number]> = [[1, 1, 0.6], [1, 2, 0.25], [1, 4, 0.09], [1, 8, 0.045], [2, 8, 0.01], [4, 8, 0.005]];
+    const shapes: Array<[number, number, number]> = [[1, 1, 0.66], [1, 2, 0.22], [1, 4, 0.07], [1, 8, 0.035], [2, 8, 0.01], [4, 8, 0.005]];
     for (let tries = 0; tries < 8; tries++) {
       let r = random();
       for (const [pods, gpu, w] of shapes) {

@@ -49,3 +49,32 @@ export function formatUs(us: number): string {
   if (us >= 10) return `${us.toFixed(1)} µs`;
   return `${us.toFixed(2)} µs`;
 }
+
+/** Median, p99, min and max of samples already taken, in microseconds. */
+export interface Distribution extends TimingSummary {
+  p99Us: number;
+}
+
+/** Summarises samples (µs): median, p99 (nearest rank), min, max. */
+export function distribution(samplesUs: readonly number[]): Distribution {
+  const s = [...samplesUs].sort((a, b) => a - b);
+  if (s.length === 0) return { medianUs: NaN, p99Us: NaN, minUs: NaN, maxUs: NaN, samples: 0 };
+  const mid = s.length >> 1;
+  const medianUs = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  const p99Us = s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)]!;
+  return { medianUs, p99Us, minUs: s[0]!, maxUs: s.at(-1)!, samples: s.length };
+}
+
+/** Microseconds since `start` (a `process.hrtime.bigint()` reading). */
+export function sinceUs(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1000;
+}
+
+/** Prints rows as an aligned text table. */
+export function printRows(head: string[], body: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
+  const line = (cols: string[]): string => cols.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const b of body) console.log(line(b));
+}

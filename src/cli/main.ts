@@ -12,6 +12,7 @@ import { registerExplain } from './explain.js';
 import { colour, log } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { registerSchema } from './schema.js';
+import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
 
 const program = new Command();
@@ -24,6 +25,7 @@ program
 registerCheck(program);
 registerWhatIf(program);
 registerExplain(program);
+registerTest(program);
 registerSchema(program);
 
 try {

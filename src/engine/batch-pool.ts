@@ -18,6 +18,12 @@ import { encodeFiles, type BatchQuery, type BatchResult, type BatchTask, type Po
 
 export type { BatchQuery } from './batch-types.js';
 
+/** Per-call options of `answerAll`. */
+export interface AnswerAllOptions extends LoadOptions {
+  /** Queries per task for this call (default the pool's `batchSize`). */
+  batchSize?: number;
+}
+
 /** Options of `BatchPool`. */
 export interface BatchPoolOptions {
   /**
@@ -77,25 +83,28 @@ export class BatchPool {
 
   /**
    * Answers `queries` against the policy in `files`, `batchSize` per task, and returns
-   * the answers in input order. `policyKey` names the files' content (and `load`): a
+   * the answers in input order. `policyKey` names the files' content (and `now`): a
    * worker that has opened a key answers from that Session without reading `files`
    * again, so reuse a key only for the same files (a content hash is a safe key).
-   * Throws `FindingsError` when the policy has errors, `QuotientError` otherwise.
+   * `options.now` is the load time (as `Session.open`'s); `options.batchSize` overrides
+   * the pool's for this call. Throws `FindingsError` when the policy has errors,
+   * `QuotientError` otherwise.
    */
-  async answerAll(policyKey: string, files: InputFile[], queries: BatchQuery[], load: LoadOptions = {}): Promise<Answer[]> {
+  async answerAll(policyKey: string, files: InputFile[], queries: BatchQuery[], options: AnswerAllOptions = {}): Promise<Answer[]> {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
+    const batchSize = options.batchSize === undefined ? this.batchSize : positiveInteger('batchSize', options.batchSize);
     if (queries.length === 0) return [];
-    const policy = this.policyRef(policyKey, files, load);
+    const policy = this.policyRef(policyKey, files, options);
     const tasks: Promise<BatchResult>[] = [];
-    for (let start = 0; start < queries.length; start += this.batchSize) {
-      tasks.push(this.piscina.run({ policy, queries: queries.slice(start, start + this.batchSize) }));
+    for (let start = 0; start < queries.length; start += batchSize) {
+      tasks.push(this.piscina.run({ policy, queries: queries.slice(start, start + batchSize) }));
     }
     const results = await Promise.all(tasks);
     const answers: Answer[] = [];
     results.forEach((r, t) => {
       if (!r.ok) {
         if (r.code === 'batch/invalid-policy' && r.findings) throw new FindingsError(r.findings);
-        const where = r.query === undefined ? '' : ` (query ${t * this.batchSize + r.query} of the input)`;
+        const where = r.query === undefined ? '' : ` (query ${t * batchSize + r.query} of the input)`;
         throw new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
       }
       for (const a of r.answers) answers.push(a);

@@ -43,12 +43,24 @@ export interface PromiseExpect {
   maxVictims?: number;
 }
 
+/** What the generated cluster states hold. */
+export interface StateTemplate {
+  /** How many random running jobs to try adding (some do not fit and are skipped). */
+  jobs: IntChoice;
+  /** Priorities of the random jobs. */
+  priority: IntChoice;
+  /** Workspaces the random jobs belong to (default: all). */
+  workspaces?: string[];
+  /** Keep the Cluster document's own running jobs in every state (default true). */
+  keepSnapshotJobs: boolean;
+}
+
 export interface PolicyPromise {
   name: string;
   description?: string;
   submit: SubmitTemplate;
-  /** How many random running jobs a generated state gets, on top of the Cluster's own. */
-  jobs: IntChoice;
+  /** How the generated states are filled. */
+  cluster: StateTemplate;
   expect: PromiseExpect;
   src: Source;
 }

@@ -38,7 +38,13 @@ export function buildPromises(c: Collector, docs: TypedDoc[], names: NameIndex):
       gpu: s.gpu === undefined ? undefined : ints(c, sd, at('submit', 'gpu'), s.gpu, 1, 32),
       idleResources: s.idleResources === undefined ? undefined : (names_(c, sd, at('submit', 'idleResources'), s.idleResources, [...IDLE_MODES], 'idle-resources mode') as IdleMode[] | undefined),
     };
-    const jobs = spec.cluster?.jobs === undefined ? range(0, 16) : ints(c, sd, at('cluster', 'jobs'), spec.cluster.jobs, 0, 200);
+    const cl = spec.cluster ?? {};
+    const cluster = {
+      jobs: cl.jobs === undefined ? range(0, 16) : ints(c, sd, at('cluster', 'jobs'), cl.jobs, 0, 200),
+      priority: cl.priority === undefined ? range(1, 9) : ints(c, sd, at('cluster', 'priority'), cl.priority, 1, 9),
+      workspaces: cl.workspaces === undefined ? undefined : names_(c, sd, at('cluster', 'workspaces'), cl.workspaces, [...names.workspaces.keys()], 'workspace'),
+      keepSnapshotJobs: cl.keepSnapshotJobs ?? true,
+    };
     const e = spec.expect;
     const expect: PolicyPromise['expect'] = {
       decision: e.decision === undefined ? undefined : list(e.decision),
@@ -56,7 +62,7 @@ export function buildPromises(c: Collector, docs: TypedDoc[], names: NameIndex):
       c.error(sd, at('expect'), 'policy/empty-promise', `Promise "${td.name}" expects nothing`, 'give at least one of decision, standing, neverPreempts, maxLostGpuHours, maxVictims');
     }
     if (c.findings.length > before) continue;
-    out.push({ name: td.name, description: spec.description, submit, jobs: jobs!, expect, src: sourceAt(sd, []) });
+    out.push({ name: td.name, description: spec.description, submit, cluster: { ...cluster, jobs: cluster.jobs!, priority: cluster.priority! }, expect, src: sourceAt(sd, []) });
   }
   return out;
 }

@@ -158,7 +158,14 @@ export const promiseSpec = z.strictObject({
       idleResources: choice.optional(),
     })
     .describe('The submissions to try; unset fields are drawn from what the policy allows.'),
-  cluster: z.strictObject({ jobs: choice.optional().describe('How many random running jobs to add (default 0-16).') }).optional(),
+  cluster: z
+    .strictObject({
+      jobs: choice.optional().describe('How many random running jobs to try adding (default 0-16).'),
+      priority: choice.optional().describe('Priorities of the random jobs (default 1-9).'),
+      workspaces: z.union([name, z.array(name).min(1)]).optional().describe('Workspaces the random jobs belong to (default all).'),
+      keepSnapshotJobs: z.boolean().optional().describe("Keep the Cluster's own running jobs in every state (default true)."),
+    })
+    .optional(),
   expect: z.strictObject({
     decision: z.union([z.enum(['admit', 'preempt', 'wait', 'reject']), z.array(z.enum(['admit', 'preempt', 'wait', 'reject'])).min(1)]).optional(),
     standing: z.union([z.enum([...STANDINGS, 'none']), z.array(z.enum([...STANDINGS, 'none'])).min(1)]).optional(),

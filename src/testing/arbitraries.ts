@@ -9,12 +9,34 @@
  * while it shrinks.
  */
 import fc from 'fast-check';
+import { ClusterFill, type FilledJob, type JobWish } from './fill-cluster.js';
 import { printable, type Doc, type Scenario } from './scenario.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
 /** Pod shapes weighted towards small pods, as in the PAI trace (mostly 1-GPU jobs). */
 const POD_SHAPES = [1, 1, 2, 2, 4, 8] as const;
 const API = 'quotient.dev/v1';
+/** Idle-resources modes weighted towards `none`, the default. */
+const MODES = ['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const;
+
+/** A filled job as a Cluster document's job entry. */
+export function jobDoc(job: FilledJob): Doc {
+  const doc: Doc = {
+    name: job.name,
+    workspace: job.workspace,
+    quota: job.quota,
+    module: job.module,
+    priority: job.priority,
+    pods: job.pods,
+    resources: { gpu: job.gpu },
+    startedAt: new Date(job.startedAt).toISOString(),
+    placement: job.placement,
+  };
+  if (job.mode !== 'none') doc.idleResources = job.mode;
+  if (job.standing === 'borrowing' || (job.standing === 'idle' && job.mode === 'acceptable')) doc.standing = job.standing;
+  if (job.checkpointEveryMin > 0) doc.checkpoint = { every: `${job.checkpointEveryMin}m` };
+  return doc;
+}
 
 /**
  * Flavours bias the choices towards the edges where scheduling bugs live:
@@ -86,7 +108,7 @@ function rawJob(): fc.Arbitrary<RawJob> {
     mode: fc.nat({ max: 5 }),
     borrowing: fc.boolean(),
     ageMin: fc.integer({ min: 0, max: 600 }),
-    checkpointMin: fc.integer({ min: 0, max: 120 }),
+    checkpointMin: fc.oneof(fc.constant(0), fc.integer({ min: 15, max: 120 }), fc.integer({ min: 15, max: 120 })),
   });
 }
 
@@ -132,6 +154,8 @@ interface BuiltQuota {
   min: number;
   children: number[];
   doc: Doc;
+  /** highPriority of the quota's selfPreemption: only such jobs can have come to borrow. */
+  borrows?: { lo: number; hi: number };
 }
 
 /** Turns raw choices into a valid scenario (exported for replaying a recorded seed's raw value). */
@@ -171,7 +195,9 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
     }
     if (rq.child) doc.childPreemption = { preemptiblePriority: `${rq.child.range[0]}-${rq.child.range[1]}`, modules: pickModules(rq.child.modules) };
     if (parent !== -1) doc.reclaim = (['any', 'lower-priority', 'never'] as const)[rq.reclaim];
-    quotas.push({ name, parent, depth, min, children: [], doc });
+    const sp = doc.selfPreemption as { highPriority: string } | undefined;
+    const borrows = sp ? { lo: Number(sp.highPriority.split('-')[0]), hi: Number(sp.highPriority.split('-')[1]) } : undefined;
+    quotas.push({ name, parent, depth, min, children: [], doc, borrows });
     if (parent !== -1) quotas[parent].children.push(i);
   });
   const toTree = (i: number): Doc => {
@@ -192,45 +218,30 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   const workspace: Doc = { apiVersion: API, kind: 'Workspace', metadata: { name: 'ws' }, spec: { quotas: quotas.map((q) => q.name) } };
 
   // Snapshot: add jobs one by one; keep those that fit the quotas and the bitmaps.
-  const used = nodeShapes.map(() => 0);
-  const usage = quotas.map(() => 0);
   const at = Date.parse('2026-11-20T12:00:00Z');
+  const fill = new ClusterFill(
+    quotas.map((q) => ({ name: q.name, parent: q.parent, min: q.min, pool: 'pool', borrows: q.borrows })),
+    nodeShapes.map((g, i) => ({ name: `n-${i}`, gpus: g, pool: 'pool', used: 0 })),
+  );
   const jobs: Doc[] = [];
   const rawJobs = f === 'full' ? [...raw.jobs, ...raw.jobs.map((j) => ({ ...j, shape: 0, pods: 1 }))] : raw.jobs;
   rawJobs.forEach((rj, i) => {
-    const q = rj.quotaPick % quotas.length;
-    const gpu = Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : rj.shape], Math.max(...nodeShapes));
-    const pods = f === 'big-gangs' ? 2 + (rj.pods % 3) : rj.pods;
-    const priority = f === 'extreme-priorities' ? (rj.priority % 2 ? 9 : 1) : rj.priority;
-    let mode = (['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const)[rj.mode];
-    if (f === 'all-idle') mode = 'only';
-    let standing: 'in-quota' | 'borrowing' | 'idle' = mode === 'only' ? 'idle' : 'in-quota';
-    if (mode === 'acceptable' && rj.borrowing && rj.ageMin % 2 === 0) standing = 'idle';
-    else if (standing === 'in-quota' && rj.borrowing && quotas[q].parent !== -1) standing = 'borrowing';
-    const need = gpu * pods;
-    const path: number[] = [];
-    for (let a = q; a !== -1; a = quotas[a].parent) path.push(a);
-    const counted = path.filter((a) => !(standing === 'borrowing' && a === q));
-    if (standing !== 'idle' && counted.some((a) => usage[a] + need > quotas[a].min)) return;
-    const placement = placeFirstFit(nodeShapes, used, pods, gpu);
-    if (!placement) return;
-    if (standing !== 'idle') counted.forEach((a) => (usage[a] += need));
-    const startedAt = at - rj.ageMin * 60_000;
-    const job: Doc = {
+    const mode = f === 'all-idle' ? 'only' : MODES[rj.mode];
+    const wish: JobWish = {
       name: `job-${i}`,
       workspace: 'ws',
-      quota: quotas[q].name,
+      quota: rj.quotaPick % quotas.length,
       module: MODULES[rj.module],
-      priority,
-      pods,
-      resources: { gpu },
-      startedAt: new Date(startedAt).toISOString(),
-      placement,
+      priority: f === 'extreme-priorities' ? (rj.priority % 2 ? 9 : 1) : rj.priority,
+      pods: f === 'big-gangs' ? 2 + (rj.pods % 3) : rj.pods,
+      gpu: Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : rj.shape], Math.max(...nodeShapes)),
+      mode,
+      standing: mode === 'acceptable' && rj.borrowing && rj.ageMin % 2 === 0 ? 'idle' : rj.borrowing ? 'borrowing' : 'in-quota',
+      startedAt: at - rj.ageMin * 60_000,
+      checkpointEveryMin: rj.checkpointMin,
     };
-    if (mode !== 'none') job.idleResources = mode;
-    if (standing === 'borrowing' || (standing === 'idle' && mode === 'acceptable')) job.standing = standing;
-    if (rj.checkpointMin > 0) job.checkpoint = { every: `${rj.checkpointMin}m` };
-    jobs.push(job);
+    const job = fill.tryAdd(wish);
+    if (job) jobs.push(jobDoc(job));
   });
   const cluster: Doc = {
     apiVersion: API,
@@ -240,7 +251,7 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   };
 
   const s = raw.submit;
-  const submitMode = (['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const)[s.mode];
+  const submitMode = MODES[s.mode];
   const submit: Doc = {
     name: 'submitted',
     workspace: 'ws',
@@ -258,29 +269,4 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
 function pickModules(flags: boolean[]): string[] {
   const m = MODULES.filter((_, i) => flags[i]);
   return m.length ? m : ['DLC'];
-}
-
-/** First fit with aligned blocks, as a scheduler that filled the snapshot might have placed pods. */
-function placeFirstFit(nodes: number[], used: number[], pods: number, gpu: number): Array<{ node: string; gpus: number[] }> | undefined {
-  const trial = [...used];
-  const out: Array<{ node: string; gpus: number[] }> = [];
-  for (let p = 0; p < pods; p++) {
-    let placed = false;
-    for (let n = 0; n < nodes.length && !placed; n++) {
-      const cap = nodes[n];
-      if (gpu > cap) continue;
-      for (let start = 0; start + gpu <= cap; start += gpu) {
-        const block = ((1 << gpu) - 1) << start;
-        if ((trial[n] & block) === 0) {
-          trial[n] |= block;
-          out.push({ node: `n-${n}`, gpus: Array.from({ length: gpu }, (_, k) => start + k) });
-          placed = true;
-          break;
-        }
-      }
-    }
-    if (!placed) return undefined;
-  }
-  trial.forEach((m, i) => (used[i] = m));
-  return out;
 }

@@ -3,7 +3,7 @@
  * Cluster snapshot and one submission. It prints itself as runnable YAML, so a failing
  * property's counterexample can be saved and replayed with `quotient whatif`.
  */
-import { stringify } from 'yaml';
+import { toYaml } from '../policy/to-docs.js';
 
 /** One YAML document as plain data. */
 export type Doc = Record<string, unknown>;
@@ -16,7 +16,7 @@ export interface Scenario {
 
 /** The scenario as one multi-document YAML file. */
 export function scenarioYaml(s: Scenario): string {
-  return s.docs.map((d) => stringify(d, { lineWidth: 0, flowCollectionPadding: false })).join('---\n');
+  return s.docs.map(toYaml).join('---\n');
 }
 
 /** Attaches fast-check's printing hook so counterexamples print as YAML. */

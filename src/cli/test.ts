@@ -1,0 +1,110 @@
+/** `quotient test FILES...`: check the policy's Promise documents over generated cluster states. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { QuotientError, sortFindings } from '../errors.js';
+import { Session } from '../engine/session.js';
+import { readBundles } from '../policy/read-files.js';
+import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
+import { EXIT } from './exit.js';
+import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { renderAnswer } from './render-answer.js';
+import { countFindings, renderFindings } from './render-findings.js';
+import { junitReport, tapReport } from './test-report.js';
+
+interface TestOptions extends OutputOptions {
+  runs: string;
+  seed?: string;
+  format?: string;
+  promise?: string[];
+  kernel: string;
+  save?: string;
+}
+
+/** Registers the command. */
+export function registerTest(program: Command): void {
+  program
+    .command('test')
+    .description('check the Promise documents of a policy: generate cluster states consistent with it, ask each promise\'s submissions, and report held or broken with a replayable counterexample')
+    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .option('-n, --runs <n>', 'generated states per promise', '200')
+    .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
+    .option('-p, --promise <name...>', 'check only these promises')
+    .option('--json', 'print the results as JSON')
+    .option('-o, --output <format>', 'table | json | yaml', 'table')
+    .option('--format <report>', 'junit | tap: a CI report on stdout instead')
+    .option('--kernel <backend>', 'wasm | reference', 'wasm')
+    .option('--save <dir>', 'write each counterexample to <dir>/<promise>.yaml (replay it with quotient whatif)')
+    .addHelpText('after', '\nExit codes: 0 every promise held, 1 a promise broken, 2 could not run (including an invalid policy or no promises).')
+    .action(async (paths: string[], opts: TestOptions) => {
+      const format = formatOf(opts);
+      const runs = Number(opts.runs);
+      if (!Number.isInteger(runs) || runs < 1) throw new QuotientError('cli/bad-runs', `--runs must be a positive whole number, got "${opts.runs}"`, 'for example --runs 500');
+      const seed = opts.seed === undefined ? Date.now() % 2 ** 31 : Number(opts.seed);
+      if (!Number.isInteger(seed)) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${opts.seed}"`, 'use the seed a failure printed');
+      if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap') throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
+      if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
+      const wanted = new Set(opts.promise ?? []);
+      const groups: Array<{ policy: string; results: PromiseResult[] }> = [];
+      for (const b of readBundles(paths)) {
+        const { session, findings } = Session.open(b.files, { backend: opts.kernel });
+        if (!session) {
+          log(renderFindings(sortFindings(findings)));
+          throw new QuotientError('test/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
+        }
+        const promises = session.policy.promises.filter((p) => wanted.size === 0 || wanted.has(p.name));
+        if (promises.length === 0) continue;
+        const results: PromiseResult[] = [];
+        for (const p of promises) {
+          const started = performance.now();
+          const r = await checkPromise(session, b.files, p, { runs, seed, backend: opts.kernel });
+          results.push(r);
+          log(colour.dim(`${b.label}: ${p.name}: ${r.status} (${r.runs} runs, ${Math.round(performance.now() - started)} ms)`));
+        }
+        groups.push({ policy: b.label, results });
+      }
+      if (groups.length === 0) throw new QuotientError('test/no-promises', wanted.size ? `no Promise named ${[...wanted].join(', ')}` : 'the files hold no Promise document', 'add a Promise document (see docs/policy-format.md) or check the name');
+      if (opts.save) saveCounterexamples(opts.save, groups);
+      if (opts.format === 'junit') process.stdout.write(junitReport(groups));
+      else if (opts.format === 'tap') process.stdout.write(tapReport(groups));
+      else if (format !== 'table') printDocument(format, { seed, runs, policies: groups });
+      else renderTable(groups, seed);
+      process.exitCode = groups.some((g) => g.results.some((r) => r.status === 'broken')) ? EXIT.findings : EXIT.ok;
+    });
+}
+
+function saveCounterexamples(dir: string, groups: Array<{ policy: string; results: PromiseResult[] }>): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const r of groups.flatMap((g) => g.results)) {
+      if (!r.counterexample) continue;
+      const file = join(dir, `${r.promise}.yaml`);
+      writeFileSync(file, r.counterexample.yaml);
+      log(`saved ${file}: replay with quotient whatif ${file} --query ${r.counterexample.query}`);
+    }
+  } catch (e) {
+    throw new QuotientError('cli/cannot-save', `cannot write counterexamples to ${dir}: ${(e as Error).message}`, 'choose a folder you can write to');
+  }
+}
+
+function renderTable(groups: Array<{ policy: string; results: PromiseResult[] }>, seed: number): void {
+  for (const g of groups) {
+    say(colour.bold(g.policy));
+    for (const r of g.results) {
+      if (r.status === 'held') {
+        say(`  ${colour.green('✓ held')}    ${r.promise}  ${colour.dim(`(${r.runs} runs)`)}`);
+        continue;
+      }
+      const c = r.counterexample!;
+      say(`  ${colour.red('✗ broken')}  ${r.promise}  ${colour.dim(`(after ${r.runs} runs; replay: --seed ${r.seed})`)}`);
+      if (r.description) say(`    promise: ${r.description}`);
+      for (const b of c.broken) say(`    broken: ${b}`);
+      say(`    counterexample (${c.replayed ? 'replayed through quotient whatif: reproduces' : 'WARNING: did not reproduce on replay'}):`);
+      say(c.yaml.replace(/^/gm, '      '));
+      say(renderAnswer(c.answer).replace(/^/gm, '    '));
+    }
+  }
+  const all = groups.flatMap((g) => g.results);
+  const broken = all.filter((r) => r.status === 'broken').length;
+  say(`\n${all.length - broken} held, ${broken} broken (seed ${seed})`);
+}

@@ -1,0 +1,109 @@
+/**
+ * Filling a cluster with random running jobs that respect the policy: each candidate
+ * job is kept only if its quota path has room for it (invariant 2) and its pods fit the
+ * GPU bitmaps first-fit with aligned blocks (invariant 1); otherwise it is skipped. Used
+ * by the scenario generators and by `quotient test` to make consistent states.
+ */
+
+/** A quota as the filler sees it: its parent index (-1 for a root) and guaranteed GPUs. */
+export interface FillQuota {
+  name: string;
+  parent: number;
+  min: number;
+  pool: string;
+  /** Priorities whose jobs may run borrowing here (the quota's selfPreemption highPriority); none when absent. */
+  borrows?: { lo: number; hi: number };
+}
+
+/** A node and the GPUs already taken on it (bit i = GPU i). */
+export interface FillNode {
+  name: string;
+  gpus: number;
+  pool: string;
+  used: number;
+}
+
+/** One random job's choices; `standing` is a wish the filler may not grant. */
+export interface JobWish {
+  name: string;
+  workspace: string;
+  quota: number;
+  module: string;
+  priority: number;
+  pods: number;
+  gpu: number;
+  mode: 'none' | 'acceptable' | 'only';
+  standing: 'in-quota' | 'borrowing' | 'idle';
+  startedAt: number;
+  checkpointEveryMin: number;
+}
+
+/** A job the filler kept, with its placement. */
+export interface FilledJob extends Omit<JobWish, 'quota'> {
+  quota: string;
+  placement: Array<{ node: string; gpus: number[] }>;
+}
+
+/** Mutable state of a fill: usage per quota counted as the engine counts it. */
+export class ClusterFill {
+  readonly usage: number[];
+
+  constructor(
+    readonly quotas: FillQuota[],
+    readonly nodes: FillNode[],
+  ) {
+    this.usage = quotas.map(() => 0);
+  }
+
+  /** Counts an existing job (the user's fixed jobs) without placing it. */
+  count(quota: number, standing: JobWish['standing'], gpus: number): void {
+    if (standing === 'idle') return;
+    for (const a of this.path(quota)) if (!(standing === 'borrowing' && a === quota)) this.usage[a] += gpus;
+  }
+
+  /** Adds the job when quota and bitmaps allow; returns it placed, or undefined. */
+  tryAdd(w: JobWish): FilledJob | undefined {
+    const q = this.quotas[w.quota];
+    let standing = w.mode === 'only' ? 'idle' : w.standing;
+    if (standing === 'idle' && w.mode === 'none') standing = 'in-quota';
+    if (standing === 'borrowing' && (q.parent === -1 || !q.borrows || w.priority < q.borrows.lo || w.priority > q.borrows.hi)) standing = 'in-quota';
+    const need = w.gpu * w.pods;
+    const counted = this.path(w.quota).filter((a) => !(standing === 'borrowing' && a === w.quota));
+    if (standing !== 'idle' && counted.some((a) => this.usage[a] + need > this.quotas[a].min)) return undefined;
+    const placement = this.place(q.pool, w.pods, w.gpu);
+    if (!placement) return undefined;
+    if (standing !== 'idle') counted.forEach((a) => (this.usage[a] += need));
+    return { ...w, quota: q.name, standing, placement };
+  }
+
+  private path(q: number): number[] {
+    const out: number[] = [];
+    for (let a = q; a !== -1; a = this.quotas[a].parent) out.push(a);
+    return out;
+  }
+
+  /** First fit over the pool's nodes, lowest aligned free block first. */
+  private place(pool: string, pods: number, gpu: number): Array<{ node: string; gpus: number[] }> | undefined {
+    const trial = this.nodes.map((n) => n.used);
+    const out: Array<{ node: string; gpus: number[] }> = [];
+    for (let p = 0; p < pods; p++) {
+      let placed = false;
+      for (let n = 0; n < this.nodes.length && !placed; n++) {
+        const node = this.nodes[n];
+        if (node.pool !== pool || gpu > node.gpus) continue;
+        for (let start = 0; start + gpu <= node.gpus; start += gpu) {
+          const block = (2 ** gpu - 1) * 2 ** start;
+          if ((trial[n] & block) === 0) {
+            trial[n] |= block;
+            out.push({ node: node.name, gpus: Array.from({ length: gpu }, (_, k) => start + k) });
+            placed = true;
+            break;
+          }
+        }
+      }
+      if (!placed) return undefined;
+    }
+    trial.forEach((m, i) => (this.nodes[i].used = m));
+    return out;
+  }
+}
