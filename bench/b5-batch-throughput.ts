@@ -27,7 +27,8 @@
  *   npm run -s bench:b5 -- --json       # JSON only
  *   npm run bench:b5 -- --only small    # one snapshot
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { Answer } from '../src/engine/answer.js';
 import { BatchPool, type BatchQuery } from '../src/engine/batch-pool.js';
 import { Session } from '../src/engine/session.js';
@@ -43,7 +44,7 @@ const ONLY = arg('--only');
 const FULL_QUERIES = Number(arg('--full-queries') ?? 2000);
 const SMALL_MAX = Number(arg('--small-queries') ?? 100_000);
 /** Single-thread seconds of answering one small run may take (sets the small query count). */
-const SMALL_BUDGET_S = Number(arg('--small-budget') ?? 6);
+const SMALL_BUDGET_S = Number(arg('--small-budget') ?? 3);
 const BATCHES = [1, 10, 100, 1000];
 const WORKERS = [1, 2];
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -169,15 +170,36 @@ async function runVariant(v: Variant) {
   };
 }
 
+/**
+ * The 2-thread speed-up this machine gives right now: the same CPU loop on 1 thread,
+ * then on 2 at once. Machines here are shared; read 2w/1w against this ceiling.
+ */
+async function parallelCeiling(): Promise<number> {
+  const code = `const { parentPort } = require('node:worker_threads'); let x = 0; for (let i = 0; i < 4e8; i++) x = (x + i * 7) | 0; parentPort.postMessage(x);`;
+  const time = async (threads: number): Promise<number> => {
+    const start = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: threads }, () => new Promise((resolve, reject) => new Worker(code, { eval: true }).once('message', resolve).once('error', reject))));
+    return sinceUs(start);
+  };
+  await time(1);
+  const one = await time(1);
+  const two = await time(2);
+  return (2 * one) / two;
+}
+
 async function run() {
+  const ceilingBefore = await parallelCeiling();
+  const load = loadavg()[0];
   const variants = [];
   for (const v of VARIANTS) if (!ONLY || ONLY === v.name) variants.push(await runVariant(v));
-  return { benchmark: 'B5 batch throughput', node: process.version, cores: availableParallelism(), variants, anchors: ANCHORS };
+  const ceilingAfter = await parallelCeiling();
+  return { benchmark: 'B5 batch throughput', node: process.version, cores: availableParallelism(), loadAverage1m: load, parallelCeiling: { before: ceilingBefore, after: ceilingAfter }, variants, anchors: ANCHORS };
 }
 
 function printTable(r: Awaited<ReturnType<typeof run>>): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   console.log(`B5 batch throughput — node ${r.node}, ${r.cores} cores; queries per second (median of repeats, min-max)`);
+  console.log(`2-thread speed-up of a plain CPU loop on this machine now: ${r.parallelCeiling.before.toFixed(2)}x before, ${r.parallelCeiling.after.toFixed(2)}x after (2.00 = two free cores; load average ${r.loadAverage1m.toFixed(2)} at start)`);
   for (const v of r.variants) {
     const c = v.cluster;
     console.log(`\n[${v.variant}] ${n(c.nodes)} nodes × 8 GPUs, ${n(c.quotas)} quotas, ${n(c.jobs)} jobs; ${n(v.queries)} queries${v.variant === 'full' ? ' (not 100,000: a warm answer takes ms on this snapshot, see B3)' : v.queries < 100_000 ? ' (the time budget\'s worth, not 100,000)' : ''}, ${v.repeats} run(s) per cell`);

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { FindingsError, QuotientError } from '../errors.js';
+import { KernelError } from '../kernel/kernel-error.js';
 import { registerCheck } from './check.js';
 import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
@@ -14,6 +15,12 @@ import { renderFindings } from './render-findings.js';
 import { registerSchema } from './schema.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
+
+// A closed pipe (`quotient check policies | head`) ends the output, not the program with a trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 const program = new Command();
 program
@@ -41,6 +48,10 @@ function report(e: unknown): number {
   }
   if (e instanceof QuotientError) {
     log(`${colour.red('quotient:')} ${e.message}${e.hint ? `\n  ${colour.cyan('hint:')} ${e.hint}` : ''}`);
+    return EXIT.failure;
+  }
+  if (e instanceof KernelError && e.code === 'kernel/wasm-missing') {
+    log(`${colour.red('quotient:')} the WebAssembly kernel is not built (${e.message})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`);
     return EXIT.failure;
   }
   if (e instanceof FindingsError) {

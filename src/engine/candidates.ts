@@ -15,13 +15,8 @@ export interface CandidateSet {
   ruleOf: Map<number, CompiledRule>;
 }
 
-/**
- * Eligible jobs for a preemptor of `priority` on `quota`, against `overruns`. A job that
- * would run `borrowing` is not admissible in quota, so the reclaim rules — which serve
- * only jobs taking back their own guarantee (SEMANTICS 4 and 5.1) — do not apply to it:
- * `target` 'borrowing' keeps only the policy's preemption clauses.
- */
-export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: number, overruns: Overrun[], target: 'in-quota' | 'borrowing' = 'in-quota'): CandidateSet {
+/** Eligible jobs under `table` (one preemptor class and target), against `overruns`. */
+export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
   const ruleOf = new Map<number, CompiledRule>();
   const tree = snap.tree;
@@ -29,7 +24,6 @@ export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: nu
     const vq = tree.indexOf(job.quota);
     const rule = table.lookup(vq, job.priority, job.module, job.standing);
     if (!rule) return;
-    if (target === 'borrowing' && (rule.kind === 'reclaim-idle' || rule.kind === 'reclaim-borrowed')) return;
     let mask = 0;
     overruns.forEach((o, k) => {
       if (countsAt(tree, job.standing, vq, o.quota)) mask |= 1 << k;

@@ -21,7 +21,7 @@ import { workspaceRefusal } from '../policy/build-job.js';
 import type { EligibilityTables } from '../rules/eligibility-table.js';
 import { explainVictim } from '../rules/explain-victim.js';
 import type { Answer, VictimAnswer } from './answer.js';
-import { findCandidates } from './candidates.js';
+import { preemptionProblem } from './preemption-problem.js';
 import { gangRequest } from './gang.js';
 import { describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
 import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
@@ -106,18 +106,21 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   }
 
   // 3 and 4. Preemption.
-  const table = await ctx.tables.tableFor(q, job.priority);
-  const targets: Array<{ standing: 'in-quota' | 'borrowing'; over: Overrun[]; never: Overrun[] }> = [{ standing: 'in-quota', over: inQuotaOverruns, never: inQuotaNever }];
-  if (mayBorrow) targets.push({ standing: 'borrowing', over: borrowOverruns, never: borrowNever });
+  const targets: Array<{ standing: 'in-quota' | 'borrowing'; never: Overrun[] }> = [{ standing: 'in-quota', never: inQuotaNever }];
+  if (mayBorrow) targets.push({ standing: 'borrowing', never: borrowNever });
   let anyCandidates = false;
   for (const t of targets) {
     if (t.never.length > 0) continue;
-    const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, t.over, t.standing);
-    if (candidates.length === 0) continue;
+    const problem = await preemptionProblem(snap, ctx.tables, job, t.standing);
+    const { candidates, ruleOf } = problem;
+    if (candidates.length === 0) {
+      if (t.standing === 'borrowing') reasons.push(`preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(sp!.src)})`);
+      continue;
+    }
     anyCandidates = true;
-    const res = kernel.selectVictims(req, candidates, t.over.map((o) => ({ resource: o.resource, deficit: o.deficit })));
+    const res = kernel.selectVictims(req, candidates, problem.constraints);
     if (!res.ok) {
-      reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, t.over)}`);
+      reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, problem.over)}`);
       continue;
     }
     const victims: VictimAnswer[] = res.victims.map((vi) => {
@@ -136,7 +139,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
         reason: explainVictim(snap.policy, rule, v, job.priority),
       };
     });
-    const why = t.over.length > 0 ? t.over.map((o) => describeOverrun(snap, o)) : [explainNoRoom(snap, req, pool.name, 'free GPUs')];
+    const why = problem.over.length > 0 ? problem.over.map((o) => describeOverrun(snap, o)) : [explainNoRoom(snap, req, pool.name, 'free GPUs')];
     return {
       ...base,
       decision: 'preempt',

@@ -1,6 +1,6 @@
 /**
  * The typed policy model: what the YAML means once it has been parsed and validated.
- * Plain data only; every object knows its Source. Built by `policy/build-model.ts`.
+ * Plain data only; every object knows its Source. Built by the builders of `policy/` (load-policy.ts runs them).
  */
 import type { PriorityRange } from './priority.js';
 import type { PolicyPromise } from './promise.js';

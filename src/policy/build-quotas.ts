@@ -73,6 +73,9 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
         c.error(sd, [...spPath, 'lowPriority'], 'policy/low-not-below-high', `lowPriority ${formatRange(low)} is not below highPriority ${formatRange(high)} of quota "${input.name}"`, `PAI requires Low Preemption Priority below High Priority: make lowPriority end below ${high.lo}`);
       } else {
         selfPreemption = { highPriority: high, lowPriority: low, modules: dedupe(sp.modules), src: sourceAt(sd, spPath) };
+        if (high.hi < 9) {
+          c.warn(sd, [...spPath, 'highPriority'], 'policy/high-priority-gap', `highPriority ${formatRange(high)} of "${input.name}" stops below 9: a priority-${high.hi + 1} job may preempt less than a priority-${high.hi} one`, `end highPriority at 9 (${high.lo}-9) unless the most urgent jobs must never preempt`);
+        }
       }
     }
   }
@@ -112,7 +115,7 @@ function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: Q
   const children = input.children ?? [];
   if (children.length === 0) return;
   const parsers = { gpu: (v: unknown) => (typeof v === 'number' ? v : undefined), cpu: parseCpu, memory: parseMemory } as const;
-  const show = { gpu: String, cpu: (v: number) => formatCpu(v), memory: (v: number) => formatMemory(v) } as const;
+  const show = { gpu: (v: number) => `${v} GPU${v === 1 ? '' : 's'}`, cpu: (v: number) => formatCpu(v), memory: (v: number) => formatMemory(v) } as const;
   for (const res of ['gpu', 'cpu', 'memory'] as const) {
     const parentMin = parsers[res](input.min[res]);
     if (parentMin === undefined) continue; // unbounded in this resource, or already reported as malformed
@@ -128,7 +131,7 @@ function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: Q
         sd,
         [...path, 'min', res],
         'policy/children-exceed-parent',
-        `children of "${input.name}" guarantee ${show[res](sum)} ${res} in all (${parts.join(' + ')}) but "${input.name}" has only ${show[res](parentMin)}`,
+        `children of "${input.name}" guarantee ${show[res](sum)}${res === 'gpu' ? '' : ` ${res}`} in all (${parts.join(' + ')}) but "${input.name}" has only ${show[res](parentMin)}`,
         `raise ${input.name}'s min.${res} to at least ${show[res](sum)} or lower the children's`,
       );
     }

@@ -3,7 +3,7 @@
  * source for validation (unknown fields are errors: a typo must never be silently
  * ignored) and for the JSON Schema that `quotient schema` prints for editors.
  * Meaning that a schema cannot express (ranges, names that must exist, sums) is checked
- * in build-model.ts and check-snapshot.ts with their own codes.
+ * in build-quotas.ts, build-cluster.ts, build-promises.ts and check-snapshot.ts with their own codes.
  */
 import { z } from 'zod';
 import { IDLE_MODES, MODULES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
@@ -13,7 +13,7 @@ export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise'] 
 export type Kind = (typeof KINDS)[number];
 
 const name = z.string().min(1).describe('A name, unique among objects of its kind.');
-/** A priority value `4` or range `6-9` (parsed and checked by build-model). */
+/** A priority value `4` or range `6-9` (parsed and checked by parse-fields.ts). */
 const priorityValue = z
   .union([z.number(), z.string()])
   .describe('A priority 1..9 (`4`) or an inclusive range (`6-9`).');

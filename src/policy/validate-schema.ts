@@ -28,13 +28,13 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
       );
       continue;
     }
-    const env = envelope.safeParse(value);
+    const env = envelope.safeParse(value, { reportInput: true });
     if (!env.success) {
       findings.push(...env.error.issues.map((i) => issueToFinding(sd, [], i)));
       continue;
     }
     const kind = env.data.kind;
-    const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec);
+    const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
     if (!spec.success) {
       findings.push(...spec.error.issues.map((i) => issueToFinding(sd, ['spec'], i)));
       continue;
@@ -58,7 +58,8 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
       return findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}"${others} in ${where}`, suggestField(key, path), { key: true });
     }
     case 'invalid_type': {
-      if ((issue as { input?: unknown }).input === undefined || /received undefined/.test(issue.message)) {
+      // With reportInput, a missing field is an issue whose input is undefined.
+      if ((issue as { input?: unknown }).input === undefined) {
         return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'}`);
       }
       return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(issue.expected)}`, `write ${field} as ${article(issue.expected)}`);
@@ -88,6 +89,9 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
       return findingAt(sd, path, 'policy/out-of-range', `${where} must be ${bound}`, `change ${field} to a value ${bound}`);
     }
     case 'invalid_union':
+      if ((issue as { input?: unknown }).input === undefined) {
+        return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'}`);
+      }
       return findingAt(sd, path, 'policy/invalid-type', `${where} has the wrong type`, `see docs/policy-format.md for the accepted forms of ${field}`);
     default:
       return findingAt(sd, path, 'policy/invalid-value', `${where}: ${issue.message}`, 'see docs/policy-format.md for this field');

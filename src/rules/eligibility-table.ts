@@ -41,6 +41,20 @@ export class EligibilityTable {
   }
 }
 
+/** The standing a preemptor would run in: the reclaim rules serve only `in-quota`. */
+export type PreemptorTarget = 'in-quota' | 'borrowing';
+
+/**
+ * Whether rule `r` can make victims for a preemptor whose quota path (itself first) is
+ * `path`, aiming at `target`. The json-rules-engine conditions decide the rest; this only
+ * skips rules that name another quota, and the reclaim rules for borrowing targets.
+ */
+export function ruleApplies(r: CompiledRule, path: string[], target: PreemptorTarget): boolean {
+  if (r.kind === 'reclaim-idle') return target === 'in-quota';
+  if (r.kind === 'reclaim-borrowed') return target === 'in-quota' && path.includes(r.quota);
+  return r.quota === path[0];
+}
+
 /** Makes and caches tables for a policy's rules. */
 export class EligibilityTables {
   private readonly cache = new Map<string, Promise<EligibilityTable>>();
@@ -68,26 +82,30 @@ export class EligibilityTables {
     return keys;
   }
 
-  /** The table for preemptor class (quota, priority). */
-  tableFor(quota: number, priority: number): Promise<EligibilityTable> {
-    const id = `${quota}/${priority}`;
+  /**
+   * The table for preemptor class (quota, priority, target standing). A job that would
+   * run `borrowing` is not admissible in quota, so the reclaim rules — which serve only
+   * jobs taking back their own guarantee (SEMANTICS 4 and 5.1) — are left out of its
+   * table; a victim that a reclaim rule and a self-level clause both allow then stays
+   * eligible under the clause.
+   */
+  tableFor(quota: number, priority: number, target: PreemptorTarget = 'in-quota'): Promise<EligibilityTable> {
+    const id = `${quota}/${priority}/${target}`;
     let t = this.cache.get(id);
     if (!t) {
-      t = this.build(quota, priority);
+      t = this.build(quota, priority, target);
       this.cache.set(id, t);
     }
     return t;
   }
 
-  /** The rules that can fire for preemptors on `quota`: the others name another quota. */
-  relevantRules(quota: number): CompiledRule[] {
-    const path = new Set(this.tree.pathNames(quota));
-    const name = this.tree.quotas[quota].name;
-    return this.rules.filter((r) => r.kind === 'reclaim-idle' || (r.kind === 'reclaim-borrowed' && path.has(r.quota)) || ((r.kind === 'self' || r.kind === 'child') && r.quota === name));
+  /** The rules that can fire for preemptors on `quota` aiming at `target`: the others name another quota. */
+  relevantRules(quota: number, target: PreemptorTarget = 'in-quota'): CompiledRule[] {
+    return this.rules.filter((r) => ruleApplies(r, this.tree.pathNames(quota), target));
   }
 
-  private async build(quota: number, priority: number): Promise<EligibilityTable> {
-    const relevant = this.relevantRules(quota);
+  private async build(quota: number, priority: number, target: PreemptorTarget): Promise<EligibilityTable> {
+    const relevant = this.relevantRules(quota, target);
     const engine = makeEngine(relevant);
     const keys = this.relationKeys(quota);
     const combos = victimCombos();

@@ -13,7 +13,7 @@ import { openSession } from '../helpers/session.js';
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 
 describe('eligibility tables (invariant 9)', () => {
-  it('agree with the full rule set for every preemptor class and victim', async () => {
+  it('agree with the full rule set for every preemptor class, target standing and victim', async () => {
     const arb = fc.tuple(
       scenarioArbitrary({ maxQuotas: 7, maxJobs: 0 }),
       fc.nat(),
@@ -22,18 +22,21 @@ describe('eligibility tables (invariant 9)', () => {
       fc.integer({ min: 1, max: 9 }),
       fc.constantFrom(...MODULES),
       fc.constantFrom(...VICTIM_STANDINGS),
+      fc.constantFrom('in-quota' as const, 'borrowing' as const),
     );
     await fc.assert(
-      fc.asyncProperty(arb, async ([s, qPick, vPick, preemptorPriority, victimPriority, victimModule, victimStanding]) => {
+      fc.asyncProperty(arb, async ([s, qPick, vPick, preemptorPriority, victimPriority, victimModule, victimStanding, target]) => {
         const session = openSession([{ path: 's.yaml', text: scenarioYaml(s) }]);
         const tree = session.tree;
         const q = qPick % tree.quotas.length;
         const v = vPick % tree.quotas.length;
-        const table = await session.tables.tableFor(q, preemptorPriority);
+        const table = await session.tables.tableFor(q, preemptorPriority, target);
         const fromTable = table.lookup(v, victimPriority, victimModule, victimStanding);
         const relation = tree.relation(q, v);
         const lenderIdx = relation === 'sibling' || relation === 'lent' ? tree.lender(q, v) : -1;
-        const fromRules = await eligibleBy(makeEngine(session.rules), session.rules, {
+        // The full rule set; a borrowing target is not served by the reclaim rules (SEMANTICS 4, 5.1).
+        const rules = target === 'in-quota' ? session.rules : session.rules.filter((r) => r.kind !== 'reclaim-idle' && r.kind !== 'reclaim-borrowed');
+        const fromRules = await eligibleBy(makeEngine(rules), rules, {
           preemptorQuota: tree.quotas[q].name,
           preemptorPriority,
           relation,

@@ -1,0 +1,17 @@
+/**
+ * Quotient as a library: load policies, answer what-if questions, check promises.
+ * The CLI (src/cli) is one user of this API.
+ */
+export { Session, type SessionOptions } from './engine/session.js';
+export type { Answer, Decision, PodAnswer, VictimAnswer } from './engine/answer.js';
+export { loadPolicy, type LoadOptions, type LoadResult } from './policy/load-policy.js';
+export { readBundles, type Bundle } from './policy/read-files.js';
+export type { InputFile } from './policy/source-doc.js';
+export { policyJsonSchema } from './policy/schema.js';
+export { compileRules, type CompiledRule } from './rules/compile-rules.js';
+export { checkPromise, type PromiseResult, type Counterexample } from './verify/check-promise.js';
+export { createKernel } from './kernel/create-kernel.js';
+export type { Kernel } from './kernel/types.js';
+export type { Finding, Severity } from './errors.js';
+export type * from './model/policy.js';
+export type { PolicyPromise } from './model/promise.js';

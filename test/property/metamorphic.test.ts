@@ -1,0 +1,109 @@
+/**
+ * Metamorphic properties: change the input in a way whose effect on the answer is known,
+ * and check the answer moves (or stays) accordingly. Each works on the generated
+ * scenario's documents, so a failure prints both runnable YAML files.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Answer } from '../../src/engine/answer.js';
+import { findCandidates } from '../../src/engine/candidates.js';
+import { overruns, totalRequest } from '../../src/engine/usage.js';
+import { printable, scenarioArbitrary, scenarioYaml, type Doc, type Scenario } from '../../src/testing/index.js';
+import { openSession } from '../helpers/session.js';
+
+const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
+
+async function answer(s: Scenario): Promise<Answer> {
+  const session = openSession([{ path: 'scenario.yaml', text: scenarioYaml(s) }]);
+  const w = session.policy.whatIfs[0];
+  return session.answer(w.name, w.submit);
+}
+
+/** A deep copy of the scenario with `edit` applied to its Cluster (or WhatIf) spec. */
+function edited(s: Scenario, edit: (cluster: Doc, submit: Doc) => void): Scenario {
+  const docs = structuredClone(s.docs);
+  const cluster = docs.find((d) => d.kind === 'Cluster')!.spec as Doc;
+  const submit = (docs.find((d) => d.kind === 'WhatIf')!.spec as Doc).submit as Doc;
+  edit(cluster, submit);
+  return printable({ docs, query: s.query });
+}
+
+describe('metamorphic properties', () => {
+  it('never turns admit into wait when a free node is added', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(), fc.constantFrom(1, 2, 4, 8), async (s, gpus) => {
+        const before = await answer(s);
+        if (before.decision !== 'admit') return;
+        const after = await answer(edited(s, (c) => (c.nodes as Doc[]).push({ name: 'extra-node', gpus, pool: 'pool' })));
+        expect(after.decision).toBe('admit');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never shrinks the eligible victims when the preemptor\'s priority rises (highPriority ranges reaching 9)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['full', 'plain'] }), async (s) => {
+        const session = openSession([{ path: 's.yaml', text: scenarioYaml(s) }]);
+        // A highPriority range that stops below 9 excludes the most urgent jobs on purpose
+        // (the linter warns, policy/high-priority-gap); monotonicity is promised otherwise.
+        if (session.policy.quotas.some((q) => q.selfPreemption && q.selfPreemption.highPriority.hi < 9)) return;
+        const job = session.policy.whatIfs[0].submit;
+        const snap = session.snapshot!;
+        const q = snap.tree.indexOf(job.quota);
+        const eligible = async (priority: number) => {
+          const over = overruns(snap.tree, snap.usage, q, totalRequest(job), 'in-quota');
+          const table = await session.tables.tableFor(q, priority);
+          return new Set(findCandidates(snap, table, snap.poolIndexOf(job.quota), over).candidates.map((c) => c.job));
+        };
+        for (let p = 1; p < 9; p++) {
+          const low = await eligible(p);
+          const high = await eligible(p + 1);
+          for (const j of low) expect(high.has(j), `job ${snap.jobs[j].name} eligible at priority ${p} but not ${p + 1}`).toBe(true);
+        }
+      }),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+  });
+
+  it('never makes an in-quota job wait because an idle job was removed', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['all-idle', 'full', 'plain'] }), fc.nat(), async (s, pick) => {
+        const before = await answer(s);
+        if (before.standing !== 'in-quota') return;
+        const jobs = ((s.docs.find((d) => d.kind === 'Cluster')!.spec as Doc).jobs as Doc[]) ?? [];
+        const idle = jobs.filter((j) => j.idleResources === 'only' || j.standing === 'idle');
+        if (idle.length === 0) return;
+        const gone = idle[pick % idle.length].name;
+        const after = await answer(edited(s, (c) => (c.jobs = (c.jobs as Doc[]).filter((j) => j.name !== gone))));
+        expect(after.decision).not.toBe('wait');
+        expect(after.standing).toBe('in-quota');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('gives the same decision and victims when nodes are renamed and reordered and jobs reordered and renamed in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(), async (s) => {
+        const before = await answer(s);
+        const nodeName = (n: string) => `renamed-${n.split('').reverse().join('')}`;
+        const after = await answer(
+          edited(s, (c) => {
+            c.nodes = (c.nodes as Doc[]).map((n) => ({ ...n, name: nodeName(n.name as string) })).reverse();
+            // Prefixing keeps the names' sort order, which is the last tie-break of SEMANTICS 5.3.
+            c.jobs = ((c.jobs as Doc[]) ?? [])
+              .map((j) => ({ ...j, name: `r-${j.name as string}`, placement: (j.placement as Doc[]).map((p) => ({ ...p, node: nodeName(p.node as string) })) }))
+              .reverse();
+          }),
+        );
+        expect({ decision: after.decision, standing: after.standing, victims: after.victims.map((v) => v.job) }).toEqual({
+          decision: before.decision,
+          standing: before.standing,
+          victims: before.victims.map((v) => `r-${v.job}`),
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
