@@ -5,7 +5,10 @@ import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
+import type { PolicyPromise } from '../model/promise.js';
+import type { InputFile } from '../policy/source-doc.js';
 import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
+import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
 import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
@@ -19,6 +22,7 @@ interface TestOptions extends OutputOptions {
   promise?: string[];
   kernel: string;
   save?: string;
+  workers: string;
 }
 
 /** Registers the command. */
@@ -34,6 +38,7 @@ export function registerTest(program: Command): void {
     .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--format <report>', 'junit | tap: a CI report on stdout instead')
     .option('--kernel <backend>', 'wasm | reference', 'wasm')
+    .option('-w, --workers <n>', 'check promises on n worker threads (Piscina); 1 = this thread', '1')
     .option('--save <dir>', 'write each counterexample to <dir>/<promise>.yaml (replay it with quotient whatif)')
     .addHelpText('after', '\nExit codes: 0 every promise held, 1 a promise broken, 2 could not run (including an invalid policy or no promises).')
     .action(async (paths: string[], opts: TestOptions) => {
@@ -44,8 +49,11 @@ export function registerTest(program: Command): void {
       if (!Number.isInteger(seed)) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${opts.seed}"`, 'use the seed a failure printed');
       if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap') throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
       if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
+      const workers = Number(opts.workers);
+      if (!Number.isInteger(workers) || workers < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${opts.workers}"`, 'for example --workers 2');
       const wanted = new Set(opts.promise ?? []);
-      const groups: Array<{ policy: string; results: PromiseResult[] }> = [];
+      // Validate every policy on this thread first: errors are reported before any work starts.
+      const plans: Array<{ policy: string; files: InputFile[]; session: Session; promises: PolicyPromise[] }> = [];
       for (const b of readBundles(paths)) {
         const { session, findings } = Session.open(b.files, { backend: opts.kernel });
         if (!session) {
@@ -53,16 +61,27 @@ export function registerTest(program: Command): void {
           throw new QuotientError('test/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
         }
         const promises = session.policy.promises.filter((p) => wanted.size === 0 || wanted.has(p.name));
-        if (promises.length === 0) continue;
-        const results: PromiseResult[] = [];
-        for (const p of promises) {
-          const started = performance.now();
-          const r = await checkPromise(session, b.files, p, { runs, seed, backend: opts.kernel });
-          results.push(r);
-          log(colour.dim(`${b.label}: ${p.name}: ${r.status} (${r.runs} runs, ${Math.round(performance.now() - started)} ms)`));
-        }
-        groups.push({ policy: b.label, results });
+        if (promises.length) plans.push({ policy: b.label, files: b.files, session, promises });
       }
+      const started = performance.now();
+      const groups: Array<{ policy: string; results: PromiseResult[] }> = [];
+      if (workers > 1) {
+        const jobs = plans.map((p) => ({ key: p.policy, files: p.files, promises: p.promises.map((pr) => pr.name) }));
+        const results = await checkPromisesInWorkers(jobs, { workers, runs, seed, backend: opts.kernel });
+        plans.forEach((p, i) => groups.push({ policy: p.policy, results: results[i] }));
+      } else {
+        for (const p of plans) {
+          const results: PromiseResult[] = [];
+          for (const pr of p.promises) {
+            const t = performance.now();
+            const r = await checkPromise(p.session, p.files, pr, { runs, seed, backend: opts.kernel });
+            results.push(r);
+            log(colour.dim(`${p.policy}: ${pr.name}: ${r.status} (${r.runs} runs, ${Math.round(performance.now() - t)} ms)`));
+          }
+          groups.push({ policy: p.policy, results });
+        }
+      }
+      log(colour.dim(`checked ${plans.reduce((s, p) => s + p.promises.length, 0)} promise(s) × ${runs} runs in ${Math.round(performance.now() - started)} ms on ${workers} thread(s)`));
       if (groups.length === 0) throw new QuotientError('test/no-promises', wanted.size ? `no Promise named ${[...wanted].join(', ')}` : 'the files hold no Promise document', 'add a Promise document (see docs/policy-format.md) or check the name');
       if (opts.save) saveCounterexamples(opts.save, groups);
       if (opts.format === 'junit') process.stdout.write(junitReport(groups));

@@ -73,19 +73,82 @@ export interface Quota {
   src: Source;
   /** Where `reclaim` was written, or the quota itself when defaulted. */
   reclaimSrc: Source;
+  /** Modules whose jobs may use this quota (SEMANTICS 10); undefined = every module. */
+  allowedModules?: Restriction<Module>;
+  /** Roles whose members may submit to this quota; undefined = every role. */
+  allowedRoles?: Restriction<string>;
 }
 
+/** A list that restricts who or what may use a quota, with where it was written. */
+export interface Restriction<T> {
+  values: T[];
+  src: Source;
+}
+
+/** PAI's built-in workspace roles: Administrator, Algorithm Developer, Algorithm O&M Engineer. */
+export const BUILTIN_ROLES = ['admin', 'developer', 'operator'] as const;
+
+/** A member of a workspace, or a non-member granted access to it (a guest). */
 export interface Member {
   user: string;
   role: string;
+  /** True for PAI's "non-workspace members": granted use of the workspace's quotas. */
+  guest?: boolean;
+  src?: Source;
+}
+
+/** Who a resource cap counts: every user with a role, or one user. */
+export type CapSubject = { role: string } | { user: string };
+
+/**
+ * A workspace resource policy (SEMANTICS 10): jobs of `subject` at priorities in
+ * `priority` on `quota` may hold at most `max` together (in-quota and borrowing).
+ */
+export interface ResourceCap {
+  workspace: string;
+  /** Index in the workspace's `resourcePolicies`, for the rule name. */
+  index: number;
+  subject: CapSubject;
+  quota: string;
+  priority: PriorityRange;
+  max: Resources;
+  src: Source;
+}
+
+/** A named per-pod resource shape a module's jobs must match (PAI's resource specifications). */
+export interface ResourceSpecTemplate {
+  name: string;
+  resources: Resources;
+}
+
+/** PAI's per-module admission settings of a workspace. */
+export interface ModuleAdmission {
+  workspace: string;
+  module: Module;
+  /** ms; a job giving a longer maxRuntime is rejected. */
+  maxRuntime?: number;
+  maxRuntimeSrc?: Source;
+  /** Allowed priority range per role. */
+  priorities: Array<{ role: string; priority: PriorityRange; src: Source }>;
+  /** When non-empty, every pod must match one template. */
+  resourceSpecs: ResourceSpecTemplate[];
+  resourceSpecsSrc?: Source;
+  src: Source;
 }
 
 export interface Workspace {
   name: string;
   quotas: string[];
   modules: Module[];
+  /** Members and guests; guests have `guest: true`. */
   members: Member[];
+  /** Custom role names the workspace declares (besides BUILTIN_ROLES). */
+  roles: string[];
+  resourcePolicies: ResourceCap[];
+  admission: ModuleAdmission[];
   src: Source;
+  /** Where `members` was written (or the workspace). */
+  membersSrc: Source;
 }
 
 export interface Checkpoint {
@@ -113,6 +176,10 @@ export interface JobSpec {
   idleResources: IdleMode;
   checkpoint?: Checkpoint;
   faultTolerance?: FaultTolerance;
+  /** The submitting user; absent in snapshots that do not carry it (membership is then not checked). */
+  submittedBy?: string;
+  /** ms; PAI's maximum runtime the job asks for. */
+  maxRuntime?: number;
   src: Source;
 }
 
@@ -159,6 +226,13 @@ export interface WhatIf {
   src: Source;
 }
 
+/** A what-if of a quota scaling operation: new `min.gpu` per quota (SEMANTICS 9). */
+export interface ScaleQuota {
+  name: string;
+  set: Array<{ quota: string; gpu: number; src: Source }>;
+  src: Source;
+}
+
 /** Everything the files say, merged. */
 export interface Policy {
   pools: Pool[];
@@ -167,6 +241,7 @@ export interface Policy {
   workspaces: Workspace[];
   cluster?: Cluster;
   whatIfs: WhatIf[];
+  scales: ScaleQuota[];
   promises: PolicyPromise[];
   files: string[];
 }

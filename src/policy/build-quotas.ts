@@ -107,6 +107,8 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     pool,
     src: sourceAt(sd, path),
     reclaimSrc: sourceAt(sd, input.reclaim ? [...path, 'reclaim'] : path),
+    allowedModules: input.allowedModules ? { values: dedupe(input.allowedModules), src: sourceAt(sd, [...path, 'allowedModules']) } : undefined,
+    allowedRoles: input.allowedRoles ? { values: dedupe(input.allowedRoles), src: sourceAt(sd, [...path, 'allowedRoles']) } : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 /** Collects the findings of one stage; stages never throw on bad input. */
 import type { Finding } from '../errors.js';
+import type { Source } from '../model/source.js';
 import { findingAt, type PathSeg, type SourceDoc } from './source-doc.js';
 
 export class Collector {
@@ -8,6 +9,11 @@ export class Collector {
   /** Records an error at `path` of `sd`. */
   error(sd: SourceDoc, path: readonly PathSeg[], code: string, message: string, hint: string, key = false): void {
     this.findings.push(findingAt(sd, path, code, message, hint, { key }));
+  }
+
+  /** Records an error at a Source already resolved (a model object built earlier). */
+  errorAt(src: Source, code: string, message: string, hint: string, severity: 'error' | 'warning' = 'error'): void {
+    this.findings.push({ file: src.file, line: src.line, column: src.column, code, severity, path: src.path, message, hint });
   }
 
   /** Records a warning at `path` of `sd`. */

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { IDLE_MODES, MODULES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
 
 export const API_VERSION = 'quotient.dev/v1';
-export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise'] as const;
+export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise', 'ScaleQuota'] as const;
 export type Kind = (typeof KINDS)[number];
 
 const name = z.string().min(1).describe('A name, unique among objects of its kind.');
@@ -50,6 +50,8 @@ export interface QuotaInput {
   reclaim?: (typeof RECLAIM_MODES)[number];
   selfPreemption?: z.infer<typeof selfPreemption>;
   childPreemption?: z.infer<typeof childPreemption>;
+  allowedModules?: Array<(typeof MODULES)[number]>;
+  allowedRoles?: string[];
   children?: QuotaInput[];
 }
 
@@ -60,6 +62,8 @@ const quota: z.ZodType<QuotaInput> = z.strictObject({
   reclaim: z.enum(RECLAIM_MODES).optional().describe('How this quota takes back what siblings borrowed. Default any.'),
   selfPreemption: selfPreemption.optional(),
   childPreemption: childPreemption.optional(),
+  allowedModules: moduleList.optional().describe('Modules whose jobs may use this quota. Default: every module the workspace allows.'),
+  allowedRoles: z.array(name).min(1).optional().describe('Roles (admin, developer, operator, or a custom role) whose users may submit to this quota. Default: every role.'),
   get children() {
     return z.array(quota).optional();
   },
@@ -85,10 +89,39 @@ export const quotaTreeSpec = z.strictObject({
   quotas: z.array(quota).min(1),
 });
 
+const capResources = z.strictObject({
+  gpu: z.number().int().min(0).describe('Most GPUs the subject\'s jobs may hold together.'),
+  cpu: quantity.optional(),
+  memory: quantity.optional(),
+});
+
+const resourcePolicy = z.strictObject({
+  role: name.optional().describe('The cap counts every user of this role (give role or user).'),
+  user: name.optional().describe('The cap counts this user\'s jobs (give role or user).'),
+  quota: name.optional().describe('The quota it applies on. Default: each of the workspace\'s quotas, separately.'),
+  priority: priorityValue.optional().describe('The priorities it covers. Default 1-9.'),
+  max: capResources,
+});
+
+const admission = z.strictObject({
+  module: z.enum(MODULES),
+  maxRuntime: z.string().optional().describe('PAI\'s maximum runtime (`72h`): a job asking for longer is rejected.'),
+  priorities: z.array(z.strictObject({ role: name, priority: priorityValue })).min(1).optional().describe('Allowed priority range per role.'),
+  resourceSpecs: z
+    .array(z.strictObject({ name, gpu: z.number().int().positive(), cpu: quantity.optional(), memory: quantity.optional() }))
+    .min(1)
+    .optional()
+    .describe('Per-pod resource templates; every pod must match one (same gpu, cpu and memory within the template).'),
+});
+
 export const workspaceSpec = z.strictObject({
   quotas: z.array(name).min(1),
   modules: moduleList.optional().describe('Default: all modules.'),
+  roles: z.array(name).min(1).optional().describe('Custom role names, besides admin, developer and operator.'),
   members: z.array(z.strictObject({ user: name, role: name })).optional(),
+  guests: z.array(z.strictObject({ user: name, role: name })).optional().describe('Non-workspace members granted use of this workspace\'s quotas, with a role.'),
+  resourcePolicies: z.array(resourcePolicy).optional(),
+  admission: z.array(admission).optional().describe('Per-module admission settings.'),
 });
 
 const jobFields = {
@@ -104,6 +137,8 @@ const jobFields = {
   faultTolerance: z
     .strictObject({ autoRestart: z.boolean(), maxRestarts: z.number().int().min(0).optional() })
     .optional(),
+  submittedBy: name.optional().describe('The submitting user; must be a member or guest of the workspace.'),
+  maxRuntime: z.string().optional().describe('The longest the job may run (`24h`).'),
 };
 
 export const jobSpec = z.strictObject(jobFields);
@@ -133,6 +168,10 @@ export const clusterSpec = z.strictObject({
 });
 
 export const whatIfSpec = z.strictObject({ submit: jobSpec });
+
+export const scaleQuotaSpec = z.strictObject({
+  set: z.record(z.string(), z.number().int().min(0)).describe('New min.gpu per quota name: `{ Quota1.1: 56, Quota1.2: 72 }`.'),
+});
 
 /** A value, a list of values, or (for numbers) a range `a-b`. */
 const choice = z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1)]);
@@ -181,6 +220,7 @@ export const SPEC_SCHEMAS = {
   Cluster: clusterSpec,
   WhatIf: whatIfSpec,
   Promise: promiseSpec,
+  ScaleQuota: scaleQuotaSpec,
 } as const;
 
 /** The envelope every document shares (Kubernetes object shape). */
@@ -196,6 +236,7 @@ export type WorkspaceSpec = z.infer<typeof workspaceSpec>;
 export type ClusterSpec = z.infer<typeof clusterSpec>;
 export type WhatIfSpec = z.infer<typeof whatIfSpec>;
 export type PromiseSpec = z.infer<typeof promiseSpec>;
+export type ScaleQuotaSpec = z.infer<typeof scaleQuotaSpec>;
 export type JobInput = z.infer<typeof jobSpec>;
 export type RunningJobInput = z.infer<typeof runningJob>;
 
@@ -207,6 +248,7 @@ export function policyJsonSchema(): unknown {
     envelope.extend({ kind: z.literal('Cluster'), spec: clusterSpec }),
     envelope.extend({ kind: z.literal('WhatIf'), spec: whatIfSpec }),
     envelope.extend({ kind: z.literal('Promise'), spec: promiseSpec }),
+    envelope.extend({ kind: z.literal('ScaleQuota'), spec: scaleQuotaSpec }),
   ]);
   return z.toJSONSchema(doc, { io: 'input' });
 }

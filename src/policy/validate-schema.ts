@@ -109,7 +109,8 @@ const KNOWN_FIELDS = [
   'modules', 'childPreemption', 'preemptiblePriority', 'children', 'members', 'user', 'role', 'at', 'nodeGroups', 'prefix',
   'count', 'start', 'gpus', 'instanceType', 'nodes', 'jobs', 'workspace', 'quota', 'module', 'priority', 'pods',
   'resources', 'idleResources', 'checkpoint', 'every', 'last', 'faultTolerance', 'autoRestart', 'maxRestarts',
-  'standing', 'startedAt', 'node', 'submit',
+  'standing', 'startedAt', 'node', 'submit', 'allowedModules', 'allowedRoles', 'roles', 'guests', 'resourcePolicies',
+  'admission', 'maxRuntime', 'priorities', 'resourceSpecs', 'max', 'submittedBy', 'set',
 ];
 
 /** "did you mean" for a misspelt field: the known field at the smallest edit distance. */
