@@ -9,15 +9,11 @@
  * while it shrinks.
  */
 import fc from 'fast-check';
-import { ClusterFill, type FilledJob, type JobWish } from './fill-cluster.js';
+import { ClusterFill, MODES, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
 import { printable, type Doc, type Scenario } from './scenario.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
-/** Pod shapes weighted towards small pods, as in the PAI trace (mostly 1-GPU jobs). */
-const POD_SHAPES = [1, 1, 2, 2, 4, 8] as const;
 const API = 'quotient.dev/v1';
-/** Idle-resources modes weighted towards `none`, the default. */
-const MODES = ['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const;
 
 /** A filled job as a Cluster document's job entry. */
 export function jobDoc(job: FilledJob): Doc {
@@ -72,18 +68,6 @@ interface RawQuota {
   reclaim: number;
 }
 
-interface RawJob {
-  quotaPick: number;
-  module: number;
-  priority: number;
-  pods: number;
-  shape: number;
-  mode: number;
-  borrowing: boolean;
-  ageMin: number;
-  checkpointMin: number;
-}
-
 interface Raw {
   flavour: Flavour;
   quotas: RawQuota[];
@@ -97,20 +81,6 @@ interface Raw {
 
 const rawRange = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]);
 const rawModules = fc.array(fc.boolean(), { minLength: 3, maxLength: 3 });
-
-function rawJob(): fc.Arbitrary<RawJob> {
-  return fc.record({
-    quotaPick: fc.nat(),
-    module: fc.nat({ max: 2 }),
-    priority: fc.integer({ min: 1, max: 9 }),
-    pods: fc.integer({ min: 1, max: 3 }),
-    shape: fc.nat({ max: 5 }),
-    mode: fc.nat({ max: 5 }),
-    borrowing: fc.boolean(),
-    ageMin: fc.integer({ min: 0, max: 600 }),
-    checkpointMin: fc.oneof(fc.constant(0), fc.integer({ min: 15, max: 120 }), fc.integer({ min: 15, max: 120 })),
-  });
-}
 
 function rawScenario(o: Required<ScenarioOptions>): fc.Arbitrary<Raw> {
   return fc.record({
@@ -130,8 +100,8 @@ function rawScenario(o: Required<ScenarioOptions>): fc.Arbitrary<Raw> {
     nodes: fc.array(fc.constantFrom(8, 8, 8, 4, 2, 1), { minLength: 1, maxLength: o.maxNodes, size: 'medium' }),
     strategy: fc.boolean(),
     strict: fc.boolean(),
-    jobs: fc.array(rawJob(), { maxLength: o.maxJobs, size: 'medium' }),
-    submit: rawJob(),
+    jobs: fc.array(rawJobArbitrary(), { maxLength: o.maxJobs, size: 'medium' }),
+    submit: rawJobArbitrary(),
   });
 }
 
@@ -236,7 +206,7 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
       pods: f === 'big-gangs' ? 2 + (rj.pods % 3) : rj.pods,
       gpu: Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : rj.shape], Math.max(...nodeShapes)),
       mode,
-      standing: mode === 'acceptable' && rj.borrowing && rj.ageMin % 2 === 0 ? 'idle' : rj.borrowing ? 'borrowing' : 'in-quota',
+      standing: wishedStanding(rj, mode),
       startedAt: at - rj.ageMin * 60_000,
       checkpointEveryMin: rj.checkpointMin,
     };

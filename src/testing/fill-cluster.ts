@@ -5,6 +5,53 @@
  * by the scenario generators and by `quotient test` to make consistent states.
  */
 
+import fc from 'fast-check';
+
+/**
+ * The random choices behind one generated job, shared by every generator so that they
+ * shrink alike. Picks are taken modulo the number of options where they are used.
+ */
+export interface RawJob {
+  wsPick: number;
+  quotaPick: number;
+  module: number;
+  priority: number;
+  pods: number;
+  shape: number;
+  mode: number;
+  borrowing: boolean;
+  ageMin: number;
+  checkpointMin: number;
+}
+
+/** Choices for one job: small gangs, mostly plain mode, a third never checkpointing. */
+export function rawJobArbitrary(): fc.Arbitrary<RawJob> {
+  return fc.record({
+    wsPick: fc.nat(),
+    quotaPick: fc.nat(),
+    module: fc.nat({ max: 2 }),
+    priority: fc.integer({ min: 1, max: 9 }),
+    pods: fc.integer({ min: 1, max: 3 }),
+    shape: fc.nat({ max: 5 }),
+    mode: fc.nat({ max: 5 }),
+    borrowing: fc.boolean(),
+    ageMin: fc.integer({ min: 0, max: 600 }),
+    // A third of jobs never checkpoint: they lose all their work when preempted.
+    checkpointMin: fc.oneof(fc.constant(0), fc.integer({ min: 15, max: 120 }), fc.integer({ min: 15, max: 120 })),
+  });
+}
+
+/** Pod shapes weighted towards small pods, as in the PAI trace (mostly 1-GPU jobs). */
+export const POD_SHAPES = [1, 1, 2, 2, 4, 8] as const;
+/** Idle-resources modes weighted towards `none`, the default. */
+export const MODES = ['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const;
+
+/** The standing a job's choices ask for (the filler may not grant it). */
+export function wishedStanding(raw: RawJob, mode: (typeof MODES)[number]): 'in-quota' | 'borrowing' | 'idle' {
+  if (mode === 'acceptable' && raw.borrowing && raw.ageMin % 2 === 0) return 'idle';
+  return raw.borrowing ? 'borrowing' : 'in-quota';
+}
+
 /** A quota as the filler sees it: its parent index (-1 for a root) and guaranteed GPUs. */
 export interface FillQuota {
   name: string;

@@ -9,10 +9,8 @@ import fc from 'fast-check';
 import type { Cluster, JobSpec, Module, Policy, RunningJob } from '../model/policy.js';
 import type { PolicyPromise } from '../model/promise.js';
 import type { Source } from '../model/source.js';
-import { ClusterFill, type FilledJob, type JobWish } from '../testing/fill-cluster.js';
+import { ClusterFill, MODES, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../testing/fill-cluster.js';
 
-const MODES = ['none', 'none', 'none', 'acceptable', 'only'] as const;
-const SHAPES = [1, 1, 2, 4, 8] as const;
 /** Snapshot time of generated states when the policy gives none. */
 const DEFAULT_AT = Date.parse('2026-11-20T12:00:00Z');
 const GENERATED: Source = { file: '(generated)', line: 1, column: 1, path: '' };
@@ -25,39 +23,12 @@ export interface PromiseState {
   added: FilledJob[];
 }
 
-interface RawWish {
-  ws: number;
-  quota: number;
-  module: number;
-  priority: number;
-  pods: number;
-  shape: number;
-  mode: number;
-  borrowing: boolean;
-  ageMin: number;
-  checkpointMin: number;
-}
-
-const rawWish = fc.record({
-  ws: fc.nat(),
-  quota: fc.nat(),
-  module: fc.nat(),
-  priority: fc.integer({ min: 1, max: 9 }),
-  pods: fc.integer({ min: 1, max: 3 }),
-  shape: fc.nat({ max: SHAPES.length - 1 }),
-  mode: fc.nat({ max: MODES.length - 1 }),
-  borrowing: fc.boolean(),
-  ageMin: fc.integer({ min: 0, max: 600 }),
-  // A third of jobs never checkpoint: they lose all their work when preempted.
-  checkpointMin: fc.oneof(fc.constant(0), fc.integer({ min: 15, max: 120 }), fc.integer({ min: 15, max: 120 })),
-});
-
 /** The arbitrary of states for `promise` over `policy` (whose Cluster jobs are already placed). */
 export function promiseStates(policy: Policy, placedJobs: RunningJob[], promise: PolicyPromise): fc.Arbitrary<PromiseState> {
   const counts = fc.constantFrom(...promise.cluster.jobs);
   const submitArb = submitArbitrary(policy, promise);
   return fc
-    .tuple(counts, fc.array(rawWish, { maxLength: Math.max(...promise.cluster.jobs), size: 'max' }), submitArb)
+    .tuple(counts, fc.array(rawJobArbitrary(), { maxLength: Math.max(...promise.cluster.jobs), size: 'max' }), submitArb)
     .map(([n, wishes, submit]) => buildState(policy, promise.cluster.keepSnapshotJobs ? placedJobs : [], wishes.slice(0, n), submit, promise));
 }
 
@@ -70,7 +41,7 @@ function baseNodes(policy: Policy) {
   });
 }
 
-function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawWish[], submit: JobSpec, promise: PolicyPromise): PromiseState {
+function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], submit: JobSpec, promise: PolicyPromise): PromiseState {
   const at = policy.cluster?.at ?? DEFAULT_AT;
   const nodes = baseNodes(policy);
   const quotaIdx = new Map(policy.quotas.map((q, i) => [q.name, i]));
@@ -96,18 +67,18 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawWish[],
   const added: FilledJob[] = [];
   wishes.forEach((w, i) => {
     if (usable.length === 0) return;
-    const ws = usable[w.ws % usable.length];
+    const ws = usable[w.wsPick % usable.length];
     const mode = MODES[w.mode];
     const wish: JobWish = {
       name: `gen-${i}`,
       workspace: ws.name,
-      quota: quotaIdx.get(ws.quotas[w.quota % ws.quotas.length])!,
+      quota: quotaIdx.get(ws.quotas[w.quotaPick % ws.quotas.length])!,
       module: ws.modules[w.module % ws.modules.length],
       priority: priorities[w.priority % priorities.length],
       pods: w.pods,
-      gpu: Math.min(SHAPES[w.shape], maxGpu),
+      gpu: Math.min(POD_SHAPES[w.shape], maxGpu),
       mode,
-      standing: mode === 'acceptable' && w.borrowing && w.ageMin % 2 === 0 ? 'idle' : w.borrowing ? 'borrowing' : 'in-quota',
+      standing: wishedStanding(w, mode),
       startedAt: at - w.ageMin * 60_000,
       checkpointEveryMin: w.checkpointMin,
     };

@@ -7,7 +7,7 @@ import { checkPromisesInWorkers } from '../../../src/verify/promise-pool.js';
 describe('checkPromisesInWorkers', () => {
   it('gives the same results on worker threads as on the calling thread, per policy and in order', async () => {
     const bundles = readBundles(['policies/', 'docs/examples/broken-promise']);
-    const options = { runs: 60, seed: 3, backend: 'wasm' as const };
+    const options = { runs: 300, seed: 7, backend: 'wasm' as const };
     const jobs = bundles.map((b) => {
       const { session } = Session.open(b.files);
       return { key: b.label, files: b.files, promises: session!.policy.promises.map((p) => p.name), session: session! };
