@@ -15,24 +15,28 @@ export interface CandidateSet {
   ruleOf: Map<number, CompiledRule>;
 }
 
-/** Eligible jobs under `table` (one preemptor class and target), against `overruns`. */
+/**
+ * Eligible jobs under `table` (one preemptor class and target), against `overruns`.
+ * The hot path of an answer on a big snapshot: per running job it reads the snapshot's
+ * per-job typed arrays and the table's cell, and tests the few overruns.
+ */
 export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
   const ruleOf = new Map<number, CompiledRule>();
   const tree = snap.tree;
-  snap.jobs.forEach((job, i) => {
-    const vq = tree.indexOf(job.quota);
-    const rule = table.lookup(vq, job.priority, job.module, job.standing);
-    if (!rule) return;
+  const { jobQuota, jobCombo, jobPool } = snap.index;
+  for (let i = 0; i < jobQuota.length; i++) {
+    const vq = jobQuota[i];
+    const cell = table.cellFor(vq, jobCombo[i]);
+    if (cell === 0) continue;
     let mask = 0;
-    overruns.forEach((o, k) => {
-      if (countsAt(tree, job.standing, vq, o.quota)) mask |= 1 << k;
-    });
+    for (let k = 0; k < overruns.length; k++) {
+      if (countsAt(tree, snap.jobs[i].standing, vq, overruns[k].quota)) mask |= 1 << k;
+    }
     // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
-    const inPool = snap.state.jobs[i].pods.some((p) => snap.state.nodes[p.node].pool === pool);
-    if (mask === 0 && !inPool) return;
+    if (mask === 0 && jobPool[i] !== pool) continue;
     candidates.push({ job: i, constraintMask: mask >>> 0 });
-    ruleOf.set(i, rule);
-  });
+    ruleOf.set(i, table.ruleAt(cell)!);
+  }
   return { candidates, ruleOf };
 }

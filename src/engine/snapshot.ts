@@ -8,6 +8,7 @@ import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/ty
 import { lostGpuHours } from '../model/lost-work.js';
 import type { Cluster, Policy, Pool, RunningJob } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
+import { comboIndex } from '../rules/facts.js';
 import { computeUsage, type UsageTable } from './usage.js';
 import { gangRequest } from './gang.js';
 
@@ -21,6 +22,8 @@ export class Snapshot {
   readonly poolIndex: Map<string, number>;
   readonly jobIndex: Map<string, number>;
   readonly usage: UsageTable;
+  /** Per-job facts as typed arrays, for the per-query scan over every running job. */
+  readonly index: JobIndex;
 
   private constructor(
     readonly policy: Policy,
@@ -34,6 +37,7 @@ export class Snapshot {
     this.poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
     this.jobIndex = new Map(jobs.map((j, i) => [j.name, i]));
     this.usage = computeUsage(tree, jobs);
+    this.index = indexJobs(tree, jobs, state, this.poolIndex);
   }
 
   /** Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. */
@@ -137,6 +141,29 @@ export class Snapshot {
     for (const n of this.state.nodes) if (n.pool === pool) total += n.gpus;
     return total;
   }
+}
+
+/** Per-job facts read by candidate search, one entry per running job. */
+export interface JobIndex {
+  /** Quota index in the tree. */
+  jobQuota: Int32Array;
+  /** comboIndex(priority, module, standing): the victim facts' cell within a relation block. */
+  jobCombo: Int32Array;
+  /** Pool index of the job's pods (jobs never span pools). */
+  jobPool: Int32Array;
+}
+
+function indexJobs(tree: QuotaTree, jobs: RunningJob[], state: KernelSnapshot, poolIndex: Map<string, number>): JobIndex {
+  const n = jobs.length;
+  const index: JobIndex = { jobQuota: new Int32Array(n), jobCombo: new Int32Array(n), jobPool: new Int32Array(n) };
+  jobs.forEach((job, i) => {
+    const q = tree.indexOf(job.quota);
+    index.jobQuota[i] = q;
+    index.jobCombo[i] = comboIndex(job.priority, job.module, job.standing);
+    const pod = state.jobs[i].pods[0];
+    index.jobPool[i] = pod ? state.nodes[pod.node].pool : (poolIndex.get(tree.quotas[q].pool) ?? -1);
+  });
+  return index;
 }
 
 /** GPU indices of a mask, ascending. */

@@ -24,11 +24,32 @@ export class EligibilityTable {
     private readonly tree: QuotaTree,
   ) {}
 
+  /** Relation-key index per victim quota, filled on first use (the hot path reads it per job). */
+  private keyOfQuota?: Int16Array;
+
   /** The rule under which a job on quota `victimQuota` may be preempted, or undefined. */
   lookup(victimQuota: number, priority: number, module: Module, standing: Standing): CompiledRule | undefined {
-    const k = this.keyIndex(victimQuota);
-    if (k < 0) return undefined;
-    const cell = this.cells[k * COMBOS_PER_RELATION + comboIndex(priority, module, standing)];
+    return this.ruleAt(this.cellFor(victimQuota, comboIndex(priority, module, standing)));
+  }
+
+  /**
+   * The raw cell for a victim quota and a victim combination index (`comboIndex`):
+   * 0 = not eligible, k + 1 = rules[k]. Two typed-array reads: candidate search calls it
+   * once per running job.
+   */
+  cellFor(victimQuota: number, combo: number): number {
+    let keys = this.keyOfQuota;
+    if (!keys) {
+      keys = new Int16Array(this.tree.quotas.length);
+      for (let v = 0; v < keys.length; v++) keys[v] = this.keyIndex(v);
+      this.keyOfQuota = keys;
+    }
+    const k = keys[victimQuota];
+    return k < 0 ? 0 : this.cells[k * COMBOS_PER_RELATION + combo];
+  }
+
+  /** The rule a non-zero cell names. */
+  ruleAt(cell: number): CompiledRule | undefined {
     return cell === 0 ? undefined : this.rules[cell - 1];
   }
 
