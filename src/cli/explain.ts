@@ -12,11 +12,11 @@ export function registerExplain(program: Command): void {
     .command('explain')
     .description('print the rules a policy compiles to: which jobs may preempt which, and why, with the policy line of each rule')
     .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
-    .option('--json', 'print the rules as JSON (name, kind, quota, source, summary, conditions)')
+    .option('--json', 'print the rules as JSON (name, kind, quota, source, summary, conditions; admission rules apart)')
     .option('-o, --output <format>', 'table | json | yaml', 'table')
     .action((paths: string[], opts: OutputOptions) => {
       const format = formatOf(opts);
-      const out: Array<{ policy: string; rules: unknown[] }> = [];
+      const out: Array<{ policy: string; rules: unknown[]; admission: unknown[] }> = [];
       for (const b of readBundles(paths)) {
         const { session, findings } = Session.open(b.files, { backend: 'reference' });
         if (!session) {
@@ -26,6 +26,7 @@ export function registerExplain(program: Command): void {
         out.push({
           policy: b.label,
           rules: session.rules.map((r) => ({ name: r.name, kind: r.kind, quota: r.quota || null, source: r.source, summary: r.summary, conditions: r.rule.conditions })),
+          admission: session.admissionRules.map((r) => ({ name: r.name, kind: r.kind, workspace: r.workspace, source: r.source, summary: r.summary, conditions: r.rule.conditions })),
         });
         if (format === 'table') {
           say(colour.bold(b.label));
@@ -34,6 +35,13 @@ export function registerExplain(program: Command): void {
             say(`    ${r.summary}`);
           }
           const quotasWithout = session.policy.quotas.filter((q) => !q.selfPreemption && !q.childPreemption).map((q) => q.name);
+          if (session.admissionRules.length) {
+            say(colour.bold('  admission (resource caps and per-module settings; checked before quota, the strictest cap wins)'));
+            for (const r of session.admissionRules) {
+              say(`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
+              say(`    ${r.summary}`);
+            }
+          }
           if (quotasWithout.length) say(colour.dim(`  quotas with no preemption clause of their own: ${quotasWithout.join(', ')} (their jobs can still reclaim idle and lent capacity)`));
           say('');
         }

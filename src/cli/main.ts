@@ -12,6 +12,7 @@ import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
 import { colour, log } from './output.js';
 import { renderFindings } from './render-findings.js';
+import { registerScale } from './scale.js';
 import { registerSchema } from './schema.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
@@ -32,6 +33,7 @@ program
 registerCheck(program);
 registerWhatIf(program);
 registerExplain(program);
+registerScale(program);
 registerTest(program);
 registerSchema(program);
 

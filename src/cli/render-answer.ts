@@ -1,6 +1,7 @@
 /** A what-if answer for people: a headline, the placement, a victims table, the reasons. */
 import Table from 'cli-table3';
 import type { Answer } from '../engine/answer.js';
+import type { ViewedAnswer } from '../engine/visibility.js';
 import { colour } from './output.js';
 
 const DECISION_COLOUR = { admit: colour.green, preempt: colour.yellow, wait: colour.magenta, reject: colour.red } as const;
@@ -19,10 +20,10 @@ export function formatGpus(gpus: number[]): string {
 }
 
 /** The text block for one answer. */
-export function renderAnswer(a: Answer & { policy?: string }): string {
+export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string }): string {
   const lines: string[] = [];
   const decision = DECISION_COLOUR[a.decision](a.decision.toUpperCase());
-  lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}`);
+  lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);
   lines.push(`  ${a.job} on ${a.quota}: ${decision}${a.standing ? ` — runs ${a.standing}` : ''}`);
   if (a.placement.length) {
     const byNode = new Map<string, number[][]>();
@@ -31,7 +32,10 @@ export function renderAnswer(a: Answer & { policy?: string }): string {
   }
   if (a.victims.length) {
     const t = new Table({ head: ['victim', 'quota', 'prio', 'module', 'standing', 'GPUs', 'lost GPU-h', 'rule', 'source'], style: { head: [], border: [] } });
-    for (const v of a.victims) t.push([v.job, v.quota, v.priority, v.module, v.standing, v.gpus, v.lostGpuHours, v.rule, v.source]);
+    for (const v of a.victims) {
+      if ('hidden' in v) t.push([v.job, v.quota, v.priorityBand, '-', v.standing, v.gpus, '-', v.rule, v.source]);
+      else t.push([v.job, v.quota, v.priority, v.module, v.standing, v.gpus, v.lostGpuHours, v.rule, v.source]);
+    }
     lines.push(t.toString().replace(/^/gm, '  '));
     for (const v of a.victims) lines.push(`  ${colour.dim('·')} ${v.job}: ${v.reason}`);
   }

@@ -17,11 +17,13 @@ const KEYS: Record<string, 'string' | 'number' | 'resource'> = {
   cpu: 'resource',
   memory: 'resource',
   idleResources: 'string',
+  submittedBy: 'string',
+  maxRuntime: 'string',
 };
 
-/** The flag values as a WhatIf file named `--submit`. */
-export function submitDocument(pairs: string[]): InputFile {
-  const job: Record<string, unknown> = { name: 'submitted-job' };
+/** The flag values as a WhatIf file named `--submit`; `submittedBy` defaults to the `--as` user. */
+export function submitDocument(pairs: string[], asUser?: string): InputFile {
+  const job: Record<string, unknown> = { name: 'submitted-job', ...(asUser !== undefined ? { submittedBy: asUser } : {}) };
   const resources: Record<string, unknown> = {};
   for (const raw of pairs.flatMap((p) => p.split(','))) {
     const pair = raw.trim();

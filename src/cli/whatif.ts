@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import type { Answer } from '../engine/answer.js';
+import type { ViewedAnswer } from '../engine/visibility.js';
+import { asUser } from './as-user.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
@@ -15,6 +17,7 @@ interface WhatIfOptions extends OutputOptions {
   submit?: string[];
   failOnPreempt?: boolean;
   kernel?: string;
+  as?: string;
 }
 
 /** Registers the command. */
@@ -24,22 +27,24 @@ export function registerWhatIf(program: Command): void {
     .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
     .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
-    .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources')
+    .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime')
+    .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
     .option('--json', 'print the answer as JSON (one object, or an array for several)')
     .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('--kernel <backend>', 'wasm | reference (the pure-TypeScript twin)', 'wasm')
-    .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
+    .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
     .action(async (paths: string[], opts: WhatIfOptions) => {
       const format = formatOf(opts);
       if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
       const bundles = readBundles(paths);
-      const answers: Array<Answer & { policy: string }> = [];
+      const user = asUser(opts);
+      const answers: Array<(Answer | ViewedAnswer) & { policy: string }> = [];
       const wanted = new Set(opts.query ?? []);
       const found = new Set<string>();
       for (const b of bundles) {
-        const files = opts.submit ? [...b.files, submitDocument(opts.submit)] : b.files;
+        const files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
         const { session, findings } = Session.open(files, { backend: opts.kernel });
         if (!session) {
           log(renderFindings(sortFindings(findings)));
@@ -51,7 +56,7 @@ export function registerWhatIf(program: Command): void {
         if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
         else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
         queries.forEach((w) => found.add(w.name));
-        for (const w of queries) answers.push({ policy: b.label, ...(await session.answer(w.name, w.submit)) });
+        for (const w of queries) answers.push({ policy: b.label, ...(user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user)) });
       }
       const missing = [...wanted].filter((n) => !found.has(n));
       if (missing.length) throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');

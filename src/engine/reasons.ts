@@ -10,6 +10,7 @@ import { formatCpu, formatMemory, RESOURCE_NAMES } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
 import { popcount, type Snapshot } from './snapshot.js';
 import type { Overrun } from './usage.js';
+import { jobLabel, type Viewer } from './visibility.js';
 
 function amount(resource: number, v: number): string {
   const name = RESOURCE_NAMES[resource];
@@ -67,8 +68,8 @@ export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): strin
 }
 
 /** Why all eligible candidates together still do not let the job in: a quota they cannot relieve, or no room. */
-export function explainShortfall(snap: Snapshot, candidates: Candidate[], ruleOf: Map<number, CompiledRule>, over: Overrun[]): string {
-  const names = candidates.slice(0, 6).map((c) => `${snap.job(c.job).name} (${ruleOf.get(c.job)!.name})`);
+export function explainShortfall(snap: Snapshot, candidates: Candidate[], ruleOf: Map<number, CompiledRule>, over: Overrun[], viewer?: Viewer): string {
+  const names = candidates.slice(0, 6).map((c) => `${jobLabel(snap.job(c.job), viewer)} (${ruleOf.get(c.job)!.name})`);
   const list = `${names.join(', ')}${candidates.length > 6 ? `, and ${candidates.length - 6} more` : ''}`;
   for (let k = 0; k < over.length; k++) {
     const o = over[k];

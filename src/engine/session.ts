@@ -13,7 +13,13 @@ import { compileRules, type CompiledRule } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
 import type { Answer } from './answer.js';
 import { Snapshot } from './snapshot.js';
+import { admissionEvaluator } from './admission.js';
+import { answerScale, type ScaleAnswer } from './scale.js';
+import { redactAnswer, viewerFor, type Viewer, type ViewedAnswer } from './visibility.js';
 import { answerWhatIf } from './whatif.js';
+import type { AdmissionRule } from '../rules/compile-admission.js';
+import type { ScaleQuota } from '../model/policy.js';
+import { QuotientError } from '../errors.js';
 
 export interface SessionOptions extends LoadOptions {
   /** Kernel implementation; default the WebAssembly kernel. */
@@ -53,9 +59,41 @@ export class Session {
     return { session: new Session(policy, rules, snapshot, loaded.findings), findings: loaded.findings };
   }
 
+  /** The admission rules (resource caps, per-module settings), compiled once. */
+  get admissionRules(): AdmissionRule[] {
+    return admissionEvaluator(this.policy).rules;
+  }
+
   /** Answers a submission against the snapshot. Throws when the files hold no Cluster. */
   answer(query: string, job: JobSpec): Promise<Answer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     return answerWhatIf({ snapshot: this.snapshot, tables: this.tables }, query, job);
+  }
+
+  /**
+   * The view of `user` (SEMANTICS 10); a user no workspace lists is a QuotientError
+   * (`cli/unknown-user`): an answer for a misspelt name would silently show nothing.
+   */
+  viewer(user: string): Viewer {
+    const v = viewerFor(this.policy, this.tree, user);
+    if (!v) {
+      const users = [...new Set(this.policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
+      throw new QuotientError('cli/unknown-user', `user "${user}" is not a member or guest of any workspace`, users.length ? `known users: ${users.join(', ')}` : 'no workspace lists members');
+    }
+    return v;
+  }
+
+  /** Answers a submission as `user` may see it: other teams' jobs only as anonymous usage. */
+  async answerAs(query: string, job: JobSpec, user: string): Promise<ViewedAnswer> {
+    if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
+    const viewer = this.viewer(user);
+    const answer = await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job);
+    return redactAnswer(answer, this.snapshot.jobs, viewer);
+  }
+
+  /** Answers a quota scaling (SEMANTICS 9), as `user` may see it when given. */
+  scale(s: ScaleQuota, user?: string): ScaleAnswer {
+    if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
+    return answerScale(this.snapshot, s, user === undefined ? undefined : this.viewer(user));
   }
 }

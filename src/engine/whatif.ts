@@ -17,10 +17,11 @@ import type { GangRequest } from '../kernel/types.js';
 import type { JobSpec } from '../model/policy.js';
 import { inRange } from '../model/priority.js';
 import { sourceText } from '../model/source.js';
-import { workspaceRefusal } from '../policy/build-job.js';
 import type { EligibilityTables } from '../rules/eligibility-table.js';
 import { explainVictim } from '../rules/explain-victim.js';
+import { checkAdmission } from './admission.js';
 import type { Answer, VictimAnswer } from './answer.js';
+import type { Viewer } from './visibility.js';
 import { preemptionProblem } from './preemption-problem.js';
 import { gangRequest } from './gang.js';
 import { describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
@@ -32,6 +33,8 @@ import { lostGpuHours } from '../model/lost-work.js';
 export interface EngineContext {
   snapshot: Snapshot;
   tables: EligibilityTables;
+  /** Who is asking: sentences name only the jobs they may see (visibility.ts). */
+  viewer?: Viewer;
 }
 
 /** Answers one submission. Never mutates the snapshot. */
@@ -41,9 +44,9 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   const wait = (reasons: string[]): Answer => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
   const reject = (reasons: string[]): Answer => ({ ...base, decision: 'reject', standing: null, placement: [], victims: [], reasons });
 
-  const ws = snap.policy.workspaces.find((w) => w.name === job.workspace)!;
-  const refusal = workspaceRefusal(job, ws);
-  if (refusal) return reject([`${refusal.message} (${sourceText(ws.src)}); ${refusal.hint}`]);
+  // SEMANTICS 10: access, per-module settings and resource caps come before any quota arithmetic.
+  const admission = await checkAdmission(snap, job);
+  if (admission.reject) return reject(admission.reject);
 
   const tree = snap.tree;
   const q = tree.indexOf(job.quota);
@@ -66,6 +69,16 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
     return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'an idle job never preempts anything (SEMANTICS 4, invariant 5); it waits for free GPUs']);
   }
 
+  // A full cap blocks every quota attempt; an `acceptable` job may still run idle.
+  if (admission.blocked) {
+    if (job.idleResources === 'acceptable') {
+      const res = kernel.place(req);
+      if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back (SEMANTICS 4)'] };
+      return wait([...admission.blocked, `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`]);
+    }
+    return wait([...admission.blocked, 'the job waits until jobs under this cap finish; idleResources is none, so it does not run on idle capacity']);
+  }
+
   const reasons: string[] = [];
   const sp = quota.selfPreemption;
   const mayBorrow = quota.parent !== null && sp !== undefined && inRange(sp.highPriority, job.priority);
@@ -77,7 +90,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   // 1. In quota on free capacity.
   if (inQuotaOverruns.length === 0) {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(res.pods), victims: [], reasons: [`within quota: ${tree.pathNames(q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`] };
+    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(res.pods), victims: [], reasons: [`within quota: ${tree.pathNames(q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`, ...admission.notes] };
     reasons.push(`in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
   } else {
     reasons.push(...inQuotaOverruns.map((o) => `in quota: ${describeOverrun(snap, o)}`));
@@ -120,7 +133,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
     anyCandidates = true;
     const res = kernel.selectVictims(req, candidates, problem.constraints);
     if (!res.ok) {
-      reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, problem.over)}`);
+      reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, problem.over, ctx.viewer)}`);
       continue;
     }
     const victims: VictimAnswer[] = res.victims.map((vi) => {

@@ -83,6 +83,8 @@ export interface Quota {
 export interface Restriction<T> {
   values: T[];
   src: Source;
+  /** Each value as written, with its own place (for findings about one of them). */
+  items: Array<{ value: T; src: Source }>;
 }
 
 /** PAI's built-in workspace roles: Administrator, Algorithm Developer, Algorithm O&M Engineer. */

@@ -8,7 +8,8 @@
 import type { Cluster, ClusterNode, Pool, RunningJob, Standing } from '../model/policy.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import type { Collector } from './collector.js';
-import { buildJobSpec, workspaceRefusal, type NameIndex } from './build-job.js';
+import { accessRefusal } from './access.js';
+import { buildJobSpec, type NameIndex } from './build-job.js';
 import { parseTimeField } from './parse-fields.js';
 import type { ClusterSpec, RunningJobInput } from './schema.js';
 import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
@@ -107,9 +108,9 @@ function buildRunningJob(
   const spec = buildJobSpec(c, sd, path, input, names);
   if (!spec) return undefined;
   const ws = names.workspaces.get(spec.workspace)!;
-  const refusal = workspaceRefusal(spec, ws);
+  const refusal = accessRefusal(spec, ws, names.quotas.get(spec.quota)!);
   if (refusal) {
-    c.error(sd, [...path, refusal.field], refusal.code, `running job "${spec.name}": ${refusal.message}`, refusal.hint);
+    c.error(sd, [...path, refusal.field], refusal.code, `running job "${spec.name}": ${refusal.message} (${refusal.rule} at ${refusal.src.file}:${refusal.src.line}:${refusal.src.column})`, refusal.hint);
     return undefined;
   }
   const standing = resolveStanding(c, sd, path, input, names);

@@ -36,6 +36,8 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     if (every === undefined || (input.checkpoint.last !== undefined && last === undefined)) ok = false;
     else checkpoint = { every, last };
   }
+  const maxRuntime = input.maxRuntime === undefined ? undefined : parseDurationField(c, sd, [...path, 'maxRuntime'], input.maxRuntime);
+  if (input.maxRuntime !== undefined && maxRuntime === undefined) ok = false;
   if (!ok || !resources) return undefined;
   return {
     name: input.name,
@@ -48,6 +50,8 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     idleResources: input.idleResources ?? 'none',
     checkpoint,
     faultTolerance: input.faultTolerance ? { autoRestart: input.faultTolerance.autoRestart, maxRestarts: input.faultTolerance.maxRestarts ?? 3 } : undefined,
+    submittedBy: input.submittedBy,
+    maxRuntime,
     src: sourceAt(sd, path),
   };
 }

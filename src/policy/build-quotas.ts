@@ -3,7 +3,7 @@
  * Checks here: duplicate quota and pool names, priority ranges, `lowPriority` below
  * `highPriority`, and children's `min` summing above their parent's (SEMANTICS 1).
  */
-import type { ChildPreemption, Pool, Quota, SelfPreemption } from '../model/policy.js';
+import type { ChildPreemption, Pool, Quota, Restriction, SelfPreemption } from '../model/policy.js';
 import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
@@ -107,8 +107,8 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     pool,
     src: sourceAt(sd, path),
     reclaimSrc: sourceAt(sd, input.reclaim ? [...path, 'reclaim'] : path),
-    allowedModules: input.allowedModules ? { values: dedupe(input.allowedModules), src: sourceAt(sd, [...path, 'allowedModules']) } : undefined,
-    allowedRoles: input.allowedRoles ? { values: dedupe(input.allowedRoles), src: sourceAt(sd, [...path, 'allowedRoles']) } : undefined,
+    allowedModules: restriction(sd, [...path, 'allowedModules'], input.allowedModules),
+    allowedRoles: restriction(sd, [...path, 'allowedRoles'], input.allowedRoles),
   };
 }
 
@@ -138,6 +138,12 @@ function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: Q
       );
     }
   }
+}
+
+/** A quota's allowedModules / allowedRoles list, with each value's place. */
+function restriction<T>(sd: SourceDoc, path: PathSeg[], values: T[] | undefined): Restriction<T> | undefined {
+  if (!values) return undefined;
+  return { values: dedupe(values), src: sourceAt(sd, path), items: values.map((value, i) => ({ value, src: sourceAt(sd, [...path, i]) })) };
 }
 
 function dedupe<T>(xs: T[]): T[] {

@@ -8,6 +8,8 @@
  *   validate   documents → typed specs (unknown fields, types, enums)
  *   build      specs → Policy (names resolve, ranges, sums, placements)
  *   snapshot   whole-snapshot checks (roots fit pools, usage within min, node capacity)
+ *   scale      ScaleQuota documents against the trusted model: new mins fit parents and
+ *              pools, and no quota stays above its new min (runs last: it needs usage)
  */
 import { hasErrors, sortFindings, type Finding } from '../errors.js';
 import type { Policy } from '../model/policy.js';
@@ -16,7 +18,10 @@ import type { NameIndex } from './build-job.js';
 import { buildPromises } from './build-promises.js';
 import { buildQuotas } from './build-quotas.js';
 import { buildWhatIfs } from './build-whatifs.js';
+import { buildScales } from './build-scales.js';
 import { buildWorkspaces } from './build-workspaces.js';
+import { checkCaps } from './check-caps.js';
+import { checkScales } from './check-scales.js';
 import { checkSnapshot } from './check-snapshot.js';
 import { Collector } from './collector.js';
 import { parseFiles, type InputFile } from './source-doc.js';
@@ -55,16 +60,22 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   const { cluster, origins } = buildCluster(c, validated.typed, qb.pools, names, options.now ?? Date.now());
   const whatIfs = buildWhatIfs(c, validated.typed, names, cluster?.jobs ?? []);
   const promises = buildPromises(c, validated.typed, names);
+  const scales = buildScales(c, validated.typed, qb.quotas);
   if (hasErrors(c.findings)) return stop(c.findings);
   warnings.push(...c.findings);
 
   if (cluster) {
     const s = new Collector();
     checkSnapshot(s, cluster, qb.pools, qb, origins);
+    checkCaps(s, cluster, workspaces, origins);
     if (hasErrors(s.findings)) return stop(s.findings);
     warnings.push(...s.findings);
   }
 
-  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, promises, files: files.map((f) => f.path) };
+  const sc = new Collector();
+  checkScales(sc, scales, qb.quotas, qb.pools, cluster);
+  if (hasErrors(sc.findings)) return stop(sc.findings);
+
+  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, scales, promises, files: files.map((f) => f.path) };
   return { policy, findings: sortFindings(warnings) };
 }

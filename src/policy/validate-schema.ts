@@ -69,7 +69,7 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
       if (field === 'apiVersion') {
         return findingAt(sd, path, 'policy/bad-api-version', `apiVersion must be ${API_VERSION}`, `write "apiVersion: ${API_VERSION}"`);
       }
-      const isModule = path.includes('modules') || field === 'module';
+      const isModule = path.some((p) => p === 'modules' || p === 'allowedModules') || field === 'module';
       const code = isModule ? 'policy/unknown-module' : field === 'kind' ? 'policy/unknown-kind' : 'policy/invalid-value';
       return findingAt(sd, path, code, `${where} must be one of ${allowed.join(', ')}`, `use one of: ${allowed.join(', ')}`);
     }

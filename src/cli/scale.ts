@@ -1,0 +1,113 @@
+/**
+ * `quotient scale FILES [--set Quota=GPUs ...] [--apply]`: what if quotas were scaled
+ * (SEMANTICS 9)? The scaling (the `--set` flags, or the files' ScaleQuota documents) is
+ * validated like any policy document; an invalid one is a finding (exit 1), an invalid
+ * policy is exit 2. `--apply` writes the new mins into the files, only after validation,
+ * and the new standing of each job the scaling changes into the Cluster documents.
+ */
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import { QuotientError, sortFindings, type Finding } from '../errors.js';
+import type { ScaleAnswer } from '../engine/scale.js';
+import { Session } from '../engine/session.js';
+import { readBundles } from '../policy/read-files.js';
+import type { InputFile } from '../policy/source-doc.js';
+import { writeMins } from '../policy/write-min.js';
+import { asUser } from './as-user.js';
+import { EXIT } from './exit.js';
+import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { countFindings, renderFindings } from './render-findings.js';
+import { renderScale } from './render-scale.js';
+
+interface ScaleOptions extends OutputOptions {
+  set?: string[];
+  query?: string[];
+  apply?: boolean;
+  as?: string;
+  kernel?: string;
+}
+
+/** The file name findings about `--set` point at. */
+export const SET_FILE = '--set';
+
+/** `Quota1.1=56` pairs → a ScaleQuota document named `set`. */
+export function setDocument(pairs: string[]): InputFile {
+  const set: Record<string, number> = {};
+  for (const raw of pairs.flatMap((p) => p.split(','))) {
+    const pair = raw.trim();
+    if (!pair) continue;
+    const m = /^(.+)=(\d+)$/.exec(pair);
+    if (!m) throw new QuotientError('cli/bad-set', `--set expects Quota=GPUs, got "${pair}"`, 'e.g. --set Quota1.1=56 --set Quota1.2=72');
+    if (m[1] in set) throw new QuotientError('cli/bad-set', `--set gives ${m[1]} twice`, 'give each quota once');
+    set[m[1]] = Number(m[2]);
+  }
+  const doc = { apiVersion: 'quotient.dev/v1', kind: 'ScaleQuota', metadata: { name: 'set' }, spec: { set } };
+  return { path: SET_FILE, text: stringify(doc) };
+}
+
+/** Registers the command. */
+export function registerScale(program: Command): void {
+  program
+    .command('scale')
+    .description('what if quotas were scaled: check the new mins fit, list the jobs whose standing changes and what each team could now get; --apply writes the mins back')
+    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .option('--set <Quota=GPUs...>', 'new min.gpu values (instead of the files\' ScaleQuota documents)')
+    .option('-q, --query <name...>', 'answer only the ScaleQuota documents with these names')
+    .option('--apply', 'write the new min values into the policy files (keeps comments and layout; atomic)')
+    .option('--as <user>', 'show other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER)')
+    .option('--json', 'print the answer as JSON')
+    .option('-o, --output <format>', 'table | json | yaml', 'table')
+    .option('--kernel <backend>', 'wasm | reference', 'wasm')
+    .addHelpText('after', '\nExamples:\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72 --apply\n\nExit codes: 0 answered (and applied), 1 the scaling is invalid (findings), 2 could not run.')
+    .action((paths: string[], opts: ScaleOptions) => {
+      const format = formatOf(opts);
+      if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
+      if (opts.set && opts.query) throw new QuotientError('cli/conflicting-flags', '--set and --query cannot be used together', 'scale with --set, or answer the files\' ScaleQuota documents');
+      const user = asUser(opts);
+      const bundles = readBundles(paths);
+      if (opts.apply && bundles.length !== 1) throw new QuotientError('cli/apply-one-policy', `--apply needs exactly one policy, got ${bundles.length}`, 'name one folder or the files of one policy');
+      const extra = opts.set ? [setDocument(opts.set)] : [];
+      const answers: Array<ScaleAnswer & { policy: string }> = [];
+      const invalid: Finding[] = [];
+      let applyTo: { files: string[]; values: Map<string, number>; standings: Map<string, string> } | undefined;
+      for (const b of bundles) {
+        const { session, findings } = Session.open([...b.files, ...extra], { backend: opts.kernel });
+        if (!session) {
+          const errors = findings.filter((f) => f.severity === 'error');
+          if (errors.every((f) => f.file === SET_FILE || f.code.startsWith('policy/scale-'))) {
+            invalid.push(...findings);
+            continue;
+          }
+          log(renderFindings(sortFindings(findings)));
+          throw new QuotientError('scale/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
+        }
+        if (findings.length) log(renderFindings(findings));
+        if (!session.snapshot) throw new QuotientError('scale/no-cluster', `the policy ${b.label} has no Cluster document`, 'a scaling what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+        let scales = session.policy.scales;
+        if (opts.set) scales = scales.filter((s) => s.src.file === SET_FILE);
+        else if (opts.query) scales = scales.filter((s) => opts.query!.includes(s.name));
+        for (const s of scales) answers.push({ policy: b.label, ...session.scale(s, user) });
+        if (opts.apply) {
+          if (scales.length !== 1) throw new QuotientError('cli/apply-one-scaling', `--apply needs exactly one scaling, got ${scales.length}`, 'use --set, or pick one ScaleQuota with --query');
+          // The standings are the full view's, whatever --as shows: the file must be complete.
+          const full = session.scale(scales[0]);
+          applyTo = { files: b.files.map((f) => f.path), values: new Map(scales[0].set.map((e) => [e.quota, e.gpu])), standings: new Map(full.changes.map((c) => [c.job, c.to])) };
+        }
+      }
+      if (invalid.length) {
+        const sorted = sortFindings(invalid);
+        if (format !== 'table') printDocument(format, { findings: sorted });
+        else say(`${renderFindings(sorted)}\n\n${countFindings(sorted)}: the scaling is not applied`);
+        process.exitCode = EXIT.findings;
+        return;
+      }
+      if (answers.length === 0) throw new QuotientError('scale/no-queries', opts.query ? `no ScaleQuota named ${opts.query.map((q) => `"${q}"`).join(', ')}` : 'the files hold no ScaleQuota document', 'give --set Quota=GPUs, or add a ScaleQuota document');
+      if (format === 'table') say(answers.map((a) => renderScale(a)).join('\n\n'));
+      else printDocument(format, answers.length === 1 ? answers[0] : answers);
+      if (applyTo) {
+        const written = writeMins(applyTo.files, applyTo.values, applyTo.standings);
+        log(`applied: ${[...applyTo.values].map(([q, v]) => `${q}=${v}`).join(', ')} written to ${written.join(', ')}`);
+      }
+      process.exitCode = EXIT.ok;
+    });
+}

@@ -1,0 +1,154 @@
+/**
+ * Answering "what if these quotas were scaled?" (SEMANTICS 9, docs/teams.md "Quota
+ * scaling"). The scaling has been validated when the policy loaded
+ * (policy/check-scales.ts); this works out its effect:
+ *
+ *   - the jobs whose standing changes (model/rescale.ts): a shrunk quota's newest
+ *     lowest-priority jobs turn `borrowing` (reclaimable by its siblings); a grown
+ *     quota's borrowers come back `in-quota`;
+ *   - for each scaled quota and every quota below it (their room depends on their
+ *     ancestors' min): min, usage and in-quota room before and after, and the largest
+ *     gang a queued job of each team could be admitted with in quota now, without
+ *     preempting anyone (placed by the kernel on the snapshot's free GPUs).
+ *
+ * Jobs are shown as `viewer` may see them. Never mutates the snapshot.
+ */
+import type { Quota, ScaleQuota, Standing } from '../model/policy.js';
+import { rescaleStandings } from '../model/rescale.js';
+import { sourceText } from '../model/source.js';
+import { gangRequest } from './gang.js';
+import type { Snapshot } from './snapshot.js';
+import { hiddenLabel, priorityBand, type Viewer } from './visibility.js';
+
+/** A job whose standing the scaling changes. */
+export interface ScaleChange {
+  job: string;
+  hidden?: true;
+  workspace: string;
+  quota: string;
+  /** Null when hidden (see priorityBand). */
+  priority: number | null;
+  priorityBand: string;
+  gpus: number;
+  from: Standing;
+  to: Standing;
+  reason: string;
+}
+
+/** One quota's numbers before and after. */
+export interface ScaleQuotaEffect {
+  quota: string;
+  workspaces: string[];
+  min: { before: number; after: number };
+  used: { before: number; after: number };
+  /** GPUs a new job could still get in quota: the least room on the path to the root. */
+  room: { before: number; after: number };
+  /**
+   * GPUs a new job could get in quota by also reclaiming what this quota's path lent:
+   * borrowers on same-level quotas whose lender's `reclaim` is not `never` (an upper
+   * bound for `lower-priority`, which depends on the job's priority).
+   */
+  roomWithReclaim: number;
+  /** The largest gang admissible in quota now, without preemption: total GPUs and its shape. */
+  largestGang: { gpus: number; pods: number; gpuPerPod: number };
+}
+
+/** The answer to a ScaleQuota. */
+export interface ScaleAnswer {
+  query: string;
+  as?: string;
+  set: Array<{ quota: string; before: number; after: number; source: string }>;
+  changes: ScaleChange[];
+  quotas: ScaleQuotaEffect[];
+  reasons: string[];
+}
+
+/** Works out the effect of `scale` on the snapshot. */
+export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer): ScaleAnswer {
+  const quotas = snap.policy.quotas;
+  const tree = snap.tree;
+  const newMin = new Map(scale.set.map((e) => [e.quota, e.gpu]));
+  const none = rescaleStandings(quotas, snap.jobs, new Map());
+  const after = rescaleStandings(quotas, snap.jobs, newMin);
+  const min = (q: Quota, scaled: boolean) => (scaled ? (newMin.get(q.name) ?? q.min.gpu) : q.min.gpu);
+  const room = (i: number, usage: number[], scaled: boolean) => Math.min(...tree.pathToRoot(i).map((a) => min(quotas[a], scaled) - usage[a]));
+
+  const changes: ScaleChange[] = after.changes.map((c) => {
+    const visible = !viewer || viewer.canSee(c.job);
+    const gpus = c.job.pods * c.job.resources.gpu;
+    const q = quotas.find((x) => x.name === c.quota)!;
+    const why =
+      c.to === 'borrowing'
+        ? `${c.quota}'s min drops to ${min(q, true)}, below what its jobs use; the ${visible ? `job (priority ${c.job.priority}, started ${new Date(c.job.startedAt).toISOString().replace('.000Z', 'Z')})` : 'job'} is among its newest lowest-priority ones, so it now runs borrowing and its siblings may reclaim it`
+        : `${c.quota}'s min grows to ${min(q, true)}, enough to hold the job in quota again; it is no longer reclaimable`;
+    return {
+      job: visible ? c.job.name : hiddenLabel(c.job),
+      ...(visible ? {} : { hidden: true as const }),
+      workspace: c.job.workspace,
+      quota: c.job.quota,
+      priority: visible ? c.job.priority : null,
+      priorityBand: priorityBand(c.job.priority),
+      gpus,
+      from: c.from,
+      to: c.to,
+      reason: why,
+    };
+  });
+
+  // GPUs of borrowers that quota i's path lent and may take back (after the scaling).
+  const reclaimable = (i: number): number =>
+    snap.jobs.reduce((sum, j) => {
+      if (after.standings.get(j.name) !== 'borrowing') return sum;
+      const mode = tree.lenderReclaim(i, tree.indexOf(j.quota));
+      return mode === undefined || mode === 'never' ? sum : sum + j.pods * j.resources.gpu;
+    }, 0);
+
+  const affected = quotas.map((_, i) => i).filter((i) => scale.set.some((e) => tree.inSubtree(i, tree.indexOf(e.quota))));
+  const effects: ScaleQuotaEffect[] = affected.map((i) => {
+    const q = quotas[i];
+    const roomAfter = Math.max(0, room(i, after.usage, true));
+    return {
+      quota: q.name,
+      workspaces: snap.policy.workspaces.filter((w) => w.quotas.includes(q.name)).map((w) => w.name),
+      min: { before: q.min.gpu, after: min(q, true) },
+      used: { before: none.usage[i], after: after.usage[i] },
+      room: { before: Math.max(0, room(i, none.usage, false)), after: roomAfter },
+      roomWithReclaim: Math.max(0, Math.min(min(q, true) - after.usage[i], roomAfter + reclaimable(i))),
+      largestGang: largestGang(snap, q.name, roomAfter),
+    };
+  });
+
+  const reasons = scale.set.map((e) => {
+    const q = quotas.find((x) => x.name === e.quota)!;
+    const kids = quotas.filter((x) => x.parent === (q.parent ?? '\0'));
+    const parent = q.parent === null ? undefined : quotas.find((x) => x.name === q.parent)!;
+    const fit = parent ? `; the children of ${parent.name} now guarantee ${kids.reduce((s, k) => s + min(k, true), 0)} of its ${min(parent, true)} GPUs` : '';
+    return `${e.quota}: min ${q.min.gpu} → ${e.gpu} GPUs (${sourceText(e.src)})${fit}`;
+  });
+  if (changes.length === 0) reasons.push('no running job changes standing: every quota still covers the jobs it holds in quota');
+  return { query: scale.name, ...(viewer ? { as: viewer.user } : {}), set: scale.set.map((e) => ({ quota: e.quota, before: quotas.find((q) => q.name === e.quota)!.min.gpu, after: e.gpu, source: sourceText(e.src) })), changes, quotas: effects, reasons };
+}
+
+/**
+ * The largest gang within `room` GPUs that the kernel can place on free GPUs now: pods
+ * of the pool's node size first (a whole-node gang), else single-GPU pods.
+ */
+function largestGang(snap: Snapshot, quota: string, room: number): ScaleQuotaEffect['largestGang'] {
+  const pool = snap.poolOf(quota);
+  const poolIdx = snap.poolIndexOf(quota);
+  const nodeSize = Math.max(1, ...snap.cluster.nodes.filter((n) => n.pool === pool.name).map((n) => n.gpus));
+  let best = { gpus: 0, pods: 0, gpuPerPod: nodeSize };
+  const fits = (pods: number, per: number) => snap.kernel.place(gangRequest({ pods, resources: { gpu: per } }, poolIdx, pool)).ok;
+  for (const per of nodeSize === 1 ? [1] : [nodeSize, 1]) {
+    // If k pods fit, k - 1 fit: binary search the largest k.
+    let lo = 0;
+    let hi = Math.floor(room / per);
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(mid, per)) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo * per > best.gpus) best = { gpus: lo * per, pods: lo, gpuPerPod: per };
+  }
+  return best;
+}

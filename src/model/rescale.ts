@@ -1,0 +1,86 @@
+/**
+ * How running jobs' standings change when quotas get new `min.gpu` values (SEMANTICS 9,
+ * docs/teams.md "Quota scaling"). Pure: the model in, the changes out.
+ *
+ *   1. A quota that grows takes its own `borrowing` jobs back into its guarantee, most
+ *      important first (priority high → low, then oldest first, then name), while they
+ *      fit its new min: they are no longer reclaimable.
+ *   2. A quota that shrinks below its usage turns its own `in-quota` jobs `borrowing`,
+ *      least important first (priority low → high, then newest first, then name), until
+ *      its usage is within the new min. Their GPUs still count at every ancestor, so no
+ *      ancestor's usage changes; they become reclaimable by the quota's siblings.
+ *   3. What is still over after 2 (a root has no sibling to borrow from; borrowers from
+ *      below count at a shrunk parent) is returned as `over`: the scaling is refused.
+ *
+ * Usage is SEMANTICS 3's: in-quota and borrowing jobs of the subtree, a borrower not
+ * counted at its own quota. Only GPUs are rescaled.
+ */
+import type { Quota, RunningJob, Standing } from './policy.js';
+import { QuotaTree } from './quota-tree.js';
+
+/** One job whose standing changes. */
+export interface StandingChange {
+  job: RunningJob;
+  from: Standing;
+  to: Standing;
+  /** The quota whose new min caused it. */
+  quota: string;
+}
+
+/** The outcome of a rescale. */
+export interface Rescale {
+  changes: StandingChange[];
+  /** Quotas still over their new min after step 2, by how many GPUs. */
+  over: Array<{ quota: string; used: number; min: number }>;
+  /** GPU usage per quota index after the changes (SEMANTICS 3). */
+  usage: number[];
+  /** The standing of every job after the changes, by job name. */
+  standings: Map<string, Standing>;
+}
+
+/** Applies `newMin` (quota name → GPUs) to the running jobs. */
+export function rescaleStandings(quotas: Quota[], jobs: RunningJob[], newMin: Map<string, number>): Rescale {
+  const tree = new QuotaTree(quotas);
+  const standings = new Map(jobs.map((j) => [j.name, j.standing]));
+  const gpus = (j: RunningJob) => j.pods * j.resources.gpu;
+  const usageOf = (a: number): number => {
+    let u = 0;
+    for (const j of jobs) {
+      const s = standings.get(j.name)!;
+      const q = tree.indexOf(j.quota);
+      if (s === 'idle' || !tree.inSubtree(q, a) || (s === 'borrowing' && q === a)) continue;
+      u += gpus(j);
+    }
+    return u;
+  };
+  const min = (q: Quota) => newMin.get(q.name) ?? q.min.gpu;
+  const changes: StandingChange[] = [];
+  const own = (q: Quota, s: Standing) => jobs.filter((j) => j.quota === q.name && standings.get(j.name) === s);
+
+  for (const q of quotas) {
+    if (min(q) <= q.min.gpu) continue;
+    const a = tree.indexOf(q.name);
+    const borrowers = own(q, 'borrowing').sort((x, y) => y.priority - x.priority || x.startedAt - y.startedAt || x.name.localeCompare(y.name));
+    for (const j of borrowers) {
+      if (usageOf(a) + gpus(j) > min(q)) continue;
+      standings.set(j.name, 'in-quota');
+      changes.push({ job: j, from: 'borrowing', to: 'in-quota', quota: q.name });
+    }
+  }
+  const over: Rescale['over'] = [];
+  for (const q of quotas) {
+    if (min(q) >= q.min.gpu) continue;
+    const a = tree.indexOf(q.name);
+    if (q.parent !== null) {
+      const inQuota = own(q, 'in-quota').sort((x, y) => x.priority - y.priority || y.startedAt - x.startedAt || x.name.localeCompare(y.name));
+      for (const j of inQuota) {
+        if (usageOf(a) <= min(q)) break;
+        standings.set(j.name, 'borrowing');
+        changes.push({ job: j, from: 'in-quota', to: 'borrowing', quota: q.name });
+      }
+    }
+    const used = usageOf(a);
+    if (used > min(q)) over.push({ quota: q.name, used, min: min(q) });
+  }
+  return { changes, over, usage: quotas.map((_, i) => usageOf(i)), standings };
+}
