@@ -200,7 +200,7 @@ function printTable(r: Awaited<ReturnType<typeof run>>): void {
   console.log('\nWhere a warm answer goes (wasm run)');
   printRows(['part', 'per answer', 'share of the median answer'], [
     ['inside the kernel (place + selectVictims), mean', `${formatUs(r.wasm.kernelUsPerAnswer)} (${r.wasm.kernelCallsPerAnswer.toFixed(1)} calls)`, `${(100 * r.wasm.kernelUsPerAnswer / r.wasm.warm.all.medianUs).toFixed(0)}%`],
-    [`findCandidates alone, one call, median (p99); ~${n(r.wasm.candidates)} candidates`, `${formatUs(r.wasm.findCandidates.medianUs)} (${formatUs(r.wasm.findCandidates.p99Us)})`, `${(100 * r.wasm.findCandidates.medianUs / r.wasm.warm.all.medianUs).toFixed(0)}% (1-2 calls per answer)`],
+    [`findCandidates alone, one call, median (p99); ~${n(Math.round(r.wasm.candidates))} candidates`, `${formatUs(r.wasm.findCandidates.medianUs)} (${formatUs(r.wasm.findCandidates.p99Us)})`, `${(100 * r.wasm.findCandidates.medianUs / r.wasm.warm.all.medianUs).toFixed(0)}% (1-2 calls per answer)`],
   ]);
   console.log(`kernel alone, reference/wasm: ${(r.reference.kernelUsPerAnswer / r.wasm.kernelUsPerAnswer).toFixed(1)}x (${formatUs(r.reference.kernelUsPerAnswer)} vs ${formatUs(r.wasm.kernelUsPerAnswer)} per answer); end to end the TypeScript around it dominates.`);
   console.log('Anchors (BENCHMARKS.md B3, per what-if):');

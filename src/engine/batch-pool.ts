@@ -6,11 +6,10 @@
  * interactive query the calling thread's `Session.answer` is faster: use the pool for
  * sweeps of hundreds or thousands of queries.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
+import { resolveWorkerFile } from './worker-file.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
@@ -41,24 +40,6 @@ export interface BatchPoolOptions {
 }
 
 /**
- * Where Piscina finds the worker: always a compiled .js file, because Piscina cannot
- * load TypeScript on Node 20. Next to this module when running from dist/; from the
- * sources (vitest, tsx) the compiled copy in dist/ is used, so `npm run build` first.
- */
-export function resolveWorkerFile(): string {
-  const candidates = [new URL('./batch-worker.js', import.meta.url), new URL('../../dist/engine/batch-worker.js', import.meta.url)];
-  for (const url of candidates) {
-    const path = fileURLToPath(url);
-    if (existsSync(path)) return path;
-  }
-  throw new QuotientError(
-    'batch/worker-missing',
-    `the batch worker is not built (looked for ${candidates.map((u) => fileURLToPath(u)).join(' and ')})`,
-    'run `npm run build` (Piscina loads the compiled dist/engine/batch-worker.js)',
-  );
-}
-
-/**
  * A pool of worker threads answering what-if queries in batches. Answers equal the
  * calling thread's `Session.answer` answers for the same files and jobs, in input order.
  */
@@ -78,7 +59,7 @@ export class BatchPool {
     if (backend !== 'wasm' && backend !== 'reference') throw new QuotientError('batch/bad-option', `backend must be 'wasm' or 'reference', got ${JSON.stringify(backend)}`, 'pass backend: \'wasm\' or \'reference\'');
     this.backend = backend;
     // min = max: workers live as long as the pool, so their cached Sessions do too.
-    this.piscina = new Piscina<BatchTask, BatchResult>({ filename: resolveWorkerFile(), minThreads: this.workers, maxThreads: this.workers, idleTimeout: Number.MAX_SAFE_INTEGER });
+    this.piscina = new Piscina<BatchTask, BatchResult>({ filename: resolveWorkerFile('engine/batch-worker'), minThreads: this.workers, maxThreads: this.workers, idleTimeout: Number.MAX_SAFE_INTEGER });
   }
 
   /**

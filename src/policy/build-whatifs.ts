@@ -9,6 +9,7 @@ import type { TypedDoc } from './validate-schema.js';
 /** Builds every WhatIf; its job name must not clash with a running job. */
 export function buildWhatIfs(c: Collector, docs: TypedDoc[], names: NameIndex, running: RunningJob[]): WhatIf[] {
   const out: WhatIf[] = [];
+  const runningNames = new Set(running.map((j) => j.name));
   for (const td of docs) {
     if (td.kind !== 'WhatIf') continue;
     if (out.some((w) => w.name === td.name)) {
@@ -18,7 +19,7 @@ export function buildWhatIfs(c: Collector, docs: TypedDoc[], names: NameIndex, r
     const spec = td.spec as WhatIfSpec;
     const submit = buildJobSpec(c, td.sd, ['spec', 'submit'], spec.submit, names);
     if (!submit) continue;
-    if (running.some((j) => j.name === submit.name)) {
+    if (runningNames.has(submit.name)) {
       c.error(td.sd, ['spec', 'submit', 'name'], 'policy/duplicate-job', `the submitted job "${submit.name}" has the name of a running job`, 'give the submission a name no running job has');
       continue;
     }
