@@ -2,6 +2,7 @@
  * Sentences for answers: why a job cannot be admitted, placed, or given victims, in the
  * policy's terms and citing the policy line (file:line:col).
  */
+import { fitsOf, WorkingNodes } from '../kernel/reference-placement.js';
 import type { Candidate, GangRequest } from '../kernel/types.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { JobSpec } from '../model/policy.js';
@@ -25,18 +26,27 @@ export function describeOverrun(snap: Snapshot, o: Overrun): string {
   return `${q.name} guarantees ${amount(o.resource, o.min)} and its jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over (${sourceText(q.src)})`;
 }
 
-/** Why the pool has no room for the gang right now. */
+/**
+ * Why the pool has no room for the gang right now, with its fragmentation (SEMANTICS
+ * 5.4): the free GPUs that no pod of this shape can use, because they sit on nodes in
+ * pieces smaller than a pod (or outside aligned blocks, under strict topology), or next
+ * to exhausted cpu or memory.
+ */
 export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string, what: string): string {
-  let nodesThatFit = 0;
+  const view = new WorkingNodes(snap.state.nodes);
+  let free = 0;
   let largest = 0;
-  for (const n of snap.state.nodes) {
-    if (n.pool !== req.pool) continue;
-    const free = n.gpus - popcount(n.usedMask);
-    largest = Math.max(largest, free);
-    if (free >= req.gpu) nodesThatFit++;
-  }
-  const free = snap.freeGpus(req.pool);
-  return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} (largest on one node: ${largest}); ${req.pods} pod(s) × ${req.gpu} GPU${req.strict ? ' in aligned blocks (topology: strict)' : ''} do not fit${nodesThatFit > 0 && nodesThatFit < req.pods ? ` (only ${nodesThatFit} node(s) have ${req.gpu} free)` : ''}`;
+  let pods = 0;
+  snap.state.nodes.forEach((n, i) => {
+    if (n.pool !== req.pool) return;
+    const f = n.gpus - popcount(n.usedMask);
+    free += f;
+    largest = Math.max(largest, f);
+    pods += fitsOf(view, i, req);
+  });
+  const fragments = free - Math.min(free, pods * req.gpu);
+  const shape = `${req.gpu}-GPU pod`;
+  return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} (largest on one node: ${largest}); ${req.pods} pod(s) × ${req.gpu} GPU${req.strict ? ' in aligned blocks (topology: strict)' : ''} do not fit: room for ${pods} such pod(s)${fragments > 0 ? `, and ${fragments} free GPU(s) are fragments no ${shape} can use` : ''}`;
 }
 
 /** Why a job may not borrow a sibling's share (SEMANTICS 5.2). */
