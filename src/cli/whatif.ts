@@ -4,6 +4,7 @@ import { QuotientError, sortFindings } from '../errors.js';
 import type { Answer } from '../engine/answer.js';
 import type { ViewedAnswer } from '../engine/visibility.js';
 import { asUser } from './as-user.js';
+import { BatchPool } from '../engine/batch-pool.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
@@ -18,6 +19,7 @@ interface WhatIfOptions extends OutputOptions {
   failOnPreempt?: boolean;
   kernel?: string;
   as?: string;
+  workers: string;
 }
 
 /** Registers the command. */
@@ -33,30 +35,45 @@ export function registerWhatIf(program: Command): void {
     .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('--kernel <backend>', 'wasm | reference (the pure-TypeScript twin)', 'wasm')
+    .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
     .action(async (paths: string[], opts: WhatIfOptions) => {
       const format = formatOf(opts);
       if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
+      const workers = Number(opts.workers);
+      if (!Number.isInteger(workers) || workers < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${opts.workers}"`, 'for example --workers 2');
       const bundles = readBundles(paths);
       const user = asUser(opts);
+      if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
+      const pool = workers > 1 ? new BatchPool({ workers, backend: opts.kernel }) : undefined;
       const answers: Array<(Answer | ViewedAnswer) & { policy: string }> = [];
       const wanted = new Set(opts.query ?? []);
       const found = new Set<string>();
-      for (const b of bundles) {
-        const files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
-        const { session, findings } = Session.open(files, { backend: opts.kernel });
-        if (!session) {
-          log(renderFindings(sortFindings(findings)));
-          throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
+      try {
+        for (const b of bundles) {
+          const files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
+          const { session, findings } = Session.open(files, { backend: opts.kernel });
+          if (!session) {
+            log(renderFindings(sortFindings(findings)));
+            throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
+          }
+          if (findings.length) log(renderFindings(findings));
+          if (!session.snapshot) throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+          let queries = session.policy.whatIfs;
+          if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
+          else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
+          queries.forEach((w) => found.add(w.name));
+          if (pool) {
+            // The policy was validated here; the workers open it once each and answer in batches.
+            const pooled = await pool.answerAll(b.label, files, queries.map((w) => ({ query: w.name, job: w.submit })));
+            for (const a of pooled) answers.push({ policy: b.label, ...a });
+          } else {
+            for (const w of queries) answers.push({ policy: b.label, ...(user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user)) });
+          }
         }
-        if (findings.length) log(renderFindings(findings));
-        if (!session.snapshot) throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
-        let queries = session.policy.whatIfs;
-        if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
-        else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
-        queries.forEach((w) => found.add(w.name));
-        for (const w of queries) answers.push({ policy: b.label, ...(user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user)) });
+      } finally {
+        await pool?.close();
       }
       const missing = [...wanted].filter((n) => !found.has(n));
       if (missing.length) throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');

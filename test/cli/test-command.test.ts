@@ -1,0 +1,83 @@
+/**
+ * `quotient test` and `quotient whatif --workers` end to end, as a user runs them: exit
+ * codes, the counterexample replaying through `quotient whatif`, CI report formats, and
+ * worker answers equal to one-thread answers.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+const tmp = mkdtempSync(join(tmpdir(), 'quotient-test-cmd-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function quotient(...args: string[]) {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('quotient test', () => {
+  it('exits 0 when every shipped promise holds, and says how many runs each got', () => {
+    const r = quotient('test', 'policies/', '--seed', '1', '--runs', '50');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/✓ held +team-a-service-always-runs +\(50 runs\)/);
+    expect(r.stdout).toMatch(/\d+ held, 0 broken \(seed 1\)/);
+  });
+
+  it('exits 1 on the broken example and saves a counterexample that quotient whatif reproduces', () => {
+    const dir = join(tmp, 'cex');
+    const r = quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--save', dir);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('✗ broken  workspace-b-loses-little');
+    expect(r.stdout).toContain('replayed through quotient whatif: reproduces');
+    const file = join(dir, 'workspace-b-loses-little.yaml');
+    const replay = quotient('whatif', file, '--json');
+    expect(replay.status).toBe(0);
+    const answer = JSON.parse(replay.stdout);
+    const lost = answer.victims.filter((v: { quota: string }) => v.quota === 'Quota1.1').reduce((s: number, v: { lostGpuHours: number }) => s + v.lostGpuHours, 0);
+    expect(lost).toBeGreaterThan(50);
+  });
+
+  it('prints JSON with stable fields, and JUnit and TAP reports for CI', () => {
+    const json = JSON.parse(quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--json').stdout);
+    expect(Object.keys(json).sort()).toEqual(['policies', 'runs', 'seed']);
+    expect(json.policies[0].results[0]).toMatchObject({ promise: 'workspace-b-loses-little', status: 'broken', seed: 7 });
+    const junit = quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--format', 'junit');
+    expect(junit.stdout).toMatch(/^<\?xml/);
+    expect(junit.stdout).toContain('<testcase name="workspace-b-loses-little"');
+    expect(junit.stdout).toContain('<failure message=');
+    const tap = quotient('test', 'policies/self-level-preemption', '--seed', '1', '--runs', '20', '--format', 'tap');
+    expect(tap.status).toBe(0);
+    expect(tap.stdout.split('\n').slice(0, 3)).toEqual(['TAP version 14', '1..2', 'ok 1 - policies/self-level-preemption: inference-never-preempted (held over 20 runs)']);
+  });
+
+  it('exits 2 with a located finding for a malformed promise, and for a folder without promises', () => {
+    const dir = join(tmp, 'bad-promise');
+    cpSync(join(ROOT, 'policies/self-level-preemption'), dir, { recursive: true });
+    writeFileSync(join(dir, 'promises.yaml'), readFileSync(join(dir, 'promises.yaml'), 'utf8').replace('priority: 5-9, standing: in-quota', 'priority: 5-9, standin: in-quota'));
+    const bad = quotient('test', dir);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/promises\.yaml:\d+:\d+ +error +policy\/unknown-field/);
+    const none = quotient('test', 'policies/team-isolation');
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('the files hold no Promise document');
+  });
+
+  it('rejects bad flags with exit 2', () => {
+    expect(quotient('test', 'policies/', '--runs', '0').status).toBe(2);
+    expect(quotient('test', 'policies/', '--format', 'xml').status).toBe(2);
+  });
+});
+
+describe('quotient whatif --workers', () => {
+  it('answers on worker threads exactly as on one thread', () => {
+    const one = quotient('whatif', 'policies/', '--json');
+    const two = quotient('whatif', 'policies/', '--json', '--workers', '2');
+    expect(two.status).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+  });
+});
