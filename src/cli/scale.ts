@@ -15,6 +15,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { writeMins } from '../policy/write-min.js';
 import { asUser } from './as-user.js';
 import { EXIT } from './exit.js';
+import { kernelFlag } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { renderScale } from './render-scale.js';
@@ -61,7 +62,7 @@ export function registerScale(program: Command): void {
     .addHelpText('after', '\nExamples:\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72 --apply\n\nExit codes: 0 answered (and applied), 1 the scaling is invalid (findings), 2 could not run.')
     .action((paths: string[], opts: ScaleOptions) => {
       const format = formatOf(opts);
-      if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
+      const kernel = kernelFlag(opts.kernel);
       if (opts.set && opts.query) throw new QuotientError('cli/conflicting-flags', '--set and --query cannot be used together', 'scale with --set, or answer the files\' ScaleQuota documents');
       const user = asUser(opts);
       const bundles = readBundles(paths);
@@ -71,7 +72,7 @@ export function registerScale(program: Command): void {
       const invalid: Finding[] = [];
       let applyTo: { files: string[]; values: Map<string, number>; standings: Map<string, string> } | undefined;
       for (const b of bundles) {
-        const { session, findings } = Session.open([...b.files, ...extra], { backend: opts.kernel });
+        const { session, findings } = Session.open([...b.files, ...extra], { backend: kernel });
         if (!session) {
           const errors = findings.filter((f) => f.severity === 'error');
           if (errors.every((f) => f.file === SET_FILE || f.code.startsWith('policy/scale-'))) {

@@ -10,6 +10,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
+import { kernelFlag, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -48,14 +49,13 @@ export function registerTest(program: Command): void {
       const seed = opts.seed === undefined ? Date.now() % 2 ** 31 : Number(opts.seed);
       if (!Number.isInteger(seed)) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${opts.seed}"`, 'use the seed a failure printed');
       if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap') throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
-      if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
-      const workers = Number(opts.workers);
-      if (!Number.isInteger(workers) || workers < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${opts.workers}"`, 'for example --workers 2');
+      const kernel = kernelFlag(opts.kernel);
+      const workers = workersFlag(opts.workers);
       const wanted = new Set(opts.promise ?? []);
       // Validate every policy on this thread first: errors are reported before any work starts.
       const plans: Array<{ policy: string; files: InputFile[]; session: Session; promises: PolicyPromise[] }> = [];
       for (const b of readBundles(paths)) {
-        const { session, findings } = Session.open(b.files, { backend: opts.kernel });
+        const { session, findings } = Session.open(b.files, { backend: kernel });
         if (!session) {
           log(renderFindings(sortFindings(findings)));
           throw new QuotientError('test/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
@@ -67,14 +67,14 @@ export function registerTest(program: Command): void {
       const groups: Array<{ policy: string; results: PromiseResult[] }> = [];
       if (workers > 1) {
         const jobs = plans.map((p) => ({ key: p.policy, files: p.files, promises: p.promises.map((pr) => pr.name) }));
-        const results = await checkPromisesInWorkers(jobs, { workers, runs, seed, backend: opts.kernel });
+        const results = await checkPromisesInWorkers(jobs, { workers, runs, seed, backend: kernel });
         plans.forEach((p, i) => groups.push({ policy: p.policy, results: results[i] }));
       } else {
         for (const p of plans) {
           const results: PromiseResult[] = [];
           for (const pr of p.promises) {
             const t = performance.now();
-            const r = await checkPromise(p.session, p.files, pr, { runs, seed, backend: opts.kernel });
+            const r = await checkPromise(p.session, p.files, pr, { runs, seed, backend: kernel });
             results.push(r);
             log(colour.dim(`${p.policy}: ${pr.name}: ${r.status} (${r.runs} runs, ${Math.round(performance.now() - t)} ms)`));
           }

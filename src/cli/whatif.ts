@@ -8,6 +8,7 @@ import { BatchPool } from '../engine/batch-pool.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
+import { kernelFlag, workersFlag } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -39,21 +40,20 @@ export function registerWhatIf(program: Command): void {
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
     .action(async (paths: string[], opts: WhatIfOptions) => {
       const format = formatOf(opts);
-      if (opts.kernel !== 'wasm' && opts.kernel !== 'reference') throw new QuotientError('cli/bad-kernel', `unknown kernel "${opts.kernel}"`, 'use --kernel wasm or --kernel reference');
+      const kernel = kernelFlag(opts.kernel);
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
-      const workers = Number(opts.workers);
-      if (!Number.isInteger(workers) || workers < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${opts.workers}"`, 'for example --workers 2');
+      const workers = workersFlag(opts.workers);
       const bundles = readBundles(paths);
       const user = asUser(opts);
       if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
-      const pool = workers > 1 ? new BatchPool({ workers, backend: opts.kernel }) : undefined;
+      const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
       const answers: Array<(Answer | ViewedAnswer) & { policy: string }> = [];
       const wanted = new Set(opts.query ?? []);
       const found = new Set<string>();
       try {
         for (const b of bundles) {
           const files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
-          const { session, findings } = Session.open(files, { backend: opts.kernel });
+          const { session, findings } = Session.open(files, { backend: kernel });
           if (!session) {
             log(renderFindings(sortFindings(findings)));
             throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');

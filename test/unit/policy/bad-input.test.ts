@@ -5,11 +5,10 @@
  * removed before loading. Cases match codes and locations, never message text.
  */
 import { describe, expect, it } from 'vitest';
-import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { located, markedPolicy } from '../../helpers/marked-policy.js';
 import type { Finding } from '../../../src/errors.js';
 
 const FILE = 'policy.yaml';
-const MARK = '«';
 
 /** A small valid policy: a tree with two children, a workspace, a cluster with one job. */
 const BASE = `apiVersion: quotient.dev/v1
@@ -54,6 +53,8 @@ spec:
         - { node: n-0, gpus: [0, 1, 2, 3] }
 `;
 
+const { variant, load } = markedPolicy(BASE, FILE);
+
 /** A second job appended to the Cluster's jobs (for clashes between jobs). */
 const J2 = `    - name: j2
       workspace: ws
@@ -83,35 +84,6 @@ spec:
   nodes:
     - { name: m-0, gpus: 8, pool: q }
 `;
-
-/** BASE with each `from` (which must occur exactly once) replaced by `to`. */
-function variant(...edits: Array<[from: string, to: string]>): string {
-  let text = BASE;
-  for (const [from, to] of edits) {
-    const at = text.indexOf(from);
-    if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error(`"${from}" must occur exactly once in the base policy`);
-    text = text.slice(0, at) + to + text.slice(at + from.length);
-  }
-  return text;
-}
-
-/** Strips the `«` markers; returns the clean text and each marker's 1-based line and column. */
-function located(marked: string): { text: string; marks: Array<{ line: number; column: number }> } {
-  const marks: Array<{ line: number; column: number }> = [];
-  const lines = marked.split('\n').map((line, i) => {
-    let out = '';
-    for (const ch of line) {
-      if (ch === MARK) marks.push({ line: i + 1, column: out.length + 1 });
-      else out += ch;
-    }
-    return out;
-  });
-  return { text: lines.join('\n'), marks };
-}
-
-function load(text: string) {
-  return loadPolicy([{ path: FILE, text }], { now: Date.parse('2026-11-20T12:00:00Z') });
-}
 
 interface BadCase {
   name: string;

@@ -5,11 +5,10 @@
  * right before the token the finding must point at. Cases match code and location.
  */
 import { describe, expect, it } from 'vitest';
+import { located, markedPolicy } from '../../helpers/marked-policy.js';
 import type { Finding } from '../../../src/errors.js';
-import { loadPolicy } from '../../../src/policy/load-policy.js';
 
 const FILE = 'teams.yaml';
-const MARK = '«';
 
 const BASE = `apiVersion: quotient.dev/v1
 kind: QuotaTree
@@ -74,32 +73,7 @@ spec:
   set: { A: 10, B: 6 }
 `;
 
-function variant(...edits: Array<[from: string, to: string]>): string {
-  let text = BASE;
-  for (const [from, to] of edits) {
-    const at = text.indexOf(from);
-    if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error(`"${from}" must occur exactly once in the base policy`);
-    text = text.slice(0, at) + to + text.slice(at + from.length);
-  }
-  return text;
-}
-
-function located(marked: string): { text: string; marks: Array<{ line: number; column: number }> } {
-  const marks: Array<{ line: number; column: number }> = [];
-  const lines = marked.split('\n').map((line, i) => {
-    let out = '';
-    for (const ch of line) {
-      if (ch === MARK) marks.push({ line: i + 1, column: out.length + 1 });
-      else out += ch;
-    }
-    return out;
-  });
-  return { text: lines.join('\n'), marks };
-}
-
-function load(text: string) {
-  return loadPolicy([{ path: FILE, text }], { now: Date.parse('2026-11-20T12:00:00Z') });
-}
+const { variant, load } = markedPolicy(BASE, FILE);
 
 const cases: Array<{ name: string; yaml: string; code: string; path?: string }> = [
   { name: 'a member with an undeclared role', yaml: variant(['{ user: ann, role: admin }', '{ user: ann, role: «admn }']), code: 'policy/unknown-role', path: 'spec.members[0].role' },
