@@ -47,15 +47,20 @@ export class FindingsError extends Error {
   }
 }
 
+/** Code-unit order: the same on every machine, whatever its locale. */
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Orders findings by file, line, column, then code, so output is stable. */
 export function sortFindings(findings: Finding[]): Finding[] {
   return [...findings].sort(
     (a, b) =>
-      a.file.localeCompare(b.file) ||
+      cmp(a.file, b.file) ||
       a.line - b.line ||
       a.column - b.column ||
-      a.code.localeCompare(b.code) ||
-      a.message.localeCompare(b.message),
+      cmp(a.code, b.code) ||
+      cmp(a.message, b.message),
   );
 }
 

@@ -16,7 +16,7 @@ export function registerCheck(program: Command): void {
   program
     .command('check')
     .description('validate policy files and lint them; every finding has a code, file:line:col, the field path and a hint')
-    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('--json', 'print {"findings": [...]} as JSON')
     .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--fail-on-warning', 'exit 1 on warnings too')

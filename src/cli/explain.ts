@@ -11,7 +11,7 @@ export function registerExplain(program: Command): void {
   program
     .command('explain')
     .description('print the rules a policy compiles to: which jobs may preempt which, and why, with the policy line of each rule')
-    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('--json', 'print the rules as JSON (name, kind, quota, source, summary, conditions; admission rules apart)')
     .option('-o, --output <format>', 'table | json | yaml', 'table')
     .action((paths: string[], opts: OutputOptions) => {

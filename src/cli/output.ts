@@ -17,6 +17,9 @@ export interface OutputOptions {
 
 /** The format the flags ask for; a bad `-o` value is a usage error (exit 2). */
 export function formatOf(opts: OutputOptions): Format {
+  if (opts.json && opts.output !== undefined && opts.output !== 'table' && opts.output !== 'json') {
+    throw new QuotientError('cli/conflicting-flags', `--json and -o ${opts.output} ask for two formats`, 'give one: --json, or -o yaml');
+  }
   if (opts.json) return 'json';
   const o = opts.output ?? 'table';
   if (o === 'json' || o === 'yaml' || o === 'table') return o;

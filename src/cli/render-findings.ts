@@ -7,7 +7,9 @@ export function renderFindings(findings: Finding[]): string {
   const lines: string[] = [];
   for (const f of findings) {
     const sev = f.severity === 'error' ? colour.red('error') : colour.yellow('warning');
-    lines.push(`${colour.bold(`${f.file}:${f.line}:${f.column}`)}  ${sev}  ${colour.dim(f.code)}  ${f.message}`);
+    // Findings in a document made from flags (--submit, --set) have no line a user wrote: name the flag.
+    const where = f.file.startsWith('--') ? f.file : `${f.file}:${f.line}:${f.column}`;
+    lines.push(`${colour.bold(where)}  ${sev}  ${colour.dim(f.code)}  ${f.message}`);
     if (f.path) lines.push(`    at ${f.path}`);
     if (f.hint) lines.push(`    ${colour.cyan('hint:')} ${f.hint}`);
   }

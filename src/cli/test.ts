@@ -10,7 +10,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
-import { kernelFlag, workersFlag } from './flags.js';
+import { isName, kernelFlag, rescuePaths, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -31,7 +31,7 @@ export function registerTest(program: Command): void {
   program
     .command('test')
     .description('check the Promise documents of a policy: generate cluster states consistent with it, ask each promise\'s submissions, and report held or broken with a replayable counterexample')
-    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-n, --runs <n>', 'generated states per promise', '200')
     .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
     .option('-p, --promise <name...>', 'check only these promises')
@@ -42,7 +42,9 @@ export function registerTest(program: Command): void {
     .option('-w, --workers <n>', 'check promises on n worker threads (Piscina); 1 = this thread', '1')
     .option('--save <dir>', 'write each counterexample to <dir>/<promise>.yaml (replay it with quotient whatif)')
     .addHelpText('after', '\nExit codes: 0 every promise held, 1 a promise broken, 2 could not run (including an invalid policy or no promises).')
-    .action(async (paths: string[], opts: TestOptions) => {
+    .action(async (given: string[], opts: TestOptions) => {
+      const { paths, values } = rescuePaths(given, opts.promise, isName);
+      opts.promise = values;
       const format = formatOf(opts);
       const runs = Number(opts.runs);
       if (!Number.isInteger(runs) || runs < 1) throw new QuotientError('cli/bad-runs', `--runs must be a positive whole number, got "${opts.runs}"`, 'for example --runs 500');
@@ -63,6 +65,11 @@ export function registerTest(program: Command): void {
         const promises = session.policy.promises.filter((p) => wanted.size === 0 || wanted.has(p.name));
         if (promises.length) plans.push({ policy: b.label, files: b.files, session, promises });
       }
+      if (plans.length === 0) {
+        throw wanted.size
+          ? new QuotientError('test/no-promises', `no Promise named ${[...wanted].map((w) => `"${w}"`).join(', ')}`, 'check the name against the Promise documents\' metadata.name')
+          : new QuotientError('test/no-promises', 'the files hold no Promise document', 'add a Promise document saying what the policy must always guarantee (docs/policy-format.md section 5a)');
+      }
       const started = performance.now();
       const groups: Array<{ policy: string; results: PromiseResult[] }> = [];
       if (workers > 1) {
@@ -82,7 +89,6 @@ export function registerTest(program: Command): void {
         }
       }
       log(colour.dim(`checked ${plans.reduce((s, p) => s + p.promises.length, 0)} promise(s) × ${runs} runs in ${Math.round(performance.now() - started)} ms on ${workers} thread(s)`));
-      if (groups.length === 0) throw new QuotientError('test/no-promises', wanted.size ? `no Promise named ${[...wanted].join(', ')}` : 'the files hold no Promise document', 'add a Promise document (see docs/policy-format.md) or check the name');
       if (opts.save) saveCounterexamples(opts.save, groups);
       if (opts.format === 'junit') process.stdout.write(junitReport(groups));
       else if (opts.format === 'tap') process.stdout.write(tapReport(groups));

@@ -3,12 +3,12 @@ import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import type { Answer } from '../engine/answer.js';
 import type { ViewedAnswer } from '../engine/visibility.js';
-import { asUser } from './as-user.js';
+import { asUser, unknownUser } from './as-user.js';
 import { BatchPool } from '../engine/batch-pool.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
-import { kernelFlag, workersFlag } from './flags.js';
+import { isName, isPair, kernelFlag, rescuePaths, workersFlag } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -28,7 +28,7 @@ export function registerWhatIf(program: Command): void {
   program
     .command('whatif')
     .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
-    .argument('<paths...>', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
     .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime')
     .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
@@ -38,12 +38,18 @@ export function registerWhatIf(program: Command): void {
     .option('--kernel <backend>', 'wasm | reference (the pure-TypeScript twin)', 'wasm')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
-    .action(async (paths: string[], opts: WhatIfOptions) => {
+    .action(async (given: string[], opts: WhatIfOptions) => {
+      // Paths written after -q or --submit were taken as their values; give them back.
+      let { paths, values: submit } = rescuePaths(given, opts.submit, isPair);
+      ({ paths, values: opts.query } = rescuePaths(paths, opts.query, isName));
+      opts.submit = submit;
       const format = formatOf(opts);
       const kernel = kernelFlag(opts.kernel);
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
       const workers = workersFlag(opts.workers);
       const bundles = readBundles(paths);
+      // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.
+      const now = Date.now();
       const user = asUser(opts);
       if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
       const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
@@ -51,25 +57,33 @@ export function registerWhatIf(program: Command): void {
       const wanted = new Set(opts.query ?? []);
       const found = new Set<string>();
       try {
-        for (const b of bundles) {
+        // Open and validate every policy first: nothing is answered from a set with errors.
+        const opened = bundles.map((b) => {
           const files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
-          const { session, findings } = Session.open(files, { backend: kernel });
+          const { session, findings } = Session.open(files, { backend: kernel, now });
           if (!session) {
             log(renderFindings(sortFindings(findings)));
+            const errors = findings.filter((f) => f.severity === 'error');
+            if (opts.submit && errors.every((f) => f.file === '--submit')) throw new QuotientError('whatif/invalid-submit', `the --submit job is not valid (${countFindings(errors)})`, 'fix the key=value pairs named above (see `quotient whatif --help` for the keys)');
             throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
           }
           if (findings.length) log(renderFindings(findings));
           if (!session.snapshot) throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+          return { b, files, session };
+        });
+        // A user unknown to every policy is a typo: refuse (the error lists the known users).
+        if (user !== undefined && !opened.some((o) => o.session.knows(user))) throw unknownUser(user, opened.map((o) => o.session));
+        for (const { b, files, session } of opened) {
           let queries = session.policy.whatIfs;
           if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
           else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
           queries.forEach((w) => found.add(w.name));
           if (pool) {
             // The policy was validated here; the workers open it once each and answer in batches.
-            const pooled = await pool.answerAll(b.label, files, queries.map((w) => ({ query: w.name, job: w.submit })));
+            const pooled = await pool.answerAll(b.label, files, queries.map((w) => ({ query: w.name, job: w.submit })), { now });
             for (const a of pooled) answers.push({ policy: b.label, ...a });
           } else {
-            for (const w of queries) answers.push({ policy: b.label, ...(user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user)) });
+            for (const w of queries) answers.push({ policy: b.label, ...(user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true })) });
           }
         }
       } finally {

@@ -9,6 +9,7 @@
  * When several caps apply every one must hold, so the strictest decides; reasons name
  * the cap that bit (the one with the least room), its numbers and its policy line.
  */
+import { compareText } from '../model/order.js';
 import { capText, capUsage, cappedResources, roleIn } from '../model/caps.js';
 import type { JobSpec, Policy, ResourceCap } from '../model/policy.js';
 import { formatCpu, formatMemory, type ResourceName } from '../model/resources.js';
@@ -69,7 +70,7 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
     const room = Math.min(...res.map((x) => cap.max[x]! - used[x] - need[x]));
     return { r, cap, used, res, room };
   });
-  rows.sort((a, b) => a.room - b.room || a.cap.max.gpu - b.cap.max.gpu || a.r.name.localeCompare(b.r.name));
+  rows.sort((a, b) => a.room - b.room || a.cap.max.gpu - b.cap.max.gpu || compareText(a.r.name, b.r.name));
   const others = (skip: AdmissionRule) => {
     const rest = rows.filter((x) => x.r !== skip).map((x) => `${x.r.name} (${capText(x.cap)})`);
     return rest.length ? `; ${rest.length} other cap(s) apply and leave more room: ${rest.join(', ')}` : '';
@@ -83,7 +84,7 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
   if (bit.room < 0) {
     const res = bit.res.find((x) => bit.used[x] + need[x] > bit.cap.max[x]!)!;
     return {
-      blocked: [`cap ${bit.r.name} bit (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`],
+      blocked: [`cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`],
       notes: [],
     };
   }

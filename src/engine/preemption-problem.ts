@@ -10,7 +10,7 @@ import type { EligibilityTables } from '../rules/eligibility-table.js';
 import { findCandidates } from './candidates.js';
 import { gangRequest } from './gang.js';
 import type { Snapshot } from './snapshot.js';
-import { overruns, totalRequest, type Overrun } from './usage.js';
+import { bindingOverruns, overruns, totalRequest, type Overrun } from './usage.js';
 
 export interface PreemptionProblem {
   req: GangRequest;
@@ -25,7 +25,7 @@ export async function preemptionProblem(snap: Snapshot, tables: EligibilityTable
   const q = snap.tree.indexOf(job.quota);
   const poolIdx = snap.poolIndexOf(job.quota);
   const req = gangRequest(job, poolIdx, snap.poolOf(job.quota));
-  const over = overruns(snap.tree, snap.usage, q, totalRequest(job), target);
+  const over = bindingOverruns(overruns(snap.tree, snap.usage, q, totalRequest(job), target));
   const table = await tables.tableFor(q, job.priority, target);
   const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, over);
   return { req, over, constraints: over.map((o) => ({ resource: o.resource, deficit: o.deficit })), candidates, ruleOf };

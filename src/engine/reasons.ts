@@ -26,6 +26,12 @@ export function describeOverrun(snap: Snapshot, o: Overrun): string {
   return `${q.name} guarantees ${amount(o.resource, o.min)} and its jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over (${sourceText(q.src)})`;
 }
 
+/** "Quota1.1 guarantees 48 GPUs; the job alone asks for 56": a request no preemption can ever make room for. */
+export function describeNeverFits(snap: Snapshot, o: Overrun): string {
+  const q = snap.tree.quotas[o.quota];
+  return `${q.name} guarantees ${amount(o.resource, o.min)} in all and the job alone asks for ${amount(o.resource, o.need)}, so it could not run in quota even with nothing else running (${sourceText(q.src)})`;
+}
+
 /**
  * Why the pool has no room for the gang right now, with its fragmentation (SEMANTICS
  * 5.4): the free GPUs that no pod of this shape can use, because they sit on nodes in

@@ -28,6 +28,12 @@ export interface SessionOptions extends LoadOptions {
   kernel?: Kernel;
 }
 
+/** How to treat a user the policy does not list. */
+export interface ViewOptions {
+  /** See them as an outsider (every job anonymous) instead of refusing: for questions spanning several policies. */
+  outsider?: boolean;
+}
+
 export class Session {
   readonly tree: QuotaTree;
   readonly tables: EligibilityTables;
@@ -74,8 +80,11 @@ export class Session {
    * The view of `user` (SEMANTICS 10); a user no workspace lists is a QuotientError
    * (`cli/unknown-user`): an answer for a misspelt name would silently show nothing.
    */
-  viewer(user: string): Viewer {
+  viewer(user: string, options: ViewOptions = {}): Viewer {
     const v = viewerFor(this.policy, this.tree, user);
+    // Asked about several policies, a user may belong to some of them only: in the others
+    // they are an outsider and every job shows as anonymous usage.
+    if (!v && options.outsider) return { user, canSee: () => false };
     if (!v) {
       const users = [...new Set(this.policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
       throw new QuotientError('cli/unknown-user', `user "${user}" is not a member or guest of any workspace`, users.length ? `known users: ${users.join(', ')}` : 'no workspace lists members');
@@ -83,17 +92,22 @@ export class Session {
     return v;
   }
 
+  /** True when some workspace of this policy lists `user` as a member or guest. */
+  knows(user: string): boolean {
+    return viewerFor(this.policy, this.tree, user) !== undefined;
+  }
+
   /** Answers a submission as `user` may see it: other teams' jobs only as anonymous usage. */
-  async answerAs(query: string, job: JobSpec, user: string): Promise<ViewedAnswer> {
+  async answerAs(query: string, job: JobSpec, user: string, options: ViewOptions = {}): Promise<ViewedAnswer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
-    const viewer = this.viewer(user);
+    const viewer = this.viewer(user, options);
     const answer = await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job);
     return redactAnswer(answer, this.snapshot.jobs, viewer);
   }
 
   /** Answers a quota scaling (SEMANTICS 9), as `user` may see it when given. */
-  scale(s: ScaleQuota, user?: string): ScaleAnswer {
+  scale(s: ScaleQuota, user?: string, options: ViewOptions = {}): ScaleAnswer {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
-    return answerScale(this.snapshot, s, user === undefined ? undefined : this.viewer(user));
+    return answerScale(this.snapshot, s, user === undefined ? undefined : this.viewer(user, options));
   }
 }

@@ -4,6 +4,7 @@
  * without a placement are placed here, in file order, as the scheduler would have.
  */
 import type { Finding } from '../errors.js';
+import { placeGang, WorkingNodes } from '../kernel/reference-placement.js';
 import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
 import type { Cluster, Policy, Pool, RunningJob } from '../model/policy.js';
@@ -85,11 +86,17 @@ export class Snapshot {
     const state: KernelSnapshot = { nodes, jobs: kjobs };
     const unplaced = jobs.filter((j) => j.placement.length === 0);
     if (unplaced.length > 0) {
-      kernel.load(state);
+      // Placed on one copy-on-write view with the twin's placement (identical to the
+      // kernel's, by the differential property), so the kernel is loaded once, not once
+      // per job: linear in the jobs to place, not quadratic.
+      const view = new WorkingNodes(nodes);
+      const poolNodes = new Map<number, number[]>();
+      nodes.forEach((n, i) => poolNodes.set(n.pool, [...(poolNodes.get(n.pool) ?? []), i]));
       for (const job of unplaced) {
         const pool = policy.pools.find((p) => p.name === tree.get(job.quota).pool)!;
-        const res = kernel.place(gangRequest(job, poolIndex.get(pool.name)!, pool));
-        if (!res.ok) {
+        const req = gangRequest(job, poolIndex.get(pool.name)!, pool);
+        const pods = placeGang(view, poolNodes.get(req.pool) ?? [], req);
+        if (!pods) {
           findings.push({
             ...job.src,
             code: 'policy/unplaceable-job',
@@ -99,11 +106,10 @@ export class Snapshot {
           });
           continue;
         }
-        job.placement = res.pods.map((p) => ({ node: cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
+        job.placement = pods.map((p) => ({ node: cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
         job.placedByEngine = true;
         occupy(job);
-        for (const n of nodes) n.usedMask >>>= 0;
-        kernel.load(state);
+        for (const p of pods) nodes[p.node].usedMask >>>= 0;
       }
       if (findings.length > 0) return { findings };
     }
@@ -126,13 +132,6 @@ export class Snapshot {
   /** The job a kernel job index refers to. */
   job(i: number): RunningJob {
     return this.jobs[i];
-  }
-
-  /** Free GPUs in a pool, for messages. */
-  freeGpus(pool: number): number {
-    let free = 0;
-    for (const n of this.state.nodes) if (n.pool === pool) free += n.gpus - popcount(n.usedMask);
-    return free;
   }
 
   /** GPUs in a pool. */

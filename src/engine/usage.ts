@@ -4,42 +4,19 @@
  * over its own `min` by design and counts only at the ancestors it borrows through
  * (invariant 2).
  */
-import type { Quota, RunningJob, Standing } from '../model/policy.js';
+import type { Quota, RunningJob } from '../model/policy.js';
+import { usageByQuota } from '../model/usage-rule.js';
 import type { QuotaTree } from '../model/quota-tree.js';
-import { RESOURCE_NAMES, type ResourceName, type Resources } from '../model/resources.js';
+import { RESOURCE_NAMES, type ResourceName } from '../model/resources.js';
 
 /** usage[quota][resource], resources in RESOURCE_NAMES order. */
 export type UsageTable = Float64Array[];
 
-/** True when a job of `standing` on quota `jobQuota` counts in usage(A). */
-export function countsAt(tree: QuotaTree, standing: Standing, jobQuota: number, a: number): boolean {
-  if (standing === 'idle') return false;
-  if (!tree.inSubtree(jobQuota, a)) return false;
-  return !(standing === 'borrowing' && jobQuota === a);
-}
-
-/** A job's total request: pods × per-pod resources. */
-export function totalRequest(job: { pods: number; resources: Resources }): Record<ResourceName, number> {
-  return {
-    gpu: job.pods * job.resources.gpu,
-    cpu: job.pods * (job.resources.cpu ?? 0),
-    memory: job.pods * (job.resources.memory ?? 0),
-  };
-}
+export { countsAt, totalRequest } from '../model/usage-rule.js';
 
 /** Usage of every quota by the running jobs. */
 export function computeUsage(tree: QuotaTree, jobs: RunningJob[]): UsageTable {
-  const usage = tree.quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
-  for (const job of jobs) {
-    if (job.standing === 'idle') continue;
-    const q = tree.indexOf(job.quota);
-    const need = totalRequest(job);
-    for (const a of tree.pathToRoot(q)) {
-      if (!countsAt(tree, job.standing, q, a)) continue;
-      RESOURCE_NAMES.forEach((r, i) => (usage[a][i] += need[r]));
-    }
-  }
-  return usage;
+  return usageByQuota(tree, jobs);
 }
 
 /** One quota a request would overrun: by how much, of which resource. */
@@ -76,4 +53,23 @@ export function overruns(tree: QuotaTree, usage: UsageTable, q: number, need: Re
 export function neverFits(tree: QuotaTree, q: number, need: Record<ResourceName, number>, target: 'in-quota' | 'borrowing'): Overrun[] {
   const zero = tree.quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
   return overruns(tree, zero, q, need, target);
+}
+
+/**
+ * The overruns victim selection must satisfy, without the dominated ones. For one
+ * resource, whatever relieves a quota also relieves its ancestors (a job counted below
+ * is counted above), so an ancestor's overrun is already met once a descendant's larger
+ * or equal one is: it is dropped. `over` runs from the job's quota up, as `overruns`
+ * returns it. What remains is at most one overrun per strictly growing deficit.
+ */
+export function bindingOverruns(over: Overrun[]): Overrun[] {
+  const largestBelow = new Map<number, number>();
+  const out: Overrun[] = [];
+  for (const o of over) {
+    const below = largestBelow.get(o.resource) ?? 0;
+    if (o.deficit <= below) continue;
+    largestBelow.set(o.resource, o.deficit);
+    out.push(o);
+  }
+  return out;
 }

@@ -76,9 +76,7 @@ export function jobLabel(job: RunningJob, viewer: Viewer | undefined): string {
  */
 export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer): ViewedAnswer {
   const byName = new Map(jobs.map((j) => [j.name, j]));
-  const hidden = jobs.filter((j) => !viewer.canSee(j)).sort((a, b) => b.name.length - a.name.length);
-  const patterns = hidden.map((j) => ({ re: new RegExp(`(?<![\\w.-])${escape(j.name)}(?![\\w-])`, 'g'), label: hiddenLabel(j) }));
-  const scrub = (s: string): string => patterns.reduce((t, p) => t.replace(p.re, p.label), s);
+  const scrub = scrubber(jobs.filter((j) => !viewer.canSee(j)));
   const victims = answer.victims.map((v): VictimAnswer | HiddenVictim => {
     const job = byName.get(v.job);
     if (!job || viewer.canSee(job)) return { ...v, reason: scrub(v.reason) };
@@ -96,6 +94,34 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
     };
   });
   return { ...answer, as: viewer.user, victims, reasons: answer.reasons.map(scrub) };
+}
+
+/**
+ * A function that replaces every hidden job's name in a text by its hidden label. Names
+ * made of word characters, dots and hyphens (the usual case) are found by one token scan
+ * and a map lookup, whatever the number of hidden jobs; other names fall back to one
+ * pattern each.
+ */
+function scrubber(hidden: RunningJob[]): (text: string) => string {
+  const simple = new Map<string, string>();
+  const patterns: Array<{ re: RegExp; label: string }> = [];
+  for (const j of hidden) {
+    if (/^[\w.-]+$/.test(j.name)) simple.set(j.name, hiddenLabel(j));
+    else patterns.push({ re: new RegExp(`(?<![\\w.-])${escape(j.name)}(?![\\w-])`, 'g'), label: hiddenLabel(j) });
+  }
+  return (text) => {
+    const t = simple.size
+      ? text.replace(/[\w.-]+/g, (tok) => {
+          const exact = simple.get(tok);
+          if (exact) return exact;
+          // A name at the end of a sentence: "… preempts job-x." keeps its full stop.
+          const bare = tok.replace(/\.+$/, '');
+          const label = bare !== tok ? simple.get(bare) : undefined;
+          return label ? label + tok.slice(bare.length) : tok;
+        })
+      : text;
+    return patterns.reduce((acc, p) => acc.replace(p.re, p.label), t);
+  };
 }
 
 function escape(s: string): string {

@@ -13,6 +13,7 @@
  * loses work, and the lender can always take its share back. An `only` job skips 1-4
  * and never preempts (invariant 5).
  */
+import { LAYOUT } from '../kernel/layout.js';
 import type { GangRequest } from '../kernel/types.js';
 import type { JobSpec } from '../model/policy.js';
 import { inRange } from '../model/priority.js';
@@ -24,10 +25,11 @@ import type { Answer, VictimAnswer } from './answer.js';
 import type { Viewer } from './visibility.js';
 import { preemptionProblem } from './preemption-problem.js';
 import { gangRequest } from './gang.js';
-import { describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
+import { describeNeverFits, describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
 import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
 import { neverFits, overruns, totalRequest, type Overrun } from './usage.js';
 import { lostGpuHours } from '../model/lost-work.js';
+import { formatCpu, formatMemory } from '../model/resources.js';
 
 /** What the engine needs to answer: the snapshot (with its loaded kernel) and the rules' tables. */
 export interface EngineContext {
@@ -57,23 +59,22 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   const need = totalRequest(job);
   const kernel = snap.kernel;
 
-  if (!fitsEmptyPool(snap, req)) {
-    return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty (${snap.capacity(poolIdx)} GPUs on ${snap.state.nodes.filter((n) => n.pool === poolIdx).length} nodes${req.strict ? ', topology: strict' : ''})`]);
-  }
+  const poolTooSmall = neverFitsPool(snap, req);
+  if (poolTooSmall) return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`]);
 
   const placementOf = (pods: { node: number; mask: number }[]) => pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
 
   if (job.idleResources === 'only') {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [`idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back (SEMANTICS 4)`] };
-    return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'an idle job never preempts anything (SEMANTICS 4, invariant 5); it waits for free GPUs']);
+    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [`idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back`] };
+    return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'a job on idle resources never preempts anything; it waits for free GPUs']);
   }
 
   // A full cap blocks every quota attempt; an `acceptable` job may still run idle.
   if (admission.blocked) {
     if (job.idleResources === 'acceptable') {
       const res = kernel.place(req);
-      if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back (SEMANTICS 4)'] };
+      if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back '] };
       return wait([...admission.blocked, `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`]);
     }
     return wait([...admission.blocked, 'the job waits until jobs under this cap finish; idleResources is none, so it does not run on idle capacity']);
@@ -90,7 +91,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   // 1. In quota on free capacity.
   if (inQuotaOverruns.length === 0) {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(res.pods), victims: [], reasons: [`within quota: ${tree.pathNames(q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`, ...admission.notes] };
+    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(res.pods), victims: [], reasons: [`in quota: ${tree.pathNames(q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`, ...admission.notes] };
     reasons.push(`in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
   } else {
     reasons.push(...inQuotaOverruns.map((o) => `in quota: ${describeOverrun(snap, o)}`));
@@ -108,7 +109,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
         victims: [],
         reasons: [
           ...inQuotaOverruns.map((o) => describeOverrun(snap, o)),
-          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(sp!.src)}), so it borrows unused capacity of its same-level quotas through ${quota.parent}; the lender can reclaim it (SEMANTICS 5.2)`,
+          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(sp!.src)}), so it borrows unused capacity of its same-level quotas through ${quota.parent}; the lender can take it back when it needs it`,
         ],
       };
     }
@@ -122,9 +123,16 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   const targets: Array<{ standing: 'in-quota' | 'borrowing'; never: Overrun[] }> = [{ standing: 'in-quota', never: inQuotaNever }];
   if (mayBorrow) targets.push({ standing: 'borrowing', never: borrowNever });
   let anyCandidates = false;
+  let searched = false;
   for (const t of targets) {
     if (t.never.length > 0) continue;
     const problem = await preemptionProblem(snap, ctx.tables, job, t.standing);
+    if (problem.constraints.length > LAYOUT.MAX_CONSTRAINTS) {
+      reasons.push(`preemption (${t.standing}): ${problem.constraints.length} quotas and resources on the way to the root are over at once, more than the ${LAYOUT.MAX_CONSTRAINTS} the victim search takes; the job cannot be given victims`);
+      searched = true;
+      continue;
+    }
+    searched = true;
     const { candidates, ruleOf } = problem;
     if (candidates.length === 0) {
       if (t.standing === 'borrowing') reasons.push(`preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(sp!.src)})`);
@@ -159,15 +167,19 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
       standing: t.standing,
       placement: placementOf(res.pods),
       victims,
-      reasons: [...reasons.filter((r) => r.startsWith('preemption (')), ...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${round2(victims.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`],
+      reasons: [...reasons.filter((r) => r.startsWith('preemption (')), ...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`],
     };
   }
-  if (!anyCandidates) reasons.push(`preemption: ${explainNoVictims(snap, q, job)}`);
+  if (!searched) {
+    // Every target asks for more than some quota guarantees at all: no victim could help.
+    const never = targets.flatMap((t) => t.never.slice(0, 1));
+    reasons.push(`preemption: no preemption can help: ${never.map((o) => describeNeverFits(snap, o)).join('; ')}`);
+  } else if (!anyCandidates) reasons.push(`preemption: ${explainNoVictims(snap, q, job)}`);
 
   // 5. Idle capacity for `acceptable` jobs.
   if (job.idleResources === 'acceptable') {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back (SEMANTICS 4)'] };
+    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back '] };
     reasons.push(`idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`);
   } else {
     reasons.push('idle: idleResources is none, so the job does not run on idle capacity');
@@ -175,9 +187,19 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
 
   const never = inQuotaNever.length > 0 && (!mayBorrow || borrowNever.length > 0) && job.idleResources === 'none';
   if (never) {
-    return reject([...inQuotaNever.map((o) => `the job asks for more than ${tree.quotas[o.quota].name} guarantees at all (${describeOverrun(snap, o)}), and it may neither borrow nor run idle`)]);
+    return reject([...inQuotaNever.map((o) => `${describeNeverFits(snap, o)}; and the job may neither borrow nor run idle`)]);
   }
   return wait(reasons);
+}
+
+/**
+ * The work the victims lose, as the asker may know it: with a viewer, only the victims
+ * they can see are summed, so a total never reveals a hidden job's lost work.
+ */
+function lostText(snap: Snapshot, victims: VictimAnswer[], viewer: Viewer | undefined): string {
+  const visible = viewer ? victims.filter((v) => viewer.canSee(snap.job(snap.jobIndex.get(v.job)!))) : victims;
+  const lost = `${round2(visible.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost`;
+  return visible.length === victims.length ? lost : `${lost} by the jobs you can see`;
 }
 
 function round2(x: number): number {
@@ -187,12 +209,19 @@ function round2(x: number): number {
 function describeHeadroom(snap: Snapshot, name: string, needGpu: number): string {
   const i = snap.tree.indexOf(name);
   const q = snap.tree.quotas[i];
-  return `${name} uses ${snap.usage[i][0]} of ${q.min.gpu} GPUs, ${needGpu} more fit`;
+  return `${name} uses ${snap.usage[i][0]} of ${q.min.gpu} GPUs, so the job's ${needGpu} fit`;
 }
 
-/** True when the gang fits the pool with every node empty (else it can never run there). */
-function fitsEmptyPool(snap: Snapshot, req: GangRequest): boolean {
+/**
+ * Why the gang could not fit the pool even with every node empty — counted per
+ * resource, so the sentence names the one that binds (GPUs, cpu or memory) — or
+ * undefined when it could.
+ */
+function neverFitsPool(snap: Snapshot, req: GangRequest): string | undefined {
   let total = 0;
+  const byGpu = { pods: 0, nodes: 0, gpus: 0 };
+  let maxCpu = 0;
+  let maxMem = 0;
   snap.cluster.nodes.forEach((node, i) => {
     if (snap.state.nodes[i].pool !== req.pool) return;
     // On an empty node every aligned block is free, so strict topology changes nothing here.
@@ -200,6 +229,15 @@ function fitsEmptyPool(snap: Snapshot, req: GangRequest): boolean {
     const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;
     const memFits = req.mem > 0 && node.memory !== undefined ? Math.floor(node.memory / req.mem) : Infinity;
     total += Math.min(gpuFits, cpuFits, memFits);
+    byGpu.pods += gpuFits;
+    byGpu.nodes++;
+    byGpu.gpus += node.gpus;
+    maxCpu = Math.max(maxCpu, node.cpu ?? Infinity);
+    maxMem = Math.max(maxMem, node.memory ?? Infinity);
   });
-  return total >= req.pods;
+  if (total >= req.pods) return undefined;
+  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
+  if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
+  if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
+  return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
 }

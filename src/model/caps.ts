@@ -6,6 +6,7 @@
  * or guest whose role in the workspace is the cap's role. Idle jobs use no quota and
  * count nowhere; jobs without `submittedBy` cannot be attributed and count against no cap.
  */
+import { totalRequest } from './usage-rule.js';
 import type { JobSpec, ResourceCap, RunningJob, Workspace } from './policy.js';
 import { formatRange, inRange } from './priority.js';
 import { RESOURCE_NAMES, type ResourceName } from './resources.js';
@@ -27,9 +28,8 @@ export function capUsage(cap: ResourceCap, ws: Workspace, jobs: RunningJob[]): R
   const used = { gpu: 0, cpu: 0, memory: 0 };
   for (const j of jobs) {
     if (j.standing === 'idle' || !capCovers(cap, ws, j)) continue;
-    used.gpu += j.pods * j.resources.gpu;
-    used.cpu += j.pods * (j.resources.cpu ?? 0);
-    used.memory += j.pods * (j.resources.memory ?? 0);
+    const need = totalRequest(j);
+    for (const r of RESOURCE_NAMES) used[r] += need[r];
   }
   return used;
 }

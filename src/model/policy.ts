@@ -151,6 +151,10 @@ export interface Workspace {
   src: Source;
   /** Where `members` was written (or the workspace). */
   membersSrc: Source;
+  /** Where `quotas` was written. */
+  quotasSrc: Source;
+  /** Where `modules` was written (or the workspace, when all modules are allowed by default). */
+  modulesSrc: Source;
 }
 
 export interface Checkpoint {

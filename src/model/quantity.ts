@@ -23,12 +23,13 @@ const DURATION = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
 
 /** cpu → millicores (rounded up: a request never shrinks by parsing). */
 export function parseCpu(value: unknown): number | undefined {
-  if (typeof value === 'number') return value >= 0 && Number.isFinite(value) ? Math.ceil(value * 1000) : undefined;
+  if (typeof value === 'number') return value >= 0 && Number.isFinite(value * 1000) ? Math.ceil(value * 1000) : undefined;
   if (typeof value !== 'string') return undefined;
   const m = CPU.exec(value.trim());
   if (!m) return undefined;
   const n = Number(m[1]);
-  return m[2] === 'm' ? Math.ceil(n) : Math.ceil(n * 1000);
+  const milli = m[2] === 'm' ? Math.ceil(n) : Math.ceil(n * 1000);
+  return Number.isFinite(milli) ? milli : undefined;
 }
 
 /** memory → MiB (rounded up). A bare number is bytes, as in Kubernetes. */

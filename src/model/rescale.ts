@@ -16,7 +16,9 @@
  * counted at its own quota. Only GPUs are rescaled.
  */
 import type { Quota, RunningJob, Standing } from './policy.js';
+import { compareText } from './order.js';
 import { QuotaTree } from './quota-tree.js';
+import { usageByQuota } from './usage-rule.js';
 
 /** One job whose standing changes. */
 export interface StandingChange {
@@ -43,27 +45,23 @@ export function rescaleStandings(quotas: Quota[], jobs: RunningJob[], newMin: Ma
   const tree = new QuotaTree(quotas);
   const standings = new Map(jobs.map((j) => [j.name, j.standing]));
   const gpus = (j: RunningJob) => j.pods * j.resources.gpu;
-  const usageOf = (a: number): number => {
-    let u = 0;
-    for (const j of jobs) {
-      const s = standings.get(j.name)!;
-      const q = tree.indexOf(j.quota);
-      if (s === 'idle' || !tree.inSubtree(q, a) || (s === 'borrowing' && q === a)) continue;
-      u += gpus(j);
-    }
-    return u;
-  };
+  // GPU usage per quota, computed once; a job changing standing at its own quota moves
+  // only that quota's usage (its ancestors count it either way).
+  const usage = usageByQuota(tree, jobs).map((u) => u[0]);
+  const byQuota = new Map<string, RunningJob[]>();
+  for (const j of jobs) byQuota.set(j.quota, [...(byQuota.get(j.quota) ?? []), j]);
   const min = (q: Quota) => newMin.get(q.name) ?? q.min.gpu;
   const changes: StandingChange[] = [];
-  const own = (q: Quota, s: Standing) => jobs.filter((j) => j.quota === q.name && standings.get(j.name) === s);
+  const own = (q: Quota, s: Standing) => (byQuota.get(q.name) ?? []).filter((j) => standings.get(j.name) === s);
 
   for (const q of quotas) {
     if (min(q) <= q.min.gpu) continue;
     const a = tree.indexOf(q.name);
-    const borrowers = own(q, 'borrowing').sort((x, y) => y.priority - x.priority || x.startedAt - y.startedAt || x.name.localeCompare(y.name));
+    const borrowers = own(q, 'borrowing').sort((x, y) => y.priority - x.priority || x.startedAt - y.startedAt || compareText(x.name, y.name));
     for (const j of borrowers) {
-      if (usageOf(a) + gpus(j) > min(q)) continue;
+      if (usage[a] + gpus(j) > min(q)) continue;
       standings.set(j.name, 'in-quota');
+      usage[a] += gpus(j);
       changes.push({ job: j, from: 'borrowing', to: 'in-quota', quota: q.name });
     }
   }
@@ -72,15 +70,15 @@ export function rescaleStandings(quotas: Quota[], jobs: RunningJob[], newMin: Ma
     if (min(q) >= q.min.gpu) continue;
     const a = tree.indexOf(q.name);
     if (q.parent !== null) {
-      const inQuota = own(q, 'in-quota').sort((x, y) => x.priority - y.priority || y.startedAt - x.startedAt || x.name.localeCompare(y.name));
+      const inQuota = own(q, 'in-quota').sort((x, y) => x.priority - y.priority || y.startedAt - x.startedAt || compareText(x.name, y.name));
       for (const j of inQuota) {
-        if (usageOf(a) <= min(q)) break;
+        if (usage[a] <= min(q)) break;
         standings.set(j.name, 'borrowing');
+        usage[a] -= gpus(j);
         changes.push({ job: j, from: 'in-quota', to: 'borrowing', quota: q.name });
       }
     }
-    const used = usageOf(a);
-    if (used > min(q)) over.push({ quota: q.name, used, min: min(q) });
+    if (usage[a] > min(q)) over.push({ quota: q.name, used: usage[a], min: min(q) });
   }
-  return { changes, over, usage: quotas.map((_, i) => usageOf(i)), standings };
+  return { changes, over, usage, standings };
 }

@@ -5,6 +5,7 @@
  * the quota's own `allowedModules` and `allowedRoles` must admit the job. The same
  * refusal is a located error for a running job and a `reject` answer for a submission.
  */
+import { nearest } from './suggest.js';
 import type { JobSpec, Member, Quota, Workspace } from '../model/policy.js';
 import type { Source } from '../model/source.js';
 import { workspaceRefusal } from './build-job.js';
@@ -29,7 +30,7 @@ export function memberOf(ws: Workspace, user: string | undefined): Member | unde
 /** The first rule of SEMANTICS 10 the job breaks, or undefined when it may run. */
 export function accessRefusal(job: Pick<JobSpec, 'name' | 'workspace' | 'quota' | 'module' | 'submittedBy'>, ws: Workspace, quota: Quota): AccessRefusal | undefined {
   const base = workspaceRefusal(job, ws);
-  if (base) return { ...base, rule: `${ws.name}/${base.field === 'quota' ? 'quotas' : 'modules'}`, src: ws.src };
+  if (base) return { ...base, rule: `${ws.name}/${base.field === 'quota' ? 'quotas' : 'modules'}`, src: base.field === 'quota' ? ws.quotasSrc : ws.modulesSrc };
   const member = memberOf(ws, job.submittedBy);
   if (job.submittedBy !== undefined && !member) {
     return {
@@ -38,7 +39,10 @@ export function accessRefusal(job: Pick<JobSpec, 'name' | 'workspace' | 'quota' 
       rule: `${ws.name}/members`,
       src: ws.membersSrc,
       message: `user "${job.submittedBy}" is neither a member nor a guest of workspace "${ws.name}"`,
-      hint: `submit from a workspace ${job.submittedBy} belongs to, or add them to ${ws.name}'s members or guests`,
+      hint: (() => {
+        const typo = nearest(job.submittedBy, ws.members.map((m) => m.user));
+        return typo ? `did you mean user "${typo}"?` : `submit from a workspace ${job.submittedBy} belongs to, or add them to ${ws.name}'s members or guests`;
+      })(),
     };
   }
   const am = quota.allowedModules;

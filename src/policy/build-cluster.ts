@@ -142,7 +142,7 @@ function buildRunningJob(
         return;
       }
       if (node.pool !== quotaPool) {
-        c.error(sd, [...pPath, 'node'], 'policy/wrong-pool', `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`, 'placement never mixes pools (invariant 8); place the pod on a node of the quota\'s pool');
+        c.error(sd, [...pPath, 'node'], 'policy/wrong-pool', `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`, 'a quota\'s jobs run only on its pool\'s nodes; place the pod on a node of pool "' + quotaPool + '"');
         placementOk = false;
       }
       if (p.gpus.length !== spec.resources.gpu) {
@@ -151,16 +151,25 @@ function buildRunningJob(
       }
       const held = owner.get(p.node) ?? new Map<number, string>();
       owner.set(p.node, held);
+      // One finding per pod and kind of problem, at the first GPU index it concerns.
+      const beyond: Array<[g: number, at: number]> = [];
+      const taken: Array<[g: number, at: number, by: string]> = [];
       p.gpus.forEach((g, gi) => {
-        if (g >= node.gpus) {
-          c.error(sd, [...pPath, 'gpus', gi], 'policy/gpu-out-of-range', `GPU ${g} does not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`, `use indices 0..${node.gpus - 1}`);
-          placementOk = false;
-        } else if (held.has(g)) {
-          const other = held.get(g)!;
-          c.error(sd, [...pPath, 'gpus', gi], 'policy/gpu-taken', other === spec.name ? `job "${spec.name}" lists GPU ${g} of node "${p.node}" twice` : `GPU ${g} of node "${p.node}" is already held by job "${other}"`, 'a GPU is allocated to one pod at a time (invariant 1)');
-          placementOk = false;
-        } else held.set(g, spec.name);
+        if (g >= node.gpus) beyond.push([g, gi]);
+        else if (held.has(g)) taken.push([g, gi, held.get(g)!]);
+        else held.set(g, spec.name);
       });
+      if (beyond.length) {
+        c.error(sd, [...pPath, 'gpus', beyond[0][1]], 'policy/gpu-out-of-range', `GPU${beyond.length > 1 ? 's' : ''} ${beyond.map(([g]) => g).join(', ')} ${beyond.length > 1 ? 'do' : 'does'} not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`, `use indices 0..${node.gpus - 1}`);
+        placementOk = false;
+      }
+      if (taken.length) {
+        const owners = [...new Set(taken.map(([, , by]) => by))];
+        const gpus = taken.map(([g]) => g).join(', ');
+        const message = owners.length === 1 && owners[0] === spec.name ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${gpus} of node "${p.node}" twice` : `GPU${taken.length > 1 ? 's' : ''} ${gpus} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
+        c.error(sd, [...pPath, 'gpus', taken[0][1]], 'policy/gpu-taken', message, 'a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job\'s placement');
+        placementOk = false;
+      }
     });
   }
   if (!placementOk) return undefined;

@@ -42,6 +42,8 @@ export function buildWorkspaces(c: Collector, docs: TypedDoc[], quotas: Quota[])
       admission: [],
       src: sourceAt(td.sd, []),
       membersSrc: sourceAt(td.sd, spec.members ? ['spec', 'members'] : []),
+      quotasSrc: sourceAt(td.sd, ['spec', 'quotas']),
+      modulesSrc: sourceAt(td.sd, spec.modules ? ['spec', 'modules'] : []),
     };
     ws.resourcePolicies = buildResourceCaps(c, td.sd, ws, spec.resourcePolicies ?? [], known);
     ws.admission = buildAdmission(c, td.sd, ws, spec.admission ?? [], known);

@@ -6,11 +6,10 @@
 import { capUsage, cappedResources, capText } from '../model/caps.js';
 import type { Cluster, Workspace } from '../model/policy.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
-import type { JobOrigins } from './build-cluster.js';
 import type { Collector } from './collector.js';
 
 /** Warns once per cap whose subject's running jobs hold more than it allows. */
-export function checkCaps(c: Collector, cluster: Cluster, workspaces: Workspace[], _origins: JobOrigins): void {
+export function checkCaps(c: Collector, cluster: Cluster, workspaces: Workspace[]): void {
   for (const ws of workspaces) {
     for (const cap of ws.resourcePolicies) {
       const used = capUsage(cap, ws, cluster.jobs);

@@ -4,6 +4,7 @@
  */
 import type { Cluster, Pool, Quota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
+import { countsAt, totalRequest } from '../model/usage-rule.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import type { JobOrigins } from './build-cluster.js';
@@ -45,10 +46,10 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
   for (const job of cluster.jobs) {
     if (job.standing === 'idle') continue;
     const q = tree.indexOf(job.quota);
-    const need = { gpu: job.resources.gpu * job.pods, cpu: (job.resources.cpu ?? 0) * job.pods, memory: (job.resources.memory ?? 0) * job.pods };
+    const need = totalRequest(job);
     for (const a of tree.pathToRoot(q)) {
       // A borrower is over its own quota's min by design (SEMANTICS 5.2): not counted there.
-      if (job.standing === 'borrowing' && a === q) continue;
+      if (!countsAt(tree, job.standing, q, a)) continue;
       const quota = quotas[a];
       for (const r of ['gpu', 'cpu', 'memory'] as const) {
         usage[a][r] += need[r];

@@ -24,7 +24,7 @@ import { checkCaps } from './check-caps.js';
 import { checkScales } from './check-scales.js';
 import { checkSnapshot } from './check-snapshot.js';
 import { Collector } from './collector.js';
-import { parseFiles, type InputFile } from './source-doc.js';
+import { parseFiles, type InputFile, type SourceDoc } from './source-doc.js';
 import { validateDocuments } from './validate-schema.js';
 
 export interface LoadOptions {
@@ -38,6 +38,11 @@ export interface LoadResult {
   findings: Finding[];
 }
 
+function lineCol(sd: SourceDoc): { line: number; column: number } {
+  const pos = sd.lines.linePos(sd.doc.range[0]);
+  return { line: pos.line, column: pos.col };
+}
+
 /** Loads, validates and merges the given files into one Policy. */
 export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadResult {
   const warnings: Finding[] = [];
@@ -49,6 +54,12 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
 
   const validated = validateDocuments(parsed.docs);
   if (hasErrors(validated.findings)) return stop(validated.findings);
+  if (!validated.typed.some((d) => d.kind === 'QuotaTree')) {
+    // Nothing to check against: an empty or comment-only bundle must not pass as clean.
+    const first = validated.typed[0]?.sd;
+    const at = first ? { file: first.file, ...lineCol(first) } : { file: files[0]?.path ?? '', line: 1, column: 1 };
+    return stop([{ ...at, code: 'policy/no-quota-tree', severity: 'error', path: '', message: validated.typed.length ? 'the policy has no QuotaTree: nothing declares the quotas its documents refer to' : 'the policy holds no documents', hint: 'add a QuotaTree document (docs/policy-format.md section 2), or name the files that hold it together with these' }]);
+  }
 
   const c = new Collector();
   const qb = buildQuotas(c, validated.typed);
@@ -67,7 +78,7 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   if (cluster) {
     const s = new Collector();
     checkSnapshot(s, cluster, qb.pools, qb, origins);
-    checkCaps(s, cluster, workspaces, origins);
+    checkCaps(s, cluster, workspaces);
     if (hasErrors(s.findings)) return stop(s.findings);
     warnings.push(...s.findings);
   }

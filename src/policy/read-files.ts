@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { QuotientError } from '../errors.js';
+import { compareText } from '../model/order.js';
 import type { InputFile } from './source-doc.js';
 
 export interface Bundle {
@@ -36,7 +37,7 @@ export function readBundles(paths: string[], cwd = process.cwd()): Bundle[] {
 }
 
 function folderBundles(dir: string, cwd: string): Bundle[] {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => compareText(a.name, b.name));
   const hasYaml = entries.some((e) => e.isFile() && isYaml(e.name));
   if (hasYaml) {
     return [{ label: display(dir, cwd), files: listYaml(dir).map((f) => readOne(display(f, cwd))) }];
@@ -60,7 +61,7 @@ function isYaml(name: string): boolean {
 
 function listYaml(dir: string): string[] {
   const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => compareText(a.name, b.name))) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...listYaml(full));
     else if (isYaml(entry.name)) out.push(full);

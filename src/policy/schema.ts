@@ -27,7 +27,7 @@ const quotaResources = z.strictObject({
 });
 
 const podResources = z.strictObject({
-  gpu: z.number().int().positive().describe('GPUs per pod.'),
+  gpu: z.number().int().positive().max(32).describe('GPUs per pod (a pod lives on one node; nodes have at most 32 GPUs).'),
   cpu: quantity.optional().describe('cpu per pod.'),
   memory: quantity.optional().describe('memory per pod.'),
 });

@@ -1,7 +1,7 @@
 /** "did you mean" hints for misspelt names. */
 
-/** A hint naming the closest known name, or listing the known ones when none is close. */
-export function closest(name: string, known: readonly string[], what: string): string {
+/** The known name closest to `name` (case-insensitive), when it is close enough to be a typo. */
+export function nearest(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
   for (const k of known) {
@@ -11,7 +11,13 @@ export function closest(name: string, known: readonly string[], what: string): s
       best = k;
     }
   }
-  if (best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3))) return `did you mean ${what} "${best}"?`;
+  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+/** A hint naming the closest known name, or listing the known ones when none is close. */
+export function closest(name: string, known: readonly string[], what: string): string {
+  const best = nearest(name, known);
+  if (best !== undefined) return `did you mean ${what} "${best}"?`;
   if (known.length === 0) return `no ${what} is declared; declare it first`;
   const list = known.slice(0, 8).map((k) => `"${k}"`).join(', ');
   return `known ${what}s: ${list}${known.length > 8 ? ', …' : ''}`;

@@ -4,9 +4,9 @@
  */
 import type { z } from 'zod';
 import type { Finding } from '../errors.js';
-import { API_VERSION, envelope, KINDS, SPEC_SCHEMAS, type Kind } from './schema.js';
+import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
 import { findingAt, formatPath, type PathSeg, type SourceDoc } from './source-doc.js';
-import { editDistance } from './suggest.js';
+import { nearest } from './suggest.js';
 
 /** A document that passed its schema, with its plain-JS value. */
 export interface TypedDoc {
@@ -21,7 +21,14 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
   const typed: TypedDoc[] = [];
   const findings: Finding[] = [];
   for (const sd of docs) {
-    const value = sd.doc.toJS({ maxAliasCount: 100 }) as unknown;
+    let value: unknown;
+    try {
+      value = sd.doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      // The yaml library refuses documents that expand aliases without bound ("billion laughs").
+      findings.push(findingAt(sd, [], 'policy/too-many-aliases', `the document could not be read: ${(e as Error).message.split('\n')[0]}`, 'use fewer YAML aliases (*name); at most 100 are expanded per document'));
+      continue;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       findings.push(
         findingAt(sd, [], 'policy/not-a-document', 'a policy document must be a mapping with apiVersion, kind, metadata and spec', `start the document with "apiVersion: ${API_VERSION}" and a kind (${KINDS.join(', ')})`),
@@ -30,13 +37,13 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
     }
     const env = envelope.safeParse(value, { reportInput: true });
     if (!env.success) {
-      findings.push(...env.error.issues.map((i) => issueToFinding(sd, [], i)));
+      findings.push(...env.error.issues.flatMap((i) => issueToFindings(sd, [], i)));
       continue;
     }
     const kind = env.data.kind;
     const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
     if (!spec.success) {
-      findings.push(...spec.error.issues.map((i) => issueToFinding(sd, ['spec'], i)));
+      findings.push(...spec.error.issues.flatMap((i) => issueToFindings(sd, ['spec'], i)));
       continue;
     }
     typed.push({ sd, kind, name: env.data.metadata.name, spec: spec.data });
@@ -46,17 +53,20 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
 
 type Issue = z.core.$ZodIssue;
 
+/** Maps one zod issue to findings: one per unknown key, else one. */
+function issueToFindings(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding[] {
+  if (issue.code !== 'unrecognized_keys') return [issueToFinding(sd, prefix, issue)];
+  const path = [...prefix, ...(issue.path as PathSeg[])];
+  const where = formatPath(path) || 'the document';
+  return issue.keys.map((key) => findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key), { key: true }));
+}
+
 /** Maps one zod issue to a finding with a code a test (and a person) can rely on. */
 function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding {
   const path = [...prefix, ...(issue.path as PathSeg[])];
   const field = String(path[path.length - 1] ?? '');
   const where = formatPath(path) || 'the document';
   switch (issue.code) {
-    case 'unrecognized_keys': {
-      const key = issue.keys[0];
-      const others = issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).map((k) => `"${k}"`).join(', ')})` : '';
-      return findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}"${others} in ${where}`, suggestField(key, path), { key: true });
-    }
     case 'invalid_type': {
       // With reportInput, a missing field is an issue whose input is undefined.
       if ((issue as { input?: unknown }).input === undefined) {
@@ -65,6 +75,9 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
       return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(issue.expected)}`, `write ${field} as ${article(issue.expected)}`);
     }
     case 'invalid_value': {
+      if ((issue as { input?: unknown }).input === undefined) {
+        return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'} (one of ${issue.values.map(String).join(', ')})`);
+      }
       const allowed = issue.values.map((v) => String(v));
       if (field === 'apiVersion') {
         return findingAt(sd, path, 'policy/bad-api-version', `apiVersion must be ${API_VERSION}`, `write "apiVersion: ${API_VERSION}"`);
@@ -103,28 +116,29 @@ function article(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 
-const KNOWN_FIELDS = [
-  'apiVersion', 'kind', 'metadata', 'spec', 'name', 'description', 'labels', 'pool', 'type', 'placement', 'strategy', 'topology',
-  'quotas', 'min', 'gpu', 'cpu', 'memory', 'queueStrategy', 'reclaim', 'selfPreemption', 'highPriority', 'lowPriority',
-  'modules', 'childPreemption', 'preemptiblePriority', 'children', 'members', 'user', 'role', 'at', 'nodeGroups', 'prefix',
-  'count', 'start', 'gpus', 'instanceType', 'nodes', 'jobs', 'workspace', 'quota', 'module', 'priority', 'pods',
-  'resources', 'idleResources', 'checkpoint', 'every', 'last', 'faultTolerance', 'autoRestart', 'maxRestarts',
-  'standing', 'startedAt', 'node', 'submit', 'allowedModules', 'allowedRoles', 'roles', 'guests', 'resourcePolicies',
-  'admission', 'maxRuntime', 'priorities', 'resourceSpecs', 'max', 'submittedBy', 'set',
-];
+/** Every field name the schemas know, read from the JSON Schema, so "did you mean" never goes stale. */
+let knownFields: string[] | undefined;
+function allFieldNames(): string[] {
+  if (knownFields) return knownFields;
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'properties' && v && typeof v === 'object') Object.keys(v).forEach((n) => names.add(n));
+        walk(v);
+      }
+    }
+  };
+  walk(policyJsonSchema());
+  knownFields = [...names].sort();
+  return knownFields;
+}
 
 /** "did you mean" for a misspelt field: the known field at the smallest edit distance. */
-function suggestField(key: string, _path: PathSeg[]): string {
-  let best = '';
-  let bestD = Infinity;
-  for (const k of KNOWN_FIELDS) {
-    const d = editDistance(key.toLowerCase(), k.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return bestD <= Math.max(2, Math.floor(key.length / 3))
+function suggestField(key: string): string {
+  const best = nearest(key, allFieldNames());
+  return best !== undefined
     ? `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`
     : 'remove it, or see docs/policy-format.md for the fields this object takes';
 }

@@ -1,5 +1,5 @@
 /**
- * Eligibility tables: for one preemptor class (quota, priority) the rules are run once
+ * Eligibility tables: for one preemptor class (quota, priority, target standing) the rules are run once
  * over every victim fact combination and the answers stored in a small table that
  * victim selection reads in O(1) per candidate. Tables are made on first use and cached.
  *

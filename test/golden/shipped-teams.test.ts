@@ -37,7 +37,7 @@ const WHATIFS: Record<string, Record<string, Pin>> = {
     // ann's caps at priority 7: admin 1-7 (100) and hers 7-9 (10); 8 + 2 = 10 fits.
     'ann-p7-fits-her-cap': ['admit', 'in-quota', [], 'research/resourcePolicies[1]'],
     // 8 + 4 = 12 > 10: her cap is the strictest and bites, though the admin cap allows it.
-    'ann-p7-strictest-wins': ['wait', null, [], 'cap research/resourcePolicies[1] bit (user ann at priority 7-9 on Team: at most 10 GPUs, policies/resource-policies/quotas.yaml:26:7)'],
+    'ann-p7-strictest-wins': ['wait', null, [], 'cap research/resourcePolicies[1] is full (user ann at priority 7-9 on Team: at most 10 GPUs, policies/resource-policies/quotas.yaml:26:7)'],
     // 16 GPUs alone exceed her cap of 10.
     'ann-above-cap-alone': ['reject', null, [], 'more than cap research/resourcePolicies[1] allows at all'],
     // bob: admin cap only, 16 + 32 = 48 ≤ 100; Team has 80 GPUs of room.

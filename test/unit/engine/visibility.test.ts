@@ -37,6 +37,20 @@ describe('visibility', () => {
     expect(v.lostGpuHours).toBeUndefined();
   });
 
+  it('never reveals a hidden victim\'s lost work through the totals in the reasons', async () => {
+    const full = await (async () => {
+      const s = openSession(files);
+      const w = s.policy.whatIfs.find((x) => x.name === 'team-a-service')!;
+      return s.answer(w.name, w.submit);
+    })();
+    const hiddenLost = full.victims.reduce((sum, v) => sum + v.lostGpuHours, 0);
+    expect(hiddenLost).toBeGreaterThan(0);
+    const asBob = await serviceAs('bob');
+    const totals = asBob.reasons.find((r) => r.startsWith('preempting '))!;
+    expect(totals).toContain('0 GPU-hours of work lost by the jobs you can see');
+    expect(totals).not.toContain(`${hiddenLost} GPU-hours`);
+  });
+
   it('never puts a hidden job\'s name in the JSON', async () => {
     for (const user of ['bob', 'dave', 'oscar']) {
       const json = JSON.stringify(await serviceAs(user));

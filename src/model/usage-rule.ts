@@ -1,0 +1,46 @@
+/**
+ * SEMANTICS 3's usage rule, in one place: usage(A) counts the in-quota and borrowing
+ * jobs of A's subtree, except a borrower at its own quota — it is over its own `min` by
+ * design and counts only at the ancestors it borrows through (invariant 2). Idle jobs
+ * never count (invariant 5). The engine, the snapshot checks and quota scaling all use
+ * these functions, so they cannot disagree.
+ */
+import type { Standing } from './policy.js';
+import type { QuotaTree } from './quota-tree.js';
+import { RESOURCE_NAMES, type ResourceName, type Resources } from './resources.js';
+
+/** True when a job of `standing` on quota `jobQuota` counts in usage(A). */
+export function countsAt(tree: QuotaTree, standing: Standing, jobQuota: number, a: number): boolean {
+  if (standing === 'idle') return false;
+  if (!tree.inSubtree(jobQuota, a)) return false;
+  return !(standing === 'borrowing' && jobQuota === a);
+}
+
+/** A job's total request: pods × per-pod resources. */
+export function totalRequest(job: { pods: number; resources: Resources }): Record<ResourceName, number> {
+  return {
+    gpu: job.pods * job.resources.gpu,
+    cpu: job.pods * (job.resources.cpu ?? 0),
+    memory: job.pods * (job.resources.memory ?? 0),
+  };
+}
+
+/** usage[quota][resource] (resources in RESOURCE_NAMES order) of `jobs`, whose standing may be overridden. */
+export function usageByQuota(
+  tree: QuotaTree,
+  jobs: ReadonlyArray<{ name: string; quota: string; standing: Standing; pods: number; resources: Resources }>,
+  standingOf: (job: { name: string; standing: Standing }) => Standing = (j) => j.standing,
+): Float64Array[] {
+  const usage = tree.quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
+  for (const job of jobs) {
+    const standing = standingOf(job);
+    if (standing === 'idle') continue;
+    const q = tree.indexOf(job.quota);
+    const need = totalRequest(job);
+    for (const a of tree.pathToRoot(q)) {
+      if (!countsAt(tree, standing, q, a)) continue;
+      RESOURCE_NAMES.forEach((r, i) => (usage[a][i] += need[r]));
+    }
+  }
+  return usage;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Quota, RunningJob } from '../../../src/model/policy.js';
+import { rescaleStandings } from '../../../src/model/rescale.js';
+
+const src = { file: 't.yaml', line: 1, column: 1, path: '' };
+const quota = (name: string, parent: string | null, gpu: number, children: string[] = []): Quota => ({
+  name, parent, children, min: { gpu }, queueStrategy: 'fifo', reclaim: 'any', pool: 'p', src, reclaimSrc: src,
+});
+const job = (name: string, q: string, priority: number, startedAt: number): RunningJob => ({
+  name, workspace: 'ws', quota: q, module: 'DLC', priority, pods: 1, resources: { gpu: 8 }, idleResources: 'none',
+  standing: 'in-quota', startedAt, placement: [], placedByEngine: false, src,
+});
+
+describe('rescaleStandings', () => {
+  const quotas = [quota('Root', null, 32, ['A', 'B']), quota('A', 'Root', 16), quota('B', 'Root', 16)];
+
+  it('turns the newest lowest-priority job borrowing when a quota shrinks below its usage', () => {
+    const jobs = [job('old-low', 'A', 1, 1000), job('new-low', 'A', 1, 2000)];
+    const r = rescaleStandings(quotas, jobs, new Map([['A', 8], ['B', 24]]));
+    expect(r.changes.map((c) => [c.job.name, c.from, c.to])).toEqual([['new-low', 'in-quota', 'borrowing']]);
+    expect(r.usage[1]).toBe(8);
+    expect(r.over).toEqual([]);
+  });
+
+  it('breaks ties by name in code-unit order, the same on every machine whatever its locale', () => {
+    // Equal priority and start: the tie-break decides. 'z' (U+007A) sorts before 'ä' (U+00E4)
+    // by code unit, while many locales put "ä" first.
+    const jobs = [job('ä-job', 'A', 1, 1000), job('z-job', 'A', 1, 1000)];
+    const r = rescaleStandings(quotas, jobs, new Map([['A', 8], ['B', 24]]));
+    expect(r.changes.map((c) => c.job.name)).toEqual(['z-job']);
+  });
+
+  it('takes borrowers back in quota, most important first, when a quota grows', () => {
+    const borrowing = (j: RunningJob): RunningJob => ({ ...j, standing: 'borrowing' });
+    const small = [quota('Root', null, 32, ['A', 'B']), quota('A', 'Root', 8), quota('B', 'Root', 24)];
+    const jobs = [borrowing(job('b1', 'A', 3, 1000)), borrowing(job('b2', 'A', 7, 1000)), job('base', 'A', 5, 1000)];
+    // A grows 8 → 16: room for one more 8-GPU job in quota: the priority-7 borrower.
+    const r = rescaleStandings(small, jobs, new Map([['A', 16], ['B', 16]]));
+    expect(r.changes.map((c) => [c.job.name, c.to])).toEqual([['b2', 'in-quota']]);
+  });
+});
