@@ -6,6 +6,7 @@
 import { IDLE_MODES, MODULES, type IdleMode, type Module, type Standing } from '../model/policy.js';
 import type { IntChoice, JobSelector, PolicyPromise, SubmitTemplate } from '../model/promise.js';
 import type { Collector } from './collector.js';
+import { uniqueDocs } from './unique-docs.js';
 import type { NameIndex } from './build-job.js';
 import { parseRange } from './parse-fields.js';
 import type { PromiseSpec } from './schema.js';
@@ -18,12 +19,7 @@ type Choice = number | string | Array<number | string>;
 /** Builds every Promise document. */
 export function buildPromises(c: Collector, docs: TypedDoc[], names: NameIndex): PolicyPromise[] {
   const out: PolicyPromise[] = [];
-  for (const td of docs) {
-    if (td.kind !== 'Promise') continue;
-    if (out.some((p) => p.name === td.name)) {
-      c.error(td.sd, ['metadata', 'name'], 'policy/duplicate-promise', `Promise "${td.name}" is declared twice`, 'promise names are unique');
-      continue;
-    }
+  for (const td of uniqueDocs(c, docs, 'Promise', 'policy/duplicate-promise', 'promise names are unique')) {
     const spec = td.spec as PromiseSpec;
     const before = c.findings.length;
     const sd = td.sd;

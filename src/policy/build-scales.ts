@@ -1,6 +1,7 @@
 /** ScaleQuota documents → scaling what-ifs. Checks: unique names, quotas that exist. */
 import type { Quota, ScaleQuota } from '../model/policy.js';
 import type { Collector } from './collector.js';
+import { uniqueDocs } from './unique-docs.js';
 import type { ScaleQuotaSpec } from './schema.js';
 import { sourceAt } from './source-doc.js';
 import { closest } from './suggest.js';
@@ -10,12 +11,7 @@ import type { TypedDoc } from './validate-schema.js';
 export function buildScales(c: Collector, docs: TypedDoc[], quotas: Quota[]): ScaleQuota[] {
   const out: ScaleQuota[] = [];
   const names = quotas.map((q) => q.name);
-  for (const td of docs) {
-    if (td.kind !== 'ScaleQuota') continue;
-    if (out.some((s) => s.name === td.name)) {
-      c.error(td.sd, ['metadata', 'name'], 'policy/duplicate-scale', `ScaleQuota "${td.name}" is declared twice`, 'ScaleQuota names are unique; `quotient scale --query NAME` picks one by name');
-      continue;
-    }
+  for (const td of uniqueDocs(c, docs, 'ScaleQuota', 'policy/duplicate-scale', 'ScaleQuota names are unique; `quotient scale --query NAME` picks one by name')) {
     const spec = td.spec as ScaleQuotaSpec;
     const set: ScaleQuota['set'] = [];
     let ok = true;

@@ -1,6 +1,7 @@
 /** WhatIf documents → submissions. Unknown names are errors (the question cannot be answered). */
 import type { RunningJob, WhatIf } from '../model/policy.js';
 import type { Collector } from './collector.js';
+import { uniqueDocs } from './unique-docs.js';
 import { buildJobSpec, type NameIndex } from './build-job.js';
 import type { WhatIfSpec } from './schema.js';
 import { sourceAt } from './source-doc.js';
@@ -10,12 +11,7 @@ import type { TypedDoc } from './validate-schema.js';
 export function buildWhatIfs(c: Collector, docs: TypedDoc[], names: NameIndex, running: RunningJob[]): WhatIf[] {
   const out: WhatIf[] = [];
   const runningNames = new Set(running.map((j) => j.name));
-  for (const td of docs) {
-    if (td.kind !== 'WhatIf') continue;
-    if (out.some((w) => w.name === td.name)) {
-      c.error(td.sd, ['metadata', 'name'], 'policy/duplicate-whatif', `WhatIf "${td.name}" is declared twice`, 'WhatIf names are unique; `--query NAME` picks one by name');
-      continue;
-    }
+  for (const td of uniqueDocs(c, docs, 'WhatIf', 'policy/duplicate-whatif', 'WhatIf names are unique; `--query NAME` picks one by name')) {
     const spec = td.spec as WhatIfSpec;
     const submit = buildJobSpec(c, td.sd, ['spec', 'submit'], spec.submit, names);
     if (!submit) continue;

@@ -7,6 +7,7 @@
  */
 import { BUILTIN_ROLES, MODULES, type Member, type Quota, type Workspace } from '../model/policy.js';
 import type { Collector } from './collector.js';
+import { uniqueDocs } from './unique-docs.js';
 import { buildAdmission, buildResourceCaps } from './build-resource-policies.js';
 import type { WorkspaceSpec } from './schema.js';
 import { sourceAt, type SourceDoc } from './source-doc.js';
@@ -17,13 +18,8 @@ import { closest } from './suggest.js';
 export function buildWorkspaces(c: Collector, docs: TypedDoc[], quotas: Quota[]): Workspace[] {
   const out: Workspace[] = [];
   const quotaNames = quotas.map((q) => q.name);
-  for (const td of docs) {
-    if (td.kind !== 'Workspace') continue;
+  for (const td of uniqueDocs(c, docs, 'Workspace', 'policy/duplicate-workspace', 'workspace names are unique; rename or merge them')) {
     const spec = td.spec as WorkspaceSpec;
-    if (out.some((w) => w.name === td.name)) {
-      c.error(td.sd, ['metadata', 'name'], 'policy/duplicate-workspace', `workspace "${td.name}" is declared twice`, 'workspace names are unique; rename or merge them');
-      continue;
-    }
     spec.quotas.forEach((q, i) => {
       if (!quotaNames.includes(q)) {
         c.error(td.sd, ['spec', 'quotas', i], 'policy/unknown-quota', `workspace "${td.name}" names quota "${q}", which no QuotaTree declares`, closest(q, quotaNames, 'quota'));

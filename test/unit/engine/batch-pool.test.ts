@@ -3,6 +3,7 @@
  * whatever the batch size and worker count. The workers run the compiled
  * dist/engine/batch-worker.js (`pretest` builds it).
  */
+import { seededRandom } from '../../../bench/synthetic-cluster.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,21 +36,9 @@ async function inThread(session: Session, queries: BatchQuery[]): Promise<unknow
   return out;
 }
 
-/** mulberry32, so the ad-hoc submissions are the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `n` submissions made from a policy's WhatIfs: other priorities, pod counts, GPUs, quotas. */
 function adHoc(session: Session, n: number, seed: number): BatchQuery[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
   const templates = session.policy.whatIfs.map((w) => w.submit);
   const quotas = session.policy.quotas.map((q) => q.name);
