@@ -63,18 +63,23 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   if (poolTooSmall) return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`]);
 
   const placementOf = (pods: { node: number; mask: number }[]) => pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
+  // Idle capacity: free GPUs only, never a victim (invariant 5); the answer when they suffice.
+  const idleRun = (why: string[]): Answer | undefined => {
+    const res = kernel.place(req);
+    return res.ok ? { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: why } : undefined;
+  };
 
   if (job.idleResources === 'only') {
-    const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [`idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back`] };
+    const idle = idleRun(['idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back']);
+    if (idle) return idle;
     return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'a job on idle resources never preempts anything; it waits for free GPUs']);
   }
 
   // A full cap blocks every quota attempt; an `acceptable` job may still run idle.
   if (admission.blocked) {
     if (job.idleResources === 'acceptable') {
-      const res = kernel.place(req);
-      if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back '] };
+      const idle = idleRun([...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back']);
+      if (idle) return idle;
       return wait([...admission.blocked, `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`]);
     }
     return wait([...admission.blocked, 'the job waits until jobs under this cap finish; idleResources is none, so it does not run on idle capacity']);
@@ -178,8 +183,8 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
 
   // 5. Idle capacity for `acceptable` jobs.
   if (job.idleResources === 'acceptable') {
-    const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: [...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back '] };
+    const idle = idleRun([...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back']);
+    if (idle) return idle;
     reasons.push(`idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`);
   } else {
     reasons.push('idle: idleResources is none, so the job does not run on idle capacity');
