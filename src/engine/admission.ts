@@ -67,7 +67,9 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
     const cap = r.cap!;
     const used = capUsage(cap, ws, snap.jobs);
     const res = cappedResources(cap);
-    const room = Math.min(...res.map((x) => cap.max[x]! - used[x] - need[x]));
+    // Room as a share of each limit, so GPUs, millicores and MiB compare: the cap with the
+    // least share left is the strictest; a negative share is a cap the job would overrun.
+    const room = Math.min(...res.map((x) => (cap.max[x]! - used[x] - need[x]) / Math.max(cap.max[x]!, 1)));
     return { r, cap, used, res, room };
   });
   rows.sort((a, b) => a.room - b.room || a.cap.max.gpu - b.cap.max.gpu || compareText(a.r.name, b.r.name));
