@@ -31,7 +31,7 @@ function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: Q
         at.sd,
         [...at.path, 'min', 'gpu'],
         'policy/root-exceeds-pool',
-        `root quota${roots.length > 1 ? 's' : ''} ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee${roots.length > 1 ? '' : 's'} ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
+        roots.length > 1 ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot` : `root quota "${roots[0].name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
         capacity === 0 ? `the Cluster has no nodes in pool "${pool.name}"; add them` : `lower min.gpu to ${capacity} or less, or add nodes to pool "${pool.name}"`,
       );
     }
