@@ -13,7 +13,7 @@ import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import type { InputFile } from '../policy/source-doc.js';
 import { writeMins } from '../policy/write-min.js';
-import { asUser } from './as-user.js';
+import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, rescuePaths } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
@@ -75,6 +75,7 @@ export function registerScale(program: Command): void {
       const answers: Array<ScaleAnswer & { policy: string }> = [];
       const invalid: Finding[] = [];
       let applyTo: { files: string[]; values: Map<string, number>; standings: Map<string, string> } | undefined;
+      const sessions: Session[] = [];
       for (const b of bundles) {
         const { session, findings } = Session.open([...b.files, ...extra], { backend: kernel });
         if (!session) {
@@ -87,11 +88,13 @@ export function registerScale(program: Command): void {
           throw new QuotientError('scale/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
         }
         if (findings.length) log(renderFindings(findings));
+        sessions.push(session);
         if (!session.snapshot) throw new QuotientError('scale/no-cluster', `the policy ${b.label} has no Cluster document`, 'a scaling what-if needs a snapshot: add a Cluster document with nodes and running jobs');
         let scales = session.policy.scales;
         if (opts.set) scales = scales.filter((s) => s.src.file === SET_FILE);
         else if (opts.query) scales = scales.filter((s) => opts.query!.includes(s.name));
-        for (const s of scales) answers.push({ policy: b.label, ...session.scale(s, user) });
+        // Over several policies a user may belong to some only: an outsider in the others.
+        for (const s of scales) answers.push({ policy: b.label, ...session.scale(s, user, { outsider: bundles.length > 1 }) });
         if (opts.apply) {
           if (scales.length !== 1) throw new QuotientError('cli/apply-one-scaling', `--apply needs exactly one scaling, got ${scales.length}`, 'use --set, or pick one ScaleQuota with --query');
           // The standings are the full view's, whatever --as shows: the file must be complete.
@@ -99,6 +102,7 @@ export function registerScale(program: Command): void {
           applyTo = { files: b.files.map((f) => f.path), values: new Map(scales[0].set.map((e) => [e.quota, e.gpu])), standings: new Map(full.changes.map((c) => [c.job, c.to])) };
         }
       }
+      if (user !== undefined && sessions.length > 0 && !sessions.some((s) => s.knows(user))) throw unknownUser(user, sessions);
       if (invalid.length) {
         const sorted = sortFindings(invalid);
         if (format !== 'table') printDocument(format, { findings: sorted });
