@@ -67,7 +67,11 @@ export async function checkPromise(session: Session, files: InputFile[], promise
   const { answer, broken } = await evaluate(state);
   const query = `${promise.name}-counterexample`;
   const yaml = counterexampleYaml(files, promise, state, query, broken);
-  return { ...base, status: 'broken', runs: details.numRuns, path: details.counterexamplePath ?? undefined, counterexample: { yaml, query, answer, broken, replayed: await replays(yaml, query, promise, options.backend) } };
+  const replayed = await replays(yaml, query, promise, options.backend);
+  // A counterexample that the pipeline does not reproduce is a state the policy forbids:
+  // a defect of the generator, never a verdict on the user's policy.
+  if (!replayed) throw new Error(`the counterexample to promise "${promise.name}" did not reproduce when replayed (seed ${details.seed}); this is a bug in quotient test's state generation:\n${yaml}`);
+  return { ...base, status: 'broken', runs: details.numRuns, path: details.counterexamplePath ?? undefined, counterexample: { yaml, query, answer, broken, replayed } };
 }
 
 async function evaluateState(session: Session, kernel: Kernel, promise: PolicyPromise, state: PromiseState): Promise<{ answer: Answer; broken: string[] }> {

@@ -12,39 +12,11 @@
 import { fitsOf, WorkingNodes } from '../kernel/reference-placement.js';
 import { popcount } from '../kernel/gpu-mask.js';
 import type { Candidate, GangRequest, KernelSnapshot, QuotaConstraint } from '../kernel/types.js';
+import { compareCost, victimSetCost, type VictimSetCost } from '../engine/victim-cost.js';
+
+export { compareCost, victimSetCost, type VictimSetCost };
 
 export const MAX_CANDIDATES = 16;
-
-export interface VictimSetCost {
-  rank: number;
-  priority: number;
-  lostWork: number;
-  gpus: number;
-  count: number;
-}
-
-/** The cost of preempting `jobs` (kernel job indices). */
-export function victimSetCost(state: KernelSnapshot, jobs: number[]): VictimSetCost {
-  let rank = -1;
-  let priority = 0;
-  let lostWork = 0;
-  let gpus = 0;
-  for (const j of jobs) {
-    const job = state.jobs[j];
-    if (job.rank > rank || (job.rank === rank && job.priority > priority)) {
-      rank = job.rank;
-      priority = job.priority;
-    }
-    lostWork += job.lostWork;
-    gpus += job.gpus;
-  }
-  return { rank, priority, lostWork: Math.round(lostWork * 100) / 100, gpus, count: jobs.length };
-}
-
-/** Negative when `a` is the better (cheaper) set. */
-export function compareCost(a: VictimSetCost, b: VictimSetCost): number {
-  return a.rank - b.rank || a.priority - b.priority || a.lostWork - b.lostWork || a.gpus - b.gpus || a.count - b.count;
-}
 
 /** True when preempting `jobs` satisfies every constraint and leaves room for the gang. */
 export function feasible(state: KernelSnapshot, req: GangRequest, candidates: Candidate[], chosen: number[], constraints: QuotaConstraint[]): boolean {

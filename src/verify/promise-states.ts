@@ -69,11 +69,16 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], 
     if (usable.length === 0) return;
     const ws = usable[w.wsPick % usable.length];
     const mode = MODES[w.mode];
+    const quota = quotaIdx.get(ws.quotas[w.quotaPick % ws.quotas.length])!;
+    // Only modules both the workspace and the quota allow: the state must pass `check`.
+    const allowed = policy.quotas[quota].allowedModules;
+    const modules = ws.modules.filter((m) => !allowed || allowed.values.includes(m));
+    if (modules.length === 0) return;
     const wish: JobWish = {
       name: `gen-${i}`,
       workspace: ws.name,
-      quota: quotaIdx.get(ws.quotas[w.quotaPick % ws.quotas.length])!,
-      module: ws.modules[w.module % ws.modules.length],
+      quota,
+      module: modules[w.module % modules.length],
       priority: priorities[w.priority % priorities.length],
       pods: w.pods,
       gpu: Math.min(POD_SHAPES[w.shape], maxGpu),
