@@ -23,6 +23,15 @@ interface WhatIfOptions extends OutputOptions {
   workers: string;
 }
 
+/** The stand-in name of an ad-hoc job whose own name a hidden job has (see --as). */
+const SUBMIT_ALIAS = 'submitted-job#as';
+
+/** The name an ad-hoc job was given with `name=`, or the default. */
+function submittedName(pairs: string[]): string {
+  const given = pairs.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p.startsWith('name='));
+  return given.length ? given[given.length - 1].slice('name='.length) : 'submitted-job';
+}
+
 /** Registers the command. */
 export function registerWhatIf(program: Command): void {
   program
@@ -59,8 +68,14 @@ export function registerWhatIf(program: Command): void {
       try {
         // Open and validate every policy first: nothing is answered from a set with errors.
         const opened = bundles.map((b) => {
-          const files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
-          const { session, findings } = Session.open(files, { backend: kernel, now });
+          let files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
+          let { session, findings } = Session.open(files, { backend: kernel, now });
+          // Under --as, "that name is taken" would confirm a job the user may not see:
+          // the ad-hoc job takes a free name instead (its answer is about the job, not the name).
+          if (!session && user !== undefined && opts.submit && findings.filter((f) => f.severity === 'error').every((f) => f.code === 'policy/duplicate-job' && f.file === '--submit')) {
+            files = [...b.files, submitDocument([...opts.submit, `name=${SUBMIT_ALIAS}`], user)];
+            ({ session, findings } = Session.open(files, { backend: kernel, now }));
+          }
           if (!session) {
             log(renderFindings(sortFindings(findings)));
             const errors = findings.filter((f) => f.severity === 'error');
@@ -83,7 +98,11 @@ export function registerWhatIf(program: Command): void {
             const pooled = await pool.answerAll(b.label, files, queries.map((w) => ({ query: w.name, job: w.submit })), { now });
             for (const a of pooled) answers.push({ policy: b.label, ...a });
           } else {
-            for (const w of queries) answers.push({ policy: b.label, ...(user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true })) });
+            for (const w of queries) {
+              const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
+              // The stand-in name never shows: the answer names the job as the user did.
+              answers.push({ policy: b.label, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job });
+            }
           }
         }
       } finally {

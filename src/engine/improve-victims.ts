@@ -7,7 +7,8 @@
  * may take several jobs where one cheaper job, further down that order, would do.
  *
  * The second look keeps the level and changes the order: among the candidates no more
- * important than the set's most important victim, sorted by lost work, then GPUs, it
+ * important than the set's most important victim and losing no more than the whole set,
+ * sorted by lost work, then GPUs, it
  * finds the shortest feasible prefix (feasibility is monotone, so a binary search: about
  * log2(candidates) kernel calls) and lets the kernel choose a minimal set inside it. The
  * cheaper of the two sets (lost work, then GPUs, then victims) is the answer. Both are
@@ -21,10 +22,14 @@ export function improveVictims(kernel: Kernel, state: KernelSnapshot, req: GangR
   if (!first.ok || first.victims.length === 0) return first;
   const firstCost = victimSetCost(state, first.victims);
   const level = (j: number) => state.jobs[j];
+  // Lost work is a sum of non-negative parts: a job losing more than the whole first set
+  // cannot be in a cheaper set. Keeping only the rest keeps the search short (B3).
   const within = candidates.filter((c) => {
     const job = level(c.job);
-    return job.rank < firstCost.rank || (job.rank === firstCost.rank && job.priority <= firstCost.priority);
+    const sameLevel = job.rank < firstCost.rank || (job.rank === firstCost.rank && job.priority <= firstCost.priority);
+    return sameLevel && job.lostWork <= firstCost.lostWork;
   });
+  if (within.length <= first.victims.length) return first;
   within.sort((a, b) => {
     const x = level(a.job);
     const y = level(b.job);

@@ -66,11 +66,13 @@ export function parseTime(value: unknown): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-/** A duration in ms as people read it: `1h30m`. */
+/** A duration in ms as people read it: `1h30m`, `24h0m1s`; never rounded, so two different durations never print alike. */
 export function formatDuration(ms: number): string {
-  const totalMin = Math.round(ms / 60000);
-  const h = Math.floor(totalMin / 60);
-  const m = totalMin % 60;
+  const totalSec = Math.round(ms / 1000);
+  const h = Math.floor(totalSec / 3600);
+  const m = Math.floor((totalSec % 3600) / 60);
+  const sec = totalSec % 60;
+  if (sec) return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${sec}s`;
   if (h && m) return `${h}h${m}m`;
   if (h) return `${h}h`;
   return `${m}m`;

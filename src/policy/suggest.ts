@@ -11,7 +11,8 @@ export function nearest(name: string, known: Iterable<string>): string | undefin
       best = k;
     }
   }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+  // One edit for short names ("bea" is not a typo of "dev"), more for longer ones.
+  return best !== undefined && bestD <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
 }
 
 /** A hint naming the closest known name, or listing the known ones when none is close. */

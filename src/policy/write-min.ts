@@ -53,6 +53,8 @@ export function writeMins(files: string[], values: Map<string, number>, standing
  * a flow mapping, or on its own line under `name:` in a block mapping.
  */
 function standingEdits(text: string, standings: Map<string, string>): Edit[] {
+  // A line added to a CRLF file ends like its neighbours.
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const out: Edit[] = [];
   if (standings.size === 0) return out;
   const docs = parseAllDocuments(text);
@@ -83,7 +85,7 @@ function standingEdits(text: string, standings: Map<string, string>): Edit[] {
         const indent = ' '.repeat(key.range[0] - lineStart);
         const eol = text.indexOf('\n', value.range[1]);
         const at = eol < 0 ? text.length : eol;
-        out.push({ start: at, end: at, text: `\n${indent}standing: ${to}` });
+        out.push({ start: at, end: at, text: `${eol}${indent}standing: ${to}` });
       }
     }
   }
