@@ -4,6 +4,7 @@ import { sortFindings, type Finding } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
+import { outputOptions } from './flags.js';
 import { formatOf, printDocument, say, colour, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
@@ -13,12 +14,10 @@ interface CheckOptions extends OutputOptions {
 
 /** Registers the command. */
 export function registerCheck(program: Command): void {
-  program
+  const cmd = program
     .command('check')
     .description('validate policy files and lint them; every finding has a code, file:line:col, the field path and a hint')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
-    .option('--json', 'print {"findings": [...]} as JSON')
-    .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--fail-on-warning', 'exit 1 on warnings too')
     .addHelpText('after', '\nExit codes: 0 clean, 1 findings (errors, or warnings with --fail-on-warning), 2 could not run.')
     .action((paths: string[], opts: CheckOptions) => {
@@ -37,4 +36,6 @@ export function registerCheck(program: Command): void {
       const errors = sorted.some((f) => f.severity === 'error');
       process.exitCode = errors || (opts.failOnWarning && sorted.length > 0) ? EXIT.findings : EXIT.ok;
     });
+  // Options every answering command shares, listed after its own in --help.
+  outputOptions(cmd, 'print {"findings": [...]} as JSON');
 }

@@ -1,5 +1,6 @@
 /** `quotient explain FILES...`: the rules a policy compiles to, in words. */
 import type { Command } from 'commander';
+import { outputOptions } from './flags.js';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
@@ -8,12 +9,10 @@ import { countFindings, renderFindings } from './render-findings.js';
 
 /** Registers the command. */
 export function registerExplain(program: Command): void {
-  program
+  const cmd = program
     .command('explain')
     .description('print the rules a policy compiles to: which jobs may preempt which, and why, with the policy line of each rule')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
-    .option('--json', 'print the rules as JSON (name, kind, quota, source, summary, conditions; admission rules apart)')
-    .option('-o, --output <format>', 'table | json | yaml', 'table')
     .action((paths: string[], opts: OutputOptions) => {
       const format = formatOf(opts);
       const out: Array<{ policy: string; rules: unknown[]; admission: unknown[] }> = [];
@@ -48,4 +47,6 @@ export function registerExplain(program: Command): void {
       }
       if (format !== 'table') printDocument(format, out.length === 1 ? out[0] : out);
     });
+  // Options every answering command shares, listed after its own in --help.
+  outputOptions(cmd, 'print the rules as JSON (name, kind, quota, source, summary, conditions; admission rules apart)');
 }

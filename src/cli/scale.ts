@@ -15,7 +15,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { writeMins } from '../policy/write-min.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
-import { isName, isPair, kernelFlag, rescuePaths } from './flags.js';
+import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { renderScale } from './render-scale.js';
@@ -48,7 +48,7 @@ export function setDocument(pairs: string[]): InputFile {
 
 /** Registers the command. */
 export function registerScale(program: Command): void {
-  program
+  const cmd = program
     .command('scale')
     .description('what if quotas were scaled: check the new mins fit, list the jobs whose standing changes and what each team could now get; --apply writes the mins back')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
@@ -56,15 +56,10 @@ export function registerScale(program: Command): void {
     .option('-q, --query <name...>', 'answer only the ScaleQuota documents with these names')
     .option('--apply', 'write the new min values into the policy files (keeps comments and layout; atomic)')
     .option('--as <user>', 'show other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER)')
-    .option('--json', 'print the answer as JSON')
-    .option('-o, --output <format>', 'table | json | yaml', 'table')
-    .option('--kernel <backend>', 'wasm | reference', 'wasm')
     .addHelpText('after', '\nExamples:\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72 --apply\n\nExit codes: 0 answered (and applied), 1 the scaling is invalid (findings), 2 could not run.')
     .action((given: string[], opts: ScaleOptions) => {
       // Paths written after --set or -q were taken as their values; give them back.
-      let { paths, values: set } = rescuePaths(given, opts.set, isPair);
-      ({ paths, values: opts.query } = rescuePaths(paths, opts.query, isName));
-      opts.set = set;
+      const paths = takeBackPaths(given, opts, { set: isPair, query: isName });
       const format = formatOf(opts);
       const kernel = kernelFlag(opts.kernel);
       if (opts.set && opts.query) throw new QuotientError('cli/conflicting-flags', '--set and --query cannot be used together', 'scale with --set, or answer the files\' ScaleQuota documents');
@@ -119,4 +114,7 @@ export function registerScale(program: Command): void {
       }
       process.exitCode = EXIT.ok;
     });
+  // Options every answering command shares, listed after its own in --help.
+  kernelOption(cmd);
+  outputOptions(cmd, 'print the answer as JSON');
 }

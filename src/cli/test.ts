@@ -10,7 +10,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
-import { isName, kernelFlag, rescuePaths, workersFlag } from './flags.js';
+import { isName, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -28,23 +28,19 @@ interface TestOptions extends OutputOptions {
 
 /** Registers the command. */
 export function registerTest(program: Command): void {
-  program
+  const cmd = program
     .command('test')
     .description('check the Promise documents of a policy: generate cluster states consistent with it, ask each promise\'s submissions, and report held or broken with a replayable counterexample')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-n, --runs <n>', 'generated states per promise', '200')
     .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
     .option('-p, --promise <name...>', 'check only these promises')
-    .option('--json', 'print the results as JSON')
-    .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--format <report>', 'junit | tap: a CI report on stdout instead')
-    .option('--kernel <backend>', 'wasm | reference', 'wasm')
     .option('-w, --workers <n>', 'check promises on n worker threads (Piscina); 1 = this thread', '1')
     .option('--save <dir>', 'write each counterexample to <dir>/<promise>.yaml (replay it with quotient whatif)')
     .addHelpText('after', '\nExit codes: 0 every promise held, 1 a promise broken, 2 could not run (including an invalid policy or no promises).')
     .action(async (given: string[], opts: TestOptions) => {
-      const { paths, values } = rescuePaths(given, opts.promise, isName);
-      opts.promise = values;
+      const paths = takeBackPaths(given, opts, { promise: isName });
       const format = formatOf(opts);
       const runs = Number(opts.runs);
       if (!Number.isInteger(runs) || runs < 1) throw new QuotientError('cli/bad-runs', `--runs must be a positive whole number, got "${opts.runs}"`, 'for example --runs 500');
@@ -96,6 +92,9 @@ export function registerTest(program: Command): void {
       else renderTable(groups, seed);
       process.exitCode = groups.some((g) => g.results.some((r) => r.status === 'broken')) ? EXIT.findings : EXIT.ok;
     });
+  // Options every answering command shares, listed after its own in --help.
+  kernelOption(cmd);
+  outputOptions(cmd, 'print the results as JSON');
 }
 
 function saveCounterexamples(dir: string, groups: Array<{ policy: string; results: PromiseResult[] }>): void {

@@ -8,7 +8,7 @@ import { BatchPool } from '../engine/batch-pool.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
-import { isName, isPair, kernelFlag, rescuePaths, workersFlag } from './flags.js';
+import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -34,24 +34,19 @@ function submittedName(pairs: string[]): string {
 
 /** Registers the command. */
 export function registerWhatIf(program: Command): void {
-  program
+  const cmd = program
     .command('whatif')
     .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
     .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime')
     .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
-    .option('--json', 'print the answer as JSON (one object, or an array for several)')
-    .option('-o, --output <format>', 'table | json | yaml', 'table')
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
-    .option('--kernel <backend>', 'wasm | reference (the pure-TypeScript twin)', 'wasm')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
     .action(async (given: string[], opts: WhatIfOptions) => {
       // Paths written after -q or --submit were taken as their values; give them back.
-      let { paths, values: submit } = rescuePaths(given, opts.submit, isPair);
-      ({ paths, values: opts.query } = rescuePaths(paths, opts.query, isName));
-      opts.submit = submit;
+      const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });
       const format = formatOf(opts);
       const kernel = kernelFlag(opts.kernel);
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
@@ -115,4 +110,7 @@ export function registerWhatIf(program: Command): void {
       else printDocument(format, answers.length === 1 ? answers[0] : answers);
       process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
     });
+  // Options every answering command shares, listed after its own in --help.
+  kernelOption(cmd);
+  outputOptions(cmd, 'print the answer as JSON (one object, or an array for several)');
 }
