@@ -74,7 +74,7 @@ function idleReclaimRule(): CompiledRule {
     '',
     'built-in',
     { all: [{ fact: 'victimStanding', operator: 'equal', value: 'idle' }] },
-    'a job admissible in its quota may preempt idle jobs of any quota to get room: idle capacity always returns to its owner (a job that would only run borrowing may not)',
+    'a job that runs on quota (admissible in quota, or borrowing under its selfPreemption) may preempt idle jobs of any quota to get room: idle capacity always returns to the quota tree',
   );
 }
 

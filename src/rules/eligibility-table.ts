@@ -62,16 +62,21 @@ export class EligibilityTable {
   }
 }
 
-/** The standing a preemptor would run in: the reclaim rules serve only `in-quota`. */
+/**
+ * The standing a preemptor would run in. Reclaim of idle capacity serves both (SEMANTICS
+ * 4: every job that runs on quota); reclaim of a lent share serves only `in-quota`.
+ */
 export type PreemptorTarget = 'in-quota' | 'borrowing';
 
 /**
  * Whether rule `r` can make victims for a preemptor whose quota path (itself first) is
  * `path`, aiming at `target`. The json-rules-engine conditions decide the rest; this only
- * skips rules that name another quota, and the reclaim rules for borrowing targets.
+ * skips rules that name another quota, and reclaim of a lent share for borrowing targets.
  */
 export function ruleApplies(r: CompiledRule, path: string[], target: PreemptorTarget): boolean {
-  if (r.kind === 'reclaim-idle') return target === 'in-quota';
+  // SEMANTICS 4 and 5.1: idle capacity returns to whoever in the quota tree claims it,
+  // in quota or borrowing by 5.2 (invariant 6); a lent share only to its owner's in-quota jobs.
+  if (r.kind === 'reclaim-idle') return true;
   if (r.kind === 'reclaim-borrowed') return target === 'in-quota' && path.includes(r.quota);
   return r.quota === path[0];
 }
@@ -105,10 +110,10 @@ export class EligibilityTables {
 
   /**
    * The table for preemptor class (quota, priority, target standing). A job that would
-   * run `borrowing` is not admissible in quota, so the reclaim rules — which serve only
-   * jobs taking back their own guarantee (SEMANTICS 4 and 5.1) — are left out of its
-   * table; a victim that a reclaim rule and a self-level clause both allow then stays
-   * eligible under the clause.
+   * run `borrowing` is not admissible in quota, so reclaim of a lent share — which serves
+   * only jobs taking back their own guarantee (SEMANTICS 5.1) — is left out of its
+   * table; a victim that rule and a self-level clause both allow then stays eligible
+   * under the clause. Reclaim of idle capacity is in both tables (SEMANTICS 4).
    */
   tableFor(quota: number, priority: number, target: PreemptorTarget = 'in-quota'): Promise<EligibilityTable> {
     const id = `${quota}/${priority}/${target}`;

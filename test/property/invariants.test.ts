@@ -111,7 +111,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
     );
   });
 
-  it('never leaves an in-quota-admissible job waiting when removing idle jobs would make room (invariant 6)', async () => {
+  it('never leaves a job the quota tree lets run (in quota, or borrowing by 5.2) waiting when removing idle jobs would make room (invariant 6)', async () => {
     const kernel = createKernel('reference');
     await fc.assert(
       fc.asyncProperty(scenarioArbitrary({ flavours: ['all-idle', 'full', 'plain'] }), async (s) => {
@@ -119,7 +119,13 @@ describe('engine invariants (SEMANTICS 11)', () => {
         if (answer.decision !== 'wait' || job.idleResources === 'only') return;
         const snap = session.snapshot!;
         const q = snap.tree.indexOf(job.quota);
-        if (overruns(snap.tree, snap.usage, q, totalRequest(job), 'in-quota').length > 0) return;
+        const quota = snap.tree.quotas[q]!;
+        const sp = quota.selfPreemption;
+        // SEMANTICS 5.2: a job of a non-root quota whose priority is in its highPriority may borrow.
+        const mayBorrow = quota.parent !== null && sp !== undefined && job.priority >= sp.highPriority.lo && job.priority <= sp.highPriority.hi;
+        const inQuota = overruns(snap.tree, snap.usage, q, totalRequest(job), 'in-quota').length === 0;
+        const borrowing = mayBorrow && overruns(snap.tree, snap.usage, q, totalRequest(job), 'borrowing').length === 0;
+        if (!inQuota && !borrowing) return;
         kernel.load(snap.state);
         const idle = snap.jobs.map((j, i) => ({ j, i })).filter(({ j }) => j.standing === 'idle').map(({ i }) => ({ job: i, constraintMask: 0 }));
         const req = gangRequest(job, snap.poolIndexOf(job.quota), snap.poolOf(job.quota));

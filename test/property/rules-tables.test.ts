@@ -34,8 +34,9 @@ describe('eligibility tables (invariant 9)', () => {
         const fromTable = table.lookup(v, victimPriority, victimModule, victimStanding);
         const relation = tree.relation(q, v);
         const lenderIdx = relation === 'sibling' || relation === 'lent' ? tree.lender(q, v) : -1;
-        // The full rule set; a borrowing target is not served by the reclaim rules (SEMANTICS 4, 5.1).
-        const rules = target === 'in-quota' ? session.rules : session.rules.filter((r) => r.kind !== 'reclaim-idle' && r.kind !== 'reclaim-borrowed');
+        // The full rule set; a borrowing target is served by reclaim of idle capacity but
+        // not by reclaim of a lent share (SEMANTICS 4, 5.1).
+        const rules = target === 'in-quota' ? session.rules : session.rules.filter((r) => r.kind !== 'reclaim-borrowed');
         const fromRules = await eligibleBy(makeEngine(rules), rules, {
           preemptorQuota: tree.quotas[q].name,
           preemptorPriority,
