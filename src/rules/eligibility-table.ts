@@ -11,7 +11,8 @@ import type { Module, Standing } from '../model/policy.js';
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { CompiledRule } from './compile-rules.js';
 import { eligibleBy, makeEngine } from './evaluate-rules.js';
-import { comboIndex, COMBOS_PER_RELATION, victimCombos, type RelationKey } from './facts.js';
+import { comboIndex, COMBOS_PER_RELATION, victimCombos, type EligibilityFacts, type RelationKey } from './facts.js';
+import { rulePredicate, type RulePredicate } from './rule-predicate.js';
 
 /** The table of one preemptor class. */
 export class EligibilityTable {
@@ -84,11 +85,21 @@ export function ruleApplies(r: CompiledRule, path: string[], target: PreemptorTa
 /** Makes and caches tables for a policy's rules. */
 export class EligibilityTables {
   private readonly cache = new Map<string, Promise<EligibilityTable>>();
+  /** Position of each rule in `rules`: a cell stores it + 1. */
+  private readonly ruleIndex: Map<CompiledRule, number>;
+  /** Per rule: its predicate (null when only the engine can evaluate it) and, per victim combination, its victim-only conditions. */
+  private readonly predicates = new Map<CompiledRule, { pred: RulePredicate; victimOk: Uint8Array } | null>();
+  /** An engine with no rules: its operator map judges every condition of the fast path. */
+  private readonly operatorEngine = makeEngine([]);
+  /** How many tables were tabulated without running the engine (tests assert the fast path ran). */
+  fastTables = 0;
 
   constructor(
     private readonly rules: CompiledRule[],
     private readonly tree: QuotaTree,
-  ) {}
+  ) {
+    this.ruleIndex = new Map(rules.map((r, i) => [r, i]));
+  }
 
   /** Every (relation, lender) a victim quota can have relative to `quota`. */
   relationKeys(quota: number): RelationKey[] {
@@ -127,22 +138,100 @@ export class EligibilityTables {
 
   /** The rules that can fire for preemptors on `quota` aiming at `target`: the others name another quota. */
   relevantRules(quota: number, target: PreemptorTarget = 'in-quota'): CompiledRule[] {
-    return this.rules.filter((r) => ruleApplies(r, this.tree.pathNames(quota), target));
+    const path = this.tree.pathNames(quota);
+    // Only rules naming a quota on the path (or none) can apply: look those up by name
+    // rather than scanning every rule (a 1,000-quota policy has thousands), keeping rule order.
+    const byQuota = this.rulesByQuota();
+    const near = [...(byQuota.get('') ?? []), ...path.flatMap((name) => byQuota.get(name) ?? [])];
+    near.sort((a, b) => this.ruleIndex.get(a)! - this.ruleIndex.get(b)!);
+    return near.filter((r) => ruleApplies(r, path, target));
+  }
+
+  private byQuota?: Map<string, CompiledRule[]>;
+
+  /** The rules grouped by the quota they name ('' for built-in rules naming none). */
+  private rulesByQuota(): Map<string, CompiledRule[]> {
+    if (!this.byQuota) {
+      this.byQuota = new Map();
+      for (const r of this.rules) {
+        const list = this.byQuota.get(r.quota);
+        if (list) list.push(r);
+        else this.byQuota.set(r.quota, [r]);
+      }
+    }
+    return this.byQuota;
   }
 
   private async build(quota: number, priority: number, target: PreemptorTarget): Promise<EligibilityTable> {
     const relevant = this.relevantRules(quota, target);
-    const engine = makeEngine(relevant);
     const keys = this.relationKeys(quota);
+    const preemptorQuota = this.tree.quotas[quota]!.name;
+    const cells = this.tabulate(relevant, keys, preemptorQuota, priority) ?? (await this.tabulateByEngine(relevant, keys, preemptorQuota, priority));
+    return new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
+  }
+
+  /** The rule's predicate and victim-only answers, made once per rule and shared by every table. */
+  private predicateOf(rule: CompiledRule): { pred: RulePredicate; victimOk: Uint8Array } | null {
+    let p = this.predicates.get(rule);
+    if (p === undefined) {
+      const pred = rulePredicate(rule.rule, this.operatorEngine);
+      if (pred) {
+        const combos = victimCombos();
+        const victimOk = new Uint8Array(combos.length);
+        // The victim-only conditions do not read the other facts: any values serve here.
+        const base: EligibilityFacts = { preemptorQuota: '', preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+        combos.forEach((c, i) => (victimOk[i] = pred.victimOnly({ ...base, ...c }) ? 1 : 0));
+        p = { pred, victimOk };
+      } else p = null;
+      this.predicates.set(rule, p);
+    }
+    return p;
+  }
+
+  /**
+   * Fills the cells with the rules' own operators, synchronously (rules/rule-predicate.ts);
+   * undefined when some relevant rule has a shape only the engine can evaluate. The
+   * winner is the first firing rule by precedence (order, then name), as `eligibleBy`.
+   */
+  private tabulate(relevant: CompiledRule[], keys: RelationKey[], preemptorQuota: string, priority: number): Uint16Array | undefined {
+    const ranked = [...relevant].sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const preds = ranked.map((r) => this.predicateOf(r));
+    if (preds.some((p) => p === null)) return undefined;
     const combos = victimCombos();
     const cells = new Uint16Array(keys.length * combos.length);
-    const preemptorQuota = this.tree.quotas[quota].name;
     for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
+      const facts: EligibilityFacts = { preemptorQuota, preemptorPriority: priority, relation: key.relation, lender: key.lender, victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+      // Conditions on the preemptor and relation alone are answered once per key.
+      const keyOk = preds.map((p) => p!.pred.othersReadVictim || p!.pred.others(facts));
       for (let i = 0; i < combos.length; i++) {
-        const rule = await eligibleBy(engine, relevant, { preemptorQuota, preemptorPriority: priority, ...keys[k], ...combos[i] });
-        cells[k * combos.length + i] = rule ? this.rules.indexOf(rule) + 1 : 0;
+        const combo = combos[i]!;
+        facts.victimPriority = combo.victimPriority;
+        facts.victimModule = combo.victimModule;
+        facts.victimStanding = combo.victimStanding;
+        for (let r = 0; r < ranked.length; r++) {
+          const p = preds[r]!;
+          if (!keyOk[r] || !p.victimOk[i] || (p.pred.othersReadVictim && !p.pred.others(facts))) continue;
+          cells[k * combos.length + i] = this.ruleIndex.get(ranked[r]!)! + 1;
+          break;
+        }
       }
     }
-    return new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
+    this.fastTables++;
+    return cells;
+  }
+
+  /** Fills the cells by running json-rules-engine on every fact combination. */
+  private async tabulateByEngine(relevant: CompiledRule[], keys: RelationKey[], preemptorQuota: string, priority: number): Promise<Uint16Array> {
+    const engine = makeEngine(relevant);
+    const combos = victimCombos();
+    const cells = new Uint16Array(keys.length * combos.length);
+    for (let k = 0; k < keys.length; k++) {
+      for (let i = 0; i < combos.length; i++) {
+        const rule = await eligibleBy(engine, relevant, { preemptorQuota, preemptorPriority: priority, ...keys[k]!, ...combos[i]! });
+        cells[k * combos.length + i] = rule ? this.ruleIndex.get(rule)! + 1 : 0;
+      }
+    }
+    return cells;
   }
 }

@@ -30,13 +30,20 @@ export interface RelationKey {
   lender: string;
 }
 
-/** Every victim fact combination for one (relation, lender), in table order. */
-export function victimCombos(): Array<{ victimPriority: number; victimModule: Module; victimStanding: Standing }> {
-  const out: Array<{ victimPriority: number; victimModule: Module; victimStanding: Standing }> = [];
-  for (const victimPriority of PRIORITIES)
-    for (const victimModule of MODULES)
-      for (const victimStanding of VICTIM_STANDINGS) out.push({ victimPriority, victimModule, victimStanding });
-  return out;
+/** The victim facts of one combination. */
+export interface VictimCombo {
+  readonly victimPriority: number;
+  readonly victimModule: Module;
+  readonly victimStanding: Standing;
+}
+
+const COMBOS: readonly VictimCombo[] = Object.freeze(
+  PRIORITIES.flatMap((victimPriority) => MODULES.flatMap((victimModule) => VICTIM_STANDINGS.map((victimStanding) => Object.freeze({ victimPriority, victimModule, victimStanding })))),
+);
+
+/** Every victim fact combination for one (relation, lender), in table order (one frozen list, made once). */
+export function victimCombos(): readonly VictimCombo[] {
+  return COMBOS;
 }
 
 /** Index of a victim combination within a relation block of the table. */

@@ -24,6 +24,7 @@ describe('eligibility tables (invariant 9)', () => {
       fc.constantFrom(...VICTIM_STANDINGS),
       fc.constantFrom('in-quota' as const, 'borrowing' as const),
     );
+    let fast = 0;
     await fc.assert(
       fc.asyncProperty(arb, async ([s, qPick, vPick, preemptorPriority, victimPriority, victimModule, victimStanding, target]) => {
         const session = openSession([{ path: 's.yaml', text: scenarioYaml(s) }]);
@@ -31,6 +32,7 @@ describe('eligibility tables (invariant 9)', () => {
         const q = qPick % tree.quotas.length;
         const v = vPick % tree.quotas.length;
         const table = await session.tables.tableFor(q, preemptorPriority, target);
+        fast += session.tables.fastTables;
         const fromTable = table.lookup(v, victimPriority, victimModule, victimStanding);
         const relation = tree.relation(q, v);
         const lenderIdx = relation === 'sibling' || relation === 'lent' ? tree.lender(q, v) : -1;
@@ -50,5 +52,7 @@ describe('eligibility tables (invariant 9)', () => {
       }),
       { numRuns: RUNS },
     );
+    // The tables must have come from the synchronous path (rules/rule-predicate.ts), not the engine fallback.
+    expect(fast).toBe(RUNS);
   });
 });
