@@ -4,21 +4,27 @@
 // and then asks queries that pass only request fields and counts; candidate and
 // constraint lists go into the scratch regions first. No strings cross the boundary.
 
-import { HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, LAYOUT_BASE, MAX_CONSTRAINTS, REGION_COUNT, regionStart } from './layout';
+import { HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, LAYOUT_BASE, MAX_CONSTRAINTS, REGION_COUNT, regionStart } from './layout';
 import {
   reserveRegions, commitState, beginQuery, restoreNodes, loaded, nodeCount, podCap, candidateCap,
 } from './state';
 import { setRequest, placeGang } from './place';
-import { selectVictims as chooseVictims, victimCount } from './victims';
+import { selectVictims as chooseVictims, resetWinner, victimCount, winner, winnerExact } from './victims';
+import { setOrder, validOrder } from './criteria';
 import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_NOT_LOADED, STATUS_SCRATCH_TOO_SMALL, STATUS_OUT_OF_MEMORY,
-  STATUS_BAD_SNAPSHOT, STATUS_BAD_REQUEST,
+  STATUS_BAD_SNAPSHOT, STATUS_BAD_REQUEST, STATUS_BAD_ORDER,
 } from './status';
 
 export * from './status';
 export {
+  CRITERION_PRIORITY, CRITERION_LOST_WORK, CRITERION_GPUS, CRITERION_COUNT, CRITERION_RECENCY,
+  CRITERIA_COUNT, ORDER_BITS, DEFAULT_ORDER, LOST_WORK_SCALE,
+} from './criteria';
+export { EXACT_LIMIT } from './victims';
+export {
   LAYOUT_BASE, HEADER_SIZE, HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_REGIONS, HDR_CONSTRAINTS,
-  HDR_DEFICITS, MAX_CONSTRAINTS, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
+  HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, HDR_DEFICITS, MAX_CONSTRAINTS, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
   NODE_POOL, JOB_STRIDE, JOB_LOST_WORK, JOB_STARTED_AT, JOB_CPU_SUM, JOB_MEM_SUM, JOB_RANK,
   JOB_PRIORITY, JOB_GPUS, JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_STRIDE,
   POD_NODE, POD_MASK, POD_CPU, POD_MEM, UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU,
@@ -97,27 +103,43 @@ export function place(pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strate
 }
 
 /**
- * Chooses a minimal victim set among the `candidates` in CANDIDATES that relieves every
- * one of the `constraints` in the header and lets the gang be placed. On STATUS_OK the
- * header says how many victims (OUT_VICTIMS) and pods (OUT_PODS) were written.
+ * Answers alternative `alternative` (0, 1, ... in the caller's order) of one victim query:
+ * a minimal set among the `candidates` in CANDIDATES that relieves every one of the
+ * `constraints` in the header and lets the gang be placed, best by the victim `order`
+ * (criteria.ts). Alternative 0 starts the query; each later one replaces the answer only
+ * when its set is better (an exact tie goes to the lower `standing`: 0 in-quota, 1
+ * borrowing). After the last call the header holds the answer: HDR_OUT_ALTERNATIVE (-1
+ * when no alternative has a set), HDR_OUT_EXACT, and the counts of OUT_VICTIMS and
+ * OUT_PODS. Returns STATUS_NO_ROOM when this alternative has no set.
  */
 export function selectVictims(
   pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strategy: i32, strict: i32,
-  candidates: u32, constraints: u32,
+  candidates: u32, constraints: u32, order: u32, alternative: u32, standing: u32,
 ): i32 {
   calls++;
-  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, 0);
-  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_VICTIM_COUNT, 0);
+  if (alternative == 0) {
+    resetWinner();
+    store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, 0);
+    store<u32>(<usize>LAYOUT_BASE + HDR_OUT_VICTIM_COUNT, 0);
+    store<i32>(<usize>LAYOUT_BASE + HDR_OUT_ALTERNATIVE, -1);
+    store<u32>(<usize>LAYOUT_BASE + HDR_OUT_EXACT, 0);
+  }
   const status = checkRequest(pods, gpu);
   if (status != STATUS_OK) return status;
   if (constraints > MAX_CONSTRAINTS) return STATUS_BAD_REQUEST;
+  if (!validOrder(order)) return STATUS_BAD_ORDER;
   if (candidates > candidateCap) return STATUS_SCRATCH_TOO_SMALL;
   beginQuery();
   setRequest(gpu, cpu, mem, pool, strategy != 0, strict != 0);
+  setOrder(order);
   const hopeless = <u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE;
-  const answer = chooseVictims(hopeless ? 0 : pods, candidates, constraints, hopeless);
-  if (answer != STATUS_OK) return answer;
-  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, pods);
-  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_VICTIM_COUNT, victimCount);
-  return STATUS_OK;
+  const answer = chooseVictims(hopeless ? 0 : pods, candidates, constraints, hopeless, alternative, standing);
+  if (answer != STATUS_OK && answer != STATUS_NO_ROOM) return answer;
+  if (winner >= 0) {
+    store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, pods);
+    store<u32>(<usize>LAYOUT_BASE + HDR_OUT_VICTIM_COUNT, victimCount);
+    store<i32>(<usize>LAYOUT_BASE + HDR_OUT_ALTERNATIVE, winner);
+    store<u32>(<usize>LAYOUT_BASE + HDR_OUT_EXACT, winnerExact ? 1 : 0);
+  }
+  return answer;
 }

@@ -6,7 +6,7 @@
 //
 //   LAYOUT_BASE ┌──────────────────────────────┐
 //               │ header (HEADER_SIZE bytes)   │ out counts, region table, constraints in,
-//               │                              │ deficits
+//               │                              │ winning alternative, deficits
 //               ├──────────────────────────────┤ ── state: written once per snapshot
 //   NODES       │ node × nodeCount   (32 B)    │ mask u32 · gpus u32 · freeCpu f64 ·
 //               │                              │ freeMem f64 · pool u32 · pad
@@ -23,8 +23,9 @@
 //   UNDO        │ undo × nodeCount   (24 B)    │ node u32 · mask u32 · freeCpu f64 · freeMem f64
 //               ├──────────────────────────────┤ ── scratch: grown when a bigger query comes
 //   CANDIDATES  │ cand × candidateCap (8 B)    │ job u32 · constraintMask u32   (JS writes)
-//   ORDER       │ u32 × candidateCap           │ candidate positions, sorted; bit 31 = reprieved
-//   OUT_VICTIMS │ u32 × candidateCap           │ chosen job indices              (JS reads)
+//   ORDER       │ u32 × candidateCap           │ [0,n) positions heaped or sorted, [n,2n) a pass's picks
+//   OUT_VICTIMS │ u32 × candidateCap           │ [0,cap/2) chosen job indices (JS reads); [cap/2,cap)
+//               │                              │ the current alternative's best (victims.ts)
 //   OUT_PODS    │ out × podCap        (8 B)    │ node u32 · mask u32             (JS reads)
 //               └──────────────────────────────┘
 //
@@ -50,6 +51,10 @@ export const HDR_OUT_VICTIM_COUNT: u32 = 4;
 export const HDR_REGIONS: u32 = 8;
 /** Constraints in: MAX_CONSTRAINTS × CONSTRAINT_STRIDE, written by JS per query. */
 export const HDR_CONSTRAINTS: u32 = 64;
+/** i32: which alternative gave the last selectVictims answer (-1: none). */
+export const HDR_OUT_ALTERNATIVE: u32 = 576;
+/** u32: 1 when that answer is the proven optimum of its alternative, 0 when the heuristic's. */
+export const HDR_OUT_EXACT: u32 = 580;
 /** Working copy of the deficits: MAX_CONSTRAINTS × f64, kernel-private. */
 export const HDR_DEFICITS: u32 = 640;
 export const MAX_CONSTRAINTS: u32 = 32;

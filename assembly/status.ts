@@ -21,3 +21,5 @@ export const STATUS_OUT_OF_MEMORY: i32 = 7;
 export const STATUS_BAD_SNAPSHOT: i32 = 8;
 /** The request itself is malformed (gpu outside 1..32, too many constraints). */
 export const STATUS_BAD_REQUEST: i32 = 9;
+/** The victim order does not list each of the five criteria exactly once (criteria.ts). */
+export const STATUS_BAD_ORDER: i32 = 10;

@@ -1,35 +1,53 @@
-// Victim selection (SEMANTICS 5.3): greedy in preference order until the gang is both
-// admissible (every quota deficit relieved) and placeable, then a reprieve in reverse
-// order drops every victim the request does not need. Feasibility is monotone in the
-// freed set, so one reverse pass leaves a minimal set (invariant 4).
+// Victim selection (SEMANTICS 5.3), all of it: one call answers one way the job could
+// run (an "alternative": its candidates and quota deficits) and keeps the best set over
+// the alternatives of one query, compared by the one table in criteria.ts.
 //
-// Work per query: one pass over the pool for the fits sum, a heapify of the candidates,
-// then per chosen victim log(C) plus its pods; the fits sum is kept up to date by
-// re-evaluating only the node a freed or re-occupied pod sits on. Node state changes in
-// place and `restoreNodes` puts it back before returning.
+// Per alternative:
+//   1. greedy in the order's job order until the gang is admissible (every deficit
+//      relieved) and placeable, then a reprieve in reverse drops every victim not
+//      needed: a minimal set G (feasibility is monotone in the freed set);
+//   2. the deciding candidates D: those whose preemption alone is not already worse
+//      than G (every criterion is monotone, so no set holding another can beat G);
+//   3. |D| <= EXACT_LIMIT: a branch and bound over D, exclude-first in reverse job
+//      order, pruned by feasibility and by cost, gives the exact optimum of the full
+//      order; otherwise a second greedy over D in the order without its first
+//      criterion, with its own reprieve, and the better of the two sets is kept.
+// Every set kept is minimal (invariant 4): G and the second pass by their reprieve, the
+// exact optimum because dropping a victim from a feasible set is strictly better.
+//
+// Scratch: ORDER[0..n) sorts or heaps candidate positions, ORDER[n..2n) holds a pass's
+// chosen list; OUT_VICTIMS[0..cap/2) holds the query's best set so far (job indices, the
+// answer), OUT_VICTIMS[cap/2..) this alternative's best. So the caller reserves
+// candidateCap >= 2n. Node state changes in place; `restoreNodes` puts it back.
 
 import {
   NODE_MASK, NODE_FREE_CPU, NODE_FREE_MEM,
-  JOB_LOST_WORK, JOB_STARTED_AT, JOB_CPU_SUM, JOB_MEM_SUM, JOB_RANK, JOB_PRIORITY, JOB_GPUS,
-  JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_NODE, POD_MASK, POD_CPU, POD_MEM,
+  JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_NODE, POD_MASK, POD_CPU, POD_MEM,
   CANDIDATE_STRIDE, CANDIDATE_JOB, CANDIDATE_MASK, LAYOUT_BASE, HDR_CONSTRAINTS,
   HDR_DEFICITS, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT,
 } from './layout';
 import {
-  nodeAt, jobAt, podAt, touchNode, restoreNodes, epoch, jobCount, jobStampsPtr,
-  candidatesPtr, orderPtr, outVictimsPtr,
+  nodeAt, jobAt, podAt, touchNode, restoreNodes, beginQuery, epoch, jobCount, jobStampsPtr,
+  candidatesPtr, orderPtr, outVictimsPtr, candidateCap,
 } from './state';
 import { fitsOf, inRequestPool, poolFitsSum, placeGang } from './place';
 import {
+  compareJobs, compareCosts, compareNames, clearCost, copyCost, addToCost, COST_SIZE,
+} from './criteria';
+import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_BAD_CANDIDATE, STATUS_DUPLICATE_CANDIDATE,
-  STATUS_BAD_CONSTRAINT,
+  STATUS_BAD_CONSTRAINT, STATUS_SCRATCH_TOO_SMALL,
 } from './status';
 
 const RESOURCE_GPU: u32 = 0;
 const RESOURCE_CPU: u32 = 1;
 const RESOURCE_MEM: u32 = 2;
-/** Set on a chosen victim's entry once the reprieve has put it back. */
-const REPRIEVED: u32 = 0x80000000;
+
+/**
+ * Up to this many deciding candidates the search is exact. bench/b2 measures the branch
+ * and bound's worst case at this size under a millisecond (docs/semantics.md §7).
+ */
+export const EXACT_LIMIT: u32 = 16;
 
 /** Pods the request still needs room for, summed over the pool, as things stand now. */
 let fitsSum: i32 = 0;
@@ -37,70 +55,50 @@ let fitsSum: i32 = 0;
 let unsatisfied: i32 = 0;
 let constraintCount: u32 = 0;
 let podsWanted: i32 = 0;
+let candidateCount: u32 = 0;
 
-/** Victims written by the last `selectVictims`. */
+/** Victims of the best set so far in this query (OUT_VICTIMS[0..)). */
 export let victimCount: u32 = 0;
+/** The alternative that gave it, or -1 when none has a set yet. */
+export let winner: i32 = -1;
+/** Whether that set is the proven optimum of its alternative. */
+export let winnerExact: bool = false;
+let winnerStanding: u32 = 0;
+
+/** This alternative's best set: job indices at OUT_VICTIMS[cap/2..), its length and cost. */
+let bestLen: u32 = 0;
+
+// Static scratch (below LAYOUT_BASE): set costs and the exact search's stacks.
+const COST_BEST: usize = memory.data(<i32>COST_SIZE, 8);
+const COST_WINNER: usize = memory.data(<i32>COST_SIZE, 8);
+const COST_TRY: usize = memory.data(<i32>COST_SIZE, 8);
+/** One cost per depth of the exact search. */
+const COST_STACK: usize = memory.data(<i32>(COST_SIZE * (EXACT_LIMIT + 1)), 8);
+/** Job indices included so far by the exact search. */
+const INCLUDED: usize = memory.data(<i32>(EXACT_LIMIT * 4), 8);
 
 @inline function candidateAt(pos: u32): usize {
   return candidatesPtr + <usize>pos * CANDIDATE_STRIDE;
+}
+
+@inline function jobOf(pos: u32): u32 {
+  return load<u32>(candidateAt(pos) + CANDIDATE_JOB);
 }
 
 @inline function deficitAt(k: u32): usize {
   return <usize>LAYOUT_BASE + HDR_DEFICITS + (<usize>k << 3);
 }
 
-@inline function feasible(): bool {
-  return unsatisfied == 0 && fitsSum >= podsWanted;
-}
-
-/**
- * Preference order of candidate positions a and b (SEMANTICS 5.3): 1. rank (idle,
- * borrowing, in-quota) then priority, ascending; 2. lost work ascending; 3. GPUs
- * ascending; 5. start time descending, then name order; finally the candidate's
- * position, so the order is total even if two jobs shared a name position.
- */
-function precedes(a: u32, b: u32): bool {
-  const ja = jobAt(load<u32>(candidateAt(a) + CANDIDATE_JOB));
-  const jb = jobAt(load<u32>(candidateAt(b) + CANDIDATE_JOB));
-  const ra = load<i32>(ja + JOB_RANK), rb = load<i32>(jb + JOB_RANK);
-  if (ra != rb) return ra < rb;
-  const pa = load<i32>(ja + JOB_PRIORITY), pb = load<i32>(jb + JOB_PRIORITY);
-  if (pa != pb) return pa < pb;
-  const la = load<f64>(ja + JOB_LOST_WORK), lb = load<f64>(jb + JOB_LOST_WORK);
-  if (la != lb) return la < lb;
-  const ga = load<i32>(ja + JOB_GPUS), gb = load<i32>(jb + JOB_GPUS);
-  if (ga != gb) return ga < gb;
-  const sa = load<f64>(ja + JOB_STARTED_AT), sb = load<f64>(jb + JOB_STARTED_AT);
-  if (sa != sb) return sa > sb;
-  const oa = load<i32>(ja + JOB_ORDER), ob = load<i32>(jb + JOB_ORDER);
-  if (oa != ob) return oa < ob;
-  return a < b;
-}
-
 @inline function orderAt(i: u32): usize {
   return orderPtr + (<usize>i << 2);
 }
 
-/** Min-heap on `precedes` over ORDER[0..size): lets the greedy take candidates lazily. */
-function siftDown(start: u32, size: u32): void {
-  let i = start;
-  const item = load<u32>(orderAt(i));
-  while (true) {
-    let child: u32 = (i << 1) + 1;
-    if (child >= size) break;
-    let childItem = load<u32>(orderAt(child));
-    if (child + 1 < size) {
-      const right = load<u32>(orderAt(child + 1));
-      if (precedes(right, childItem)) {
-        child++;
-        childItem = right;
-      }
-    }
-    if (!precedes(childItem, item)) break;
-    store<u32>(orderAt(i), childItem);
-    i = child;
-  }
-  store<u32>(orderAt(i), item);
+@inline function bestPtr(): usize {
+  return outVictimsPtr + ((<usize>candidateCap >>> 1) << 2);
+}
+
+@inline function feasible(): bool {
+  return unsatisfied == 0 && fitsSum >= podsWanted;
 }
 
 /** Frees (occupy = false) or re-occupies every pod of job `j`, on every node it holds; keeps fitsSum current. */
@@ -134,7 +132,7 @@ function relieveConstraints(pos: u32, relieve: bool): void {
   let bits = load<u32>(candidateAt(pos) + CANDIDATE_MASK);
   if (constraintCount < 32) bits &= (<u32>1 << constraintCount) - 1;
   if (bits == 0) return;
-  const job = jobAt(load<u32>(candidateAt(pos) + CANDIDATE_JOB));
+  const job = jobAt(jobOf(pos));
   while (bits != 0) {
     const k = ctz<u32>(bits);
     bits &= bits - 1;
@@ -151,83 +149,279 @@ function relieveConstraints(pos: u32, relieve: bool): void {
   }
 }
 
+/** Preempts (free = true) or puts back candidate `pos`: its nodes and its deficits. */
+@inline function toggle(pos: u32, free: bool): void {
+  moveJob(jobOf(pos), !free);
+  relieveConstraints(pos, free);
+}
+
+/** Back to the loaded state with the query's full deficits: nothing preempted. */
+function resetSearch(): void {
+  restoreNodes();
+  beginQuery();
+  unsatisfied = 0;
+  for (let k: u32 = 0; k < constraintCount; k++) {
+    const d = load<f64>(<usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE + CONSTRAINT_DEFICIT);
+    store<f64>(deficitAt(k), d);
+    if (d > 0) unsatisfied++;
+  }
+  fitsSum = poolFitsSum();
+}
+
+/** Min-heap over ORDER[0..size) on the job order from criterion `from`. */
+function siftDown(start: u32, size: u32, from: u32): void {
+  let i = start;
+  const item = load<u32>(orderAt(i));
+  while (true) {
+    let child: u32 = (i << 1) + 1;
+    if (child >= size) break;
+    let childItem = load<u32>(orderAt(child));
+    if (child + 1 < size) {
+      const right = load<u32>(orderAt(child + 1));
+      if (compareJobs(jobOf(right), jobOf(childItem), from) < 0) {
+        child++;
+        childItem = right;
+      }
+    }
+    if (compareJobs(jobOf(childItem), jobOf(item), from) >= 0) break;
+    store<u32>(orderAt(i), childItem);
+    i = child;
+  }
+  store<u32>(orderAt(i), item);
+}
+
 /**
- * Answers one victim query for the request set by `setRequest`: `candidates` entries in
- * CANDIDATES, `constraints` in the header. On STATUS_OK the victims' job indices are in
- * OUT_VICTIMS (`victimCount` of them, preference order) and the placement in OUT_PODS.
- * The caller has begun the query (fresh epoch); node state is restored before return.
- * `hopeless` (more pods than any cluster of this size holds) answers NO_ROOM once the
- * inputs are checked, so input errors are reported the same either way.
+ * Greedy then reprieve over the positions in ORDER[0..m), taken lazily off a heap in the
+ * job order from criterion `from`, starting from nothing preempted. Leaves the kept set's
+ * job indices, in pick order, at ORDER[n..n+return) and the state as after preempting
+ * them; returns -1 when even all m do not suffice.
  */
-export function selectVictims(pods: u32, candidates: u32, constraints: u32, hopeless: bool): i32 {
+function greedyPass(m: u32, from: u32): i32 {
+  const n = candidateCount;
+  let chosen: u32 = 0;
+  let size = m;
+  for (let i = <i32>(size >>> 1) - 1; i >= 0; i--) siftDown(<u32>i, size, from);
+  while (size > 0 && !feasible()) {
+    const pos = load<u32>(orderAt(0));
+    size--;
+    store<u32>(orderAt(0), load<u32>(orderAt(size)));
+    if (size > 1) siftDown(0, size, from);
+    toggle(pos, true);
+    store<u32>(orderAt(n + chosen), pos);
+    chosen++;
+  }
+  if (!feasible()) return -1;
+  // Reprieve, last taken first: put each victim back and keep it back if still feasible.
+  const REPRIEVED: u32 = 0x80000000;
+  for (let i = <i32>chosen - 1; i >= 0; i--) {
+    const at = orderAt(n + <u32>i);
+    const pos = load<u32>(at);
+    toggle(pos, false);
+    if (feasible()) store<u32>(at, pos | REPRIEVED);
+    else toggle(pos, true);
+  }
+  let kept: u32 = 0;
+  for (let i: u32 = 0; i < chosen; i++) {
+    const pos = load<u32>(orderAt(n + i));
+    if ((pos & REPRIEVED) != 0) continue;
+    store<u32>(orderAt(n + kept), jobOf(pos));
+    kept++;
+  }
+  return <i32>kept;
+}
+
+/** The cost of the job list at `list` into `cost`. */
+function costOf(cost: usize, list: usize, len: u32): void {
+  clearCost(cost);
+  for (let i: u32 = 0; i < len; i++) addToCost(cost, load<u32>(list + (<usize>i << 2)));
+}
+
+/** Makes the job list at `list` this alternative's best set (its cost must be in COST_TRY). */
+function keepAsBest(list: usize, len: u32): void {
+  memory.copy(bestPtr(), list, <usize>len << 2);
+  bestLen = len;
+  copyCost(COST_BEST, COST_TRY);
+}
+
+/** True when the set at `list` (cost in COST_TRY) beats this alternative's best. */
+function beatsBest(list: usize, len: u32): bool {
+  const c = compareCosts(COST_TRY, COST_BEST);
+  if (c != 0) return c < 0;
+  return compareNames(list, len, bestPtr(), bestLen) < 0;
+}
+
+let searchSize: u32 = 0;
+
+/**
+ * Branch and bound over the deciding positions ORDER[0..searchSize) (worst first): at
+ * depth i decide ORDER[i], excluding first. State: every undecided and included
+ * candidate preempted; an exclusion that leaves the rest infeasible is pruned, and so
+ * is an inclusion whose partial cost is already worse than the best (costs only grow).
+ */
+function branch(i: u32, depth: u32): void {
+  const cost = COST_STACK + <usize>depth * COST_SIZE;
+  if (i == searchSize) {
+    copyCost(COST_TRY, cost);
+    if (beatsBest(INCLUDED, depth)) keepAsBest(INCLUDED, depth);
+    return;
+  }
+  const pos = load<u32>(orderAt(i));
+  toggle(pos, false);
+  if (feasible()) branch(i + 1, depth);
+  toggle(pos, true);
+  const next = cost + COST_SIZE;
+  copyCost(next, cost);
+  addToCost(next, jobOf(pos));
+  if (compareCosts(next, COST_BEST) <= 0) {
+    store<u32>(INCLUDED + (<usize>depth << 2), jobOf(pos));
+    branch(i + 1, depth + 1);
+  }
+}
+
+/** The exact optimum over the `d` deciding positions in ORDER[0..d) (at most EXACT_LIMIT). */
+function exactSearch(d: u32): void {
+  // Worst first (insertion sort: d is small), so excluding first drops the costliest.
+  for (let i: u32 = 1; i < d; i++) {
+    const item = load<u32>(orderAt(i));
+    let k = i;
+    while (k > 0 && compareJobs(jobOf(load<u32>(orderAt(k - 1))), jobOf(item), 0) < 0) {
+      store<u32>(orderAt(k), load<u32>(orderAt(k - 1)));
+      k--;
+    }
+    store<u32>(orderAt(k), item);
+  }
+  resetSearch();
+  for (let i: u32 = 0; i < d; i++) toggle(load<u32>(orderAt(i)), true);
+  searchSize = d;
+  clearCost(COST_STACK);
+  branch(0, 0);
+}
+
+/** Sorts the job list at `list` into the job order (heapsort: the list may be long). */
+function sortJobs(list: usize, len: u32): void {
+  for (let i = <i32>(len >>> 1) - 1; i >= 0; i--) siftJobs(list, <u32>i, len);
+  for (let end = len; end > 1; end--) {
+    const last = list + (<usize>(end - 1) << 2);
+    const top = load<u32>(list);
+    store<u32>(list, load<u32>(last));
+    store<u32>(last, top);
+    siftJobs(list, 0, end - 1);
+  }
+}
+
+/** Max-heap step for `sortJobs` (the largest goes last, so the list ends ascending). */
+function siftJobs(list: usize, start: u32, size: u32): void {
+  let i = start;
+  const item = load<u32>(list + (<usize>i << 2));
+  while (true) {
+    let child: u32 = (i << 1) + 1;
+    if (child >= size) break;
+    let childItem = load<u32>(list + (<usize>child << 2));
+    if (child + 1 < size) {
+      const right = load<u32>(list + (<usize>(child + 1) << 2));
+      if (compareJobs(right, childItem, 0) > 0) {
+        child++;
+        childItem = right;
+      }
+    }
+    if (compareJobs(childItem, item, 0) <= 0) break;
+    store<u32>(list + (<usize>i << 2), childItem);
+    i = child;
+  }
+  store<u32>(list + (<usize>i << 2), item);
+}
+
+/** Starts a query over alternatives: no best set yet. */
+export function resetWinner(): void {
   victimCount = 0;
+  winner = -1;
+  winnerExact = false;
+}
+
+/**
+ * Answers alternative `alternative` of the query set by `setRequest` and `setOrder`:
+ * `candidates` entries in CANDIDATES, `constraints` in the header. When its best set
+ * beats the query's best so far (criteria, then names, then `standing`: 0 in-quota
+ * before 1 borrowing, then the earlier alternative), it becomes the answer: job indices
+ * in OUT_VICTIMS (`victimCount`, job order), the placement in OUT_PODS. Returns
+ * STATUS_NO_ROOM when this alternative has no set at all. The caller has begun the query
+ * (fresh epoch); node state is restored before return. `hopeless` (more pods than any
+ * cluster of this size holds) answers NO_ROOM once the inputs are checked.
+ */
+export function selectVictims(
+  pods: u32, candidates: u32, constraints: u32, hopeless: bool, alternative: u32, standing: u32,
+): i32 {
   podsWanted = <i32>pods;
   constraintCount = constraints;
+  candidateCount = candidates;
+  if ((<u64>candidates << 1) > <u64>candidateCap) return STATUS_SCRATCH_TOO_SMALL;
   for (let i: u32 = 0; i < candidates; i++) {
-    const j = load<u32>(candidateAt(i) + CANDIDATE_JOB);
+    const j = jobOf(i);
     if (j >= jobCount) return STATUS_BAD_CANDIDATE;
     const stamp = jobStampsPtr + (<usize>j << 2);
     if (load<u32>(stamp) == epoch) return STATUS_DUPLICATE_CANDIDATE;
     store<u32>(stamp, epoch);
-    store<u32>(orderAt(i), i);
   }
-  unsatisfied = 0;
   for (let k: u32 = 0; k < constraints; k++) {
     const c = <usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE;
     if (load<u32>(c + CONSTRAINT_RESOURCE) > RESOURCE_MEM) return STATUS_BAD_CONSTRAINT;
-    const d = load<f64>(c + CONSTRAINT_DEFICIT);
-    store<f64>(deficitAt(k), d);
-    if (d > 0) unsatisfied++;
   }
   if (hopeless) return STATUS_NO_ROOM;
-  fitsSum = poolFitsSum();
+  resetSearch();
 
-  // Greedy: take candidates in preference order, lazily, off a min-heap.
-  let chosen: u32 = 0;
+  let exact = true;
+  bestLen = 0;
+  clearCost(COST_BEST);
   if (!feasible()) {
-    let size = candidates;
-    for (let i = <i32>(size >>> 1) - 1; i >= 0; i--) siftDown(<u32>i, size);
-    while (size > 0 && !feasible()) {
-      const pos = load<u32>(orderAt(0));
-      size--;
-      store<u32>(orderAt(0), load<u32>(orderAt(size)));
-      if (size > 1) siftDown(0, size);
-      moveJob(load<u32>(candidateAt(pos) + CANDIDATE_JOB), false);
-      relieveConstraints(pos, true);
-      store<u32>(outVictimsPtr + (<usize>chosen << 2), pos);
-      chosen++;
-    }
-    if (!feasible()) {
+    for (let i: u32 = 0; i < candidates; i++) store<u32>(orderAt(i), i);
+    const kept = greedyPass(candidates, 0);
+    if (kept < 0) {
       restoreNodes();
       return STATUS_NO_ROOM;
     }
-  }
+    const first = orderAt(candidates);
+    costOf(COST_TRY, first, <u32>kept);
+    keepAsBest(first, <u32>kept);
 
-  // Reprieve, newest first: put each victim back and keep it back if still feasible.
-  for (let i = <i32>chosen - 1; i >= 0; i--) {
-    const at = outVictimsPtr + (<usize>i << 2);
-    const pos = load<u32>(at);
-    const j = load<u32>(candidateAt(pos) + CANDIDATE_JOB);
-    moveJob(j, true);
-    relieveConstraints(pos, false);
-    if (feasible()) {
-      store<u32>(at, pos | REPRIEVED);
+    // The deciding candidates: those that alone are no worse than the greedy's set.
+    let d: u32 = 0;
+    for (let pos: u32 = 0; pos < candidates; pos++) {
+      clearCost(COST_TRY);
+      addToCost(COST_TRY, jobOf(pos));
+      if (compareCosts(COST_TRY, COST_BEST) <= 0) store<u32>(orderAt(d++), pos);
+    }
+    if (d <= EXACT_LIMIT) {
+      exactSearch(d);
     } else {
-      moveJob(j, false);
-      relieveConstraints(pos, true);
+      exact = false;
+      resetSearch();
+      const second = greedyPass(d, 1);
+      costOf(COST_TRY, first, <u32>second);
+      if (beatsBest(first, <u32>second)) keepAsBest(first, <u32>second);
     }
   }
 
+  // Across alternatives: the better set wins; an exact tie goes to the better standing.
+  if (winner >= 0) {
+    let c = compareCosts(COST_BEST, COST_WINNER);
+    if (c == 0) c = compareNames(bestPtr(), bestLen, outVictimsPtr, victimCount);
+    if (c > 0 || (c == 0 && standing >= winnerStanding)) {
+      restoreNodes();
+      return STATUS_OK;
+    }
+  }
+  resetSearch();
+  const best = bestPtr();
+  for (let i: u32 = 0; i < bestLen; i++) moveJob(load<u32>(best + (<usize>i << 2)), false);
   const placed = placeGang(pods);
   restoreNodes();
   if (!placed) return STATUS_NO_ROOM;
-  let kept: u32 = 0;
-  for (let i: u32 = 0; i < chosen; i++) {
-    const pos = load<u32>(outVictimsPtr + (<usize>i << 2));
-    if ((pos & REPRIEVED) != 0) continue;
-    store<u32>(outVictimsPtr + (<usize>kept << 2), load<u32>(candidateAt(pos) + CANDIDATE_JOB));
-    kept++;
-  }
-  victimCount = kept;
+  memory.copy(outVictimsPtr, best, <usize>bestLen << 2);
+  sortJobs(outVictimsPtr, bestLen);
+  victimCount = bestLen;
+  copyCost(COST_WINNER, COST_BEST);
+  winner = <i32>alternative;
+  winnerExact = exact;
+  winnerStanding = standing;
   return STATUS_OK;
 }

@@ -84,7 +84,7 @@ function run(): { rows: Row[]; meta: Record<string, unknown> } {
         ['selectVictims 500x8, frees 100 nodes', gang(500, 8), []],
       ];
       for (const [name, req, constraints] of cases) {
-        rows.push(compare(name, nodes, wasm, twin, (k) => k.selectVictims(req, all, constraints), 2000));
+        rows.push(compare(name, nodes, wasm, twin, (k) => k.selectVictims(req, [{ standing: 'in-quota', candidates: all, constraints: constraints }]), 2000));
       }
     }
   }

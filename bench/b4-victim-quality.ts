@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { Session } from '../src/engine/session.js';
 import { preemptionProblem } from '../src/engine/preemption-problem.js';
 import { scenarioArbitrary, scenarioYaml } from '../src/testing/index.js';
-import { MAX_CANDIDATES, optimalVictims, victimSetCost, type VictimSetCost } from '../src/verify/optimal-victims.js';
+import { MAX_CANDIDATES, oracleCost, optimalVictims, type OracleCost as VictimSetCost } from '../src/verify/optimal-victims.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, def: number) => {
@@ -50,18 +50,18 @@ async function main(): Promise<void> {
         tooBig++;
         continue;
       }
-      const best = optimalVictims(snap.state, problem.req, problem.candidates, problem.constraints)!;
-      const chosen = victimSetCost(snap.state, answer.victims.map((v) => snap.jobIndex.get(v.job)!));
+      const best = optimalVictims(snap.state, problem.req, [{ standing: answer.standing as 'in-quota' | 'borrowing', candidates: problem.candidates, constraints: problem.constraints }])!;
+      const chosen = oracleCost(snap.state, answer.victims.map((v) => snap.jobIndex.get(v.job)!));
       rows.push({ candidates: problem.candidates.length, chosen, best: best.cost });
     }
   }
   const n = rows.length;
   const pct = (k: number) => (n ? Math.round((1000 * k) / n) / 10 : 0);
   const c1 = rows.filter((r) => r.chosen.rank === r.best.rank && r.chosen.priority === r.best.priority).length;
-  const lostEq = rows.filter((r) => r.chosen.lostWork === r.best.lostWork).length;
-  const allEq = rows.filter((r) => r.chosen.lostWork === r.best.lostWork && r.chosen.gpus === r.best.gpus && r.chosen.count === r.best.count).length;
-  const gaps = rows.map((r) => r.chosen.lostWork - r.best.lostWork).filter((g) => g > 0).sort((a, b) => a - b);
-  const rel = rows.filter((r) => r.chosen.lostWork > r.best.lostWork).map((r) => (r.best.lostWork > 0 ? r.chosen.lostWork / r.best.lostWork : Infinity)).sort((a, b) => a - b);
+  const lostEq = rows.filter((r) => r.chosen.lostMicro === r.best.lostMicro).length;
+  const allEq = rows.filter((r) => r.chosen.lostMicro === r.best.lostMicro && r.chosen.gpus === r.best.gpus && r.chosen.count === r.best.count).length;
+  const gaps = rows.map((r) => r.chosen.lostMicro - r.best.lostMicro).filter((g) => g > 0).sort((a, b) => a - b);
+  const rel = rows.filter((r) => r.chosen.lostMicro > r.best.lostMicro).map((r) => (r.best.lostMicro > 0 ? r.chosen.lostMicro / r.best.lostMicro : Infinity)).sort((a, b) => a - b);
   const q = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] : 0);
   const result = {
     cases: n,
@@ -69,10 +69,10 @@ async function main(): Promise<void> {
     skippedOverCandidateLimit: tooBig,
     meanCandidates: n ? Math.round((10 * rows.reduce((s, r) => s + r.candidates, 0)) / n) / 10 : 0,
     criterion1OptimalPct: pct(c1),
-    lostWorkOptimalPct: pct(lostEq),
+    lostMicroOptimalPct: pct(lostEq),
     fullyOptimalPct: pct(allEq),
-    lostWorkGapGpuHours: { worse: gaps.length, median: q(gaps, 0.5), p90: q(gaps, 0.9), max: gaps.at(-1) ?? 0 },
-    lostWorkRatioWhenWorse: { median: q(rel, 0.5), p90: q(rel, 0.9), max: rel.at(-1) ?? 0 },
+    lostMicroGapGpuHours: { worse: gaps.length, median: q(gaps, 0.5), p90: q(gaps, 0.9), max: gaps.at(-1) ?? 0 },
+    lostMicroRatioWhenWorse: { median: q(rel, 0.5), p90: q(rel, 0.9), max: rel.at(-1) ?? 0 },
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
   if (json) {
@@ -81,10 +81,10 @@ async function main(): Promise<void> {
   }
   console.log(`B4 victim-set quality: ${n} preempting cases (${scanned} scenarios scanned, ${tooBig} skipped over ${MAX_CANDIDATES} candidates), ${result.meanCandidates} candidates on average, ${result.seconds} s`);
   console.log(`  criterion 1 (most important victim) optimal: ${result.criterion1OptimalPct}%   (bound: always; proved in docs/semantics.md)`);
-  console.log(`  lost GPU-hours optimal:                      ${result.lostWorkOptimalPct}%`);
+  console.log(`  lost GPU-hours optimal:                      ${result.lostMicroOptimalPct}%`);
   console.log(`  optimal on criteria 1-4:                     ${result.fullyOptimalPct}%`);
-  console.log(`  when worse, extra lost GPU-hours: median ${result.lostWorkGapGpuHours.median.toFixed(2)}, p90 ${result.lostWorkGapGpuHours.p90.toFixed(2)}, max ${result.lostWorkGapGpuHours.max.toFixed(2)} (${gaps.length} cases)`);
-  console.log(`  when worse, chosen/optimal lost work: median ${fmt(result.lostWorkRatioWhenWorse.median)}, p90 ${fmt(result.lostWorkRatioWhenWorse.p90)}, max ${fmt(result.lostWorkRatioWhenWorse.max)}`);
+  console.log(`  when worse, extra lost GPU-hours: median ${result.lostMicroGapGpuHours.median.toFixed(2)}, p90 ${result.lostMicroGapGpuHours.p90.toFixed(2)}, max ${result.lostMicroGapGpuHours.max.toFixed(2)} (${gaps.length} cases)`);
+  console.log(`  when worse, chosen/optimal lost work: median ${fmt(result.lostMicroRatioWhenWorse.median)}, p90 ${fmt(result.lostMicroRatioWhenWorse.p90)}, max ${fmt(result.lostMicroRatioWhenWorse.max)}`);
   console.log('  anchors: Kueue and kube-scheduler are greedy with reprieve and make no optimality claim');
 }
 

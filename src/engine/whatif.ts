@@ -23,7 +23,6 @@ import { explainVictim } from '../rules/explain-victim.js';
 import { checkAdmission } from './admission.js';
 import type { Answer, VictimAnswer } from './answer.js';
 import type { Viewer } from './visibility.js';
-import { improveVictims } from './improve-victims.js';
 import { preemptionProblem } from './preemption-problem.js';
 import { gangRequest } from './gang.js';
 import { describeNeverFits, describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
@@ -145,7 +144,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
       continue;
     }
     anyCandidates = true;
-    const res = improveVictims(kernel, snap.state, req, candidates, problem.constraints, kernel.selectVictims(req, candidates, problem.constraints));
+    const res = kernel.selectVictims(req, [{ standing: t.standing, candidates, constraints: problem.constraints }]);
     if (!res.ok) {
       reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, problem.over, ctx.viewer)}`);
       continue;

@@ -11,6 +11,7 @@ export type KernelErrorCode =
   | 'kernel/invalid-request'
   | 'kernel/invalid-candidate'
   | 'kernel/invalid-constraint'
+  | 'kernel/invalid-order'
   | 'kernel/out-of-memory'
   | 'kernel/internal';
 

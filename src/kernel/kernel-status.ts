@@ -14,6 +14,7 @@ export const KERNEL_STATUS = {
   STATUS_OUT_OF_MEMORY: 7,
   STATUS_BAD_SNAPSHOT: 8,
   STATUS_BAD_REQUEST: 9,
+  STATUS_BAD_ORDER: 10,
 } as const;
 
 /** What a status means, for error messages (tests match codes, never this text). */
@@ -28,4 +29,5 @@ export const STATUS_MEANING: Readonly<Record<number, string>> = {
   [KERNEL_STATUS.STATUS_OUT_OF_MEMORY]: 'linear memory could not grow',
   [KERNEL_STATUS.STATUS_BAD_SNAPSHOT]: 'the snapshot is inconsistent',
   [KERNEL_STATUS.STATUS_BAD_REQUEST]: 'the request is malformed',
+  [KERNEL_STATUS.STATUS_BAD_ORDER]: 'the victim order is not a permutation of the five criteria',
 };

@@ -7,43 +7,22 @@
  */
 import { KernelError } from './kernel-error.js';
 import { popcount } from './gpu-mask.js';
-import { WorkingNodes, fitsOf, placeGang } from './reference-placement.js';
-import { validateCandidates, validateConstraints, validateRequest, validateSnapshot } from './validate.js';
-import {
-  RESOURCE_CPU,
-  RESOURCE_GPU,
-  type Candidate,
-  type GangRequest,
-  type Kernel,
-  type KernelJob,
-  type KernelSnapshot,
-  type PlacementResult,
-  type QuotaConstraint,
-  type VictimResult,
+import { WorkingNodes, placeGang } from './reference-placement.js';
+import { beatsAcross, bestForAlternative, type AlternativeBest, type JobTotals } from './reference-victims.js';
+import { validateCandidates, validateConstraints, validateOrder, validateRequest, validateSnapshot } from './validate.js';
+import { DEFAULT_VICTIM_ORDER, compareJobs, type VictimOrder } from './victim-order.js';
+import type {
+  GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, VictimAlternative, VictimResult,
 } from './types.js';
 
-/** What evicting a job frees, per quota resource (summed over its pods in pod order). */
-interface JobTotals {
-  gpu: number;
-  cpu: number;
-  mem: number;
-}
-
-/**
- * SEMANTICS 5.3's preference order between two candidate jobs, as a comparator:
- * 1. rank (idle < borrowing < in-quota), then priority, ascending;
- * 2. lost work ascending; 3. GPUs ascending;
- * 5. start time descending (more recent first), then name order ascending;
- * last, the position in the candidate list, so the order is total.
- */
-export function compareVictims(a: KernelJob, b: KernelJob, posA: number, posB: number): number {
-  if (a.rank !== b.rank) return a.rank < b.rank ? -1 : 1;
-  if (a.priority !== b.priority) return a.priority < b.priority ? -1 : 1;
-  if (a.lostWork !== b.lostWork) return a.lostWork < b.lostWork ? -1 : 1;
-  if (a.gpus !== b.gpus) return a.gpus < b.gpus ? -1 : 1;
-  if (a.startedAt !== b.startedAt) return a.startedAt > b.startedAt ? -1 : 1;
-  if (a.order !== b.order) return a.order < b.order ? -1 : 1;
-  return posA - posB;
+/** Frees every pod of `job` on `nodes` (a query's copy-on-write view). */
+function freeJob(nodes: WorkingNodes, job: KernelJob): void {
+  for (const pod of job.pods) {
+    const state = nodes.edit(pod.node);
+    state.usedMask = (state.usedMask & ~pod.mask) >>> 0;
+    state.freeCpu += pod.cpu;
+    state.freeMem += pod.mem;
+  }
 }
 
 /** Placement and victim selection in plain TypeScript; `backend` is 'reference'. */
@@ -83,83 +62,34 @@ export class ReferenceKernel implements Kernel {
   }
 
   /**
-   * Greedy in preference order until every constraint is relieved and the gang fits,
-   * then a reprieve in reverse order; feasibility is monotone in the freed set, so the
-   * result is minimal (invariant 4).
+   * The whole of SEMANTICS 5.3 (reference-victims.ts): each alternative's best set, then
+   * the best across alternatives by the same order; the winner is placed on the nodes
+   * its victims free.
    */
-  selectVictims(req: GangRequest, candidates: Candidate[], constraints: QuotaConstraint[]): VictimResult {
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order: VictimOrder = DEFAULT_VICTIM_ORDER): VictimResult {
     const snapshot = this.loaded();
     validateRequest(req);
-    validateConstraints(constraints);
-    validateCandidates(candidates, snapshot.jobs.length);
-    const fail: VictimResult = { ok: false, victims: [], pods: [] };
-
-    const nodes = new WorkingNodes(snapshot.nodes);
-    const pool = req.pool;
+    validateOrder(order);
+    for (const alt of alternatives) {
+      validateConstraints(alt.constraints);
+      validateCandidates(alt.candidates, snapshot.jobs.length);
+    }
     const poolNodes = this.poolOf(req);
-    const deficits = constraints.map((c) => c.deficit);
-    let fitsSum = poolNodes.reduce((sum, n) => sum + fitsOf(nodes, n, req), 0);
-    const feasible = (): boolean => deficits.every((d) => !(d > 0)) && fitsSum >= req.pods;
-
-    /** Frees (or re-occupies) every pod of the job, keeping the pool's fits sum current. */
-    const moveJob = (job: KernelJob, occupy: boolean): void => {
-      for (const pod of job.pods) {
-        const counted = snapshot.nodes[pod.node]!.pool === pool;
-        const before = counted ? fitsOf(nodes, pod.node, req) : 0;
-        const state = nodes.edit(pod.node);
-        if (occupy) {
-          state.usedMask = (state.usedMask | pod.mask) >>> 0;
-          state.freeCpu -= pod.cpu;
-          state.freeMem -= pod.mem;
-        } else {
-          state.usedMask = (state.usedMask & ~pod.mask) >>> 0;
-          state.freeCpu += pod.cpu;
-          state.freeMem += pod.mem;
-        }
-        if (counted) fitsSum += fitsOf(nodes, pod.node, req) - before;
-      }
-    };
-    /** Applies (relieve) or takes back a candidate's contributions to the deficits it relieves. */
-    const relieve = (candidate: Candidate, relieve: boolean): void => {
-      const totals = this.totals[candidate.job]!;
-      constraints.forEach((c, k) => {
-        if (((candidate.constraintMask >>> k) & 1) === 0) return;
-        const amount = c.resource === RESOURCE_GPU ? totals.gpu : c.resource === RESOURCE_CPU ? totals.cpu : totals.mem;
-        deficits[k] = relieve ? deficits[k]! - amount : deficits[k]! + amount;
-      });
-    };
-
-    const ordered = candidates
-      .map((candidate, pos) => ({ candidate, pos }))
-      .sort((a, b) => compareVictims(snapshot.jobs[a.candidate.job]!, snapshot.jobs[b.candidate.job]!, a.pos, b.pos))
-      .map((entry) => entry.candidate);
-
-    const chosen: Candidate[] = [];
-    for (const candidate of ordered) {
-      if (feasible()) break;
-      moveJob(snapshot.jobs[candidate.job]!, false);
-      relieve(candidate, true);
-      chosen.push(candidate);
-    }
-    if (!feasible()) return fail;
-
-    const kept = new Set(chosen);
-    for (let i = chosen.length - 1; i >= 0; i--) {
-      const candidate = chosen[i]!;
-      const job = snapshot.jobs[candidate.job]!;
-      moveJob(job, true);
-      relieve(candidate, false);
-      if (feasible()) {
-        kept.delete(candidate);
-      } else {
-        moveJob(job, false);
-        relieve(candidate, true);
-      }
-    }
-
-    const pods = placeGang(nodes, poolNodes, req);
-    if (!pods) return fail;
-    return { ok: true, victims: chosen.filter((c) => kept.has(c)).map((c) => c.job), pods };
+    let winner: { best: AlternativeBest; index: number; rank: number; pods: PodPlacement[] } | null = null;
+    alternatives.forEach((alt, index) => {
+      const best = bestForAlternative(snapshot, poolNodes, req, alt, this.totals, order);
+      if (!best) return;
+      const rank = alt.standing === 'in-quota' ? 0 : 1;
+      if (winner && !beatsAcross(snapshot.jobs, best, rank, winner.best, winner.rank, order)) return;
+      const nodes = new WorkingNodes(snapshot.nodes);
+      for (const j of best.jobs) freeJob(nodes, snapshot.jobs[j]!);
+      const pods = placeGang(nodes, poolNodes, req);
+      if (pods) winner = { best, index, rank, pods };
+    });
+    if (!winner) return { ok: false, victims: [], pods: [], alternative: -1, exact: false };
+    const won: { best: AlternativeBest; index: number; pods: PodPlacement[] } = winner;
+    const victims = [...won.best.jobs].sort((a, b) => compareJobs(snapshot.jobs[a]!, snapshot.jobs[b]!, a, b, order, 0));
+    return { ok: true, victims, pods: won.pods, alternative: won.index, exact: won.best.exact };
   }
 
   private loaded(): KernelSnapshot {

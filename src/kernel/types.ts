@@ -4,9 +4,14 @@
  * (`wasm-kernel.ts`, over `assembly/`) and the pure-TypeScript twin (`reference.ts`) —
  * and a differential property holds them to the same answers.
  *
+ * The criteria victim selection compares by are numbered in one table per language:
+ * `victim-order.ts` here, `assembly/criteria.ts` in the kernel.
+ *
  * Units are integers chosen so that nothing is fractional: GPUs are counts, cpu is in
  * millicores, memory in MiB. Node and job indices are positions in the snapshot arrays.
  */
+
+import type { VictimOrder } from './victim-order.js';
 
 /** One node of the snapshot, as the kernel sees it. */
 export interface KernelNode {
@@ -41,9 +46,9 @@ export interface KernelJob {
   rank: number;
   /** 1..9 (criterion 1, second key). */
   priority: number;
-  /** GPU-hours lost if preempted now (criterion 2). */
+  /** GPU-hours lost if preempted now, >= 0 (criterion 2). */
   lostWork: number;
-  /** GPUs the job holds (criterion 3). */
+  /** GPUs the job holds, >= 0 (criterion 3). */
   gpus: number;
   /** Start time in epoch milliseconds; more recent is preferred as a victim (criterion 5). */
   startedAt: number;
@@ -105,12 +110,33 @@ export interface PlacementResult {
   pods: PodPlacement[];
 }
 
+/**
+ * One way the job could run, as victim selection sees it (SEMANTICS 5.3 "the comparison
+ * spans every way J could run"): the standing it would get, the jobs the rules let it
+ * preempt for that standing and the quota deficits those victims must relieve.
+ */
+export interface VictimAlternative {
+  /** The standing the job runs with when this alternative's set wins; breaks exact ties only, in-quota first. */
+  standing: 'in-quota' | 'borrowing';
+  candidates: Candidate[];
+  /** At most 32 per alternative. */
+  constraints: QuotaConstraint[];
+}
+
 export interface VictimResult {
   ok: boolean;
-  /** Chosen victims (job indices), ordered by the preference order, least costly first. */
+  /** Chosen victims (job indices), in the order's job order, least costly first. */
   victims: number[];
   /** The gang's placement once the victims are gone. */
   pods: PodPlacement[];
+  /** Index of the alternative whose set won (-1 when !ok). */
+  alternative: number;
+  /**
+   * True when the set is the proven optimum of its alternative under the full order
+   * (no victims needed, or at most `CRITERIA.EXACT_LIMIT` deciding candidates, searched
+   * exhaustively); false when it is the heuristic's (greedy, reprieve, second pass).
+   */
+  exact: boolean;
 }
 
 /** Placement and victim selection over one loaded snapshot. */
@@ -122,8 +148,15 @@ export interface Kernel {
   /** Places the gang on free capacity only. */
   place(req: GangRequest): PlacementResult;
   /**
-   * Chooses a minimal set of candidates whose preemption satisfies every constraint and
-   * lets the gang be placed (SEMANTICS 5.3); ok=false when even all candidates do not.
+   * Chooses the victims of one submission, the whole of SEMANTICS 5.3 in one call: per
+   * alternative, a minimal set of its candidates whose preemption relieves every one of
+   * its constraints and lets the gang be placed, the best by `order` (exact when the
+   * deciding candidates are few, else greedy + reprieve + a second pass); across
+   * alternatives, the best of those sets by the same order, then by job name, and only
+   * an exact tie goes to the better standing (in-quota first), then the earlier
+   * alternative. ok=false when no alternative has a set. `order` defaults to
+   * SEMANTICS 5.3's (victim-order.ts); throws `kernel/invalid-order` for a list that is
+   * not a permutation of the five criteria.
    */
-  selectVictims(req: GangRequest, candidates: Candidate[], constraints: QuotaConstraint[]): VictimResult;
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order?: VictimOrder): VictimResult;
 }

@@ -6,6 +6,7 @@
  */
 import { KernelError } from './kernel-error.js';
 import { LAYOUT } from './layout.js';
+import { isVictimOrder } from './victim-order.js';
 import type { Candidate, GangRequest, KernelSnapshot, QuotaConstraint } from './types.js';
 
 /** Pools are dense small indices: the kernel keeps a table of poolCount + 1 slots. */
@@ -51,7 +52,9 @@ export function validateSnapshot(snapshot: KernelSnapshot): SnapshotCounts {
     for (const key of ['rank', 'priority', 'gpus', 'order'] as const) {
       if (!isInt(job[key], I32_MIN, I32_MAX)) fail(`jobs[${j}].${key}`, 'must be a 32-bit integer');
     }
-    if (!isNumber(job.lostWork)) fail(`jobs[${j}].lostWork`, 'must be a number');
+    // Victim criteria are monotone only for non-negative lost work and GPUs (victim-order.ts).
+    if (!isNumber(job.lostWork) || job.lostWork < 0) fail(`jobs[${j}].lostWork`, 'must be a number >= 0');
+    if (job.gpus < 0) fail(`jobs[${j}].gpus`, 'must be >= 0');
     if (!isNumber(job.startedAt)) fail(`jobs[${j}].startedAt`, 'must be a number');
     if (!Array.isArray(job.pods)) fail(`jobs[${j}].pods`, 'must be an array');
     job.pods.forEach((pod, p) => {
@@ -93,6 +96,13 @@ export function validateConstraints(constraints: QuotaConstraint[]): void {
       throw new KernelError('kernel/invalid-constraint', `constraints[${k}].deficit must be a finite number`);
     }
   });
+}
+
+/** Checks a victim order: each of the five criteria exactly once; throws `kernel/invalid-order`. */
+export function validateOrder(order: readonly number[]): void {
+  if (!Array.isArray(order) || !isVictimOrder(order)) {
+    throw new KernelError('kernel/invalid-order', `victim order [${String(order)}] must list each of the criteria 1..5 exactly once`);
+  }
 }
 
 /** Throws `kernel/invalid-candidate` for candidate `i`. */

@@ -8,10 +8,11 @@
 import { KernelError, type KernelErrorCode } from './kernel-error.js';
 import { KERNEL_STATUS, STATUS_MEANING } from './kernel-status.js';
 import { LAYOUT, computeRegions } from './layout.js';
-import { failCandidate, isMaskValue, validateConstraints, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
+import { failCandidate, isMaskValue, validateConstraints, validateOrder, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
+import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
 import type {
-  Candidate, GangRequest, Kernel, KernelSnapshot, PlacementResult, PodPlacement, QuotaConstraint, VictimResult,
+  Candidate, GangRequest, Kernel, KernelSnapshot, PlacementResult, PodPlacement, QuotaConstraint, VictimAlternative, VictimResult,
 } from './types.js';
 
 /** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
@@ -28,6 +29,7 @@ const STATUS_ERROR: Readonly<Record<number, KernelErrorCode>> = {
   [KERNEL_STATUS.STATUS_OUT_OF_MEMORY]: 'kernel/out-of-memory',
   [KERNEL_STATUS.STATUS_BAD_SNAPSHOT]: 'kernel/invalid-snapshot',
   [KERNEL_STATUS.STATUS_BAD_REQUEST]: 'kernel/invalid-request',
+  [KERNEL_STATUS.STATUS_BAD_ORDER]: 'kernel/invalid-order',
 };
 
 function statusError(status: number, call: string): KernelError {
@@ -88,25 +90,47 @@ export class WasmKernel implements Kernel {
     return { ok: true, pods: this.readPods() };
   }
 
-  /** Minimal victim set (SEMANTICS 5.3) computed in wasm; the loaded state is unchanged afterwards. */
-  selectVictims(req: GangRequest, candidates: Candidate[], constraints: QuotaConstraint[]): VictimResult {
+  /**
+   * SEMANTICS 5.3 in wasm: one wasm call per alternative, each keeping the better set in
+   * the kernel's output (assembly/victims.ts); the loaded state is unchanged afterwards.
+   */
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order: VictimOrder = DEFAULT_VICTIM_ORDER): VictimResult {
     const counts = this.loadedCounts();
     validateRequest(req);
-    validateConstraints(constraints);
-    if (candidates.length > this.candidateCap) {
-      this.reserve(counts, Math.max(candidates.length, this.candidateCap * 2), this.podCap);
+    validateOrder(order);
+    let most = 0;
+    for (const alt of alternatives) {
+      validateConstraints(alt.constraints);
+      most = Math.max(most, alt.candidates.length);
+    }
+    // The kernel's scratch holds two lists per candidate (victims.ts).
+    if (2 * most > this.candidateCap) {
+      this.reserve(counts, Math.max(2 * most, this.candidateCap * 2), this.podCap);
     }
     this.ensurePodCap(req.pods, counts);
-    this.writeQuery(candidates, constraints, counts);
-    const status = this.wasm.selectVictims(
-      req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
-      candidates.length, constraints.length,
-    );
-    if (status === KERNEL_STATUS.STATUS_NO_ROOM) return { ok: false, victims: [], pods: [] };
-    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'selectVictims');
-    const count = this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_OUT_VICTIM_COUNT) >>> 2]!;
+    const fail: VictimResult = { ok: false, victims: [], pods: [], alternative: -1, exact: false };
+    const code = encodeOrder(order);
+    for (let a = 0; a < alternatives.length; a++) {
+      const { candidates, constraints, standing } = alternatives[a]!;
+      this.writeQuery(candidates, constraints, counts);
+      const status = this.wasm.selectVictims(
+        req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
+        candidates.length, constraints.length, code, a, standing === 'in-quota' ? 0 : 1,
+      );
+      if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) throw statusError(status, 'selectVictims');
+    }
+    const header = LAYOUT.LAYOUT_BASE >>> 2;
+    const alternative = this.i32[header + (LAYOUT.HDR_OUT_ALTERNATIVE >>> 2)]!;
+    if (alternatives.length === 0 || alternative < 0) return fail;
+    const count = this.u32[header + (LAYOUT.HDR_OUT_VICTIM_COUNT >>> 2)]!;
     const at = this.regions[LAYOUT.REGION_OUT_VICTIMS]! >>> 2;
-    return { ok: true, victims: Array.from(this.u32.subarray(at, at + count)), pods: this.readPods() };
+    return {
+      ok: true,
+      victims: Array.from(this.u32.subarray(at, at + count)),
+      pods: this.readPods(),
+      alternative,
+      exact: this.u32[header + (LAYOUT.HDR_OUT_EXACT >>> 2)] === 1,
+    };
   }
 
   private loadedCounts(): SnapshotCounts {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { KernelError } from './kernel-error.js';
 import { KERNEL_STATUS } from './kernel-status.js';
 import { LAYOUT } from './layout.js';
+import { CRITERIA } from './victim-order.js';
 
 /** Where the kernel build lands (`npm run build:kernel`, see asconfig.json). */
 export const KERNEL_WASM_URL = new URL('../../build/kernel.wasm', import.meta.url);
@@ -25,7 +26,7 @@ export interface KernelExports {
   place(pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number): number;
   selectVictims(
     pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number,
-    candidates: number, constraints: number,
+    candidates: number, constraints: number, order: number, alternative: number, standing: number,
   ): number;
 }
 
@@ -47,11 +48,13 @@ function compileKernel(): WebAssembly.Module {
 }
 
 /**
- * A stale build whose layout or status codes differ from the TS mirrors would read and
- * write the wrong bytes silently; refuse it once, at compile time, instead.
+ * A stale build whose layout, status codes or victim criteria (the numbered table of
+ * SEMANTICS 5.3, victim-order.ts) differ from the TS mirrors would read and write the
+ * wrong bytes, or rank victims differently from the twin, silently; refuse it once, at
+ * compile time, instead. Exported for the one test that feeds it a wrong build.
  */
-function checkMirrors(exports: WebAssembly.Exports): void {
-  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS })) {
+export function checkMirrors(exports: WebAssembly.Exports): void {
+  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS, ...CRITERIA })) {
     const global = exports[name];
     const actual = global instanceof WebAssembly.Global ? global.value : undefined;
     if (actual !== value) {

@@ -1,61 +1,166 @@
 /**
- * The exact optimum of SEMANTICS 5.3 by exhaustive search, for small cases: every subset
- * of the candidates is tried and the feasible one with the best cost wins. It is the
- * yardstick for the kernel's greedy + reprieve (B4 and the optimality property); it is
- * exponential, so it refuses more than `MAX_CANDIDATES` candidates.
+ * The judge of "optimal" and "minimal" victim sets (SEMANTICS 5.3, invariant 4): an
+ * exhaustive search over every subset of the candidates, with its own placement check
+ * and its own cost, sharing no code with the engine or the kernel (only the kernel's
+ * input types) — so a bug in either cannot hide by agreeing with itself. Exponential: it
+ * refuses more than `MAX_CANDIDATES` candidates per alternative.
  *
- * Cost order (the preference order of 5.3, criteria 1-4):
+ * Placement here is counted per node by brute force: how many pods of the gang's shape
+ * the node's free GPUs, cpu and memory take (under `strict` topology, for a power-of-two
+ * shape no bigger than the node, only fully free aligned blocks count). Pods are
+ * identical, so the gang fits exactly when the pool's counts add up to its pods; the
+ * strategy only decides where, never whether.
+ *
+ * Cost, per SEMANTICS 5.3, with the criteria in the given order (ids as in the policy's
+ * victimOrder: 1 priority, 2 lost-work, 3 gpus, 4 count, 5 recency):
  *   1. the most important victim, as (standing rank, priority), lower is better;
- *   2. total lost GPU-hours; 3. GPUs freed; 4. number of victims.
- * Criterion 5 (recency, name) only breaks ties and is not part of the cost.
+ *   2. total lost GPU-hours, compared in rounded millionths; 3. GPUs; 4. victims;
+ *   5. the oldest victim's start, later is better;
+ * then by name: of the jobs in one set only, the set holding the first by name wins;
+ * across alternatives, an exact tie goes to the earlier-listed standing `in-quota`.
  */
-import { fitsOf, WorkingNodes } from '../kernel/reference-placement.js';
-import { popcount } from '../kernel/gpu-mask.js';
-import type { Candidate, GangRequest, KernelSnapshot, QuotaConstraint } from '../kernel/types.js';
-import { compareCost, victimSetCost, type VictimSetCost } from '../engine/victim-cost.js';
+import type { Candidate, GangRequest, KernelJob, KernelSnapshot, QuotaConstraint } from '../kernel/types.js';
 
-export { compareCost, victimSetCost, type VictimSetCost };
-
+/** The most candidates per alternative the exhaustive search takes. */
 export const MAX_CANDIDATES = 16;
 
-/** True when preempting `jobs` satisfies every constraint and leaves room for the gang. */
-export function feasible(state: KernelSnapshot, req: GangRequest, candidates: Candidate[], chosen: number[], constraints: QuotaConstraint[]): boolean {
-  const deficit = constraints.map((c) => c.deficit);
-  const nodes = new WorkingNodes(state.nodes);
-  for (const k of chosen) {
-    const c = candidates[k];
-    const job = state.jobs[c.job];
-    for (const pod of job.pods) {
-      const n = nodes.edit(pod.node);
-      n.usedMask = (n.usedMask & ~pod.mask) >>> 0;
-      n.freeCpu += pod.cpu;
-      n.freeMem += pod.mem;
-      constraints.forEach((con, i) => {
-        if (!((c.constraintMask >>> i) & 1)) return;
-        deficit[i] -= con.resource === 0 ? popcount(pod.mask) : con.resource === 1 ? pod.cpu : pod.mem;
+/** One way the job could run, for the judge. */
+export interface OracleAlternative {
+  standing: 'in-quota' | 'borrowing';
+  candidates: Candidate[];
+  constraints: QuotaConstraint[];
+}
+
+/** A set's cost on the five criteria, in SEMANTICS' numbering. */
+export interface OracleCost {
+  rank: number;
+  priority: number;
+  lostMicro: number;
+  gpus: number;
+  count: number;
+  oldestStart: number;
+}
+
+/** The best set: kernel job indices (ascending), its cost and which alternative. */
+export interface OracleBest {
+  jobs: number[];
+  cost: OracleCost;
+  alternative: number;
+}
+
+const bitsOf = (mask: number): number[] => {
+  const out: number[] = [];
+  for (let i = 0; i < 32; i++) if ((mask >>> i) & 1) out.push(i);
+  return out;
+};
+
+/** How many pods of the request's shape a node with these free GPUs (indices), cpu and memory takes. */
+function podsNodeTakes(gpus: number, free: Set<number>, freeCpu: number, freeMem: number, req: GangRequest): number {
+  const g = req.gpu;
+  let byGpu: number;
+  const aligned = (g & (g - 1)) === 0 && g <= gpus;
+  if (req.strict && aligned) {
+    byGpu = 0;
+    for (let start = 0; start + g <= gpus; start += g) {
+      let whole = true;
+      for (let i = start; i < start + g; i++) if (!free.has(i)) whole = false;
+      if (whole) byGpu++;
+    }
+  } else {
+    byGpu = Math.floor(free.size / g);
+  }
+  let n = byGpu;
+  if (req.cpu > 0) n = Math.min(n, Math.floor(freeCpu / req.cpu));
+  if (req.mem > 0) n = Math.min(n, Math.floor(freeMem / req.mem));
+  return n > 0 ? n : 0;
+}
+
+/** True when preempting exactly `jobs` relieves every constraint of `alt` and leaves room for the gang. */
+export function oracleFeasible(state: KernelSnapshot, req: GangRequest, alt: OracleAlternative, jobs: readonly number[]): boolean {
+  const maskOf = new Map(alt.candidates.map((c) => [c.job, c.constraintMask >>> 0]));
+  const left = alt.constraints.map((c) => c.deficit);
+  const freed = new Map<number, { gpus: Set<number>; cpu: number; mem: number }>();
+  for (const j of jobs) {
+    const mask = maskOf.get(j) ?? 0;
+    for (const pod of state.jobs[j]!.pods) {
+      const f = freed.get(pod.node) ?? { gpus: new Set<number>(), cpu: 0, mem: 0 };
+      for (const b of bitsOf(pod.mask >>> 0)) f.gpus.add(b);
+      f.cpu += pod.cpu;
+      f.mem += pod.mem;
+      freed.set(pod.node, f);
+      alt.constraints.forEach((c, k) => {
+        if (!((mask >>> k) & 1)) return;
+        left[k]! -= c.resource === 0 ? bitsOf(pod.mask >>> 0).length : c.resource === 1 ? pod.cpu : pod.mem;
       });
     }
   }
-  if (deficit.some((d) => d > 0)) return false;
-  let fits = 0;
-  state.nodes.forEach((node, i) => {
-    if (node.pool === req.pool) fits += fitsOf(nodes, i, req);
+  if (left.some((d) => d > 0)) return false;
+  let room = 0;
+  state.nodes.forEach((node, n) => {
+    if (node.pool !== req.pool) return;
+    const used = new Set(bitsOf(node.usedMask >>> 0));
+    const f = freed.get(n);
+    const free = new Set<number>();
+    for (let i = 0; i < node.gpus; i++) if (!used.has(i) || f?.gpus.has(i)) free.add(i);
+    room += podsNodeTakes(node.gpus, free, node.freeCpu + (f?.cpu ?? 0), node.freeMem + (f?.mem ?? 0), req);
   });
-  return fits >= req.pods;
+  return room >= req.pods;
 }
 
-/** The best feasible victim set (kernel job indices) and its cost, or undefined when none is feasible. */
-export function optimalVictims(state: KernelSnapshot, req: GangRequest, candidates: Candidate[], constraints: QuotaConstraint[]): { jobs: number[]; cost: VictimSetCost } | undefined {
-  if (candidates.length > MAX_CANDIDATES) throw new Error(`exhaustive search refuses ${candidates.length} candidates (at most ${MAX_CANDIDATES})`);
-  let best: { jobs: number[]; cost: VictimSetCost } | undefined;
-  const n = candidates.length;
-  for (let mask = 0; mask < 1 << n; mask++) {
-    const chosen: number[] = [];
-    for (let k = 0; k < n; k++) if ((mask >>> k) & 1) chosen.push(k);
-    const jobs = chosen.map((k) => candidates[k].job);
-    const cost = victimSetCost(state, jobs);
-    if (best && compareCost(cost, best.cost) >= 0) continue;
-    if (feasible(state, req, candidates, chosen, constraints)) best = { jobs, cost };
+/** The cost of preempting `jobs`. */
+export function oracleCost(state: KernelSnapshot, jobs: readonly number[]): OracleCost {
+  const list: KernelJob[] = jobs.map((j) => state.jobs[j]!);
+  const top = list.reduce<KernelJob | undefined>((a, b) => (!a || b.rank > a.rank || (b.rank === a.rank && b.priority > a.priority) ? b : a), undefined);
+  return {
+    rank: top ? top.rank : -1,
+    priority: top ? top.priority : -Infinity,
+    lostMicro: list.reduce((s, j) => s + Math.floor(j.lostWork * 1e6 + 0.5), 0),
+    gpus: list.reduce((s, j) => s + j.gpus, 0),
+    count: list.length,
+    oldestStart: list.reduce((s, j) => Math.min(s, j.startedAt), Infinity),
+  };
+}
+
+/** Negative when `a` is the better set under `order` (criteria, then names). */
+export function oracleCompare(state: KernelSnapshot, a: { jobs: readonly number[]; cost: OracleCost }, b: { jobs: readonly number[]; cost: OracleCost }, order: readonly number[]): number {
+  const key = (c: OracleCost, id: number): number[] =>
+    id === 1 ? [c.rank, c.priority] : id === 2 ? [c.lostMicro] : id === 3 ? [c.gpus] : id === 4 ? [c.count] : [-c.oldestStart];
+  for (const id of order) {
+    const x = key(a.cost, id);
+    const y = key(b.cost, id);
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   }
+  const names = (xs: readonly number[], ys: readonly number[]) => Math.min(...xs.filter((j) => !ys.includes(j)).map((j) => state.jobs[j]!.order));
+  const na = names(a.jobs, b.jobs);
+  const nb = names(b.jobs, a.jobs);
+  return na === nb ? 0 : na < nb ? -1 : 1;
+}
+
+/**
+ * The best feasible victim set over all alternatives, or undefined when none is feasible.
+ * Throws when an alternative has more than MAX_CANDIDATES candidates.
+ */
+export function optimalVictims(state: KernelSnapshot, req: GangRequest, alternatives: readonly OracleAlternative[], order: readonly number[] = [1, 2, 3, 4, 5]): OracleBest | undefined {
+  let best: OracleBest | undefined;
+  alternatives.forEach((alt, a) => {
+    const n = alt.candidates.length;
+    if (n > MAX_CANDIDATES) throw new Error(`exhaustive search refuses ${n} candidates (at most ${MAX_CANDIDATES})`);
+    for (let mask = 0; mask < 2 ** n; mask++) {
+      const jobs = alt.candidates.filter((_, k) => (mask >>> k) & 1).map((c) => c.job).sort((x, y) => x - y);
+      const cost = oracleCost(state, jobs);
+      if (best) {
+        const c = oracleCompare(state, { jobs, cost }, best, order);
+        const standingWins = c === 0 && alt.standing === 'in-quota' && alternatives[best.alternative]!.standing !== 'in-quota';
+        if (c > 0 || (c === 0 && !standingWins)) continue;
+      }
+      if (oracleFeasible(state, req, alt, jobs)) best = { jobs, cost, alternative: a };
+    }
+  });
   return best;
+}
+
+/** True when `jobs` is feasible for `alt` and no set with one victim fewer is (invariant 4). */
+export function isMinimalSet(state: KernelSnapshot, req: GangRequest, alt: OracleAlternative, jobs: readonly number[]): boolean {
+  if (!oracleFeasible(state, req, alt, jobs)) return false;
+  return jobs.every((_, i) => !oracleFeasible(state, req, alt, jobs.filter((__, k) => k !== i)));
 }

@@ -83,10 +83,10 @@ describe('engine invariants (SEMANTICS 11)', () => {
           constraintMask: over.reduce((m, o, k) => (countsAt(snap.tree, snap.jobs[i].standing, snap.tree.indexOf(snap.jobs[i].quota), o.quota) ? m | (1 << k) : m), 0) >>> 0,
         });
         const constraints = over.map((o) => ({ resource: o.resource, deficit: o.deficit }));
-        expect(kernel.selectVictims(req, victimIdx.map(asCandidate), constraints).ok).toBe(true);
+        expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: victimIdx.map(asCandidate), constraints: constraints }]).ok).toBe(true);
         for (const drop of victimIdx) {
           const rest = victimIdx.filter((i) => i !== drop).map(asCandidate);
-          expect(kernel.selectVictims(req, rest, constraints).ok, `still fits without ${snap.jobs[drop].name}`).toBe(false);
+          expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: rest, constraints: constraints }]).ok, `still fits without ${snap.jobs[drop].name}`).toBe(false);
         }
       }),
       { numRuns: RUNS },
@@ -129,7 +129,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
         kernel.load(snap.state);
         const idle = snap.jobs.map((j, i) => ({ j, i })).filter(({ j }) => j.standing === 'idle').map(({ i }) => ({ job: i, constraintMask: 0 }));
         const req = gangRequest(job, snap.poolIndexOf(job.quota), snap.poolOf(job.quota));
-        expect(kernel.selectVictims(req, idle, []).ok).toBe(false);
+        expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: idle, constraints: [] }]).ok).toBe(false);
       }),
       { numRuns: RUNS },
     );

@@ -158,8 +158,8 @@ describe('kernel differential (wasm vs reference)', () => {
         expect(placed).toEqual(reference.place(c.req));
         expect(placed.pods.every((p) => c.snapshot.nodes[p.node]!.pool === c.req.pool)).toBe(true);
 
-        const chosen = wasm.selectVictims(c.req, c.candidates, c.constraints);
-        expect(chosen).toEqual(reference.selectVictims(c.req, c.candidates, c.constraints));
+        const chosen = wasm.selectVictims(c.req, [{ standing: 'in-quota', candidates: c.candidates, constraints: c.constraints }]);
+        expect(chosen).toEqual(reference.selectVictims(c.req, [{ standing: 'in-quota', candidates: c.candidates, constraints: c.constraints }]));
         if (chosen.ok) expect(isMinimal(c.snapshot, c.req, c.candidates, c.constraints, chosen.victims)).toBe(true);
 
         // The query restored the loaded state: asking again gives the same answer.

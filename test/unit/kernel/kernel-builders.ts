@@ -5,7 +5,7 @@
 import { ReferenceKernel } from '../../../src/kernel/reference.js';
 import { createKernel, type KernelBackend } from '../../../src/kernel/create-kernel.js';
 import type {
-  Candidate, GangRequest, Kernel, KernelJob, KernelNode, KernelPod, KernelSnapshot, QuotaConstraint,
+  Candidate, GangRequest, Kernel, KernelJob, KernelNode, KernelPod, KernelSnapshot, QuotaConstraint, VictimAlternative,
 } from '../../../src/kernel/types.js';
 
 /** Both implementations: every behaviour case runs against each. */
@@ -100,6 +100,11 @@ export function allCandidates(snap: KernelSnapshot, mask = 0): Candidate[] {
   return snap.jobs.map((_, j) => ({ job: j, constraintMask: mask }));
 }
 
+/** One alternative (in-quota) of `candidates` and `constraints`: the common single-standing query. */
+export function alone(candidates: Candidate[], constraints: QuotaConstraint[] = []): VictimAlternative[] {
+  return [{ standing: 'in-quota', candidates, constraints }];
+}
+
 /** A kernel of the given backend with `snap` loaded. */
 export function loaded(backend: KernelBackend, snap: KernelSnapshot): Kernel {
   const kernel = createKernel(backend);
@@ -117,7 +122,7 @@ export function feasibleWith(
 ): boolean {
   const reference = new ReferenceKernel();
   reference.load(snap);
-  return reference.selectVictims(req, [...victims], constraints).ok;
+  return reference.selectVictims(req, [{ standing: 'in-quota', candidates: [...victims], constraints: constraints }]).ok;
 }
 
 /** True when the victims suffice and dropping any single one of them does not (invariant 4). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createKernel } from '../../../src/kernel/create-kernel.js';
 import { RESOURCE_CPU, RESOURCE_GPU, type KernelJob, type KernelSnapshot } from '../../../src/kernel/types.js';
 import {
-  BACKENDS, allCandidates, gang, gpuMask, gpuRange, isMinimal, job, loaded, node, pod, snapshot,
+  BACKENDS, allCandidates, alone, gang, gpuMask, gpuRange, isMinimal, job, loaded, node, pod, snapshot,
 } from './kernel-builders.js';
 
 /** Two jobs, each alone on a full 8-GPU node: whichever the order prefers is the victim of a 1 x 8. */
@@ -24,14 +24,14 @@ const preferenceCases = [
 
 describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
   it.each(preferenceCases)('$name', ({ snap }) => {
-    const result = loaded(backend, snap).selectVictims(gang(1, 8), allCandidates(snap), []);
-    expect(result).toEqual({ ok: true, victims: [1], pods: [{ node: 1, mask: gpuMask(gpuRange(0, 8)) }] });
+    const result = loaded(backend, snap).selectVictims(gang(1, 8), alone(allCandidates(snap), []));
+    expect(result).toEqual({ ok: true, victims: [1], pods: [{ node: 1, mask: gpuMask(gpuRange(0, 8)) }], alternative: 0, exact: true });
   });
 
   it('preempts nobody when the gang already fits', () => {
     const snap = snapshot([node(), node({ used: [0] })], [job([pod(1, [0])], { rank: 0 })]);
-    const result = loaded(backend, snap).selectVictims(gang(1, 4), allCandidates(snap), []);
-    expect(result).toEqual({ ok: true, victims: [], pods: [{ node: 1, mask: gpuMask(gpuRange(4, 4)) }] });
+    const result = loaded(backend, snap).selectVictims(gang(1, 4), alone(allCandidates(snap), []));
+    expect(result).toEqual({ ok: true, victims: [], pods: [{ node: 1, mask: gpuMask(gpuRange(4, 4)) }], alternative: 0, exact: true });
   });
 
   it('reprieves a victim the gang turned out not to need', () => {
@@ -42,7 +42,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
       [job([pod(0, [0])], { rank: 0 }), job([pod(1, gpuRange(0, 8))], { rank: 1 })],
     );
     const candidates = allCandidates(snap);
-    const result = loaded(backend, snap).selectVictims(gang(1, 8), candidates, []);
+    const result = loaded(backend, snap).selectVictims(gang(1, 8), alone(candidates, []));
     expect(result.victims).toEqual([1]);
     expect(isMinimal(snap, gang(1, 8), candidates, [], result.victims)).toBe(true);
   });
@@ -51,7 +51,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     const jobs = Array.from({ length: 8 }, (_, i) => job([pod(i >> 1, gpuRange((i & 1) * 4, 4))], { lostWork: i % 3, order: 7 - i }));
     const snap = snapshot(Array.from({ length: 4 }, () => node()), jobs);
     const candidates = allCandidates(snap);
-    const result = loaded(backend, snap).selectVictims(gang(3, 8), candidates, []);
+    const result = loaded(backend, snap).selectVictims(gang(3, 8), alone(candidates, []));
     expect(result.ok).toBe(true);
     expect(result.victims).toHaveLength(6);
     expect(isMinimal(snap, gang(3, 8), candidates, [], result.victims)).toBe(true);
@@ -59,11 +59,13 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
 
   it('frees every pod of a gang victim, on every node it holds', () => {
     const snap = snapshot([node(), node()], [job([pod(0, gpuRange(0, 8)), pod(1, gpuRange(0, 8))])]);
-    const result = loaded(backend, snap).selectVictims(gang(2, 8), allCandidates(snap), []);
+    const result = loaded(backend, snap).selectVictims(gang(2, 8), alone(allCandidates(snap), []));
     expect(result).toEqual({
       ok: true,
       victims: [0],
       pods: [{ node: 0, mask: 0xff }, { node: 1, mask: 0xff }],
+      alternative: 0,
+      exact: true,
     });
   });
 
@@ -79,7 +81,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     );
     const candidates = [{ job: 0, constraintMask: 0 }, { job: 1, constraintMask: 1 }, { job: 2, constraintMask: 1 }];
     const constraints = [{ resource: RESOURCE_GPU, deficit: 4 }];
-    const result = loaded(backend, snap).selectVictims(gang(1, 1), candidates, constraints);
+    const result = loaded(backend, snap).selectVictims(gang(1, 1), alone(candidates, constraints));
     expect(result.victims).toEqual([2]);
     expect(isMinimal(snap, gang(1, 1), candidates, constraints, result.victims)).toBe(true);
   });
@@ -89,20 +91,20 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
       [node()],
       [job([pod(0, [0], 1500)], { lostWork: 1 }), job([pod(0, [1], 500), pod(0, [2], 500)], { lostWork: 0 })],
     );
-    const result = loaded(backend, snap).selectVictims(gang(1, 1), allCandidates(snap, 1), [{ resource: RESOURCE_CPU, deficit: 1200 }]);
+    const result = loaded(backend, snap).selectVictims(gang(1, 1), alone(allCandidates(snap, 1), [{ resource: RESOURCE_CPU, deficit: 1200 }]));
     // Job 1 (1000 millicores) goes first but is not enough; job 0 alone covers it: job 1 is reprieved.
     expect(result.victims).toEqual([0]);
   });
 
   it('returns ok=false when even every candidate is not enough', () => {
     const snap = snapshot([node(), node()], [job([pod(0, gpuRange(0, 8))]), job([pod(1, gpuRange(0, 8))])]);
-    expect(loaded(backend, snap).selectVictims(gang(3, 8), allCandidates(snap), [])).toEqual({ ok: false, victims: [], pods: [] });
+    expect(loaded(backend, snap).selectVictims(gang(3, 8), alone(allCandidates(snap), []))).toEqual({ ok: false, victims: [], pods: [], alternative: -1, exact: false });
   });
 
   it('returns ok=false when a deficit is larger than the candidates hold', () => {
     const snap = snapshot([node()], [job([pod(0, gpuRange(0, 4))])]);
-    const result = loaded(backend, snap).selectVictims(gang(1, 1), allCandidates(snap, 1), [{ resource: RESOURCE_GPU, deficit: 5 }]);
-    expect(result).toEqual({ ok: false, victims: [], pods: [] });
+    const result = loaded(backend, snap).selectVictims(gang(1, 1), alone(allCandidates(snap, 1), [{ resource: RESOURCE_GPU, deficit: 5 }]));
+    expect(result).toEqual({ ok: false, victims: [], pods: [], alternative: -1, exact: false });
   });
 
   it('leaves the loaded state as loaded: later answers match a fresh kernel', () => {
@@ -114,8 +116,8 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     const kernel = loaded(backend, snap);
     const queries = () => [
       kernel.place(gang(2, 4)),
-      kernel.selectVictims(gang(3, 4), allCandidates(snap, 1), [{ resource: RESOURCE_GPU, deficit: 3 }]),
-      kernel.selectVictims(gang(4, 8), allCandidates(snap), []),
+      kernel.selectVictims(gang(3, 4), alone(allCandidates(snap, 1), [{ resource: RESOURCE_GPU, deficit: 3 }])),
+      kernel.selectVictims(gang(4, 8), alone(allCandidates(snap), [])),
       kernel.place(gang(1, 8, { pool: 1 })),
     ];
     const first = queries();
@@ -131,14 +133,14 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     ['a job outside the snapshot', [{ job: 5, constraintMask: 0 }]],
   ])('refuses candidates naming %s', (_name, candidates) => {
     const snap = snapshot([node()], [job([pod(0, [0])])]);
-    expect(() => loaded(backend, snap).selectVictims(gang(1, 8), candidates, [])).toThrow(
+    expect(() => loaded(backend, snap).selectVictims(gang(1, 8), alone(candidates, []))).toThrow(
       expect.objectContaining({ code: 'kernel/invalid-candidate' }),
     );
   });
 
   it('refuses a constraint on an unknown resource', () => {
     const snap = snapshot([node()], [job([pod(0, [0])])]);
-    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), [], [{ resource: 3, deficit: 1 }])).toThrow(
+    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([], [{ resource: 3, deficit: 1 }]))).toThrow(
       expect.objectContaining({ code: 'kernel/invalid-constraint' }),
     );
   });
@@ -146,7 +148,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
   it('handles a candidate list larger than its first scratch allocation', () => {
     const jobs = Array.from({ length: 300 }, (_, i) => job([pod(i, [0])], { order: i }));
     const snap = snapshot(Array.from({ length: 300 }, () => node({ gpus: 1 })), jobs);
-    const result = loaded(backend, snap).selectVictims(gang(200, 1), allCandidates(snap), []);
+    const result = loaded(backend, snap).selectVictims(gang(200, 1), alone(allCandidates(snap), []));
     expect(result.victims).toEqual(Array.from({ length: 200 }, (_, i) => i));
     expect(result.pods).toHaveLength(200);
   });
@@ -159,7 +161,7 @@ describe('wasm kernel', () => {
     kernel.load(snapshot([node()]));
     const before = kernel.wasmCallCount();
     kernel.place(gang(1, 1));
-    kernel.selectVictims(gang(1, 1), [], []);
+    kernel.selectVictims(gang(1, 1), alone([], []));
     expect(kernel.wasmCallCount()).toBe(before + 2);
     expect(createKernel().backend).toBe('wasm');
   });
@@ -174,7 +176,7 @@ describe('wasm kernel', () => {
       expect(wasm.place(req)).toEqual(reference.place(req));
     }
     const req = gang(2100, 8);
-    expect(wasm.selectVictims(req, allCandidates(snap), [])).toEqual(reference.selectVictims(req, allCandidates(snap), []));
+    expect(wasm.selectVictims(req, alone(allCandidates(snap), []))).toEqual(reference.selectVictims(req, alone(allCandidates(snap), [])));
   });
 });
 
