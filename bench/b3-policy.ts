@@ -84,7 +84,7 @@ function split(total: number, n: number, unit: number, random: () => number): nu
   const sum = weights.reduce((s, w) => s + w, 0);
   const parts = weights.map((w) => Math.floor((w / sum) * units));
   let left = units - parts.reduce((s, p) => s + p, 0);
-  for (let i = 0; left > 0; i = (i + 1) % n, left--) parts[i]++;
+  for (let i = 0; left > 0; i = (i + 1) % n, left--) parts[i]!++;
   return parts.map((p) => p * unit);
 }
 
@@ -93,7 +93,7 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
   const nodes = opts.nodes ?? 10_000;
   const [nDiv, nTeam, nProj] = opts.fanout ?? [10, 10, 9];
   const random = seededRandom(opts.seed ?? 3);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!; // callers pass non-empty lists
   const chance = (p: number): boolean => random() < p;
   const total = nodes * GPUS;
 
@@ -182,7 +182,7 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
   const order = Array.from({ length: nodes }, (_, i) => i);
   for (let i = nodes - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
+    [order[i], order[j]] = [order[j]!, order[i]!];
   }
   let next = 0;
   const pods8: Array<{ job: JobGen }> = [];
@@ -190,34 +190,34 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
   for (const job of jobs) {
     for (let p = 0; p < job.pods; p++) {
       if (job.gpu === 8) pods8.push({ job });
-      else small[Math.log2(job.gpu)].push({ job });
+      else small[Math.log2(job.gpu)]!.push({ job }); // gpu is 1, 2 or 4 here
     }
   }
   const full8 = Array.from({ length: GPUS }, (_, g) => g);
   for (const { job } of pods8) {
     if (next >= nodes) break;
-    job.placement.push({ node: order[next++], gpus: full8 });
+    job.placement.push({ node: order[next++]!, gpus: full8 });
   }
   for (const list of small) {
     for (let i = list.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
-      [list[i], list[j]] = [list[j], list[i]];
+      [list[i], list[j]] = [list[j]!, list[i]!];
     }
   }
   const idleQuotas = all.filter((q) => q.level === 3);
   for (; next < nodes; next++) {
-    const node = order[next];
+    const node = order[next]!;
     // Pick pods at random (weighted by GPUs left per size) until the node is full, then lay
     // them out largest first: offsets stay aligned to each pod's size.
     const chosen: Array<{ job: JobGen; size: number }> = [];
-    for (let room = GPUS; room > 0; room -= chosen[chosen.length - 1].size) {
-      const options = [0, 1, 2].filter((k) => small[k].length > 0 && 1 << k <= room);
+    for (let room = GPUS; room > 0; room -= chosen[chosen.length - 1]!.size) {
+      const options = [0, 1, 2].filter((k) => small[k]!.length > 0 && 1 << k <= room);
       if (options.length === 0) break;
-      const weights = options.map((k) => small[k].length * (1 << k));
+      const weights = options.map((k) => small[k]!.length * (1 << k));
       let r = random() * weights.reduce((s, w) => s + w, 0);
-      let k = options[0];
-      for (let i = 0; i < options.length; i++) if ((r -= weights[i]) <= 0) { k = options[i]; break; }
-      chosen.push({ job: small[k].pop()!.job, size: 1 << k });
+      let k = options[0]!;
+      for (let i = 0; i < options.length; i++) if ((r -= weights[i]!) <= 0) { k = options[i]!; break; }
+      chosen.push({ job: small[k]!.pop()!.job, size: 1 << k });
     }
     chosen.sort((a, b) => b.size - a.size);
     let offset = 0;

@@ -95,7 +95,7 @@ async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: st
   }
   kernelTime.us = 0;
   kernelTime.calls = 0;
-  const warm: Record<string, number[]> = { all: [], '1x8': [], '4x8': [], '16x8': [] };
+  const warm: Record<string, number[]> & { all: number[] } = { all: [], '1x8': [], '4x8': [], '16x8': [] };
   const shapeOf = new Map(queries.map((q) => [q.name, `${q.pods}x${q.gpu}`]));
   for (let round = 0; round < WARM_ROUNDS[backend]; round++) {
     for (const w of whatIfs) {
@@ -103,7 +103,7 @@ async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: st
       await session.answer(w.name, w.submit);
       const us = sinceUs(start);
       warm.all.push(us);
-      warm[shapeOf.get(w.name)!].push(us);
+      warm[shapeOf.get(w.name)!]!.push(us); // every query's shape is one of SHAPES
     }
   }
   const n = warm.all.length;
@@ -127,7 +127,7 @@ async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: st
     candidates: distribution(counts).medianUs,
     backend,
     openMs,
-    firstQueryUs: cold[0],
+    firstQueryUs: cold[0]!,
     cold: distribution(cold),
     warm: Object.fromEntries(Object.entries(warm).map(([k, v]) => [k, distribution(v)])) as BackendRun['warm'],
     kernelUsPerAnswer: kernelTime.us / n,
@@ -149,7 +149,7 @@ async function run() {
   const wasm = await runBackend('wasm', gen.files, gen.queries);
   const twin = await runBackend('reference', gen.files, gen.queries);
   const disagree = wasm.answers.findIndex((a, i) => JSON.stringify(a) !== JSON.stringify(twin.answers[i]));
-  if (disagree >= 0) throw new Error(`wasm and reference answers differ on ${wasm.answers[disagree].query}`);
+  if (disagree >= 0) throw new Error(`wasm and reference answers differ on ${wasm.answers[disagree]!.query}`);
 
   const decisions: Record<string, number> = {};
   for (const a of wasm.answers) {
@@ -195,7 +195,7 @@ function printTable(r: Awaited<ReturnType<typeof run>>): void {
   console.log(`\nWarm answers (tables built), per answer: ${r.warmRounds.wasm} rounds wasm, ${r.warmRounds.reference} rounds reference`);
   const cell = (d: Distribution) => `${formatUs(d.medianUs)} / ${formatUs(d.p99Us)} (${formatUs(d.minUs)}-${formatUs(d.maxUs)})`;
   printRows(['shape', 'n', 'wasm median / p99 (min-max)', 'reference median / p99 (min-max)', 'ref/wasm'], [...SHAPES, 'all' as const].map((s) => [
-    s, String(r.wasm.warm[s].samples), cell(r.wasm.warm[s]), cell(r.reference.warm[s]), `${r.ratio[s].toFixed(2)}x`,
+    s, String(r.wasm.warm[s].samples), cell(r.wasm.warm[s]), cell(r.reference.warm[s]), `${r.ratio[s]!.toFixed(2)}x`,
   ]));
   console.log('\nWhere a warm answer goes (wasm run)');
   printRows(['part', 'per answer', 'share of the median answer'], [

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       scanned++;
       const { session } = Session.open([{ path: 's.yaml', text: scenarioYaml(s) }]);
       if (!session?.snapshot) continue;
-      const w = session.policy.whatIfs[0];
+      const w = session.policy.whatIfs[0]!; // each generated scenario holds one WhatIf
       const answer = await session.answer(w.name, w.submit);
       if (answer.decision !== 'preempt') continue;
       const snap = session.snapshot;
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const allEq = rows.filter((r) => r.chosen.lostMicro === r.best.lostMicro && r.chosen.gpus === r.best.gpus && r.chosen.count === r.best.count).length;
   const gaps = rows.map((r) => r.chosen.lostMicro - r.best.lostMicro).filter((g) => g > 0).sort((a, b) => a - b);
   const rel = rows.filter((r) => r.chosen.lostMicro > r.best.lostMicro).map((r) => (r.best.lostMicro > 0 ? r.chosen.lostMicro / r.best.lostMicro : Infinity)).sort((a, b) => a - b);
-  const q = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] : 0);
+  const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
   const result = {
     cases: n,
     scanned,

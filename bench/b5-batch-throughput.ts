@@ -83,8 +83,8 @@ const SHAPES: Array<[pods: number, gpu: number]> = [[1, 8], [2, 8], [4, 8], [8, 
 function makeQueries(session: Session, n: number): BatchQuery[] {
   const whatIfs = session.policy.whatIfs;
   return Array.from({ length: n }, (_, i) => {
-    const w = whatIfs[i % whatIfs.length];
-    const [pods, gpu] = SHAPES[Math.floor(i / whatIfs.length) % SHAPES.length];
+    const w = whatIfs[i % whatIfs.length]!;
+    const [pods, gpu] = SHAPES[Math.floor(i / whatIfs.length) % SHAPES.length]!;
     return { query: w.name, job: { ...w.submit, name: `b5-${i}`, pods, resources: { ...w.submit.resources, gpu } } };
   });
 }
@@ -99,7 +99,7 @@ async function inThread(session: Session, queries: BatchQuery[]): Promise<{ seco
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
 async function runVariant(v: Variant) {
@@ -193,7 +193,7 @@ async function parallelCeiling(): Promise<number> {
 
 async function run() {
   const ceilingBefore = await parallelCeiling();
-  const load = loadavg()[0];
+  const load = loadavg()[0] ?? 0;
   const variants = [];
   for (const v of VARIANTS) if (!ONLY || ONLY === v.name) variants.push(await runVariant(v));
   const ceilingAfter = await parallelCeiling();
@@ -213,7 +213,7 @@ function printTable(r: Awaited<ReturnType<typeof run>>): void {
       const one = v.cells.find((x) => x.workers === 1 && x.batch === b)!;
       const two = v.cells.find((x) => x.workers === 2 && x.batch === b)!;
       const cell = (x: Cell) => (v.repeats > 1 ? `${n(x.qps)} (${n(x.qpsMin)}-${n(x.qpsMax)})` : n(x.qps));
-      return [String(b), n(one.tasks), cell(one), cell(two), `${v.scaling[b].toFixed(2)}x`, `${(two.qps / v.inThread.qps).toFixed(2)}x`];
+      return [String(b), n(one.tasks), cell(one), cell(two), `${v.scaling[b]!.toFixed(2)}x`, `${(two.qps / v.inThread.qps).toFixed(2)}x`];
     }));
     console.log(`per-task overhead removed by batching (1 worker, batch 1 vs 1,000): ${v.taskOverheadUs > 0 ? `${formatUs(v.taskOverheadUs)} per task` : 'below the noise at this answer time'}`);
   }

@@ -12,7 +12,7 @@ export function formatGpus(gpus: number[]): string {
   let i = 0;
   while (i < gpus.length) {
     let j = i;
-    while (j + 1 < gpus.length && gpus[j + 1] === gpus[j] + 1) j++;
+    while (j + 1 < gpus.length && gpus[j + 1] === gpus[j]! + 1) j++;
     parts.push(i === j ? String(gpus[i]) : `${gpus[i]}-${gpus[j]}`);
     i = j + 1;
   }

@@ -39,8 +39,9 @@ export function setDocument(pairs: string[]): InputFile {
     if (!pair) continue;
     const m = /^(.+)=(\d+)$/.exec(pair);
     if (!m) throw new QuotientError('cli/bad-set', `--set expects Quota=GPUs, got "${pair}"`, 'e.g. --set Quota1.1=56 --set Quota1.2=72');
-    if (m[1] in set) throw new QuotientError('cli/bad-set', `--set gives ${m[1]} twice`, 'give each quota once');
-    set[m[1]] = Number(m[2]);
+    const [, quota = '', gpus] = m;
+    if (quota in set) throw new QuotientError('cli/bad-set', `--set gives ${quota} twice`, 'give each quota once');
+    set[quota] = Number(gpus);
   }
   const doc = { apiVersion: 'quotient.dev/v1', kind: 'ScaleQuota', metadata: { name: 'set' }, spec: { set } };
   return { path: SET_FILE, text: stringify(doc) };
@@ -93,8 +94,9 @@ export function registerScale(program: Command): void {
         if (opts.apply) {
           if (scales.length !== 1) throw new QuotientError('cli/apply-one-scaling', `--apply needs exactly one scaling, got ${scales.length}`, 'use --set, or pick one ScaleQuota with --query');
           // The standings are the full view's, whatever --as shows: the file must be complete.
-          const full = session.scale(scales[0]);
-          applyTo = { files: b.files.map((f) => f.path), values: new Map(scales[0].set.map((e) => [e.quota, e.gpu])), standings: new Map(full.changes.map((c) => [c.job, c.to])) };
+          const only = scales[0]!; // length checked just above
+          const full = session.scale(only);
+          applyTo = { files: b.files.map((f) => f.path), values: new Map(only.set.map((e) => [e.quota, e.gpu])), standings: new Map(full.changes.map((c) => [c.job, c.to])) };
         }
       }
       if (user !== undefined && sessions.length > 0 && !sessions.some((s) => s.knows(user))) throw unknownUser(user, sessions);

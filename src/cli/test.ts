@@ -71,7 +71,7 @@ export function registerTest(program: Command): void {
       if (workers > 1) {
         const jobs = plans.map((p) => ({ key: p.policy, files: p.files, promises: p.promises.map((pr) => pr.name) }));
         const results = await checkPromisesInWorkers(jobs, { workers, runs, seed, backend: kernel });
-        plans.forEach((p, i) => groups.push({ policy: p.policy, results: results[i] }));
+        plans.forEach((p, i) => groups.push({ policy: p.policy, results: results[i]! })); // one result list per job, in order
       } else {
         for (const p of plans) {
           const results: PromiseResult[] = [];

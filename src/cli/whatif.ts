@@ -29,7 +29,7 @@ const SUBMIT_ALIAS = 'submitted-job#as';
 /** The name an ad-hoc job was given with `name=`, or the default. */
 function submittedName(pairs: string[]): string {
   const given = pairs.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p.startsWith('name='));
-  return given.length ? given[given.length - 1].slice('name='.length) : 'submitted-job';
+  return given.at(-1)?.slice('name='.length) ?? 'submitted-job';
 }
 
 /** Registers the command. */

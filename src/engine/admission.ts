@@ -82,7 +82,7 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
     const res = alone.res.find((x) => need[x] > alone.cap.max[x]!)!;
     return { reject: [`the job alone asks for ${amount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`], notes: [] };
   }
-  const bit = rows[0];
+  const bit = rows[0]!; // verdict.caps is non-empty here (returned above when empty)
   if (bit.room < 0) {
     const res = bit.res.find((x) => bit.used[x] + need[x] > bit.cap.max[x]!)!;
     return {

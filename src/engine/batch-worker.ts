@@ -61,7 +61,7 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
   if (!(session instanceof Session)) return session;
   const answers: Answer[] = new Array(task.queries.length);
   for (let i = 0; i < task.queries.length; i++) {
-    const q = task.queries[i];
+    const q = task.queries[i]!; // i < length
     try {
       answers[i] = await session.answer(q.query, q.job);
     } catch (e) {

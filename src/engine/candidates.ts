@@ -27,11 +27,11 @@ export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: nu
   const { jobQuota, jobCombo, jobPool } = snap.index;
   for (let i = 0; i < jobQuota.length; i++) {
     const vq = jobQuota[i];
-    const cell = table.cellFor(vq, jobCombo[i]);
+    const cell = table.cellFor(vq!, jobCombo[i]!); // index arrays are sized by the job count
     if (cell === 0) continue;
     let mask = 0;
     for (let k = 0; k < overruns.length; k++) {
-      if (countsAt(tree, snap.jobs[i].standing, vq, overruns[k].quota)) mask |= 1 << k;
+      if (countsAt(tree, snap.jobs[i]!.standing, vq!, overruns[k]!.quota)) mask |= 1 << k;
     }
     // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
     if (mask === 0 && jobPool[i] !== pool) continue;

@@ -22,13 +22,13 @@ function amount(resource: number, v: number): string {
 
 /** "Quota1.1 guarantees 48 GPUs and uses 48; the job needs 16 more (teams.yaml:12:9)". */
 export function describeOverrun(snap: Snapshot, o: Overrun): string {
-  const q = snap.tree.quotas[o.quota];
+  const q = snap.tree.at(o.quota);
   return `${q.name} guarantees ${amount(o.resource, o.min)} and its jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over (${sourceText(q.src)})`;
 }
 
 /** "Quota1.1 guarantees 48 GPUs; the job alone asks for 56": a request no preemption can ever make room for. */
 export function describeNeverFits(snap: Snapshot, o: Overrun): string {
-  const q = snap.tree.quotas[o.quota];
+  const q = snap.tree.at(o.quota);
   return `${q.name} guarantees ${amount(o.resource, o.min)} in all and the job alone asks for ${amount(o.resource, o.need)}, so it could not run in quota even with nothing else running (${sourceText(q.src)})`;
 }
 
@@ -57,7 +57,7 @@ export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string
 
 /** Why a job may not borrow a sibling's share (SEMANTICS 5.2). */
 export function explainNoBorrowing(snap: Snapshot, q: number, priority: number): string {
-  const quota = snap.tree.quotas[q];
+  const quota = snap.tree.at(q);
   if (quota.parent === null) return `${quota.name} is a root quota: it has no same-level quotas to borrow from`;
   const sp = quota.selfPreemption;
   if (!sp) return `${quota.name} has no selfPreemption, so its jobs do not borrow from same-level quotas (${sourceText(quota.src)})`;
@@ -66,7 +66,7 @@ export function explainNoBorrowing(snap: Snapshot, q: number, priority: number):
 
 /** Why no running job is eligible: what each rule that could apply requires. */
 export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): string {
-  const quota = snap.tree.quotas[q];
+  const quota = snap.tree.at(q);
   const parts: string[] = [];
   const sp = quota.selfPreemption;
   if (!sp) parts.push(`${quota.name} has no selfPreemption`);
@@ -76,7 +76,7 @@ export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): strin
   if (cp) parts.push(`no job below ${quota.name} has a priority in preemptiblePriority ${formatRange(cp.preemptiblePriority)} and a module in [${cp.modules.join(', ')}] (${sourceText(cp.src)})`);
   else if (quota.children.length > 0) parts.push(`${quota.name} has no childPreemption`);
   const pool = snap.poolIndexOf(job.quota);
-  const idleInPool = snap.jobs.filter((j, i) => j.standing === 'idle' && snap.state.jobs[i].pods.some((p) => snap.state.nodes[p.node].pool === pool)).length;
+  const idleInPool = snap.jobs.filter((j, i) => j.standing === 'idle' && snap.state.jobs[i]!.pods.some((p) => snap.state.nodes[p.node]!.pool === pool)).length;
   parts.push(idleInPool === 0 ? 'no idle job holds GPUs in the pool' : `${idleInPool} idle job(s) hold GPUs in the pool but do not help`);
   const borrowers = snap.jobs.filter((j) => j.standing === 'borrowing' && snap.tree.lenderReclaim(q, snap.tree.indexOf(j.quota)) !== undefined).length;
   parts.push(borrowers === 0 ? `nothing ${quota.name} or its ancestors lent is borrowed` : `${borrowers} borrower(s) of what ${quota.name}'s path lent may not be reclaimed (reclaim setting)`);
@@ -88,15 +88,15 @@ export function explainShortfall(snap: Snapshot, candidates: Candidate[], ruleOf
   const names = candidates.slice(0, 6).map((c) => `${jobLabel(snap.job(c.job), viewer)} (${ruleOf.get(c.job)!.name})`);
   const list = `${names.join(', ')}${candidates.length > 6 ? `, and ${candidates.length - 6} more` : ''}`;
   for (let k = 0; k < over.length; k++) {
-    const o = over[k];
+    const o = over[k]!;
     let relief = 0;
     for (const c of candidates) {
       if (!((c.constraintMask >>> k) & 1)) continue;
-      const pods = snap.state.jobs[c.job].pods;
+      const pods = snap.state.jobs[c.job]!.pods;
       relief += o.resource === 0 ? pods.reduce((s, p) => s + popcount(p.mask), 0) : o.resource === 1 ? pods.reduce((s, p) => s + p.cpu, 0) : pods.reduce((s, p) => s + p.mem, 0);
     }
     if (relief < o.deficit) {
-      return `the eligible jobs [${list}] would bring ${snap.tree.quotas[o.quota].name} down by only ${amount(o.resource, relief)}, and it is ${amount(o.resource, o.deficit)} over (${describeOverrun(snap, o)})`;
+      return `the eligible jobs [${list}] would bring ${snap.tree.at(o.quota).name} down by only ${amount(o.resource, relief)}, and it is ${amount(o.resource, o.deficit)} over (${describeOverrun(snap, o)})`;
     }
   }
   return `even with every eligible job [${list}] preempted, the pool has no room for the gang`;

@@ -71,7 +71,7 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
   const none = rescaleStandings(quotas, snap.jobs, new Map());
   const after = rescaleStandings(quotas, snap.jobs, newMin);
   const min = (q: Quota, scaled: boolean) => (scaled ? (newMin.get(q.name) ?? q.min.gpu) : q.min.gpu);
-  const room = (i: number, usage: number[], scaled: boolean) => Math.min(...tree.pathToRoot(i).map((a) => min(quotas[a], scaled) - usage[a]));
+  const room = (i: number, usage: number[], scaled: boolean) => Math.min(...tree.pathToRoot(i).map((a) => min(tree.at(a), scaled) - usage[a]!));
 
   const changes: ScaleChange[] = after.changes.map((c) => {
     const visible = !viewer || viewer.canSee(c.job);
@@ -105,15 +105,16 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
 
   const affected = quotas.map((_, i) => i).filter((i) => scale.set.some((e) => tree.inSubtree(i, tree.indexOf(e.quota))));
   const effects: ScaleQuotaEffect[] = affected.map((i) => {
-    const q = quotas[i];
+    const q = tree.at(i);
+    const usedAfter = after.usage[i]!; // usage has one entry per quota
     const roomAfter = Math.max(0, room(i, after.usage, true));
     return {
       quota: q.name,
       workspaces: snap.policy.workspaces.filter((w) => w.quotas.includes(q.name)).map((w) => w.name),
       min: { before: q.min.gpu, after: min(q, true) },
-      used: { before: none.usage[i], after: after.usage[i] },
+      used: { before: none.usage[i]!, after: usedAfter },
       room: { before: Math.max(0, room(i, none.usage, false)), after: roomAfter },
-      roomWithReclaim: Math.max(0, Math.min(min(q, true) - after.usage[i], roomAfter + reclaimable(i))),
+      roomWithReclaim: Math.max(0, Math.min(min(q, true) - usedAfter, roomAfter + reclaimable(i))),
       largestGang: largestGang(snap, q.name, roomAfter),
     };
   });

@@ -58,7 +58,7 @@ export class Snapshot {
     const kjobs: KernelJob[] = [];
     const occupy = (job: RunningJob): void => {
       for (const p of job.placement) {
-        const n = nodes[nodeIndex.get(p.node)!];
+        const n = nodes[nodeIndex.get(p.node)!]!; // placements were validated against the nodes
         for (const g of p.gpus) n.usedMask |= 1 << g;
         n.freeCpu -= job.resources.cpu ?? 0;
         n.freeMem -= job.resources.memory ?? 0;
@@ -106,10 +106,10 @@ export class Snapshot {
           });
           continue;
         }
-        job.placement = pods.map((p) => ({ node: cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
+        job.placement = pods.map((p) => ({ node: cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
         job.placedByEngine = true;
         occupy(job);
-        for (const p of pods) nodes[p.node].usedMask >>>= 0;
+        for (const p of pods) nodes[p.node]!.usedMask >>>= 0;
       }
       if (findings.length > 0) return { findings };
     }
@@ -131,7 +131,9 @@ export class Snapshot {
 
   /** The job a kernel job index refers to. */
   job(i: number): RunningJob {
-    return this.jobs[i];
+    const job = this.jobs[i];
+    if (job === undefined) throw new Error(`job index ${i} out of range (${this.jobs.length} jobs)`);
+    return job;
   }
 
   /** GPUs in a pool. */
@@ -159,8 +161,8 @@ function indexJobs(tree: QuotaTree, jobs: RunningJob[], state: KernelSnapshot, p
     const q = tree.indexOf(job.quota);
     index.jobQuota[i] = q;
     index.jobCombo[i] = comboIndex(job.priority, job.module, job.standing);
-    const pod = state.jobs[i].pods[0];
-    index.jobPool[i] = pod ? state.nodes[pod.node].pool : (poolIndex.get(tree.quotas[q].pool) ?? -1);
+    const pod = state.jobs[i]!.pods[0]; // state.jobs parallels jobs
+    index.jobPool[i] = pod ? state.nodes[pod.node]!.pool : (poolIndex.get(tree.at(q).pool) ?? -1);
   });
   return index;
 }

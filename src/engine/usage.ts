@@ -38,12 +38,14 @@ export function overruns(tree: QuotaTree, usage: UsageTable, q: number, need: Re
   const out: Overrun[] = [];
   for (const a of tree.pathToRoot(q)) {
     if (target === 'borrowing' && a === q) continue;
-    const quota: Quota = tree.quotas[a];
+    const quota: Quota = tree.at(a);
+    const row = usage[a]!; // one usage row per quota
     RESOURCE_NAMES.forEach((r, i) => {
       const min = quota.min[r];
       if (min === undefined || need[r] === 0) return;
-      const deficit = usage[a][i] + need[r] - min;
-      if (deficit > 0) out.push({ quota: a, resource: i, deficit, used: usage[a][i], min, need: need[r] });
+      const used = row[i]!;
+      const deficit = used + need[r] - min;
+      if (deficit > 0) out.push({ quota: a, resource: i, deficit, used, min, need: need[r] });
     });
   }
   return out;

@@ -52,7 +52,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
 
   const tree = snap.tree;
   const q = tree.indexOf(job.quota);
-  const quota = tree.quotas[q];
+  const quota = tree.at(q);
   const pool = snap.poolOf(job.quota);
   const poolIdx = snap.poolIndexOf(job.quota);
   const req = gangRequest(job, poolIdx, pool);
@@ -62,7 +62,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   const poolTooSmall = neverFitsPool(snap, req);
   if (poolTooSmall) return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`]);
 
-  const placementOf = (pods: { node: number; mask: number }[]) => pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node].name, gpus: maskToIndices(p.mask) }));
+  const placementOf = (pods: { node: number; mask: number }[]) => pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
   // Idle capacity: free GPUs only, never a victim (invariant 5); the answer when they suffice.
   const idleRun = (why: string[]): Answer | undefined => {
     const res = kernel.place(req);
@@ -158,7 +158,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
         priority: v.priority,
         module: v.module,
         standing: v.standing,
-        gpus: snap.state.jobs[vi].pods.reduce((s, p) => s + popcount(p.mask), 0),
+        gpus: snap.state.jobs[vi]!.pods.reduce((s, p) => s + popcount(p.mask), 0),
         lostGpuHours: lostGpuHours(v, snap.cluster.at),
         rule: rule.name,
         source: rule.source,
@@ -213,8 +213,8 @@ function round2(x: number): number {
 
 function describeHeadroom(snap: Snapshot, name: string, needGpu: number): string {
   const i = snap.tree.indexOf(name);
-  const q = snap.tree.quotas[i];
-  return `${name} uses ${snap.usage[i][0]} of ${q.min.gpu} GPUs, so the job's ${needGpu} fit`;
+  const q = snap.tree.at(i);
+  return `${name} uses ${snap.usage[i]![0]} of ${q.min.gpu} GPUs, so the job's ${needGpu} fit`;
 }
 
 /**
@@ -228,7 +228,7 @@ function neverFitsPool(snap: Snapshot, req: GangRequest): string | undefined {
   let maxCpu = 0;
   let maxMem = 0;
   snap.cluster.nodes.forEach((node, i) => {
-    if (snap.state.nodes[i].pool !== req.pool) return;
+    if (snap.state.nodes[i]!.pool !== req.pool) return; // state.nodes parallels cluster.nodes
     // On an empty node every aligned block is free, so strict topology changes nothing here.
     const gpuFits = Math.floor(node.gpus / req.gpu);
     const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;

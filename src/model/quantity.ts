@@ -40,7 +40,7 @@ export function parseMemory(value: unknown): number | undefined {
   else return undefined;
   const m = MEMORY.exec(text);
   if (!m) return undefined;
-  const bytes = Number(m[1]) * MEMORY_FACTOR_BYTES[m[2] ?? ''];
+  const bytes = Number(m[1]) * MEMORY_FACTOR_BYTES[m[2] ?? '']!; // the regex admits only the table's suffixes
   return Number.isFinite(bytes) ? Math.ceil(bytes / 2 ** 20) : undefined;
 }
 
@@ -49,7 +49,7 @@ export function parseDuration(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const m = DURATION.exec(value.trim());
   if (!m || value.trim() === '') return undefined;
-  const [d, h, min, s] = m.slice(1).map((x) => Number(x ?? 0));
+  const [d = 0, h = 0, min = 0, s = 0] = m.slice(1).map((x) => Number(x ?? 0));
   const ms = (((d * 24 + h) * 60 + min) * 60 + s) * 1000;
   return ms > 0 ? ms : undefined;
 }

@@ -40,7 +40,7 @@ export class QuotaTree {
         const p = this.byName.get(q.parent);
         if (p !== undefined) {
           this.parent[i] = p;
-          children[p].push(i);
+          children[p]!.push(i);
         }
       }
     });
@@ -51,12 +51,15 @@ export class QuotaTree {
       const stack: Array<[number, number]> = [[root, 0]];
       this.tin[root] = clock++;
       while (stack.length) {
-        const top = stack[stack.length - 1];
+        // Every index below is a quota index (< n) by construction: children holds indices
+        // from byName, and the stack only ever holds roots and children.
+        const top = stack[stack.length - 1]!;
         const [node, next] = top;
-        if (next < children[node].length) {
+        const kids = children[node]!;
+        if (next < kids.length) {
           top[1]++;
-          const c = children[node][next];
-          this.depth[c] = this.depth[node] + 1;
+          const c = kids[next]!;
+          this.depth[c] = this.depth[node]! + 1;
           this.tin[c] = clock++;
           stack.push([c, 0]);
         } else {
@@ -76,18 +79,31 @@ export class QuotaTree {
   get(name: string): Quota {
     const i = this.indexOf(name);
     if (i < 0) throw new Error(`unknown quota ${name}`);
-    return this.quotas[i];
+    return this.at(i);
+  }
+
+  /** The quota at index `i`; an index out of range is a bug in the caller, never user input. */
+  at(i: number): Quota {
+    const q = this.quotas[i];
+    if (q === undefined) throw new Error(`quota index ${i} out of range (${this.quotas.length} quotas)`);
+    return q;
+  }
+
+  /** The parent index of quota `i`, or -1 for a root (or an index out of range). */
+  parentOf(i: number): number {
+    return this.parent[i] ?? -1;
   }
 
   /** True when `v` is `q` or lies below it. */
   inSubtree(v: number, q: number): boolean {
-    return this.tin[q] <= this.tin[v] && this.tin[v] < this.tout[q];
+    const tv = this.tin[v]!; // quota indices, in range
+    return this.tin[q]! <= tv && tv < this.tout[q]!;
   }
 
   /** `q` and its ancestors, from `q` up to the root. */
   pathToRoot(q: number): number[] {
     const path: number[] = [];
-    for (let a = q; a !== -1; a = this.parent[a]) path.push(a);
+    for (let a = q; a !== -1; a = this.parentOf(a)) path.push(a);
     return path;
   }
 
@@ -96,7 +112,7 @@ export class QuotaTree {
     if (v === q) return 'self';
     if (this.inSubtree(v, q)) return 'descendant';
     if (this.inSubtree(q, v)) return 'ancestor';
-    const pv = this.parent[v];
+    const pv = this.parentOf(v);
     if (pv !== -1 && pv === this.parent[q]) return 'sibling';
     if (pv !== -1 && this.inSubtree(q, pv)) return 'lent';
     return 'other';
@@ -109,7 +125,7 @@ export class QuotaTree {
   lender(q: number, v: number): number {
     const pv = this.parent[v];
     let a = q;
-    while (a !== -1 && this.parent[a] !== pv) a = this.parent[a];
+    while (a !== -1 && this.parent[a] !== pv) a = this.parentOf(a);
     return a;
   }
 
@@ -118,11 +134,11 @@ export class QuotaTree {
     const rel = this.relation(q, v);
     if (rel !== 'sibling' && rel !== 'lent') return undefined;
     const l = this.lender(q, v);
-    return l === -1 ? undefined : this.quotas[l].reclaim;
+    return l === -1 ? undefined : this.at(l).reclaim;
   }
 
   /** Names of `q` and its ancestors, for messages. */
   pathNames(q: number): string[] {
-    return this.pathToRoot(q).map((i) => this.quotas[i].name);
+    return this.pathToRoot(q).map((i) => this.at(i).name);
   }
 }

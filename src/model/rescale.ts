@@ -47,7 +47,7 @@ export function rescaleStandings(quotas: Quota[], jobs: RunningJob[], newMin: Ma
   const gpus = (j: RunningJob) => j.pods * j.resources.gpu;
   // GPU usage per quota, computed once; a job changing standing at its own quota moves
   // only that quota's usage (its ancestors count it either way).
-  const usage = usageByQuota(tree, jobs).map((u) => u[0]);
+  const usage = usageByQuota(tree, jobs).map((u) => u[0]!); // one row per quota, GPUs first
   const byQuota = new Map<string, RunningJob[]>();
   for (const j of jobs) byQuota.set(j.quota, [...(byQuota.get(j.quota) ?? []), j]);
   const min = (q: Quota) => newMin.get(q.name) ?? q.min.gpu;
@@ -56,12 +56,12 @@ export function rescaleStandings(quotas: Quota[], jobs: RunningJob[], newMin: Ma
 
   for (const q of quotas) {
     if (min(q) <= q.min.gpu) continue;
-    const a = tree.indexOf(q.name);
+    const a = tree.indexOf(q.name); // q is in quotas, so a is in range of usage
     const borrowers = own(q, 'borrowing').sort((x, y) => y.priority - x.priority || x.startedAt - y.startedAt || compareText(x.name, y.name));
     for (const j of borrowers) {
-      if (usage[a] + gpus(j) > min(q)) continue;
+      if (usage[a]! + gpus(j) > min(q)) continue;
       standings.set(j.name, 'in-quota');
-      usage[a] += gpus(j);
+      usage[a]! += gpus(j);
       changes.push({ job: j, from: 'borrowing', to: 'in-quota', quota: q.name });
     }
   }
@@ -72,13 +72,14 @@ export function rescaleStandings(quotas: Quota[], jobs: RunningJob[], newMin: Ma
     if (q.parent !== null) {
       const inQuota = own(q, 'in-quota').sort((x, y) => x.priority - y.priority || y.startedAt - x.startedAt || compareText(x.name, y.name));
       for (const j of inQuota) {
-        if (usage[a] <= min(q)) break;
+        if (usage[a]! <= min(q)) break;
         standings.set(j.name, 'borrowing');
-        usage[a] -= gpus(j);
+        usage[a]! -= gpus(j);
         changes.push({ job: j, from: 'in-quota', to: 'borrowing', quota: q.name });
       }
     }
-    if (usage[a] > min(q)) over.push({ quota: q.name, used: usage[a], min: min(q) });
+    const used = usage[a]!;
+    if (used > min(q)) over.push({ quota: q.name, used, min: min(q) });
   }
   return { changes, over, usage, standings };
 }

@@ -39,7 +39,7 @@ export function usageByQuota(
     const need = totalRequest(job);
     for (const a of tree.pathToRoot(q)) {
       if (!countsAt(tree, standing, q, a)) continue;
-      RESOURCE_NAMES.forEach((r, i) => (usage[a][i] += need[r]));
+      RESOURCE_NAMES.forEach((r, i) => (usage[a]![i]! += need[r])); // a is a quota index, i a resource index
     }
   }
   return usage;

@@ -23,7 +23,8 @@ export type JobOrigins = Map<string, { sd: SourceDoc; path: PathSeg[] }>;
 export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], names: NameIndex, now: number): { cluster?: Cluster; origins: JobOrigins } {
   const origins: JobOrigins = new Map();
   const clusterDocs = docs.filter((d) => d.kind === 'Cluster');
-  if (clusterDocs.length === 0) return { origins };
+  const first = clusterDocs[0];
+  if (first === undefined) return { origins };
   const nodes: ClusterNode[] = [];
   const nodeIndex = new Map<string, ClusterNode>();
   const nodeOrigin = new Map<string, string>();
@@ -84,7 +85,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       if (job) jobs.push(job);
     });
   }
-  return { cluster: { name: clusterDocs[0].name, at: snapshotAt, nodes, jobs, src: sourceAt(clusterDocs[0].sd, []) }, origins };
+  return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, src: sourceAt(first.sd, []) }, origins };
 }
 
 function buildRunningJob(
@@ -159,15 +160,17 @@ function buildRunningJob(
         else if (held.has(g)) taken.push([g, gi, held.get(g)!]);
         else held.set(g, spec.name);
       });
-      if (beyond.length) {
-        c.error(sd, [...pPath, 'gpus', beyond[0][1]], 'policy/gpu-out-of-range', `GPU${beyond.length > 1 ? 's' : ''} ${beyond.map(([g]) => g).join(', ')} ${beyond.length > 1 ? 'do' : 'does'} not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`, `use indices 0..${node.gpus - 1}`);
+      const firstBeyond = beyond[0];
+      if (firstBeyond) {
+        c.error(sd, [...pPath, 'gpus', firstBeyond[1]], 'policy/gpu-out-of-range', `GPU${beyond.length > 1 ? 's' : ''} ${beyond.map(([g]) => g).join(', ')} ${beyond.length > 1 ? 'do' : 'does'} not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`, `use indices 0..${node.gpus - 1}`);
         placementOk = false;
       }
-      if (taken.length) {
+      const firstTaken = taken[0];
+      if (firstTaken) {
         const owners = [...new Set(taken.map(([, , by]) => by))];
         const gpus = taken.map(([g]) => g).join(', ');
         const message = owners.length === 1 && owners[0] === spec.name ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${gpus} of node "${p.node}" twice` : `GPU${taken.length > 1 ? 's' : ''} ${gpus} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
-        c.error(sd, [...pPath, 'gpus', taken[0][1]], 'policy/gpu-taken', message, 'a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job\'s placement');
+        c.error(sd, [...pPath, 'gpus', firstTaken[1]], 'policy/gpu-taken', message, 'a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job\'s placement');
         placementOk = false;
       }
     });

@@ -31,12 +31,12 @@ export function checkScale(c: Collector, s: ScaleQuota, quotas: Quota[], pools: 
   if (!cluster) return;
   for (const pool of pools) {
     const roots = quotas.filter((q) => q.parent === null && q.pool === pool.name);
-    const set = roots.filter((r) => newMin.has(r.name));
-    if (set.length === 0) continue;
+    const last = roots.filter((r) => newMin.has(r.name)).at(-1);
+    if (last === undefined) continue;
     const capacity = cluster.nodes.filter((n) => n.pool === pool.name).reduce((t, n) => t + n.gpus, 0);
     const total = roots.reduce((t, r) => t + min(r), 0);
     if (total > capacity) {
-      c.errorAt(srcOf.get(set[set.length - 1].name)!, 'policy/scale-root-exceeds-pool', `after scaling "${s.name}", the root quotas of pool "${pool.name}" guarantee ${total} GPUs but its nodes have ${capacity}`, `keep the roots at ${capacity} GPUs or less, or add nodes to pool "${pool.name}"`);
+      c.errorAt(srcOf.get(last.name)!, 'policy/scale-root-exceeds-pool', `after scaling "${s.name}", the root quotas of pool "${pool.name}" guarantee ${total} GPUs but its nodes have ${capacity}`, `keep the roots at ${capacity} GPUs or less, or add nodes to pool "${pool.name}"`);
     }
   }
   for (const o of rescaleStandings(quotas, cluster.jobs, newMin).over) {

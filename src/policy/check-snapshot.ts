@@ -24,14 +24,14 @@ function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: Q
     const capacity = cluster.nodes.filter((n) => n.pool === pool.name).reduce((s, n) => s + n.gpus, 0);
     const roots = qb.quotas.filter((q) => q.parent === null && q.pool === pool.name);
     const total = roots.reduce((s, q) => s + q.min.gpu, 0);
-    if (total > capacity) {
-      const q = roots[roots.length - 1];
+    const q = roots.at(-1);
+    if (q !== undefined && total > capacity) {
       const at = qb.quotaDocs.get(q.name)!;
       c.error(
         at.sd,
         [...at.path, 'min', 'gpu'],
         'policy/root-exceeds-pool',
-        roots.length > 1 ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot` : `root quota "${roots[0].name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
+        roots.length > 1 ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot` : `root quota "${q.name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
         capacity === 0 ? `the Cluster has no nodes in pool "${pool.name}"; add them` : `lower min.gpu to ${capacity} or less, or add nodes to pool "${pool.name}"`,
       );
     }
@@ -50,15 +50,16 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
     for (const a of tree.pathToRoot(q)) {
       // A borrower is over its own quota's min by design (SEMANTICS 5.2): not counted there.
       if (!countsAt(tree, job.standing, q, a)) continue;
-      const quota = quotas[a];
+      const quota = tree.at(a);
+      const used = usage[a]!; // one row per quota
       for (const r of ['gpu', 'cpu', 'memory'] as const) {
-        usage[a][r] += need[r];
+        used[r] += need[r];
         const min = quota.min[r];
-        if (min !== undefined && usage[a][r] > min && !reported.has(a)) {
+        if (min !== undefined && used[r] > min && !reported.has(a)) {
           reported.add(a);
           const o = origins.get(job.name)!;
           const borrowingHint = a === q ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them` : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
-          c.error(o.sd, [...o.path, 'quota'], 'policy/over-quota', `with job "${job.name}", usage of quota "${quota.name}" reaches ${SHOW[r](usage[a][r])}, above its min of ${SHOW[r](min)}`, borrowingHint);
+          c.error(o.sd, [...o.path, 'quota'], 'policy/over-quota', `with job "${job.name}", usage of quota "${quota.name}" reaches ${SHOW[r](used[r])}, above its min of ${SHOW[r](min)}`, borrowingHint);
         }
       }
     }

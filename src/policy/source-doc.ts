@@ -73,7 +73,7 @@ export function parseFiles(files: InputFile[]): { docs: SourceDoc[]; findings: F
 }
 
 function firstLine(message: string): string {
-  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /**

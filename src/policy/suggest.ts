@@ -28,13 +28,14 @@ export function closest(name: string, known: readonly string[], what: string): s
 export function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
+    // dp has b.length + 1 entries and j stays within them.
+    let prev = dp[0]!;
     dp[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const tmp = dp[j]!;
+      dp[j] = Math.min(tmp + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
       prev = tmp;
     }
   }
-  return dp[b.length];
+  return dp[b.length]!;
 }

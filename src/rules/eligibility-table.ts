@@ -45,8 +45,9 @@ export class EligibilityTable {
       for (let v = 0; v < keys.length; v++) keys[v] = this.keyIndex(v);
       this.keyOfQuota = keys;
     }
-    const k = keys[victimQuota];
-    return k < 0 ? 0 : this.cells[k * COMBOS_PER_RELATION + combo];
+    // keys has one entry per quota and cells one per (key, combo): both in range by construction.
+    const k = keys[victimQuota]!;
+    return k < 0 ? 0 : this.cells[k * COMBOS_PER_RELATION + combo]!;
   }
 
   /** The rule a non-zero cell names. */
@@ -58,7 +59,7 @@ export class EligibilityTable {
   keyIndex(victimQuota: number): number {
     const relation = this.tree.relation(this.quota, victimQuota);
     const lenderIdx = relation === 'sibling' || relation === 'lent' ? this.tree.lender(this.quota, victimQuota) : -1;
-    const lender = lenderIdx >= 0 ? this.tree.quotas[lenderIdx].name : '';
+    const lender = lenderIdx >= 0 ? this.tree.at(lenderIdx).name : '';
     return this.keys.findIndex((key) => key.relation === relation && key.lender === lender);
   }
 }
@@ -103,7 +104,7 @@ export class EligibilityTables {
 
   /** Every (relation, lender) a victim quota can have relative to `quota`. */
   relationKeys(quota: number): RelationKey[] {
-    const name = this.tree.quotas[quota].name;
+    const name = this.tree.at(quota).name;
     const keys: RelationKey[] = [
       { relation: 'self', lender: '' },
       { relation: 'descendant', lender: '' },
@@ -113,8 +114,8 @@ export class EligibilityTables {
     if (this.tree.parent[quota] !== -1) keys.push({ relation: 'sibling', lender: name });
     // A borrower whose parent is a strict ancestor of `quota` borrowed through the
     // non-root ancestor of `quota` that is its sibling: that ancestor is the lender.
-    for (let a = this.tree.parent[quota]; a !== -1 && this.tree.parent[a] !== -1; a = this.tree.parent[a]) {
-      keys.push({ relation: 'lent', lender: this.tree.quotas[a].name });
+    for (let a = this.tree.parentOf(quota); a !== -1 && this.tree.parentOf(a) !== -1; a = this.tree.parentOf(a)) {
+      keys.push({ relation: 'lent', lender: this.tree.at(a).name });
     }
     return keys;
   }
@@ -165,7 +166,7 @@ export class EligibilityTables {
   private async build(quota: number, priority: number, target: PreemptorTarget): Promise<EligibilityTable> {
     const relevant = this.relevantRules(quota, target);
     const keys = this.relationKeys(quota);
-    const preemptorQuota = this.tree.quotas[quota]!.name;
+    const preemptorQuota = this.tree.at(quota).name;
     const cells = this.tabulate(relevant, keys, preemptorQuota, priority) ?? (await this.tabulateByEngine(relevant, keys, preemptorQuota, priority));
     return new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
   }

@@ -9,7 +9,7 @@
  * while it shrinks.
  */
 import fc from 'fast-check';
-import { ClusterFill, MODES, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
+import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
 import { printable, type Doc, type Scenario } from './scenario.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
@@ -131,7 +131,7 @@ interface BuiltQuota {
 /** Turns raw choices into a valid scenario (exported for replaying a recorded seed's raw value). */
 function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   const f = raw.flavour;
-  const nodeShapes = f === 'single-node' ? [raw.nodes[0]] : f === 'big-gangs' ? raw.nodes.map(() => 8) : raw.nodes;
+  const nodeShapes: number[] = f === 'single-node' ? [pick(raw.nodes, 0)] : f === 'big-gangs' ? raw.nodes.map(() => 8) : raw.nodes;
   const capacity = nodeShapes.reduce((s, g) => s + g, 0);
 
   // Quota tree: quota 0 is the root; each later quota hangs under an earlier one that is not too deep.
@@ -140,16 +140,17 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
     let parent = -1;
     let depth = 0;
     if (i > 0) {
-      const open = quotas.map((q, k) => k).filter((k) => quotas[k].depth < o.maxDepth - 1);
-      parent = open.length ? open[rq.parentPick % open.length] : 0;
-      depth = quotas[parent].depth + 1;
+      // Indices below are into quotas, built in order: every parent precedes its children.
+      const open = quotas.map((q, k) => k).filter((k) => quotas[k]!.depth < o.maxDepth - 1);
+      parent = open.length ? pick(open, rq.parentPick) : 0;
+      depth = quotas[parent]!.depth + 1;
     }
     const name = i === 0 ? 'Root' : `Q${i}`;
     let min: number;
     if (parent === -1) min = Math.floor((capacity * raw.rootPct) / 100);
     else {
-      const p = quotas[parent];
-      const used = p.children.reduce((s, c) => s + quotas[c].min, 0);
+      const p = quotas[parent]!;
+      const used = p.children.reduce((s, c) => s + quotas[c]!.min, 0);
       // Children take a good share of what their parent has left, so jobs fit somewhere.
       const pct = f === 'empty-quota' && i % 2 === 1 ? 0 : 25 + Math.floor((rq.minPct * 75) / 100);
       min = Math.floor(((p.min - used) * pct) / 100);
@@ -168,10 +169,10 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
     const sp = doc.selfPreemption as { highPriority: string } | undefined;
     const borrows = sp ? { lo: Number(sp.highPriority.split('-')[0]), hi: Number(sp.highPriority.split('-')[1]) } : undefined;
     quotas.push({ name, parent, depth, min, children: [], doc, borrows });
-    if (parent !== -1) quotas[parent].children.push(i);
+    if (parent !== -1) quotas[parent]!.children.push(i);
   });
   const toTree = (i: number): Doc => {
-    const q = quotas[i];
+    const q = quotas[i]!;
     return q.children.length ? { ...q.doc, children: q.children.map(toTree) } : q.doc;
   };
 
@@ -196,15 +197,15 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   const jobs: Doc[] = [];
   const rawJobs = f === 'full' ? [...raw.jobs, ...raw.jobs.map((j) => ({ ...j, shape: 0, pods: 1 }))] : raw.jobs;
   rawJobs.forEach((rj, i) => {
-    const mode = f === 'all-idle' ? 'only' : MODES[rj.mode];
+    const mode = f === 'all-idle' ? 'only' : pick(MODES, rj.mode);
     const wish: JobWish = {
       name: `job-${i}`,
       workspace: 'ws',
       quota: rj.quotaPick % quotas.length,
-      module: MODULES[rj.module],
+      module: pick(MODULES, rj.module),
       priority: f === 'extreme-priorities' ? (rj.priority % 2 ? 9 : 1) : rj.priority,
       pods: f === 'big-gangs' ? 2 + (rj.pods % 3) : rj.pods,
-      gpu: Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : rj.shape], Math.max(...nodeShapes)),
+      gpu: Math.min(pick(POD_SHAPES, f === 'big-gangs' ? 5 : rj.shape), Math.max(...nodeShapes)),
       mode,
       standing: wishedStanding(rj, mode),
       startedAt: at - rj.ageMin * 60_000,
@@ -221,15 +222,15 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   };
 
   const s = raw.submit;
-  const submitMode = MODES[s.mode];
+  const submitMode = pick(MODES, s.mode);
   const submit: Doc = {
     name: 'submitted',
     workspace: 'ws',
-    quota: quotas[s.quotaPick % quotas.length].name,
-    module: MODULES[s.module],
+    quota: pick(quotas, s.quotaPick).name,
+    module: pick(MODULES, s.module),
     priority: f === 'extreme-priorities' ? (s.priority % 2 ? 9 : 1) : s.priority,
     pods: f === 'big-gangs' ? 2 + (s.pods % 3) : s.pods,
-    resources: { gpu: Math.min(POD_SHAPES[f === 'big-gangs' ? 5 : s.shape], Math.max(...nodeShapes)) },
+    resources: { gpu: Math.min(pick(POD_SHAPES, f === 'big-gangs' ? 5 : s.shape), Math.max(...nodeShapes)) },
   };
   if (submitMode !== 'none') submit.idleResources = submitMode;
   const whatIf: Doc = { apiVersion: API, kind: 'WhatIf', metadata: { name: 'q' }, spec: { submit } };

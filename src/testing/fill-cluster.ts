@@ -46,6 +46,13 @@ export const POD_SHAPES = [1, 1, 2, 2, 4, 8] as const;
 /** Idle-resources modes weighted towards `none`, the default. */
 export const MODES = ['none', 'none', 'none', 'acceptable', 'acceptable', 'only'] as const;
 
+/** The item a generated number picks from a non-empty list (modulo its length, so any nat will do). */
+export function pick<T>(items: readonly T[], n: number): T {
+  const item = items[n % items.length];
+  if (item === undefined) throw new Error(`pick: ${n} from a list of ${items.length}`);
+  return item;
+}
+
 /** The standing a job's choices ask for (the filler may not grant it). */
 export function wishedStanding(raw: RawJob, mode: (typeof MODES)[number]): 'in-quota' | 'borrowing' | 'idle' {
   if (mode === 'acceptable' && raw.borrowing && raw.ageMin % 2 === 0) return 'idle';
@@ -105,27 +112,27 @@ export class ClusterFill {
   /** Counts an existing job (the user's fixed jobs) without placing it. */
   count(quota: number, standing: JobWish['standing'], gpus: number): void {
     if (standing === 'idle') return;
-    for (const a of this.path(quota)) if (!(standing === 'borrowing' && a === quota)) this.usage[a] += gpus;
+    for (const a of this.path(quota)) if (!(standing === 'borrowing' && a === quota)) this.usage[a]! += gpus; // path holds quota indices
   }
 
   /** Adds the job when quota and bitmaps allow; returns it placed, or undefined. */
   tryAdd(w: JobWish): FilledJob | undefined {
-    const q = this.quotas[w.quota];
+    const q = pick(this.quotas, w.quota); // w.quota is an index into quotas
     let standing = w.mode === 'only' ? 'idle' : w.standing;
     if (standing === 'idle' && w.mode === 'none') standing = 'in-quota';
     if (standing === 'borrowing' && (q.parent === -1 || !q.borrows || w.priority < q.borrows.lo || w.priority > q.borrows.hi)) standing = 'in-quota';
     const need = w.gpu * w.pods;
     const counted = this.path(w.quota).filter((a) => !(standing === 'borrowing' && a === w.quota));
-    if (standing !== 'idle' && counted.some((a) => this.usage[a] + need > this.quotas[a].min)) return undefined;
+    if (standing !== 'idle' && counted.some((a) => this.usage[a]! + need > this.quotas[a]!.min)) return undefined;
     const placement = this.place(q.pool, w.pods, w.gpu);
     if (!placement) return undefined;
-    if (standing !== 'idle') counted.forEach((a) => (this.usage[a] += need));
+    if (standing !== 'idle') counted.forEach((a) => (this.usage[a]! += need));
     return { ...w, quota: q.name, standing, placement };
   }
 
   private path(q: number): number[] {
     const out: number[] = [];
-    for (let a = q; a !== -1; a = this.quotas[a].parent) out.push(a);
+    for (let a = q; a !== -1; a = this.quotas[a]!.parent) out.push(a);
     return out;
   }
 
@@ -136,12 +143,12 @@ export class ClusterFill {
     for (let p = 0; p < pods; p++) {
       let placed = false;
       for (let n = 0; n < this.nodes.length && !placed; n++) {
-        const node = this.nodes[n];
+        const node = this.nodes[n]!; // n < nodes.length; trial parallels nodes
         if (node.pool !== pool || gpu > node.gpus) continue;
         for (let start = 0; start + gpu <= node.gpus; start += gpu) {
           const block = (2 ** gpu - 1) * 2 ** start;
-          if ((trial[n] & block) === 0) {
-            trial[n] |= block;
+          if ((trial[n]! & block) === 0) {
+            trial[n]! |= block;
             out.push({ node: node.name, gpus: Array.from({ length: gpu }, (_, k) => start + k) });
             placed = true;
             break;
@@ -150,7 +157,7 @@ export class ClusterFill {
       }
       if (!placed) return undefined;
     }
-    trial.forEach((m, i) => (this.nodes[i].used = m));
+    trial.forEach((m, i) => (this.nodes[i]!.used = m));
     return out;
   }
 }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Cluster, JobSpec, Module, Policy, RunningJob } from '../model/policy.js';
 import type { PolicyPromise } from '../model/promise.js';
 import type { Source } from '../model/source.js';
-import { ClusterFill, MODES, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../testing/fill-cluster.js';
+import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../testing/fill-cluster.js';
 
 /** Snapshot time of generated states when the policy gives none. */
 const DEFAULT_AT = Date.parse('2026-11-20T12:00:00Z');
@@ -59,7 +59,7 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], 
   const nodeIdx = new Map(nodes.map((n, i) => [n.name, i]));
   for (const j of placedJobs) {
     fill.count(quotaIdx.get(j.quota)!, j.standing, j.pods * j.resources.gpu);
-    for (const p of j.placement) for (const g of p.gpus) fill.nodes[nodeIdx.get(p.node)!].used |= 2 ** g;
+    for (const p of j.placement) for (const g of p.gpus) fill.nodes[nodeIdx.get(p.node)!]!.used |= 2 ** g;
   }
   const usable = policy.workspaces.filter((w) => w.quotas.length > 0 && w.modules.length > 0 && (!promise.cluster.workspaces || promise.cluster.workspaces.includes(w.name)));
   const priorities = promise.cluster.priority;
@@ -67,21 +67,21 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], 
   const added: FilledJob[] = [];
   wishes.forEach((w, i) => {
     if (usable.length === 0) return;
-    const ws = usable[w.wsPick % usable.length];
-    const mode = MODES[w.mode];
-    const quota = quotaIdx.get(ws.quotas[w.quotaPick % ws.quotas.length])!;
+    const ws = pick(usable, w.wsPick);
+    const mode = pick(MODES, w.mode);
+    const quota = quotaIdx.get(pick(ws.quotas, w.quotaPick))!;
     // Only modules both the workspace and the quota allow: the state must pass `check`.
-    const allowed = policy.quotas[quota].allowedModules;
+    const allowed = policy.quotas[quota]!.allowedModules;
     const modules = ws.modules.filter((m) => !allowed || allowed.values.includes(m));
     if (modules.length === 0) return;
     const wish: JobWish = {
       name: `gen-${i}`,
       workspace: ws.name,
       quota,
-      module: modules[w.module % modules.length],
-      priority: priorities[w.priority % priorities.length],
+      module: pick(modules, w.module),
+      priority: pick(priorities, w.priority),
       pods: w.pods,
-      gpu: Math.min(POD_SHAPES[w.shape], maxGpu),
+      gpu: Math.min(pick(POD_SHAPES, w.shape), maxGpu),
       mode,
       standing: wishedStanding(w, mode),
       startedAt: at - w.ageMin * 60_000,
@@ -136,7 +136,8 @@ function submitArbitrary(policy: Policy, promise: PolicyPromise): fc.Arbitrary<J
         name: 'submitted',
         workspace: ws?.name ?? '',
         quota: r.quota,
-        module: modules[r.modPick % modules.length],
+        // Workspaces list at least one module after validation, so the pick is defined.
+        module: modules[r.modPick % modules.length]!,
         priority: r.priority,
         pods: r.pods,
         resources: { gpu: r.gpu },

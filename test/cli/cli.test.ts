@@ -114,7 +114,7 @@ describe('quotient whatif', () => {
     expect(answer).toMatchObject({ query: 'team-a-inference', decision: 'preempt', standing: 'in-quota' });
     expect(answer.victims).toHaveLength(1);
     expect(answer.victims[0]).toMatchObject({ job: 'train-b-llm', rule: 'Quota1/childPreemption' });
-    expect(String(answer.victims[0].source)).toMatch(/quotas\.yaml:14:9$/);
+    expect(String(answer.victims[0]!.source)).toMatch(/quotas\.yaml:14:9$/);
   });
 
   it('prints an array of answers for several queries', () => {

@@ -17,8 +17,8 @@ function pick(answer: Answer, exp: Expect): Record<string, unknown> {
   const got: Record<string, unknown> = {};
   if ('decision' in exp) got.decision = answer.decision;
   if ('standing' in exp) got.standing = answer.standing;
-  if (exp.victims) got.victims = answer.victims.map((v, i) => pickKeys(v as unknown as Record<string, unknown>, exp.victims![i] ?? exp.victims![0]));
-  if (exp.placement) got.placement = answer.placement.map((p, i) => pickKeys(p as unknown as Record<string, unknown>, exp.placement![i] ?? exp.placement![0]));
+  if (exp.victims) got.victims = answer.victims.map((v, i) => pickKeys(v as unknown as Record<string, unknown>, exp.victims![i] ?? exp.victims![0]!));
+  if (exp.placement) got.placement = answer.placement.map((p, i) => pickKeys(p as unknown as Record<string, unknown>, exp.placement![i] ?? exp.placement![0]!));
   return got;
 }
 
@@ -32,7 +32,7 @@ describe.each(['wasm', 'reference'] as const)('golden cases (%s kernel)', (backe
     const snapshotBefore = JSON.stringify(session.snapshot?.state);
     const answers = await answerAll(session);
     for (const exp of c.expects) {
-      const name = exp.query ?? [...answers.keys()][0];
+      const name = exp.query ?? [...answers.keys()][0] ?? '';
       const answer = answers.get(name);
       expect(answer, `no WhatIf named ${name}`).toBeDefined();
       const { reasons, query: _q, ...pinned } = exp;

@@ -75,8 +75,9 @@ const EXPECTED: Record<string, Record<string, Pin>> = {
 describe('shipped policies', () => {
   it.each(Object.keys(EXPECTED))('%s answers its WhatIfs as worked out by hand', async (name) => {
     const answers = await answerAll(openSession(bundle(join('policies', name))));
-    expect([...answers.keys()].sort()).toEqual(Object.keys(EXPECTED[name]).sort());
-    for (const [query, pin] of Object.entries(EXPECTED[name])) {
+    const expected = EXPECTED[name]!;
+    expect([...answers.keys()].sort()).toEqual(Object.keys(expected).sort());
+    for (const [query, pin] of Object.entries(expected)) {
       const a = answers.get(query)!;
       expect({ decision: a.decision, standing: a.standing }, query).toEqual({ decision: pin.decision, standing: pin.standing });
       expect(a.victims.map((v) => [v.job, v.rule, ...(pin.victims.find((p) => p[0] === v.job)?.length === 3 ? [v.lostGpuHours] : [])]), query).toEqual(pin.victims);

@@ -56,8 +56,9 @@ const WHATIFS: Record<string, Record<string, Pin>> = {
 describe('shipped team policies', () => {
   it.each(Object.keys(WHATIFS))('%s answers its WhatIfs as worked out by hand', async (name) => {
     const answers = await answerAll(openSession(bundle(name)));
-    expect([...answers.keys()].sort()).toEqual(Object.keys(WHATIFS[name]).sort());
-    for (const [query, [decision, standing, victims, reason]] of Object.entries(WHATIFS[name])) {
+    const expected = WHATIFS[name]!;
+    expect([...answers.keys()].sort()).toEqual(Object.keys(expected).sort());
+    for (const [query, [decision, standing, victims, reason]] of Object.entries(expected)) {
       const a = answers.get(query)!;
       expect({ decision: a.decision, standing: a.standing, victims: a.victims.map((v) => v.job) }, query).toEqual({ decision, standing, victims });
       if (reason) expect(a.reasons.join('\n'), query).toContain(reason);
@@ -87,7 +88,7 @@ describe('shipped team policies', () => {
 
   it('a scaling of a parent lists the effect down the tree', () => {
     const s = openSession(bundle('quota-scaling'));
-    const a = s.scale({ name: 'parent', set: [{ quota: 'Quota1', gpu: 128, src: s.policy.quotas[0].src }], src: s.policy.quotas[0].src });
+    const a = s.scale({ name: 'parent', set: [{ quota: 'Quota1', gpu: 128, src: s.policy.quotas[0]!.src }], src: s.policy.quotas[0]!.src });
     expect(a.quotas.map((q) => q.quota)).toEqual(['Quota1', 'Quota1.1', 'Quota1.2']);
     expect(a.changes).toEqual([]);
   });

@@ -17,7 +17,7 @@ const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 
 async function answerScenario(s: Scenario, backend: 'wasm' | 'reference' = 'wasm') {
   const session = openSession([{ path: 'scenario.yaml', text: scenarioYaml(s) }], backend);
-  const w = session.policy.whatIfs[0];
+  const w = session.policy.whatIfs[0]!;
   const answer = await session.answer(w.name, w.submit);
   return { session, job: w.submit, answer };
 }
@@ -53,7 +53,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
             preemptorQuota: job.quota,
             preemptorPriority: job.priority,
             relation: rel,
-            lender: lenderIdx >= 0 ? tree.quotas[lenderIdx].name : '',
+            lender: lenderIdx >= 0 ? tree.at(lenderIdx).name : '',
             victimPriority: victim.priority,
             victimModule: victim.module,
             victimStanding: victim.standing,
@@ -80,13 +80,13 @@ describe('engine invariants (SEMANTICS 11)', () => {
         const victimIdx = answer.victims.map((v) => snap.jobIndex.get(v.job)!);
         const asCandidate = (i: number) => ({
           job: i,
-          constraintMask: over.reduce((m, o, k) => (countsAt(snap.tree, snap.jobs[i].standing, snap.tree.indexOf(snap.jobs[i].quota), o.quota) ? m | (1 << k) : m), 0) >>> 0,
+          constraintMask: over.reduce((m, o, k) => (countsAt(snap.tree, snap.job(i).standing, snap.tree.indexOf(snap.job(i).quota), o.quota) ? m | (1 << k) : m), 0) >>> 0,
         });
         const constraints = over.map((o) => ({ resource: o.resource, deficit: o.deficit }));
         expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: victimIdx.map(asCandidate), constraints: constraints }]).ok).toBe(true);
         for (const drop of victimIdx) {
           const rest = victimIdx.filter((i) => i !== drop).map(asCandidate);
-          expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: rest, constraints: constraints }]).ok, `still fits without ${snap.jobs[drop].name}`).toBe(false);
+          expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: rest, constraints: constraints }]).ok, `still fits without ${snap.job(drop).name}`).toBe(false);
         }
       }),
       { numRuns: RUNS },
@@ -104,7 +104,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
         const noIdle = snap.jobs.filter((j) => j.standing !== 'idle');
         snap.tree.quotas.forEach((_, a) => {
           const expected = noIdle.filter((j) => countsAt(snap.tree, j.standing, snap.tree.indexOf(j.quota), a)).reduce((sum, j) => sum + j.pods * j.resources.gpu, 0);
-          expect(snap.usage[a][0]).toBe(expected);
+          expect(snap.usage[a]![0]).toBe(expected);
         });
       }),
       { numRuns: RUNS },

@@ -15,7 +15,7 @@ const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 
 async function answer(s: Scenario): Promise<Answer> {
   const session = openSession([{ path: 'scenario.yaml', text: scenarioYaml(s) }]);
-  const w = session.policy.whatIfs[0];
+  const w = session.policy.whatIfs[0]!;
   return session.answer(w.name, w.submit);
 }
 
@@ -48,7 +48,7 @@ describe('metamorphic properties', () => {
         // A highPriority range that stops below 9 excludes the most urgent jobs on purpose
         // (the linter warns, policy/high-priority-gap); monotonicity is promised otherwise.
         if (session.policy.quotas.some((q) => q.selfPreemption && q.selfPreemption.highPriority.hi < 9)) return;
-        const job = session.policy.whatIfs[0].submit;
+        const job = session.policy.whatIfs[0]!.submit;
         const snap = session.snapshot!;
         const q = snap.tree.indexOf(job.quota);
         const eligible = async (priority: number) => {
@@ -59,7 +59,7 @@ describe('metamorphic properties', () => {
         for (let p = 1; p < 9; p++) {
           const low = await eligible(p);
           const high = await eligible(p + 1);
-          for (const j of low) expect(high.has(j), `job ${snap.jobs[j].name} eligible at priority ${p} but not ${p + 1}`).toBe(true);
+          for (const j of low) expect(high.has(j), `job ${snap.job(j).name} eligible at priority ${p} but not ${p + 1}`).toBe(true);
         }
       }),
       { numRuns: Math.ceil(RUNS / 3) },
@@ -74,7 +74,7 @@ describe('metamorphic properties', () => {
         const jobs = ((s.docs.find((d) => d.kind === 'Cluster')!.spec as Doc).jobs as Doc[]) ?? [];
         const idle = jobs.filter((j) => j.idleResources === 'only' || j.standing === 'idle');
         if (idle.length === 0) return;
-        const gone = idle[pick % idle.length].name;
+        const gone = idle[pick % idle.length]!.name;
         const after = await answer(edited(s, (c) => (c.jobs = (c.jobs as Doc[]).filter((j) => j.name !== gone))));
         expect(after.decision).not.toBe('wait');
         expect(after.standing).toBe('in-quota');

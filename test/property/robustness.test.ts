@@ -35,11 +35,12 @@ const editArb = fc.record({
 function apply(files: InputFile[], edits: Edit[]): InputFile[] {
   const out = files.map((f) => ({ ...f, lines: f.text.split('\n') }));
   for (const e of edits) {
-    const f = out[e.file % out.length];
+    const f = out[e.file % out.length]!;
     const i = e.line % f.lines.length;
+    const line = f.lines[i]!;
     if (e.kind === 'drop') f.lines.splice(i, 1);
-    else if (e.kind === 'dup') f.lines.splice(i, 0, f.lines[i]);
-    else f.lines[i] = f.lines[i].replace(/(:\s*)([^\s{[,][^,}\]]*)/, `$1${REPLACEMENTS[e.value]}`);
+    else if (e.kind === 'dup') f.lines.splice(i, 0, line);
+    else f.lines[i] = line.replace(/(:\s*)([^\s{[,][^,}\]]*)/, `$1${REPLACEMENTS[e.value]}`);
   }
   return out.map((f) => ({ path: f.path, text: f.lines.join('\n') }));
 }
@@ -50,7 +51,7 @@ describe('robustness', () => {
     let refused = 0;
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: bundles.length - 1 }), fc.array(editArb, { minLength: 1, maxLength: 3 }), async (b, edits) => {
-        const files = apply(bundles[b], edits);
+        const files = apply(bundles[b]!, edits);
         const { session, findings } = Session.open(files, { backend: 'wasm', now: Date.parse('2026-11-20T12:00:00Z') });
         if (!session) {
           expect(findings.some((f) => f.severity === 'error')).toBe(true);

@@ -40,10 +40,10 @@ describe('eligibility tables (invariant 9)', () => {
         // not by reclaim of a lent share (SEMANTICS 4, 5.1).
         const rules = target === 'in-quota' ? session.rules : session.rules.filter((r) => r.kind !== 'reclaim-borrowed');
         const fromRules = await eligibleBy(makeEngine(rules), rules, {
-          preemptorQuota: tree.quotas[q].name,
+          preemptorQuota: tree.at(q).name,
           preemptorPriority,
           relation,
-          lender: lenderIdx >= 0 ? tree.quotas[lenderIdx].name : '',
+          lender: lenderIdx >= 0 ? tree.at(lenderIdx).name : '',
           victimPriority,
           victimModule,
           victimStanding,

@@ -28,7 +28,8 @@ function files(dir: string): string[] {
 
 function layerOf(file: string): string {
   const rel = relative('src', file).split('/');
-  return rel.length === 1 ? rel[0].replace(/\.ts$/, '') : rel[0];
+  const top = rel[0] ?? '';
+  return rel.length === 1 ? top.replace(/\.ts$/, '') : top;
 }
 
 describe('architecture', () => {
@@ -37,11 +38,11 @@ describe('architecture', () => {
     for (const file of files('src')) {
       const layer = layerOf(file);
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
-        const target = relative('src', join(file, '..', m[1]));
+      for (const [, spec = ''] of text.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+        const target = relative('src', join(file, '..', spec));
         const targetLayer = target.split('/').length === 1 ? target.replace(/\.js$/, '') : target.split('/')[0];
         if (targetLayer === layer) continue;
-        if (!(ALLOWED[layer] ?? []).includes(targetLayer)) violations.push(`${file} imports ${m[1]} (${layer} → ${targetLayer})`);
+        if (!(ALLOWED[layer] ?? []).includes(targetLayer ?? '')) violations.push(`${file} imports ${spec} (${layer} → ${targetLayer})`);
       }
     }
     expect(violations).toEqual([]);

@@ -39,7 +39,7 @@ async function inThread(session: Session, queries: BatchQuery[]): Promise<unknow
 /** `n` submissions made from a policy's WhatIfs: other priorities, pod counts, GPUs, quotas. */
 function adHoc(session: Session, n: number, seed: number): BatchQuery[] {
   const random = seededRandom(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const templates = session.policy.whatIfs.map((w) => w.submit);
   const quotas = session.policy.quotas.map((q) => q.name);
   return Array.from({ length: n }, (_, i) => {
@@ -99,7 +99,7 @@ describe('BatchPool', () => {
   });
 
   it('keeps input order for every batch size, including one batch and one query per task', async () => {
-    const files = bundle(SHIPPED[0]);
+    const files = bundle(SHIPPED[0]!);
     const queries = adHoc(open(files), 50, 3);
     for (const batchSize of [1, 7, 50, 1000]) {
       const p = new BatchPool({ workers: 2, batchSize });
@@ -113,7 +113,7 @@ describe('BatchPool', () => {
   });
 
   it('answers the reference backend as the wasm backend does', async () => {
-    const files = bundle(SHIPPED[0]);
+    const files = bundle(SHIPPED[0]!);
     const queries = adHoc(open(files), 40, 11);
     const ref = new BatchPool({ workers: 1, backend: 'reference' });
     try {
@@ -124,18 +124,18 @@ describe('BatchPool', () => {
   });
 
   it('returns [] for no queries', async () => {
-    expect(await pool.answerAll('empty', bundle(SHIPPED[0]), [])).toEqual([]);
+    expect(await pool.answerAll('empty', bundle(SHIPPED[0]!), [])).toEqual([]);
   });
 
   it('throws FindingsError for a policy with errors', async () => {
     const files = [{ path: 'bad.yaml', text: 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: x }\nspec: { nope: 1 }\n' }];
-    const job = open(bundle(SHIPPED[0])).policy.whatIfs[0].submit;
+    const job = open(bundle(SHIPPED[0]!)).policy.whatIfs[0]!.submit;
     await expect(pool.answerAll('bad', files, [{ query: 'q', job }])).rejects.toBeInstanceOf(FindingsError);
   });
 
   it('names the failing query when a job does not fit the policy', async () => {
-    const files = bundle(SHIPPED[0]);
-    const good = open(files).policy.whatIfs[0].submit;
+    const files = bundle(SHIPPED[0]!);
+    const good = open(files).policy.whatIfs[0]!.submit;
     const queries = [0, 1, 2, 3, 4].map((i) => ({ query: 'submit', job: { ...good, name: `j${i}`, workspace: i === 4 ? 'no-such-workspace' : good.workspace } }));
     const err = await pool.answerAll('fail', files, queries, { now: NOW }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuotientError);
@@ -167,7 +167,7 @@ describe('BatchPool', () => {
 
   it('closes: close is idempotent and a closed pool refuses work', async () => {
     const p = new BatchPool({ workers: 1 });
-    const files = bundle(SHIPPED[0]);
+    const files = bundle(SHIPPED[0]!);
     const queries = adHoc(open(files), 5, 5);
     await p.warm('close', files, { now: NOW });
     expect(await p.answerAll('close', files, queries, { now: NOW })).toHaveLength(5);

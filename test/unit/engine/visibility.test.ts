@@ -78,7 +78,7 @@ describe('visibility', () => {
   it('names hidden jobs in no reason, even when every candidate is listed', async () => {
     const s = openSession(files);
     // Quota1 is full; a 128-GPU service could preempt only the priority 1-3 jobs (40 GPUs).
-    const job = { ...s.policy.whatIfs[0].submit, name: 'infer-huge', pods: 16 };
+    const job = { ...s.policy.whatIfs[0]!.submit, name: 'infer-huge', pods: 16 };
     const full = await s.answer('huge', job);
     expect(full.reasons.join('\n')).toContain('dsw-c-labeling');
     const json = JSON.stringify(await s.answerAs('huge', job, 'bob'));
@@ -103,6 +103,6 @@ describe('visibility', () => {
     const asBob = s.scale(scale, 'bob');
     expect(asBob.changes).toEqual([expect.objectContaining({ job: '(hidden: workspace-c)', hidden: true, priority: null, priorityBand: 'low (1-3)', gpus: 8 })]);
     expect(JSON.stringify(asBob)).not.toContain('dsw-c-notebooks');
-    expect(s.scale(scale, 'carol').changes[0].job).toBe('dsw-c-notebooks');
+    expect(s.scale(scale, 'carol').changes[0]!.job).toBe('dsw-c-notebooks');
   });
 });

@@ -198,7 +198,7 @@ describe('loadPolicy on bad input', () => {
     expect(marks, 'a case marks exactly one place').toHaveLength(1);
     const { policy, findings } = load(text);
     const errors = findings.filter((f) => f.severity === 'error');
-    const want: Partial<Finding> = { file: FILE, code: c.code, line: marks[0].line, column: marks[0].column };
+    const want: Partial<Finding> = { file: FILE, code: c.code, line: marks[0]!.line, column: marks[0]!.column };
     if (c.path !== undefined) want.path = c.path;
     expect(errors).toEqual([expect.objectContaining(want)]);
     expect(policy).toBeUndefined();
@@ -207,9 +207,9 @@ describe('loadPolicy on bad input', () => {
   it('gives a "did you mean" hint for a misspelt field', () => {
     const { findings } = load(variant(['          min: { gpu: 8 }\n---', '          min: { gpu: 8 }\n          reclam: any\n---']));
     expect(findings).toHaveLength(1);
-    expect(findings[0].code).toBe('policy/unknown-field');
-    expect(findings[0].hint).not.toBe('');
-    expect(findings[0].hint).toContain('"reclaim"');
+    expect(findings[0]!.code).toBe('policy/unknown-field');
+    expect(findings[0]!.hint).not.toBe('');
+    expect(findings[0]!.hint).toContain('"reclaim"');
   });
 
   it('reports every finding of the failing stage, sorted by location', () => {
@@ -222,7 +222,7 @@ describe('loadPolicy on bad input', () => {
     expect(policy).toBeUndefined();
     expect(findings.map((f) => [f.code, f.line, f.column])).toEqual(marks.map((m) => ['policy/unknown-field', m.line, m.column]));
     // The marks are in text order, so this also says the findings are sorted by location.
-    expect(marks[0].line).toBeLessThan(marks[1].line);
+    expect(marks[0]!.line).toBeLessThan(marks[1]!.line);
   });
 
   it('sorts findings of one stage across documents by line and column', () => {

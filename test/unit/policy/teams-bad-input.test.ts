@@ -121,8 +121,8 @@ describe('loadPolicy on bad team input', () => {
   it('accepts the base policy the cases start from', () => {
     const { policy, findings } = load(BASE);
     expect(findings).toEqual([]);
-    expect(policy?.workspaces[0].members.map((m) => [m.user, m.role, m.guest])).toEqual([['ann', 'admin', false], ['dan', 'developer', false], ['gus', 'labeler', true]]);
-    expect(policy?.scales[0].set.map((e) => [e.quota, e.gpu])).toEqual([['A', 10], ['B', 6]]);
+    expect(policy?.workspaces[0]!.members.map((m) => [m.user, m.role, m.guest])).toEqual([['ann', 'admin', false], ['dan', 'developer', false], ['gus', 'labeler', true]]);
+    expect(policy?.scales[0]!.set.map((e) => [e.quota, e.gpu])).toEqual([['A', 10], ['B', 6]]);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('reports %s with its code and location', (_name, c) => {
@@ -130,7 +130,7 @@ describe('loadPolicy on bad team input', () => {
     expect(marks, 'a case marks exactly one place').toHaveLength(1);
     const { policy, findings } = load(text);
     const errors = findings.filter((f) => f.severity === 'error');
-    const want: Partial<Finding> = { file: FILE, code: c.code, line: marks[0].line, column: marks[0].column };
+    const want: Partial<Finding> = { file: FILE, code: c.code, line: marks[0]!.line, column: marks[0]!.column };
     if (c.path !== undefined) want.path = c.path;
     expect(errors).toEqual([expect.objectContaining(want)]);
     expect(policy).toBeUndefined();
@@ -140,7 +140,7 @@ describe('loadPolicy on bad team input', () => {
     const { text, marks } = located(variant(['    - { role: developer, quota: A', '    - «{ role: developer, quota: A'], ['max: { gpu: 8 } }', 'max: { gpu: 2 } }']));
     const { policy, findings } = load(text);
     expect(policy).toBeDefined();
-    expect(findings).toEqual([expect.objectContaining({ code: 'policy/over-cap', severity: 'warning', line: marks[0].line, column: marks[0].column })]);
+    expect(findings).toEqual([expect.objectContaining({ code: 'policy/over-cap', severity: 'warning', line: marks[0]!.line, column: marks[0]!.column })]);
   });
 
   it('does not check membership of running jobs that name no submitter', () => {

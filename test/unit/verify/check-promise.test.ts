@@ -27,7 +27,7 @@ describe('checkPromise', () => {
   });
 
   it('breaks the documented example and returns a counterexample that replays through quotient whatif', async () => {
-    const [r] = await check('docs/examples/broken-promise', 300, 7);
+    const r = (await check('docs/examples/broken-promise', 300, 7))[0]!;
     expect(r.status).toBe('broken');
     const c = r.counterexample!;
     expect(c.broken.join()).toMatch(/GPU-hours of jobs of workspace workspace-b, promised at most 50/);
@@ -39,8 +39,8 @@ describe('checkPromise', () => {
   });
 
   it('gives the same verdict and counterexample for the same seed', async () => {
-    const [a] = await check('docs/examples/broken-promise', 300, 7);
-    const [b] = await check('docs/examples/broken-promise', 300, 7);
+    const a = (await check('docs/examples/broken-promise', 300, 7))[0]!;
+    const b = (await check('docs/examples/broken-promise', 300, 7))[0]!;
     expect(b.counterexample!.yaml).toBe(a.counterexample!.yaml);
   });
 });
