@@ -10,6 +10,7 @@ import { KernelError } from '../kernel/kernel-error.js';
 import { registerCheck } from './check.js';
 import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
+import { registerImport } from './import.js';
 import { colour, log } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { registerScale } from './scale.js';
@@ -36,6 +37,7 @@ registerExplain(program);
 registerScale(program);
 registerTest(program);
 registerSchema(program);
+registerImport(program);
 
 try {
   await program.parseAsync(process.argv);

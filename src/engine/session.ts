@@ -17,6 +17,7 @@ import { admissionEvaluator } from './admission.js';
 import { answerScale, type ScaleAnswer } from './scale.js';
 import { redactAnswer, viewerFor, type Viewer, type ViewedAnswer } from './visibility.js';
 import { answerWhatIf } from './whatif.js';
+import { noteAssignedIndices } from './assigned-indices.js';
 import type { AdmissionRule } from '../rules/compile-admission.js';
 import type { ScaleQuota } from '../model/policy.js';
 import { QuotientError } from '../errors.js';
@@ -73,7 +74,8 @@ export class Session {
   /** Answers a submission against the snapshot. Throws when the files hold no Cluster. */
   answer(query: string, job: JobSpec): Promise<Answer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
-    return answerWhatIf({ snapshot: this.snapshot, tables: this.tables }, query, job);
+    const snap = this.snapshot;
+    return answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(a, snap));
   }
 
   /**
@@ -101,7 +103,7 @@ export class Session {
   async answerAs(query: string, job: JobSpec, user: string, options: ViewOptions = {}): Promise<ViewedAnswer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     const viewer = this.viewer(user, options);
-    const answer = await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job);
+    const answer = noteAssignedIndices(await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job), this.snapshot);
     return redactAnswer(answer, this.snapshot.jobs, viewer);
   }
 

@@ -46,12 +46,15 @@ export class Snapshot {
     const tree = new QuotaTree(policy.quotas);
     const poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
     const nodeIndex = new Map(cluster.nodes.map((n, i) => [n.name, i]));
+    // A cordoned node sits in a pool index no quota draws from: its pods stay and count,
+    // new pods never land on it, and preempting its pods frees nothing a submission can use.
+    const cordoned = policy.pools.length;
     const nodes: KernelNode[] = cluster.nodes.map((n) => ({
       gpus: n.gpus,
       usedMask: 0,
       freeCpu: n.cpu ?? UNTRACKED,
       freeMem: n.memory ?? UNTRACKED,
-      pool: poolIndex.get(n.pool) ?? -1,
+      pool: n.unschedulable ? cordoned : (poolIndex.get(n.pool) ?? -1),
     }));
     const order = new Map([...cluster.jobs.map((j) => j.name)].sort().map((name, i) => [name, i]));
     const jobs: RunningJob[] = cluster.jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) }));
@@ -78,6 +81,18 @@ export class Snapshot {
       startedAt: job.startedAt,
       order: order.get(job.name)!,
     });
+    // Pods given as a node and a GPU count get their indices after every explicit index is
+    // taken (check-snapshot made sure they fit): the lowest free aligned block, else the lowest free GPUs.
+    for (const job of jobs) for (const p of job.placement) if (!p.indicesAssigned) for (const g of p.gpus) nodes[nodeIndex.get(p.node)!]!.usedMask |= 1 << g;
+    for (const job of jobs) {
+      for (const p of job.placement) {
+        if (!p.indicesAssigned) continue;
+        const n = nodes[nodeIndex.get(p.node)!]!;
+        p.gpus = assignIndices(n.usedMask >>> 0, n.gpus, job.resources.gpu);
+        for (const g of p.gpus) n.usedMask |= 1 << g;
+      }
+    }
+    for (const n of nodes) n.usedMask = 0;
     for (const job of jobs) if (job.placement.length > 0) occupy(job);
     for (const n of nodes) n.usedMask >>>= 0;
 
@@ -165,6 +180,24 @@ function indexJobs(tree: QuotaTree, jobs: RunningJob[], state: KernelSnapshot, p
     index.jobPool[i] = pod ? state.nodes[pod.node]!.pool : (poolIndex.get(tree.at(q).pool) ?? -1);
   });
   return index;
+}
+
+/**
+ * GPU indices for a pod of `count` GPUs on a node whose `used` mask is taken: the lowest
+ * free aligned block of the smallest power of two holding `count` (as the kernel places),
+ * else the lowest free indices. The caller has checked that enough GPUs are free.
+ */
+export function assignIndices(used: number, gpus: number, count: number): number[] {
+  let block = 1;
+  while (block < count) block *= 2;
+  for (let start = 0; start + block <= gpus; start += block) {
+    let free = true;
+    for (let g = start; g < start + count; g++) if ((used >>> g) & 1) free = false;
+    if (free) return Array.from({ length: count }, (_, i) => start + i);
+  }
+  const out: number[] = [];
+  for (let g = 0; g < gpus && out.length < count; g++) if (!((used >>> g) & 1)) out.push(g);
+  return out;
 }
 
 /** GPU indices of a mask, ascending. */

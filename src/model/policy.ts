@@ -192,6 +192,11 @@ export interface JobSpec {
 export interface PodPlacementSpec {
   node: string;
   gpus: number[];
+  /**
+   * True when the snapshot gave only the node and a GPU count (Kubernetes does not say
+   * which indices a pod holds): `gpus` is empty until the engine assigns indices.
+   */
+  indicesAssigned?: boolean;
 }
 
 /** A running job of a Cluster snapshot. */
@@ -214,6 +219,10 @@ export interface ClusterNode {
   memory?: number;
   pool: string;
   instanceType?: string;
+  /** GPU model of every GPU on the node (one model per node). */
+  gpuModel?: string;
+  /** Cordoned: its running pods count, new pods never land on it. */
+  unschedulable?: boolean;
   src: Source;
 }
 

@@ -51,7 +51,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       }
       if (t !== undefined) at = t;
     }
-    const nodeFields = (path: PathSeg[], n: { gpus: number; cpu?: number | string; memory?: number | string; pool: string; instanceType?: string }) => {
+    const nodeFields = (path: PathSeg[], n: { gpus: number; cpu?: number | string; memory?: number | string; pool: string; instanceType?: string; gpuModel?: string; unschedulable?: boolean }) => {
       if (!poolNames.includes(n.pool)) {
         c.error(sd, [...path, 'pool'], 'policy/unknown-pool', `pool "${n.pool}" is not declared by any QuotaTree`, closest(n.pool, poolNames, 'pool'));
       }
@@ -59,7 +59,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       const memory = n.memory === undefined ? undefined : parseMemory(n.memory);
       if (n.cpu !== undefined && cpu === undefined) c.error(sd, [...path, 'cpu'], 'policy/bad-quantity', `cpu "${String(n.cpu)}" is not a quantity`, 'write cores (96) or millicores (500m)');
       if (n.memory !== undefined && memory === undefined) c.error(sd, [...path, 'memory'], 'policy/bad-quantity', `memory "${String(n.memory)}" is not a quantity`, 'write a size such as 768Gi');
-      return { gpus: n.gpus, cpu, memory, pool: n.pool, instanceType: n.instanceType };
+      return { gpus: n.gpus, cpu, memory, pool: n.pool, instanceType: n.instanceType, gpuModel: n.gpuModel, unschedulable: n.unschedulable };
     };
     (spec.nodeGroups ?? []).forEach((g, gi) => {
       const path: PathSeg[] = ['spec', 'nodeGroups', gi];
@@ -146,8 +146,25 @@ function buildRunningJob(
         c.error(sd, [...pPath, 'node'], 'policy/wrong-pool', `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`, 'a quota\'s jobs run only on its pool\'s nodes; place the pod on a node of pool "' + quotaPool + '"');
         placementOk = false;
       }
-      if (p.gpus.length !== spec.resources.gpu) {
-        c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${p.gpus.length} GPU(s) but asks for ${spec.resources.gpu}`, 'list exactly resources.gpu GPU indices per pod');
+      // A pod gives its GPU indices, or (from Kubernetes, which does not say which) only their count.
+      if ((p.gpus === undefined) === (p.gpuCount === undefined)) {
+        c.error(sd, pPath, 'policy/placement-gpus', `pod ${pi} of job "${spec.name}" must give either gpus (indices) or gpuCount`, p.gpus ? 'drop gpuCount: the indices already say how many' : 'add gpus: [0, 1, ...] or gpuCount: N');
+        placementOk = false;
+        return;
+      }
+      if (p.gpuCount !== undefined) {
+        if (p.gpuCount !== spec.resources.gpu) {
+          c.error(sd, [...pPath, 'gpuCount'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPU(s) but asks for ${spec.resources.gpu}`, 'give gpuCount equal to resources.gpu');
+          placementOk = false;
+        } else if (p.gpuCount > node.gpus) {
+          c.error(sd, [...pPath, 'gpuCount'], 'policy/gpu-out-of-range', `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPUs but node "${p.node}" has ${node.gpus}`, 'place the pod on a node with enough GPUs');
+          placementOk = false;
+        }
+        return;
+      }
+      const gpus = p.gpus ?? [];
+      if (gpus.length !== spec.resources.gpu) {
+        c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${gpus.length} GPU(s) but asks for ${spec.resources.gpu}`, 'list exactly resources.gpu GPU indices per pod');
         placementOk = false;
       }
       const held = owner.get(p.node) ?? new Map<number, string>();
@@ -155,7 +172,7 @@ function buildRunningJob(
       // One finding per pod and kind of problem, at the first GPU index it concerns.
       const beyond: Array<[g: number, at: number]> = [];
       const taken: Array<[g: number, at: number, by: string]> = [];
-      p.gpus.forEach((g, gi) => {
+      gpus.forEach((g, gi) => {
         if (g >= node.gpus) beyond.push([g, gi]);
         else if (held.has(g)) taken.push([g, gi, held.get(g)!]);
         else held.set(g, spec.name);
@@ -176,7 +193,13 @@ function buildRunningJob(
     });
   }
   if (!placementOk) return undefined;
-  return { ...spec, standing, startedAt, placement: placement.map((p) => ({ node: p.node, gpus: [...p.gpus].sort((a, b) => a - b) })), placedByEngine: false };
+  return {
+    ...spec,
+    standing,
+    startedAt,
+    placement: placement.map((p) => (p.gpus ? { node: p.node, gpus: [...p.gpus].sort((a, b) => a - b) } : { node: p.node, gpus: [], indicesAssigned: true })),
+    placedByEngine: false,
+  };
 }
 
 /** SEMANTICS 2: an `only` job is idle; others in-quota unless stated; contradictions are errors. */

@@ -67,13 +67,20 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
 }
 
 function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {
-  const used = new Map<string, { cpu: number; memory: number }>();
+  const used = new Map<string, { cpu: number; memory: number; gpus: number }>();
   const nodes = new Map(cluster.nodes.map((n) => [n.name, n]));
   for (const job of cluster.jobs) {
     job.placement.forEach((p, pi) => {
       const node = nodes.get(p.node)!;
-      const u = used.get(p.node) ?? { cpu: 0, memory: 0 };
+      const u = used.get(p.node) ?? { cpu: 0, memory: 0, gpus: 0 };
       used.set(p.node, u);
+      // Pods given by GPU count only (their indices come later) must still fit the node's GPUs.
+      u.gpus += p.indicesAssigned ? job.resources.gpu : p.gpus.length;
+      if (u.gpus > node.gpus) {
+        const o = origins.get(job.name)!;
+        c.error(o.sd, [...o.path, 'placement', pi, 'node'], 'policy/node-overcommitted', `node "${p.node}" has ${node.gpus} GPUs but its pods hold ${u.gpus} once job "${job.name}" is on it`, 'place the pod elsewhere, or give the GPU indices each pod holds');
+        u.gpus = -Infinity;
+      }
       u.cpu += job.resources.cpu ?? 0;
       u.memory += job.resources.memory ?? 0;
       for (const r of ['cpu', 'memory'] as const) {

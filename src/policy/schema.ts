@@ -147,7 +147,15 @@ const runningJob = z.strictObject({
   ...jobFields,
   standing: z.enum(STANDINGS).optional(),
   startedAt: z.string().optional().describe('Default: the snapshot time.'),
-  placement: z.array(z.strictObject({ node: name, gpus: z.array(z.number().int().min(0)).min(1) })).optional(),
+  placement: z
+    .array(
+      z.strictObject({
+        node: name,
+        gpus: z.array(z.number().int().min(0)).min(1).optional().describe('The GPU indices the pod holds on the node (give gpus or gpuCount).'),
+        gpuCount: z.number().int().positive().max(32).optional().describe('How many GPUs the pod holds when their indices are not known (Kubernetes does not say): Quotient assigns the indices and says so in answers.'),
+      }),
+    )
+    .optional(),
 });
 
 const nodeFields = {
@@ -156,6 +164,8 @@ const nodeFields = {
   memory: quantity.optional(),
   pool: name,
   instanceType: z.string().optional(),
+  gpuModel: z.string().min(1).optional().describe('The GPU model (e.g. `NVIDIA-A100-SXM4-80GB`, Kubernetes label nvidia.com/gpu.product).'),
+  unschedulable: z.boolean().optional().describe('Cordoned: running pods stay and count, new pods never land here. Default false.'),
 };
 
 export const clusterSpec = z.strictObject({

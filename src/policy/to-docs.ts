@@ -41,6 +41,8 @@ export function clusterDoc(cluster: Cluster): Doc {
         if (n.cpu !== undefined) d.cpu = formatCpu(n.cpu);
         if (n.memory !== undefined) d.memory = formatMemory(n.memory);
         if (n.instanceType) d.instanceType = n.instanceType;
+        if (n.gpuModel) d.gpuModel = n.gpuModel;
+        if (n.unschedulable) d.unschedulable = true;
         return d;
       }),
       jobs: cluster.jobs.map((j) => {
@@ -48,7 +50,8 @@ export function clusterDoc(cluster: Cluster): Doc {
         const implied = j.idleResources === 'only' ? 'idle' : 'in-quota';
         if (j.standing !== implied) d.standing = j.standing;
         d.startedAt = new Date(j.startedAt).toISOString();
-        d.placement = j.placement.map((p) => ({ node: p.node, gpus: p.gpus }));
+        // Indices Quotient assigned are written as the count the snapshot gave, so a replay assigns them the same way.
+        d.placement = j.placement.map((p) => (p.indicesAssigned ? { node: p.node, gpuCount: j.resources.gpu } : { node: p.node, gpus: p.gpus }));
         return d;
       }),
     },

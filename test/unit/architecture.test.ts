@@ -1,5 +1,5 @@
 /**
- * Imports flow one way (ARCHITECTURE.md): cli → verify → engine → {rules, kernel} →
+ * Imports flow one way (ARCHITECTURE.md): cli → interop → verify → engine → {rules, kernel} →
  * policy → model, with errors.ts and model/ importing nothing of ours, assembly/
  * standing alone, and nothing importing cli/. This test reads every source file's
  * imports and fails on a import against the flow.
@@ -18,8 +18,9 @@ const ALLOWED: Record<string, string[]> = {
   engine: ['rules', 'kernel', 'policy', 'model', 'errors'],
   testing: ['policy', 'model'],
   verify: ['engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
-  cli: ['verify', 'engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
-  index: ['verify', 'engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
+  interop: ['verify', 'engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
+  cli: ['interop', 'verify', 'engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
+  index: ['interop', 'verify', 'engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
 };
 
 function files(dir: string): string[] {

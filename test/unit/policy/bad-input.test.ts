@@ -182,6 +182,13 @@ const cases: BadCase[] = [
     code: 'policy/bad-duration',
   },
   { name: 'a time that is not one', yaml: variant(['  at: 2026-11-20T12:00:00Z', '  at: «yesterday']), code: 'policy/bad-time', path: 'spec.at' },
+  { name: 'a count-only pod with the wrong GPU count', yaml: variant(['{ node: n-0, gpus: [0, 1, 2, 3] }', '{ node: n-0, gpuCount: «2 }']), code: 'policy/placement-gpu-count', path: 'spec.jobs[0].placement[0].gpuCount' },
+  { name: 'a pod giving both GPU indices and a count', yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }', '        - «{ node: n-0, gpus: [0, 1, 2, 3], gpuCount: 4 }']), code: 'policy/placement-gpus', path: 'spec.jobs[0].placement[0]' },
+  {
+    name: 'count-only pods holding more GPUs than the node has',
+    yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }\n', `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('      resources: { gpu: 4 }', '      resources: { gpu: 6 }').replace('{ node: n-1, gpus: [0, 1, 2, 3] }', '{ node: «n-0, gpuCount: 6 }')}`]),
+    code: 'policy/node-overcommitted',
+  },
   { name: 'a node name declared twice', yaml: variant(['{ name: n-1, gpus: 8', '{ name: «n-0, gpus: 8']), code: 'policy/duplicate-node' },
   { name: 'a job name declared twice', yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }\n', `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('name: j2', 'name: «j1')}`]), code: 'policy/duplicate-job' },
 ];

@@ -1,0 +1,106 @@
+/**
+ * `quotient import kubectl FILE|-`: a live cluster (`kubectl get nodes,pods -A -o json`)
+ * as a Cluster snapshot on stdout, with a summary on stderr of what was read, how it was
+ * mapped and every object skipped and why. Bad input is a located error and exit 1.
+ */
+import type { Command } from 'commander';
+import { QuotientError, sortFindings } from '../errors.js';
+import { importKubectl, type NameSource } from '../interop/import-kubectl.js';
+import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
+import { clusterYaml } from '../interop/write-cluster.js';
+import { MODULES, type Module } from '../model/policy.js';
+import { parseTime } from '../model/quantity.js';
+import { EXIT } from './exit.js';
+import { log } from './output.js';
+import { readInput } from './read-input.js';
+import { renderFindings } from './render-findings.js';
+
+interface KubectlFlags {
+  gpuResource: string;
+  modelLabel: string;
+  poolLabel?: string;
+  pool: string;
+  quotaFrom: string;
+  workspaceFrom: string;
+  moduleLabel: string;
+  module: string;
+  priorityMap: string;
+  at?: string;
+  name: string;
+}
+
+/** `kueue,koordinator,namespace,label:KEY` → sources; anything else is a usage error. */
+function nameSources(flag: string, text: string): NameSource[] {
+  const out: NameSource[] = [];
+  for (const s of text.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+    if (s === 'kueue' || s === 'koordinator' || s === 'namespace' || (s.startsWith('label:') && s.length > 'label:'.length)) out.push(s as NameSource);
+    else throw new QuotientError('cli/bad-flag', `${flag}: unknown source "${s}"`, 'use kueue, koordinator, namespace or label:KEY, comma-separated, in the order to try');
+  }
+  if (out.length === 0) throw new QuotientError('cli/bad-flag', `${flag} is empty`, 'e.g. kueue,koordinator,namespace');
+  return out;
+}
+
+/** Registers `import` and its formats. */
+export function registerImport(program: Command): Command {
+  const cmd = program.command('import').description('read other tools\' objects into Quotient documents');
+  cmd
+    .command('kubectl')
+    .description('a Cluster snapshot from `kubectl get nodes,pods -A -o json`: nodes, and running GPU pods grouped into gang jobs by owner')
+    .argument('<file>', 'the kubectl JSON (a List), or - for stdin')
+    .option('--gpu-resource <name>', 'the extended resource counted as GPUs', 'nvidia.com/gpu')
+    .option('--model-label <label>', 'node label holding the GPU model', 'nvidia.com/gpu.product')
+    .option('--pool-label <label>', 'node label holding the pool name (nodes without it get --pool)')
+    .option('--pool <name>', 'the pool of nodes without --pool-label', 'gpu-pool')
+    .option('--quota-from <sources>', 'where a pod\'s quota name comes from, in order: kueue (label kueue.x-k8s.io/queue-name), koordinator (label quota.scheduling.koordinator.sh/name), namespace, label:KEY', 'kueue,koordinator,namespace')
+    .option('--workspace-from <sources>', 'where a pod\'s workspace name comes from (same sources)', 'namespace')
+    .option('--module-label <label>', 'pod label holding the module (DLC, DSW, EAS)', 'quotient.dev/module')
+    .option('--module <module>', 'the module of pods without --module-label', 'DLC')
+    .option('--priority-map <bands>', 'spec.priority → 1..9: FROM=PRIORITY bands, a pod gets the priority of the highest band it reaches', DEFAULT_PRIORITY_MAP)
+    .option('--at <time>', 'the snapshot time (ISO 8601); default now')
+    .option('--name <name>', 'the Cluster document\'s name', 'imported')
+    .addHelpText('after', '\nExamples:\n  kubectl get nodes,pods -A -o json > state.json\n  quotient import kubectl state.json > cluster.yaml\n  kubectl get nodes,pods -A -o json | quotient import kubectl - --pool-label node.kubernetes.io/instance-type\n\nExit codes: 0 imported (skipped objects are listed on stderr), 1 the input is not a kubectl List (located errors), 2 could not run.')
+    .action((file: string, flags: KubectlFlags) => {
+      if (!(MODULES as readonly string[]).includes(flags.module)) throw new QuotientError('cli/bad-flag', `--module ${flags.module} is not a module`, `use one of ${MODULES.join(', ')}`);
+      const bands = parsePriorityMap(flags.priorityMap);
+      if (!bands.bands) throw new QuotientError('cli/bad-flag', `--priority-map: ${bands.error}`, `e.g. ${DEFAULT_PRIORITY_MAP}`);
+      const at = flags.at === undefined ? Date.now() : parseTime(flags.at);
+      if (at === undefined) throw new QuotientError('cli/bad-flag', `--at ${flags.at} is not an ISO 8601 time`, 'e.g. 2026-11-23T06:00:00Z');
+      const input = readInput(file);
+      const result = importKubectl(input, {
+        gpuResource: flags.gpuResource,
+        modelLabel: flags.modelLabel,
+        poolLabel: flags.poolLabel,
+        pool: flags.pool,
+        quotaFrom: nameSources('--quota-from', flags.quotaFrom),
+        workspaceFrom: nameSources('--workspace-from', flags.workspaceFrom),
+        moduleLabel: flags.moduleLabel,
+        module: flags.module as Module,
+        priorityMap: bands.bands,
+      });
+      const findings = sortFindings(result.report.findings);
+      if (result.report.failed) {
+        log(renderFindings(findings));
+        process.exitCode = EXIT.findings;
+        return;
+      }
+      process.stdout.write(clusterYaml(flags.name, at, input.path, result.nodes, result.jobs));
+      log(summary(result, findings.length ? renderFindings(findings) : ''));
+    });
+  return cmd;
+}
+
+function summary(r: ReturnType<typeof importKubectl>, findings: string): string {
+  const read = Object.entries(r.read).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing';
+  const lines = [`read: ${read}`, `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)`, ...r.mapped.map((m) => `mapped: ${m}`)];
+  const byReason = new Map<string, typeof r.skipped>();
+  for (const s of r.skipped) byReason.set(`${s.kind}: ${s.reason}`, [...(byReason.get(`${s.kind}: ${s.reason}`) ?? []), s]);
+  lines.push(`skipped: ${r.skipped.length} object(s)`);
+  for (const [reason, list] of byReason) {
+    lines.push(`  ${list.length} × ${reason}`);
+    // Every object is named; the first few with their place, the rest by name on one line.
+    for (const s of list.slice(0, 5)) lines.push(`    ${s.name || '(no name)'}  ${s.where}`);
+    if (list.length > 5) lines.push(`    and ${list.length - 5} more: ${list.slice(5).map((s) => s.name || '(no name)').join(', ')}`);
+  }
+  if (findings) lines.push(findings);
+  return lines.join('\n');
+}

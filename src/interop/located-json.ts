@@ -1,0 +1,69 @@
+/**
+ * JSON and YAML inputs of other tools, read with positions: a document parses through
+ * the same yaml parser the policy loader uses (JSON is YAML 1.2), so every finding
+ * about a foreign object can point at `file:line:col` of the field it is about.
+ */
+import type { Finding } from '../errors.js';
+import { findingAt, parseFiles, sourceAt, type InputFile, type PathSeg, type SourceDoc } from '../policy/source-doc.js';
+import type { Source } from '../model/source.js';
+
+/** One parsed document with its plain value. */
+export interface LocatedDoc {
+  sd: SourceDoc;
+  value: unknown;
+}
+
+/** Parses a file's documents; syntax errors come back as `interop/syntax` findings. */
+export function readLocated(file: InputFile): { docs: LocatedDoc[]; findings: Finding[] } {
+  const parsed = parseFiles([file]);
+  const findings = parsed.findings.map((f) => ({ ...f, code: f.code === 'policy/duplicate-key' ? 'interop/duplicate-key' : 'interop/syntax', hint: f.code === 'policy/duplicate-key' ? f.hint : 'fix the JSON or YAML syntax at this position' }));
+  const docs: LocatedDoc[] = [];
+  for (const sd of parsed.docs) {
+    try {
+      docs.push({ sd, value: sd.doc.toJS({ maxAliasCount: 100 }) });
+    } catch (e) {
+      findings.push(findingAt(sd, [], 'interop/unreadable', `the document could not be read: ${(e as Error).message.split('\n')[0]}`, 'use fewer YAML aliases'));
+    }
+  }
+  return { docs, findings };
+}
+
+/** Collects the findings of one import or export: errors stop it, warnings are reported with the result. */
+export class Report {
+  readonly findings: Finding[] = [];
+
+  /** An error at `path` of `sd`. */
+  error(sd: SourceDoc, path: readonly PathSeg[], code: string, message: string, hint: string): void {
+    this.findings.push(findingAt(sd, path, code, message, hint));
+  }
+
+  /** A warning at `path` of `sd`: something read but not carried over, or carried over approximately. */
+  warn(sd: SourceDoc, path: readonly PathSeg[], code: string, message: string, hint: string): void {
+    this.findings.push(findingAt(sd, path, code, message, hint, { severity: 'warning' }));
+  }
+
+  /** True when an error was recorded. */
+  get failed(): boolean {
+    return this.findings.some((f) => f.severity === 'error');
+  }
+}
+
+/** `file:line:col` of the value at `path`. */
+export function where(sd: SourceDoc, path: readonly PathSeg[]): string {
+  const s: Source = sourceAt(sd, path);
+  return `${s.file}:${s.line}:${s.column}`;
+}
+
+/** A plain object, or undefined. */
+export function asObject(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** The string map at a field (labels, annotations), empty when absent or not a map of strings. */
+export function stringMap(v: unknown): Record<string, string> {
+  const o = asObject(v);
+  if (!o) return {};
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(o)) if (typeof x === 'string') out[k] = x;
+  return out;
+}

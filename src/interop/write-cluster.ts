@@ -1,0 +1,55 @@
+/**
+ * An imported snapshot as a Cluster document: YAML a person reads and edits, with a
+ * comment on every node and job saying where its values came from.
+ */
+import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import { formatCpu, formatMemory } from '../model/resources.js';
+import { API_VERSION } from '../policy/schema.js';
+import type { ImportedJob, ImportedNode } from './import-kubectl.js';
+
+/** The Cluster document's text. */
+export function clusterYaml(name: string, at: number, source: string, nodes: ImportedNode[], jobs: ImportedJob[]): string {
+  const nodeDocs = nodes.map((n) => ({
+    name: n.name,
+    gpus: n.gpus,
+    ...(n.cpu !== undefined ? { cpu: formatCpu(n.cpu) } : {}),
+    ...(n.memory !== undefined ? { memory: formatMemory(n.memory) } : {}),
+    pool: n.pool,
+    ...(n.gpuModel ? { gpuModel: n.gpuModel } : {}),
+    ...(n.unschedulable ? { unschedulable: true } : {}),
+  }));
+  const jobDocs = jobs.map((j) => ({
+    name: j.name,
+    workspace: j.workspace,
+    quota: j.quota,
+    module: j.module,
+    priority: j.priority,
+    pods: j.pods,
+    resources: { gpu: j.resources.gpu, ...(j.resources.cpu !== undefined ? { cpu: formatCpu(j.resources.cpu) } : {}), ...(j.resources.memory !== undefined ? { memory: formatMemory(j.resources.memory) } : {}) },
+    ...(j.startedAt !== undefined && j.startedAt <= at ? { startedAt: new Date(j.startedAt).toISOString() } : {}),
+    placement: j.placement,
+  }));
+  const doc = new Document({ apiVersion: API_VERSION, kind: 'Cluster', metadata: { name }, spec: { at: new Date(at).toISOString(), nodes: nodeDocs, jobs: jobDocs } });
+  doc.commentBefore = ` Imported by \`quotient import kubectl\` from ${source}.\n Jobs over their quota's min need standing: borrowing (or idle) before the policy accepts them.`;
+  const spec = doc.get('spec') as YAMLMap;
+  const comment = (list: unknown, lines: (i: number) => string[]): void => {
+    if (!isSeq(list)) return;
+    list.items.forEach((item, i) => {
+      if (isMap(item)) item.commentBefore = lines(i).map((l) => ` ${l}`).join('\n');
+    });
+  };
+  comment(spec.get('nodes'), (i) => [`Node ${nodes[i]!.name} at ${nodes[i]!.origin}: ${nodes[i]!.notes.join('; ')}`]);
+  comment(spec.get('jobs'), (i) => [`${jobs[i]!.notes[0]} (first at ${jobs[i]!.origin})`, ...jobs[i]!.notes.slice(1)]);
+  // Placements and resources read best on one line each.
+  for (const list of [spec.get('nodes'), spec.get('jobs')]) {
+    if (!isSeq(list)) continue;
+    for (const item of list.items) {
+      if (!isMap(item)) continue;
+      const res = item.get('resources');
+      if (isMap(res)) res.flow = true;
+      const pl = item.get('placement');
+      if (isSeq(pl)) for (const p of pl.items) if (isMap(p)) p.flow = true;
+    }
+  }
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
