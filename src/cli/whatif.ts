@@ -9,14 +9,43 @@ import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
-import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { submitDocument } from './submit-flags.js';
+import { readInput } from './read-input.js';
+import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
+import { jobDocumentPath, paiWhatIfDocument, relocateFindings } from '../interop/pai-whatif.js';
+
+/** A PAI request that is bad input (not a failure to run): exit 1, like any finding. */
+class InvalidJob extends QuotientError {}
+
+/** Runs `body`; an InvalidJob is reported and ends with exit 1. */
+async function exitOneOnBadJob(body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    if (!(e instanceof InvalidJob)) throw e;
+    log(`${colour.red('quotient:')} ${e.message}\n  ${colour.cyan('hint:')} ${e.hint}`);
+    process.exitCode = EXIT.findings;
+  }
+}
+
+/** Reads `--job`; a bad request is its located findings and exit 1. */
+function readJobRequest(path: string): { path: string; submission: PaiSubmission } {
+  const input = readInput(path);
+  const { submission, report } = readPaiJob(input);
+  if (report.findings.length) log(renderFindings(sortFindings(report.findings)));
+  if (!submission) {
+    throw new InvalidJob('whatif/invalid-job', `the PAI request ${input.path} is not valid (${countFindings(report.findings)})`, 'fix the JSON fields named above (docs/interop.md lists what each one means)');
+  }
+  return { path: input.path, submission };
+}
 
 interface WhatIfOptions extends OutputOptions {
   query?: string[];
   submit?: string[];
+  job?: string;
   failOnPreempt?: boolean;
   kernel?: string;
   as?: string;
@@ -40,16 +69,19 @@ export function registerWhatIf(program: Command): void {
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
     .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime')
+    .option('--job <request.json>', 'a PAI DLC CreateJob request body instead (JobSpecs, ResourceConfig.GPU/GPUType, Priority, ResourceId as the quota, WorkspaceId, SpotSpec, Settings.OversoldType); see docs/interop.md')
     .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
-    .action(async (given: string[], opts: WhatIfOptions) => {
+    .action(async (given: string[], opts: WhatIfOptions) => exitOneOnBadJob(async () => {
       // Paths written after -q or --submit were taken as their values; give them back.
       const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });
       const format = formatOf(opts);
       const kernel = kernelFlag(opts.kernel);
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
+      if (opts.job && (opts.submit || opts.query)) throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', 'ask about one PAI request, one ad-hoc job, or the files\' WhatIf documents');
+      const pai = opts.job === undefined ? undefined : readJobRequest(opts.job);
       const workers = workersFlag(opts.workers);
       const bundles = readBundles(paths);
       // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.
@@ -63,8 +95,9 @@ export function registerWhatIf(program: Command): void {
       try {
         // Open and validate every policy first: nothing is answered from a set with errors.
         const opened = bundles.map((b) => {
-          let files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : b.files;
+          let files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : pai ? [...b.files, paiWhatIfDocument(pai.submission, pai.path, user)] : b.files;
           let { session, findings } = Session.open(files, { backend: kernel, now });
+          if (pai) findings = relocateFindings(findings, pai.submission, pai.path);
           // Under --as, "that name is taken" would confirm a job the user may not see:
           // the ad-hoc job takes a free name instead (its answer is about the job, not the name).
           if (!session && user !== undefined && opts.submit && findings.filter((f) => f.severity === 'error').every((f) => f.code === 'policy/duplicate-job' && f.file === '--submit')) {
@@ -74,6 +107,9 @@ export function registerWhatIf(program: Command): void {
           if (!session) {
             log(renderFindings(sortFindings(findings)));
             const errors = findings.filter((f) => f.severity === 'error');
+            if (pai && errors.every((f) => f.file === pai.path)) {
+              throw new InvalidJob('whatif/invalid-job', `the PAI request ${pai.path} does not fit the policy ${b.label} (${countFindings(errors)})`, 'fix the request fields named above');
+            }
             if (opts.submit && errors.every((f) => f.file === '--submit')) throw new QuotientError('whatif/invalid-submit', `the --submit job is not valid (${countFindings(errors)})`, 'fix the key=value pairs named above (see `quotient whatif --help` for the keys)');
             throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
           }
@@ -86,6 +122,7 @@ export function registerWhatIf(program: Command): void {
         for (const { b, files, session } of opened) {
           let queries = session.policy.whatIfs;
           if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
+          else if (pai) queries = queries.filter((w) => w.src.file === jobDocumentPath(pai.path));
           else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
           queries.forEach((w) => found.add(w.name));
           if (pool) {
@@ -96,7 +133,8 @@ export function registerWhatIf(program: Command): void {
             for (const w of queries) {
               const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
               // The stand-in name never shows: the answer names the job as the user did.
-              answers.push({ policy: b.label, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job });
+              const named = { policy: b.label, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
+              answers.push(pai ? { ...named, reasons: [...named.reasons, ...pai.submission.notes.map((n) => `PAI request: ${n}`)] } : named);
             }
           }
         }
@@ -109,7 +147,7 @@ export function registerWhatIf(program: Command): void {
       if (format === 'table') say(answers.map((a) => renderAnswer(a)).join('\n\n'));
       else printDocument(format, answers.length === 1 ? answers[0] : answers);
       process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
-    });
+    }));
   // Options every answering command shares, listed after its own in --help.
   kernelOption(cmd);
   outputOptions(cmd, 'print the answer as JSON (one object, or an array for several)');

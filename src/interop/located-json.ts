@@ -67,3 +67,47 @@ export function stringMap(v: unknown): Record<string, string> {
   for (const [k, x] of Object.entries(o)) if (typeof x === 'string') out[k] = x;
   return out;
 }
+
+/** One Kubernetes object of an input, with where it is. */
+export interface ForeignObject {
+  sd: SourceDoc;
+  path: PathSeg[];
+  obj: Record<string, unknown>;
+  kind: string;
+  apiVersion: string;
+  name: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+/** Every object of the files: documents that are objects, and the items of `List`s. */
+export function readObjects(files: InputFile[], report: Report): ForeignObject[] {
+  const out: ForeignObject[] = [];
+  for (const file of files) {
+    const { docs, findings } = readLocated(file);
+    report.findings.push(...findings);
+    for (const { sd, value } of docs) {
+      const top = asObject(value);
+      if (!top) {
+        report.error(sd, [], 'interop/not-an-object', 'a document must be a Kubernetes object (apiVersion, kind, metadata, spec) or a List of them', 'give YAML or JSON objects as `kubectl get ... -o yaml` prints them');
+        continue;
+      }
+      const items = typeof top.kind === 'string' && top.kind.endsWith('List') && Array.isArray(top.items) ? top.items.map((it, i) => ({ it, path: ['items', i] as PathSeg[] })) : [{ it: top as unknown, path: [] as PathSeg[] }];
+      for (const { it, path } of items) {
+        const obj = asObject(it);
+        if (!obj) {
+          report.error(sd, path, 'interop/not-an-object', 'a List item must be a Kubernetes object', 'each item has apiVersion, kind, metadata and spec');
+          continue;
+        }
+        const meta = asObject(obj.metadata) ?? {};
+        const name = typeof meta.name === 'string' ? meta.name : '';
+        if (typeof obj.kind !== 'string' || !name) {
+          report.error(sd, typeof obj.kind !== 'string' ? [...path, 'kind'] : [...path, 'metadata'], 'interop/not-an-object', typeof obj.kind !== 'string' ? 'the object has no kind' : 'the object has no metadata.name', 'every Kubernetes object has a kind and a name');
+          continue;
+        }
+        out.push({ sd, path, obj, kind: obj.kind, apiVersion: typeof obj.apiVersion === 'string' ? obj.apiVersion : '', name, labels: stringMap(meta.labels), annotations: stringMap(meta.annotations) });
+      }
+    }
+  }
+  return out;
+}

@@ -52,3 +52,25 @@ describe('quotient import kubectl', () => {
     expect(r.stderr).toMatch(/--priority-map/);
   });
 });
+
+describe('quotient whatif --job (a PAI CreateJob request)', () => {
+  it('answers the request like any WhatIf', () => {
+    const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', 'test/fixtures/interop/pai-request.json', '--json']);
+    expect(r.status).toBe(0);
+    const a = JSON.parse(r.stdout) as { job: string; quota: string; decision: string; placement: unknown[] };
+    expect(a).toMatchObject({ job: 'llm-finetune', quota: 'team-a', decision: 'admit' });
+    expect(a.placement).toHaveLength(4);
+  });
+
+  it('locates a bad request field and exits 1', () => {
+    const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', '-'], '{\n  "DisplayName": "x",\n  "JobType": "PyTorchJob",\n  "ResourceId": "team-a",\n  "WorkspaceId": "team-a",\n  "Priority": 12,\n  "JobSpecs": [ { "PodCount": 1, "ResourceConfig": { "GPU": "8" } } ]\n}');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/<stdin>:6:15 +error +interop\/pai-invalid-field +Priority must be/);
+  });
+
+  it('puts a quota the policy lacks at ResourceId, exit 1', () => {
+    const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', '-'], '{\n  "DisplayName": "x",\n  "JobType": "PyTorchJob",\n  "ResourceId": "team-z",\n  "WorkspaceId": "team-a",\n  "JobSpecs": [ { "PodCount": 1, "ResourceConfig": { "GPU": "8" } } ]\n}');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/<stdin>:4:17 +error +policy\/unknown-quota/);
+  });
+});
