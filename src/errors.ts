@@ -18,6 +18,10 @@ export interface Finding {
   file: string;
   line: number;
   column: number;
+  /** Character offset (from 0, in UTF-16 code units) of the spot in the file, when the finding points into a file. */
+  start?: number;
+  /** Character offset just past the spot: `start`..`end` is the span an editor can underline. */
+  end?: number;
   /** Stable code such as `policy/unknown-field`; tests match on it, never on the message. */
   code: string;
   severity: Severity;

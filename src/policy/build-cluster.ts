@@ -29,6 +29,8 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
   const nodeIndex = new Map<string, ClusterNode>();
   const nodeOrigin = new Map<string, string>();
   let at: number | undefined;
+  // A malformed `at` is one finding; the time it falls back to must not make every job "start after the snapshot".
+  let atBroken = false;
   const poolNames = pools.map((p) => p.name);
 
   const addNode = (sd: SourceDoc, path: PathSeg[], node: ClusterNode): void => {
@@ -50,6 +52,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
         c.error(sd, ['spec', 'at'], 'policy/conflicting-time', 'Cluster documents give different snapshot times', 'one snapshot has one time; give `at` once or the same everywhere');
       }
       if (t !== undefined) at = t;
+      else atBroken = true;
     }
     const nodeFields = (path: PathSeg[], n: { gpus: number; cpu?: number | string; memory?: number | string; pool: string; instanceType?: string; gpuModel?: string; unschedulable?: boolean }) => {
       if (!poolNames.includes(n.pool)) {
@@ -81,7 +84,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
     const spec = td.spec as ClusterSpec;
     (spec.jobs ?? []).forEach((input, ji) => {
       const path: PathSeg[] = ['spec', 'jobs', ji];
-      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, origins);
+      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, origins, atBroken);
       if (job) jobs.push(job);
     });
   }
@@ -98,6 +101,7 @@ function buildRunningJob(
   nodes: Map<string, ClusterNode>,
   owner: Map<string, Map<number, string>>,
   origins: JobOrigins,
+  atBroken = false,
 ): RunningJob | undefined {
   if (origins.has(input.name)) {
     const o = origins.get(input.name)!;
@@ -120,7 +124,7 @@ function buildRunningJob(
   if (input.startedAt !== undefined) {
     const t = parseTimeField(c, sd, [...path, 'startedAt'], input.startedAt);
     if (t === undefined) return undefined;
-    if (t > at) {
+    if (t > at && !atBroken) {
       c.error(sd, [...path, 'startedAt'], 'policy/started-after-snapshot', `job "${spec.name}" starts after the snapshot time`, 'a running job must have started at or before the Cluster\'s `at`');
       return undefined;
     }

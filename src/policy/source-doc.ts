@@ -3,8 +3,11 @@
  * gives them and turned into line:column only when a finding is made, through the
  * file's LineCounter (eemeli/yaml's own approach).
  */
-import { isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser } from 'yaml';
+import type { CST, Document, Node as YamlNode } from 'yaml';
+import { measureDocument } from './cst-shape.js';
+import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from './limits.js';
+import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../errors.js';
 import type { Source } from '../model/source.js';
 
@@ -23,6 +26,8 @@ export interface SourceDoc {
 export interface InputFile {
   path: string;
   text: string;
+  /** Problems found while reading it (bytes that are not UTF-8, a file over the size limit): parse errors of the file. */
+  findings?: Finding[];
 }
 
 /** Formats a path as users read it: `spec.quotas[0].min.gpu`. */
@@ -35,45 +40,106 @@ export function formatPath(path: readonly PathSeg[]): string {
   return out;
 }
 
-/** Parses every file into documents; YAML errors become findings (code policy/yaml-syntax or policy/duplicate-key). */
-export function parseFiles(files: InputFile[]): { docs: SourceDoc[]; findings: Finding[] } {
+/**
+ * YAML 1.2 takes a lone CR as a line break, but the yaml library reads it as part of a
+ * line, so a CR-only file would parse as one comment and its documents vanish. Each
+ * lone CR becomes LF: one character for one, so every offset still points at the same
+ * character of the file as written.
+ */
+export function normaliseLineBreaks(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
+/**
+ * True for a document with nothing in it: `---` alone, or only comments (helm and
+ * kubectl write them between objects). An explicit `null` or `~` is content, not empty.
+ */
+function isEmptyDocument(doc: Document.Parsed): boolean {
+  const c = doc.contents;
+  if (c === null) return true;
+  return isScalar(c) && c.value === null && c.range[0] === c.range[1] && !c.anchor && !c.tag;
+}
+
+/**
+ * Parses every file into documents. YAML errors become findings: the first error of a
+ * document only (later ones are its echoes), named (`policy/bad-indentation`,
+ * `policy/duplicate-key` with the key); documents nested past the depth limit and
+ * policies past the size limits are findings too, found before anything recursive
+ * reads them. Empty documents are skipped.
+ */
+export function parseFiles(files: InputFile[], limits: Limits = currentLimits()): { docs: SourceDoc[]; findings: Finding[] } {
   const docs: SourceDoc[] = [];
   const findings: Finding[] = [];
+  let entries = 0;
+  let chars = 0;
   for (const file of files) {
-    const lines = new LineCounter();
-    const parsed = parseAllDocuments(file.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
-    const list = Array.isArray(parsed) ? parsed : [];
-    if (!Array.isArray(parsed)) {
-      // An empty stream: parseAllDocuments returns an EmptyStream; nothing to read.
+    if (file.findings?.length) {
+      findings.push(...file.findings);
       continue;
     }
-    list.forEach((doc, index) => {
-      for (const err of [...doc.errors, ...doc.warnings]) {
-        const pos = lines.linePos(err.pos[0]);
-        const duplicate = err.code === 'DUPLICATE_KEY';
-        findings.push({
-          file: file.path,
-          line: pos.line,
-          column: pos.col,
-          code: duplicate ? 'policy/duplicate-key' : 'policy/yaml-syntax',
-          severity: doc.errors.includes(err as never) ? 'error' : 'warning',
-          path: '',
-          message: firstLine(err.message),
-          hint: duplicate
-            ? 'each key may appear once in a mapping; remove or rename the repeated key'
-            : 'fix the YAML syntax at this position (indentation, a missing colon or an unclosed quote are common causes)',
-        });
+    chars += file.text.length;
+    if (chars > limits.maxBytes) {
+      // Text handed in by a library caller (the CLI checks bytes before reading).
+      findings.push(tooLarge(file.path, `the policy is larger than the limit of ${formatBytes(limits.maxBytes)}`, raiseHint('maxBytes', limits.maxBytes)));
+      break;
+    }
+    const text = normaliseLineBreaks(file.text);
+    const lines = new LineCounter();
+    const parser = new Parser(lines.addNewLine);
+    const composer = new Composer({ uniqueKeys: true, prettyErrors: false });
+    const tooDeep = new Set<number>();
+    let index = 0;
+    const take = (doc: Document.Parsed): void => {
+      const at = index++;
+      if (tooDeep.has(at)) return;
+      findings.push(...yamlFindings(file.path, text, lines, doc));
+      if (isEmptyDocument(doc)) return;
+      docs.push({ file: file.path, index: at, doc, lines });
+    };
+    let docTokens = 0;
+    let overNodes = false;
+    for (const token of parser.parse(text)) {
+      let next: CST.Token = token;
+      if (token.type === 'document') {
+        const shape = measureDocument(token, limits.maxDepth, limits.maxNodes - entries);
+        entries += shape.entries;
+        if (shape.tooDeepAt !== undefined) {
+          const pos = lines.linePos(shape.tooDeepAt);
+          findings.push({
+            file: file.path,
+            line: pos.line,
+            column: pos.col,
+            start: shape.tooDeepAt,
+            end: shape.tooDeepAt + 1,
+            code: 'policy/too-deep',
+            severity: 'error',
+            path: '',
+            message: `the document nests mappings and lists more than ${limits.maxDepth} levels deep here`,
+            hint: `a policy needs a few levels (a quota tree ${Math.floor((limits.maxDepth - 4) / 2)} levels deep fits); flatten it, or raise the limit with ${LIMIT_ENV.maxDepth}`,
+          });
+          // Compose an empty document in its place, so the composer's document count stays aligned.
+          tooDeep.add(docTokens);
+          next = { ...token, value: undefined };
+        }
+        docTokens++;
+        if (entries > limits.maxNodes) {
+          overNodes = true;
+          findings.push(tooLarge(file.path, `the policy holds more than ${limits.maxNodes.toLocaleString('en-US')} YAML entries (keys and list items)`, raiseHint('maxNodes', limits.maxNodes), lines.linePos(token.offset)));
+          break;
+        }
       }
-      // A document that is only comments or `---` has no content: skip it silently, as YAML does.
-      if (doc.contents === null) return;
-      docs.push({ file: file.path, index, doc, lines });
-    });
+      for (const doc of composer.next(next)) take(doc);
+    }
+    if (overNodes) break;
+    for (const doc of composer.end()) take(doc);
+    // Errors outside any document (a stray `...` before the first one) have no document to carry them.
+    for (const err of composer.streamInfo().errors) findings.push(yamlErrorFinding(file.path, text, lines, err));
   }
   return { docs, findings };
 }
 
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+function tooLarge(file: string, message: string, hint: string, pos = { line: 1, col: 1 }): Finding {
+  return { file, line: pos.line, column: pos.col, code: 'policy/too-large', severity: 'error', path: '', message, hint };
 }
 
 /**
@@ -109,7 +175,7 @@ export function sourceAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = fals
   return { file: sd.file, line: pos.line, column: pos.col, path: formatPath(path) };
 }
 
-/** Builds a finding located at `path` of `sd`. */
+/** Builds a finding located at `path` of `sd`, with the character offsets of the node it points at. */
 export function findingAt(
   sd: SourceDoc,
   path: readonly PathSeg[],
@@ -118,14 +184,19 @@ export function findingAt(
   hint: string,
   options: { severity?: 'error' | 'warning'; key?: boolean } = {},
 ): Finding {
-  const src = sourceAt(sd, path, options.key ?? false);
+  const node = nodeAt(sd, path, options.key ?? false);
+  const start = node?.range?.[0] ?? 0;
+  const end = node?.range?.[1] ?? start;
+  const pos = sd.lines.linePos(start);
   return {
-    file: src.file,
-    line: src.line,
-    column: src.column,
+    file: sd.file,
+    line: pos.line,
+    column: pos.col,
+    start,
+    end,
     code,
     severity: options.severity ?? 'error',
-    path: src.path,
+    path: formatPath(path),
     message,
     hint,
   };

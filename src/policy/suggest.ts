@@ -24,18 +24,24 @@ export function closest(name: string, known: readonly string[], what: string): s
   return `known ${what}s: ${list}${known.length > 8 ? ', …' : ''}`;
 }
 
-/** Levenshtein distance. */
+/**
+ * Edit distance counting a swap of two neighbouring letters as one edit (optimal string
+ * alignment), since `mni` for `min` is one slip of the fingers, not two.
+ */
 export function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Three rows: the one before the previous is needed for a swap.
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    // dp has b.length + 1 entries and j stays within them.
-    let prev = dp[0]!;
-    dp[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(tmp + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
+      const same = a[i - 1] === b[j - 1];
+      let d = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (same ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      row.push(d);
     }
+    before = prev;
+    prev = row;
   }
-  return dp[b.length]!;
+  return prev[b.length] ?? 0;
 }

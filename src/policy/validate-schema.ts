@@ -37,13 +37,13 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
     }
     const env = envelope.safeParse(value, { reportInput: true });
     if (!env.success) {
-      findings.push(...env.error.issues.flatMap((i) => issueToFindings(sd, [], i)));
+      findings.push(...issuesToFindings(sd, [], env.error.issues));
       continue;
     }
     const kind = env.data.kind;
     const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
     if (!spec.success) {
-      findings.push(...spec.error.issues.flatMap((i) => issueToFindings(sd, ['spec'], i)));
+      findings.push(...issuesToFindings(sd, ['spec'], spec.error.issues));
       continue;
     }
     typed.push({ sd, kind, name: env.data.metadata.name, spec: spec.data });
@@ -53,12 +53,49 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
 
 type Issue = z.core.$ZodIssue;
 
-/** Maps one zod issue to findings: one per unknown key, else one. */
-function issueToFindings(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding[] {
-  if (issue.code !== 'unrecognized_keys') return [issueToFinding(sd, prefix, issue)];
-  const path = [...prefix, ...(issue.path as PathSeg[])];
-  const where = formatPath(path) || 'the document';
-  return issue.keys.map((key) => findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key), { key: true }));
+/** True for the issue zod gives for a required field that is absent (with reportInput, its input is undefined). */
+function isMissing(issue: Issue): boolean {
+  return (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && (issue as { input?: unknown }).input === undefined;
+}
+
+/**
+ * Maps a document's zod issues to findings: one per unknown key, else one per issue.
+ * A misspelt required field is one mistake, not two: an unknown key close to a field
+ * that is missing from the same mapping (`mni` where `min` is required) is one
+ * `policy/unknown-field` finding naming the field it should be, and the
+ * `policy/missing-field` it caused is not reported.
+ */
+function issuesToFindings(sd: SourceDoc, prefix: PathSeg[], issues: readonly Issue[]): Finding[] {
+  const missing = new Map<string, string[]>();
+  for (const issue of issues) {
+    if (!isMissing(issue)) continue;
+    const path = [...prefix, ...(issue.path as PathSeg[])];
+    const parent = formatPath(path.slice(0, -1));
+    missing.set(parent, [...(missing.get(parent) ?? []), String(path[path.length - 1] ?? '')]);
+  }
+  const renamed = new Set<string>();
+  const out: Finding[] = [];
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const path = [...prefix, ...(issue.path as PathSeg[])];
+    const where = formatPath(path) || 'the document';
+    for (const key of issue.keys) {
+      const wanted = nearest(key, (missing.get(formatPath(path)) ?? []).filter((m) => !renamed.has(`${formatPath(path)}|${m}`)));
+      if (wanted !== undefined) {
+        renamed.add(`${formatPath(path)}|${wanted}`);
+        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}: did you mean "${wanted}"?`, `rename "${key}" to "${wanted}", which ${where} requires`, { key: true }));
+      } else {
+        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key), { key: true }));
+      }
+    }
+  }
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') continue;
+    const path = [...prefix, ...(issue.path as PathSeg[])];
+    if (isMissing(issue) && renamed.has(`${formatPath(path.slice(0, -1))}|${String(path[path.length - 1] ?? '')}`)) continue;
+    out.push(issueToFinding(sd, prefix, issue));
+  }
+  return out;
 }
 
 /** Maps one zod issue to a finding with a code a test (and a person) can rely on. */

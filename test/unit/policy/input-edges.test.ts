@@ -1,0 +1,188 @@
+/**
+ * The edges of the input: nesting deeper than the recursive code can take, line breaks
+ * of another system, empty documents, one slip in the YAML. Each must give one located
+ * finding (or be read as meant), never a stack overflow, never a silently dropped file.
+ * Every fixture is generated here.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/errors.js';
+import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { parseFiles } from '../../../src/policy/source-doc.js';
+import { DEFAULT_LIMITS } from '../../../src/policy/limits.js';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const load = (text: string, path = 'p.yaml') => loadPolicy([{ path, text }], { now: NOW });
+const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
+
+const TREE = `apiVersion: quotient.dev/v1
+kind: QuotaTree
+metadata: { name: t }
+spec:
+  pool: { name: p }
+  quotas:
+    - name: Root
+      min: { gpu: 16 }
+      children:
+        - name: A
+          min: { gpu: 8 }
+        - name: B
+          min: { gpu: 8 }
+`;
+const PROMISE = `apiVersion: quotient.dev/v1
+kind: Promise
+metadata: { name: a-runs }
+spec:
+  submit: { quota: A, priority: 9, gpu: 1 }
+  expect:
+    decision: [admit, preempt]
+`;
+
+const HEADER = 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: x }\nspec:\n';
+
+describe('nesting deeper than the limit', () => {
+  const cases: Array<[string, string]> = [
+    ['2,000 levels of block keys', HEADER + Array.from({ length: 2000 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:\n`).join('') + `${'  '.repeat(2001)}v\n`],
+    ['1,000 brackets', `${HEADER.slice(0, -1)} ${'['.repeat(1000)}${']'.repeat(1000)}\n`],
+    [
+      'a 10,000-deep quota tree',
+      (() => {
+        let q = '{name: q9999, min: {gpu: 0}}';
+        for (let i = 9998; i >= 0; i--) q = `{name: q${i}, min: {gpu: 0}, children: [${q}]}`;
+        return `${HEADER}  pool: {name: p}\n  quotas:\n    - ${q}\n`;
+      })(),
+    ],
+  ];
+  it.each(cases)('%s is one located policy/too-deep finding naming the limit', (_name, text) => {
+    const { policy, findings } = load(text);
+    expect(policy).toBeUndefined();
+    expect(findings).toHaveLength(1);
+    const f = findings[0]!;
+    expect(f.code).toBe('policy/too-deep');
+    expect(f.message).toContain(String(DEFAULT_LIMITS.maxDepth));
+    // Located at a collection that is past the limit: on a later line or far along the line.
+    expect(f.line > 4 || f.column > DEFAULT_LIMITS.maxDepth).toBe(true);
+    expect(text.slice(f.start, f.start! + 1)).toMatch(/[[{a-z]/);
+  });
+
+  it('accepts a quota tree nested as deep as real ones go (20 levels)', () => {
+    let q = '{name: q20, min: {gpu: 0}}';
+    for (let i = 19; i >= 0; i--) q = `{name: q${i}, min: {gpu: 0}, children: [${q}]}`;
+    const { findings } = load(`${HEADER}  pool: {name: p}\n  quotas:\n    - ${q}\n`);
+    expect(errors(findings)).toEqual([]);
+  });
+});
+
+describe('line breaks', () => {
+  it('reads a CR-only file exactly as its LF twin, promises included', () => {
+    const lf = loadPolicy([{ path: 't.yaml', text: TREE }, { path: 'pr.yaml', text: PROMISE }], { now: NOW });
+    const cr = loadPolicy([{ path: 't.yaml', text: TREE.replace(/\n/g, '\r') }, { path: 'pr.yaml', text: PROMISE.replace(/\n/g, '\r') }], { now: NOW });
+    expect(cr.findings).toEqual(lf.findings);
+    expect(cr.policy?.promises.map((p) => p.name)).toEqual(['a-runs']);
+    expect(cr.policy).toEqual(lf.policy);
+  });
+
+  it('locates a finding in a CR-only file on the line a person sees', () => {
+    const { findings } = load(TREE.replace('min: { gpu: 8 }\n        - name: B', 'mn: { gpu: 8 }\n        - name: B').replace(/\n/g, '\r'));
+    expect(findings.map((f) => [f.code, f.line])).toEqual([['policy/unknown-field', 11]]);
+  });
+});
+
+describe('empty documents', () => {
+  it('skips `---` with nothing after it, as helm and kubectl write', () => {
+    const { policy, findings } = load(`---\n${TREE}---\n---\n# only a comment\n---\n`);
+    expect(findings).toEqual([]);
+    expect(policy?.quotas.map((q) => q.name)).toEqual(['Root', 'A', 'B']);
+  });
+
+  it('takes 100,000 empty documents as no findings, not 100,000', () => {
+    const { policy, findings } = loadPolicy([{ path: 't.yaml', text: TREE }, { path: 'e.yaml', text: '---\n'.repeat(100_000) }], { now: NOW });
+    expect(findings).toEqual([]);
+    expect(policy).toBeDefined();
+  });
+
+  it('still refuses an explicit null document', () => {
+    const { findings } = load(`${TREE}--- ~\n`);
+    expect(errors(findings).map((f) => f.code)).toEqual(['policy/not-a-document']);
+  });
+});
+
+describe('one slip in the YAML, one finding', () => {
+  it('names a mis-indented key once, with the key it should line up with', () => {
+    const text = TREE.replace('        - name: B\n          min', '        - name: B\n        min');
+    const { findings } = load(text);
+    expect(findings).toHaveLength(1);
+    const f = findings[0]!;
+    expect([f.code, f.line, f.column]).toEqual(['policy/bad-indentation', 13, 9]);
+    expect(f.message).toContain('"min"');
+    expect(f.message).toContain('"name"');
+    expect(text.slice(f.start, f.end)).toBe('min');
+  });
+
+  it('names the duplicated key and where it first appeared', () => {
+    const text = TREE.replace('        - name: A\n          min: { gpu: 8 }\n', '        - name: A\n          min: { gpu: 8 }\n          min: { gpu: 4 }\n');
+    const { findings } = load(text);
+    expect(findings.map((f) => [f.code, f.line, f.column])).toEqual([['policy/duplicate-key', 12, 11]]);
+    expect(findings[0]!.message).toContain('"min"');
+    expect(findings[0]!.message).toContain('line 11');
+  });
+
+  it('names an unclosed quote once', () => {
+    const { findings } = load(TREE.replace('name: A', 'name: "A'));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toContain('quoted string is not closed');
+  });
+});
+
+describe('size limits', () => {
+  it('refuses text over the byte limit with a located finding that says how to raise it', () => {
+    const { docs, findings } = parseFiles([{ path: 't.yaml', text: TREE }], { ...DEFAULT_LIMITS, maxBytes: 100 });
+    expect(docs).toEqual([]);
+    expect(findings.map((f) => [f.code, f.file, f.line])).toEqual([['policy/too-large', 't.yaml', 1]]);
+    expect(findings[0]!.hint).toContain('QUOTIENT_MAX_POLICY_BYTES');
+  });
+
+  it('refuses more YAML entries than the node limit, and stops reading there', () => {
+    const jobs = Array.from({ length: 1000 }, (_, i) => `  - {name: j${i}}`).join('\n');
+    const { findings } = parseFiles([{ path: 'j.yaml', text: `jobs:\n${jobs}\n` }], { ...DEFAULT_LIMITS, maxNodes: 500 });
+    expect(findings.map((f) => f.code)).toEqual(['policy/too-large']);
+    expect(findings[0]!.message).toContain('500');
+    expect(findings[0]!.hint).toContain('QUOTIENT_MAX_POLICY_NODES');
+  });
+});
+
+describe('one mistake, one finding', () => {
+  it('a misspelt required field is one unknown-field finding naming the field, not missing + unknown', () => {
+    const { findings } = load(TREE.replace('        - name: A\n          min:', '        - name: A\n          mni:'));
+    expect(findings.map((f) => [f.code, f.line, f.column, f.path])).toEqual([['policy/unknown-field', 11, 11, 'spec.quotas[0].children[0].mni']]);
+    expect(findings[0]!.message).toContain('did you mean "min"');
+  });
+
+  it('an unknown field near no missing one is still reported alone, with the nearest known field', () => {
+    const { findings } = load(TREE.replace('        - name: B\n', '        - name: B\n          reclam: any\n'));
+    expect(findings.map((f) => f.code)).toEqual(['policy/unknown-field']);
+    expect(findings[0]!.hint).toContain('"reclaim"');
+  });
+
+  it('a malformed snapshot time is one finding, not one more per job that started before it', () => {
+    const jobs = Array.from({ length: 8 }, (_, i) => `    - { name: j${i}, workspace: ws, quota: A, module: DLC, priority: 1, pods: 1, resources: { gpu: 1 }, startedAt: 2026-11-21T08:00:00Z }`).join('\n');
+    const cluster = (at: string) => `${TREE}---
+apiVersion: quotient.dev/v1
+kind: Workspace
+metadata: { name: ws }
+spec: { quotas: [A], modules: [DLC] }
+---
+apiVersion: quotient.dev/v1
+kind: Cluster
+metadata: { name: c }
+spec:
+  at: ${at}
+  nodes: [{ name: n-0, gpus: 8, pool: p }, { name: n-1, gpus: 8, pool: p }]
+  jobs:
+${jobs}
+`;
+    // The jobs start after the fallback time (now), before the snapshot time written.
+    expect(errors(load(cluster("2026-11-22T12:00:00Z")).findings).map((f) => f.code)).toEqual([]);
+    const { findings } = load(cluster('2026-11-22T25:99:00Z'));
+    expect(findings.map((f) => [f.code, f.path])).toEqual([['policy/bad-time', 'spec.at']]);
+  });
+});
