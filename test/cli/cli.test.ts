@@ -89,10 +89,11 @@ describe('quotient check', () => {
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout) as { findings: Array<Record<string, unknown>> };
     expect(Object.keys(doc)).toEqual(['findings']);
-    // The typo also leaves the required `priority` out: the unknown field is among the findings.
+    // The typo is the one finding: the required `priority` it leaves out is not reported again.
+    expect(doc.findings).toHaveLength(1);
     const typo = doc.findings.find((f) => f.code === 'policy/unknown-field');
     expect(typo).toBeDefined();
-    expect(Object.keys(typo!).sort()).toEqual(['code', 'column', 'file', 'hint', 'line', 'message', 'path', 'severity']);
+    expect(Object.keys(typo!).sort()).toEqual(['code', 'column', 'end', 'file', 'hint', 'line', 'message', 'path', 'severity', 'start']);
     expect(typo).toMatchObject({ file: typoFile, line: 22, column: 5, severity: 'error', path: 'spec.submit.prioirty' });
     for (const f of doc.findings) expect(typeof f.message).toBe('string');
   });
