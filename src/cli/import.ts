@@ -8,6 +8,7 @@ import { QuotientError, sortFindings } from '../errors.js';
 import { importKubectl, type NameSource } from '../interop/import-kubectl.js';
 import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
 import { clusterYaml } from '../interop/write-cluster.js';
+import { importedTreeYaml, importQuotas, QUOTA_FORMATS, type QuotaFormat } from '../interop/import-quotas.js';
 import { MODULES, type Module } from '../model/policy.js';
 import { parseTime } from '../model/quantity.js';
 import { EXIT } from './exit.js';
@@ -86,8 +87,36 @@ export function registerImport(program: Command): Command {
       process.stdout.write(clusterYaml(flags.name, at, input.path, result.nodes, result.jobs));
       log(summary(result, findings.length ? renderFindings(findings) : ''));
     });
+  for (const format of QUOTA_FORMATS) {
+    cmd
+      .command(format)
+      .description(QUOTA_HELP[format])
+      .argument('<files...>', 'YAML or JSON files (several objects per file, or a List); - for stdin')
+      .option('--pool <name>', 'the pool of the QuotaTree', 'gpu-pool')
+      .option('--name <name>', 'the QuotaTree document\'s name', `${format}-import`)
+      .option('--gpu-resource <name>', 'the resource counted as GPUs', 'nvidia.com/gpu')
+      .addHelpText('after', `\nExit codes: 0 imported (fields without a counterpart are warnings on stderr), 1 the input cannot be read as ${format} quotas (located errors), 2 could not run.`)
+      .action((files: string[], flags: { pool: string; name: string; gpuResource: string }) => {
+        const inputs = files.map(readInput);
+        const { quotas, report } = importQuotas(format, inputs, { gpu: flags.gpuResource });
+        const findings = sortFindings(report.findings);
+        if (findings.length) log(renderFindings(findings));
+        if (report.failed) {
+          process.exitCode = EXIT.findings;
+          return;
+        }
+        process.stdout.write(importedTreeYaml(flags.name, flags.pool, quotas, inputs));
+        log(`imported ${quotas.length} quota(s) from ${format}; ${findings.length} field(s) or object(s) not carried over are listed above`);
+      });
+  }
   return cmd;
 }
+
+const QUOTA_HELP: Record<QuotaFormat, string> = {
+  kueue: 'a QuotaTree from Kueue ClusterQueues and Cohorts (v1beta1 or v1beta2), with WorkloadPriorityClasses reported',
+  koordinator: 'a QuotaTree from Koordinator ElasticQuotas (parent and is-parent labels)',
+  volcano: 'a QuotaTree from Volcano Queues (parent, deserved; guarantee, capability, reclaimable reported)',
+};
 
 function summary(r: ReturnType<typeof importKubectl>, findings: string): string {
   const read = Object.entries(r.read).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing';

@@ -10,6 +10,7 @@ import { KernelError } from '../kernel/kernel-error.js';
 import { registerCheck } from './check.js';
 import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
+import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { colour, log } from './output.js';
 import { renderFindings } from './render-findings.js';
@@ -38,6 +39,7 @@ registerScale(program);
 registerTest(program);
 registerSchema(program);
 registerImport(program);
+registerExport(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -74,3 +74,45 @@ describe('quotient whatif --job (a PAI CreateJob request)', () => {
     expect(r.stderr).toMatch(/<stdin>:4:17 +error +policy\/unknown-quota/);
   });
 });
+
+describe('quotient export / import of quota trees', () => {
+  it('exports the seeds as Kueue objects on stdout with the mapping table on stderr, and imports them back', () => {
+    const r = quotient(['export', 'kueue', 'policies/inference-preempts-training']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^apiVersion: kueue.x-k8s.io\/v1beta2\nkind: Cohort/);
+    expect(r.stderr).toMatch(/kueue export of policies\/inference-preempts-training/);
+    expect(r.stderr).toMatch(/\d+ one-to-one, \d+ approximated, \d+ lost/);
+    const back = quotient(['import', 'kueue', '-'], r.stdout);
+    expect(back.status).toBe(0);
+    const tree = parseYaml(back.stdout) as { kind: string; spec: { quotas: Array<{ name: string; min: { gpu: number }; children: Array<{ name: string; min: { gpu: number } }> }> } };
+    expect(tree.kind).toBe('QuotaTree');
+    expect(tree.spec.quotas[0]).toMatchObject({ name: 'Quota1', min: { gpu: 128 }, children: [{ name: 'Quota1.1', min: { gpu: 48 } }, { name: 'Quota1.2', min: { gpu: 80 } }] });
+  });
+
+  it('imports a Koordinator set, lists what has no counterpart, and the tree checks clean', () => {
+    const r = quotient(['import', 'koordinator', 'test/fixtures/interop/quotas/koordinator.yaml']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/koordinator.yaml:\d+:\d+ +warning +interop\/no-counterpart .*spec.max/);
+    expect(parseYaml(r.stdout)).toMatchObject({ kind: 'QuotaTree' });
+  });
+
+  it('writes PAI CreateQuota requests as JSON with the note on QuotaConfig, and the table to --report', () => {
+    const r = quotient(['export', 'pai', 'policies/self-level-preemption', '--report', '/dev/null']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { note: string; requests: Array<{ QuotaName: string }> };
+    expect(doc.note).toMatch(/ignored if the resource type is ECS or Lingjun/);
+    expect(doc.requests.map((x) => x.QuotaName)).toEqual(['Research', 'QuotaA', 'QuotaB']);
+  });
+
+  it('gives a located error and exit 1 for a bad quota file', () => {
+    const r = quotient(['import', 'volcano', '-'], 'apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: q }\nspec:\n  parent: nowhere\n');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/<stdin>:1:1 +error +interop\/unknown-parent/);
+  });
+
+  it('refuses an unknown format with exit 2', () => {
+    expect(quotient(['export', 'slurm', 'policies/idle-resources']).status).toBe(2);
+  });
+});

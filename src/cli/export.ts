@@ -1,0 +1,100 @@
+/**
+ * `quotient export kueue|koordinator|volcano|pai POLICY`: the policy's quota tree as
+ * another tool's objects on stdout, and on stderr (or `--report FILE`) the table of what
+ * maps one to one, what is approximated and what is lost.
+ */
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import Table from 'cli-table3';
+import { stringify } from 'yaml';
+import { QuotientError, sortFindings } from '../errors.js';
+import { exportKoordinator } from '../interop/koordinator.js';
+import { exportKueue, type KueueVersion } from '../interop/kueue.js';
+import { exportPai } from '../interop/pai-quota.js';
+import { treeOfPolicy, type MappingRow } from '../interop/tree-quota.js';
+import { exportVolcano } from '../interop/volcano.js';
+import { loadPolicy } from '../policy/load-policy.js';
+import { readBundles } from '../policy/read-files.js';
+import { log } from './output.js';
+import { countFindings, renderFindings } from './render-findings.js';
+
+interface ExportFlags {
+  pool?: string;
+  gpuResource: string;
+  api: string;
+  flavor: string;
+  namespace: string;
+  output?: string;
+  report?: string;
+}
+
+const FORMATS = ['kueue', 'koordinator', 'volcano', 'pai'] as const;
+
+/** The mapping rows as a table for people. */
+export function mappingTable(rows: MappingRow[]): string {
+  const t = new Table({ head: ['quota', 'Quotient field', 'becomes', 'fate', 'note'], style: { head: [], border: [] }, wordWrap: true, colWidths: [null, null, null, null, 60] as unknown as number[] });
+  for (const r of rows) t.push([r.quota, r.field, r.target, r.fate, r.note]);
+  const counts = (['one-to-one', 'approximated', 'lost'] as const).map((f) => `${rows.filter((r) => r.fate === f).length} ${f}`).join(', ');
+  return `${t.toString()}\n${counts}`;
+}
+
+/** Registers the command. */
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description("write the policy's quota tree as Kueue, Koordinator, Volcano or PAI objects, with a table of what maps, what is approximated and what is lost")
+    .argument('<format>', FORMATS.join(' | '))
+    .argument('<paths...>', 'the policy: files (merged) or one folder')
+    .option('--pool <name>', 'the pool whose tree to export (default: the only one)')
+    .option('--gpu-resource <name>', 'the resource name GPUs get in ResourceLists', 'nvidia.com/gpu')
+    .option('--api <version>', 'Kueue API version: v1beta1 or v1beta2', 'v1beta2')
+    .option('--flavor <name>', 'Kueue: the ResourceFlavor quotas are given in', 'default-flavor')
+    .option('--namespace <ns>', 'Koordinator: the namespace of the ElasticQuotas', 'default')
+    .option('-o, --output <format>', 'yaml (multi-document; the default for Kubernetes objects) or json (a List; the default for pai)')
+    .option('--report <file>', 'write the mapping table to this file instead of stderr')
+    .addHelpText('after', '\nExamples:\n  quotient export kueue policies/inference-preempts-training\n  quotient export pai policies/self-level-preemption -o json\n  quotient export koordinator policies/quota-scaling --report mapping.txt > quotas.yaml\n\nExit codes: 0 exported (losses are in the table), 2 could not run (bad flags, a policy with errors).')
+    .action((format: string, paths: string[], flags: ExportFlags) => {
+      if (!(FORMATS as readonly string[]).includes(format)) throw new QuotientError('cli/bad-format', `unknown format "${format}"`, `use one of ${FORMATS.join(', ')}`);
+      if (flags.api !== 'v1beta1' && flags.api !== 'v1beta2') throw new QuotientError('cli/bad-flag', `--api ${flags.api} is not v1beta1 or v1beta2`, 'Kueue serves both; v1beta2 is current');
+      const out = flags.output ?? (format === 'pai' ? 'json' : 'yaml');
+      if (out !== 'yaml' && out !== 'json') throw new QuotientError('cli/bad-output', `-o ${out} is not yaml or json`, 'use -o yaml or -o json');
+      const bundles = readBundles(paths);
+      if (bundles.length !== 1) throw new QuotientError('cli/one-policy', `export takes one policy, got ${bundles.length}`, 'name one folder, or the files of one policy');
+      const bundle = bundles[0]!;
+      const { policy, findings } = loadPolicy(bundle.files);
+      if (!policy) {
+        log(renderFindings(sortFindings(findings)));
+        throw new QuotientError('export/invalid-policy', `the policy ${bundle.label} has errors (${countFindings(findings)}); nothing is exported from a policy with errors`, 'run `quotient check` on it and fix the errors first');
+      }
+      const pools = policy.pools.map((p) => p.name);
+      const poolName = flags.pool ?? (pools.length === 1 ? pools[0] : undefined);
+      if (poolName === undefined || !pools.includes(poolName)) throw new QuotientError('cli/bad-flag', flags.pool ? `no pool "${flags.pool}" in ${bundle.label}` : `${bundle.label} has ${pools.length} pools (${pools.join(', ')})`, 'choose one with --pool');
+      const pool = policy.pools.find((p) => p.name === poolName)!;
+      const quotas = treeOfPolicy(policy, poolName);
+      const names = { gpu: flags.gpuResource };
+      const result =
+        format === 'kueue'
+          ? exportKueue(quotas, { version: flags.api as KueueVersion, names, flavor: flags.flavor })
+          : format === 'koordinator'
+            ? exportKoordinator(quotas, { names, namespace: flags.namespace })
+            : format === 'volcano'
+              ? exportVolcano(quotas, names)
+              : undefined;
+      let document: unknown;
+      let rows: MappingRow[];
+      if (result) {
+        rows = result.rows;
+        document = result.objects;
+      } else {
+        const pai = exportPai(quotas, pool.type, (policy.cluster?.nodes ?? []).filter((n) => n.pool === poolName));
+        rows = pai.rows;
+        document = pai.document;
+      }
+      if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
+      else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
+      else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0 }));
+      const table = `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows)}`;
+      if (flags.report) writeFileSync(flags.report, `${table}\n`);
+      else log(table);
+    });
+}

@@ -1,0 +1,231 @@
+/**
+ * Kueue's ClusterQueue, Cohort and WorkloadPriorityClass ↔ a Quotient quota tree.
+ * Field names from kubernetes-sigs/kueue apis/kueue/v1beta1 and v1beta2
+ * (clusterqueue_types.go, cohort_types.go, workloadpriorityclass_types.go,
+ * fairsharing_types.go): v1beta1 writes a ClusterQueue's cohort as `spec.cohort` and a
+ * Cohort's parent as `spec.parent`; v1beta2 as `spec.cohortName` and `spec.parentName`.
+ *
+ * The shapes: Cohorts are the inner quotas, ClusterQueues the leaves. A quota's `min` is
+ * the sum of its `nominalQuota`s over every flavor; a Cohort's is its own nominalQuota
+ * plus its children's (v1beta2 documents a Cohort's nominalQuota as "additional
+ * resources on top of those defined by ClusterQueues within the Cohort").
+ */
+import type { ReclaimMode } from '../model/policy.js';
+import type { PathSeg } from '../policy/source-doc.js';
+import { asObject, type ForeignObject, type Report, where } from './located-json.js';
+import { addResource, kubeNames, NAME_ANNOTATION, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+
+export const KUEUE_GROUP = 'kueue.x-k8s.io';
+export type KueueVersion = 'v1beta1' | 'v1beta2';
+
+const RECLAIM: Record<string, ReclaimMode> = { Never: 'never', LowerPriority: 'lower-priority', Any: 'any' };
+const RECLAIM_BACK: Record<ReclaimMode, string> = { never: 'Never', 'lower-priority': 'LowerPriority', any: 'Any' };
+
+/** ClusterQueue spec fields read (either version); every other spec field is reported. */
+const CQ_READ = ['resourceGroups', 'cohort', 'cohortName', 'queueingStrategy', 'preemption'];
+const COHORT_READ = ['resourceGroups', 'parent', 'parentName'];
+
+type Located = LocatedQuota;
+
+/** Kueue objects → quotas (unordered; orderTree checks and orders them). */
+export function importKueue(objects: ForeignObject[], names: ResourceNames, report: Report): Located[] {
+  const quotas: Located[] = [];
+  const cohorts = new Map<string, Located>();
+  const members = new Map<string, string[]>();
+  const kueue = objects.filter((o) => o.apiVersion.startsWith(`${KUEUE_GROUP}/`));
+  for (const o of objects) {
+    if (!o.apiVersion.startsWith(`${KUEUE_GROUP}/`)) report.warn(o.sd, [...o.path, 'apiVersion'], 'interop/skipped-object', `${o.kind} ${o.name} (${o.apiVersion || 'no apiVersion'}) is not a Kueue object; it is skipped`, `kueue objects have apiVersion ${KUEUE_GROUP}/v1beta1 or v1beta2`);
+  }
+  for (const o of kueue) {
+    const version = o.apiVersion.slice(KUEUE_GROUP.length + 1);
+    if (version !== 'v1beta1' && version !== 'v1beta2') report.warn(o.sd, [...o.path, 'apiVersion'], 'interop/kueue-version', `${o.apiVersion} is read with v1beta2's field names (and v1beta1's where they differ)`, 'Quotient reads v1beta1 and v1beta2');
+    const spec = asObject(o.obj.spec) ?? {};
+    const sp: PathSeg[] = [...o.path, 'spec'];
+    const name = o.annotations[NAME_ANNOTATION] ?? o.name;
+    const origin = where(o.sd, o.path);
+    if (o.kind === 'ClusterQueue' || o.kind === 'Cohort') {
+      const q: Located = { name, parent: null, min: { gpu: 0 }, origin, sd: o.sd, path: o.path, objectName: o.name };
+      readResourceGroups(o, spec, sp, q, names, report, o.kind);
+      const parentField = o.kind === 'ClusterQueue' ? (version === 'v1beta1' ? 'cohort' : 'cohortName') : version === 'v1beta1' ? 'parent' : 'parentName';
+      const otherField = o.kind === 'ClusterQueue' ? (version === 'v1beta1' ? 'cohortName' : 'cohort') : version === 'v1beta1' ? 'parentName' : 'parent';
+      if (spec[otherField] !== undefined) report.error(o.sd, [...sp, otherField], 'interop/kueue-field-version', `${o.kind} ${o.name}: spec.${otherField} is not a field of ${o.apiVersion} (it is spec.${parentField})`, `write spec.${parentField}, or change apiVersion`);
+      const parent = spec[parentField];
+      if (parent !== undefined && (typeof parent !== 'string' || parent === '')) report.error(o.sd, [...sp, parentField], 'interop/invalid-field', `spec.${parentField} must be a name`, 'a Cohort name');
+      else if (typeof parent === 'string') q.parent = parent;
+      for (const key of Object.keys(spec)) {
+        if ((o.kind === 'ClusterQueue' ? CQ_READ : COHORT_READ).includes(key)) continue;
+        report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `${o.kind} ${o.name}: spec.${key} has no counterpart in Quotient; it is not imported`, noCounterpartHint(key));
+      }
+      if (o.kind === 'ClusterQueue') {
+        const strategy = spec.queueingStrategy;
+        if (strategy === 'StrictFIFO') q.queueStrategy = 'fifo';
+        else if (strategy !== undefined) report.warn(o.sd, [...sp, 'queueingStrategy'], 'interop/no-counterpart', `ClusterQueue ${o.name}: queueingStrategy ${JSON.stringify(strategy)} has no counterpart (Quotient's queue strategies are PAI's: fifo, round-robin, balance, intelligent); the default applies`, 'StrictFIFO maps to fifo');
+        readPreemption(o, spec, sp, q, report);
+      }
+      if (o.kind === 'Cohort') cohorts.set(name, q);
+      quotas.push(q);
+    } else if (o.kind === 'WorkloadPriorityClass') {
+      report.warn(o.sd, o.path, 'interop/no-counterpart', `WorkloadPriorityClass ${o.name} (value ${JSON.stringify(o.obj.value)}) has no counterpart in a QuotaTree: Quotient's priorities are 1..9 on each job`, 'map class values onto 1..9 when you write jobs (quotient import kubectl --priority-map does it for pods)');
+    } else {
+      report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (ClusterQueue, Cohort and WorkloadPriorityClass are)`, o.kind === 'ResourceFlavor' ? 'flavors are merged: a quota sums its nominalQuota over every flavor' : 'LocalQueues and Workloads are not part of a quota tree');
+    }
+  }
+  // Parents are named by object name; a quota exported by Quotient keeps its own name in an annotation.
+  const byObject = new Map(quotas.map((q) => [q.objectName ?? q.name, q.name]));
+  for (const q of quotas) {
+    if (q.parent === null) continue;
+    q.parent = byObject.get(q.parent) ?? q.parent;
+    if (!cohorts.has(q.name)) members.set(q.parent, [...(members.get(q.parent) ?? []), q.name]);
+  }
+  // A cohort named by ClusterQueues but not declared is implicit in Kueue ("a name that
+  // links CQs together"): a quota guaranteeing exactly its members' sum.
+  for (const [cohort, kids] of members) {
+    if (cohorts.has(cohort)) continue;
+    const first = quotas.find((q) => q.name === kids[0])!;
+    quotas.push({ name: cohort, parent: null, min: { gpu: 0 }, origin: `implicit cohort named at ${first.origin}`, sd: first.sd, path: first.path });
+    cohorts.set(cohort, quotas[quotas.length - 1]!);
+  }
+  // A Cohort's min is its own nominalQuota plus its children's (bottom-up).
+  const total = (q: Located, seen: Set<string>): TreeQuota['min'] => {
+    if (seen.has(q.name)) return q.min;
+    seen.add(q.name);
+    if (!cohorts.has(q.name)) return q.min;
+    const kids = quotas.filter((k) => k.parent === q.name);
+    const min = { ...q.min };
+    for (const k of kids) {
+      const m = total(k, seen);
+      min.gpu += m.gpu;
+      for (const r of ['cpu', 'memory'] as const) if (m[r] !== undefined) min[r] = (min[r] ?? 0) + m[r];
+    }
+    return min;
+  };
+  const totals = new Map(quotas.map((q) => [q.name, total(q, new Set())]));
+  for (const q of quotas) q.min = totals.get(q.name)!;
+  return quotas;
+}
+
+function readResourceGroups(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, names: ResourceNames, report: Report, what: string): void {
+  const groups = spec.resourceGroups;
+  if (groups === undefined) return;
+  if (!Array.isArray(groups)) {
+    report.error(o.sd, [...sp, 'resourceGroups'], 'interop/invalid-field', `${what} ${o.name}: spec.resourceGroups must be a list`, 'a list of { coveredResources, flavors }');
+    return;
+  }
+  const flavorsSeen: string[] = [];
+  groups.forEach((g, gi) => {
+    const gp: PathSeg[] = [...sp, 'resourceGroups', gi];
+    const flavors = asObject(g)?.flavors;
+    if (!Array.isArray(flavors)) {
+      report.error(o.sd, gp, 'interop/invalid-field', `${what} ${o.name}: resourceGroups[${gi}].flavors must be a list`, 'each resource group lists its flavors');
+      return;
+    }
+    flavors.forEach((f, fi) => {
+      const fp: PathSeg[] = [...gp, 'flavors', fi];
+      const flavor = asObject(f) ?? {};
+      flavorsSeen.push(typeof flavor.name === 'string' ? flavor.name : `#${fi}`);
+      const resources = Array.isArray(flavor.resources) ? flavor.resources : [];
+      resources.forEach((r, ri) => {
+        const rp: PathSeg[] = [...fp, 'resources', ri];
+        const res = asObject(r) ?? {};
+        if (typeof res.name !== 'string') {
+          report.error(o.sd, rp, 'interop/invalid-field', 'a resource quota needs a name', 'e.g. nvidia.com/gpu');
+          return;
+        }
+        if (res.nominalQuota !== undefined) addResource(o.sd, [...rp, 'nominalQuota'], res.name, res.nominalQuota, q.min, names, report, `${what} ${o.name}`);
+        for (const lim of ['borrowingLimit', 'lendingLimit'] as const) {
+          if (res[lim] !== undefined) report.warn(o.sd, [...rp, lim], 'interop/no-counterpart', `${what} ${o.name}: ${lim} of ${res.name} has no counterpart in Quotient (a quota may borrow whatever its siblings leave unused, and lends all of its unused guarantee); it is not imported`, 'the answers assume no limit');
+        }
+      });
+    });
+  });
+  if (flavorsSeen.length > 1) report.warn(o.sd, [...sp, 'resourceGroups'], 'interop/flavors-merged', `${what} ${o.name}: flavors ${flavorsSeen.join(', ')} are summed into one guarantee (Quotient's quota has one pool)`, 'give each flavor its own pool and QuotaTree if they must stay apart');
+}
+
+function readPreemption(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, report: Report): void {
+  const pre = asObject(spec.preemption);
+  if (!pre) return;
+  const pp: PathSeg[] = [...sp, 'preemption'];
+  for (const [key, value] of Object.entries(pre)) {
+    if (key === 'reclaimWithinCohort') {
+      const mode = typeof value === 'string' ? RECLAIM[value] : undefined;
+      if (mode) q.reclaim = mode;
+      else report.error(o.sd, [...pp, key], 'interop/invalid-field', `ClusterQueue ${o.name}: reclaimWithinCohort ${JSON.stringify(value)} is not Never, LowerPriority or Any`, 'Kueue accepts Never, LowerPriority, Any');
+    } else if (key === 'withinClusterQueue' && value === 'Never') {
+      continue;
+    } else {
+      report.warn(o.sd, [...pp, key], 'interop/no-counterpart', `ClusterQueue ${o.name}: preemption.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`, key === 'withinClusterQueue' ? "Quotient's selfPreemption names priority ranges (highPriority over lowPriority) and modules; write one by hand" : 'Quotient models PAI\'s self- and child-level preemption');
+    }
+  }
+}
+
+function noCounterpartHint(key: string): string {
+  if (key === 'fairSharing') return 'Quotient has no fair-sharing weights: borrowing follows SEMANTICS 5.2';
+  if (key === 'flavorFungibility') return 'flavors are merged into one guarantee';
+  if (key === 'namespaceSelector') return 'who may use a quota is a Workspace document in Quotient';
+  return 'it does not change what Quotient answers';
+}
+
+/** Options of a Kueue export. */
+export interface KueueExportOptions {
+  version: KueueVersion;
+  names: ResourceNames;
+  /** The ResourceFlavor every quota's resources are given in. */
+  flavor: string;
+}
+
+/** A quota tree as Cohorts (quotas with children) and ClusterQueues (leaves), plus priority classes 1..9. */
+export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objects: unknown[]; rows: MappingRow[] } {
+  const rows: MappingRow[] = [];
+  const kube = kubeNames(quotas);
+  const apiVersion = `${KUEUE_GROUP}/${o.version}`;
+  const objects: unknown[] = [];
+  const row = (quota: string, field: string, target: string, fate: MappingRow['fate'], note = ''): void => {
+    rows.push({ quota, field, target, fate, note });
+  };
+  for (const q of quotas) {
+    const kids = quotas.filter((k) => k.parent === q.name);
+    const meta = { name: kube.get(q.name)!, annotations: { [NAME_ANNOTATION]: q.name } };
+    row(q.name, 'name', 'metadata.name', kube.get(q.name) === q.name ? 'one-to-one' : 'approximated', kube.get(q.name) === q.name ? '' : `Kubernetes names are lower case; the exact name is kept in annotation ${NAME_ANNOTATION}`);
+    const parentField = o.version === 'v1beta1' ? (kids.length ? 'parent' : 'cohort') : kids.length ? 'parentName' : 'cohortName';
+    const parent = q.parent === null ? {} : { [parentField]: kube.get(q.parent)! };
+    if (q.parent !== null) row(q.name, 'parent', `spec.${parentField}`, 'one-to-one');
+    if (kids.length) {
+      // The Cohort's own nominalQuota is what it guarantees beyond its children.
+      const own = { gpu: q.min.gpu - kids.reduce((s, k) => s + k.min.gpu, 0) } as TreeQuota['min'];
+      for (const r of ['cpu', 'memory'] as const) if (q.min[r] !== undefined) own[r] = Math.max(0, q.min[r]! - kids.reduce((s, k) => s + (k.min[r] ?? 0), 0));
+      objects.push({ apiVersion, kind: 'Cohort', metadata: meta, spec: { ...parent, ...(hasAny(own) ? { resourceGroups: groups(own, o) } : {}) } });
+      row(q.name, 'min', 'spec.resourceGroups[].flavors[].resources[].nominalQuota', 'approximated', `a Cohort's nominalQuota is what it adds to its ClusterQueues': ${q.min.gpu} − ${q.min.gpu - own.gpu} = ${own.gpu} GPUs`);
+      if (q.reclaim && q.reclaim !== 'any') row(q.name, 'reclaim', '—', 'lost', 'a Cohort has no preemption settings; reclaimWithinCohort belongs to ClusterQueues');
+      if (q.queueStrategy && q.queueStrategy !== 'fifo') row(q.name, 'queueStrategy', '—', 'lost', 'a Cohort queues nothing itself');
+      if (q.selfPreemption) row(q.name, 'selfPreemption', '—', 'lost', 'Kueue admits only through ClusterQueues; a Cohort has no own workloads');
+      row(q.name, 'jobs on the quota itself', '—', 'lost', 'Kueue admits workloads only through ClusterQueues (leaves): jobs submitted to a quota with children have no queue');
+    } else {
+      const preemption: Record<string, unknown> = {};
+      if (q.reclaim) {
+        preemption.reclaimWithinCohort = RECLAIM_BACK[q.reclaim];
+        row(q.name, 'reclaim', 'spec.preemption.reclaimWithinCohort', 'one-to-one', `${q.reclaim} → ${RECLAIM_BACK[q.reclaim]}`);
+      }
+      if (q.selfPreemption) {
+        preemption.withinClusterQueue = 'LowerPriority';
+        row(q.name, 'selfPreemption', 'spec.preemption.withinClusterQueue: LowerPriority', 'approximated', `Kueue lets any workload preempt lower-priority ones of its ClusterQueue; Quotient's ${q.selfPreemption.highPriority} over ${q.selfPreemption.lowPriority} for ${q.selfPreemption.modules.join(', ')} is narrower`);
+      }
+      const strategy = q.queueStrategy === 'fifo' ? 'StrictFIFO' : undefined;
+      if (q.queueStrategy) row(q.name, 'queueStrategy', strategy ? 'spec.queueingStrategy: StrictFIFO' : '—', strategy ? 'one-to-one' : 'lost', strategy ? '' : `${q.queueStrategy} has no Kueue counterpart (StrictFIFO, BestEffortFIFO)`);
+      objects.push({ apiVersion, kind: 'ClusterQueue', metadata: meta, spec: { ...parent, namespaceSelector: {}, ...(strategy ? { queueingStrategy: strategy } : {}), resourceGroups: groups(q.min, o), ...(Object.keys(preemption).length ? { preemption } : {}) } });
+      row(q.name, 'min', 'spec.resourceGroups[0].flavors[0].resources[].nominalQuota', 'one-to-one', `in flavor ${o.flavor}`);
+    }
+    if (q.childPreemption) row(q.name, 'childPreemption', '—', 'lost', 'Kueue has no preemption of a subtree\'s workloads by a parent');
+  }
+  for (let p = 1; p <= 9; p++) objects.push({ apiVersion, kind: 'WorkloadPriorityClass', metadata: { name: `quotient-priority-${p}` }, value: p, description: `Quotient/PAI priority ${p}` });
+  row('(all)', 'job priority 1..9', 'WorkloadPriorityClass quotient-priority-1..9 (value 1..9)', 'one-to-one', 'label jobs kueue.x-k8s.io/priority-class');
+  return { objects, rows };
+}
+
+function hasAny(min: TreeQuota['min']): boolean {
+  return min.gpu > 0 || (min.cpu ?? 0) > 0 || (min.memory ?? 0) > 0;
+}
+
+function groups(min: TreeQuota['min'], o: KueueExportOptions): unknown[] {
+  const list = resourceList(min, o.names);
+  return [{ coveredResources: Object.keys(list), flavors: [{ name: o.flavor, resources: Object.entries(list).map(([name, nominalQuota]) => ({ name, nominalQuota })) }] }];
+}

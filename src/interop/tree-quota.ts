@@ -1,0 +1,201 @@
+/**
+ * The quota tree as the formats exchange it: one flat record per quota with its parent's
+ * name, Quotient's units (GPUs, millicores, MiB) and only the fields some other format
+ * can carry. Imports build these from foreign objects and write a QuotaTree document;
+ * exports read them from a loaded policy.
+ */
+import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import type { Module, Policy, QueueStrategy, Quota, ReclaimMode } from '../model/policy.js';
+import { formatRange } from '../model/priority.js';
+import { parseCpu, parseMemory } from '../model/quantity.js';
+import { formatCpu, formatMemory } from '../model/resources.js';
+import { API_VERSION } from '../policy/schema.js';
+import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import { parseCount } from './kube-quantity.js';
+import { asObject, type Report } from './located-json.js';
+
+/** One quota of an exchanged tree. */
+export interface TreeQuota {
+  name: string;
+  parent: string | null;
+  min: { gpu: number; cpu?: number; memory?: number };
+  queueStrategy?: QueueStrategy;
+  reclaim?: ReclaimMode;
+  selfPreemption?: { highPriority: string; lowPriority: string; modules: Module[] };
+  childPreemption?: { preemptiblePriority: string; modules: Module[] };
+  /** `file:line:col` of the object it came from (imports). */
+  origin?: string;
+}
+
+/** A quota as an import reads it: where it is, and the name of the object it came from. */
+export type LocatedQuota = TreeQuota & { sd: SourceDoc; path: PathSeg[]; objectName?: string };
+
+/** What became of one field in an export or import. */
+export type Fate = 'one-to-one' | 'approximated' | 'lost';
+
+/** One row of the mapping table an export prints. */
+export interface MappingRow {
+  quota: string;
+  field: string;
+  target: string;
+  fate: Fate;
+  note: string;
+}
+
+/** The quotas of a loaded policy's tree, parents first (the policy's own order). */
+export function treeOfPolicy(policy: Policy, pool?: string): TreeQuota[] {
+  return policy.quotas.filter((q) => pool === undefined || q.pool === pool).map(treeQuota);
+}
+
+function treeQuota(q: Quota): TreeQuota {
+  return {
+    name: q.name,
+    parent: q.parent,
+    min: { gpu: q.min.gpu, ...(q.min.cpu !== undefined ? { cpu: q.min.cpu } : {}), ...(q.min.memory !== undefined ? { memory: q.min.memory } : {}) },
+    queueStrategy: q.queueStrategy,
+    reclaim: q.reclaim,
+    ...(q.selfPreemption ? { selfPreemption: { highPriority: formatRange(q.selfPreemption.highPriority), lowPriority: formatRange(q.selfPreemption.lowPriority), modules: [...q.selfPreemption.modules] } } : {}),
+    ...(q.childPreemption ? { childPreemption: { preemptiblePriority: formatRange(q.childPreemption.preemptiblePriority), modules: [...q.childPreemption.modules] } } : {}),
+  };
+}
+
+/** Resource names of a Kubernetes ResourceList for Quotient's three resources. */
+export interface ResourceNames {
+  gpu: string;
+}
+
+/** A Kubernetes ResourceList (`{"nvidia.com/gpu": "8", cpu: "96", memory: "768Gi"}`) for `min`. */
+export function resourceList(min: TreeQuota['min'], names: ResourceNames): Record<string, string> {
+  return { [names.gpu]: String(min.gpu), ...(min.cpu !== undefined ? { cpu: formatCpu(min.cpu) } : {}), ...(min.memory !== undefined ? { memory: formatMemory(min.memory) } : {}) };
+}
+
+/**
+ * A ResourceList read into `min`, adding to what is there: GPUs, cpu and memory are
+ * read; every other resource is a located warning (Quotient has no counterpart).
+ */
+export function addResourceList(sd: SourceDoc, path: PathSeg[], raw: unknown, into: TreeQuota['min'], names: ResourceNames, report: Report, what: string): void {
+  const list = asObject(raw);
+  if (raw === undefined) return;
+  if (!list) {
+    report.error(sd, path, 'interop/bad-resource-list', `${what} must be a map of resource names to quantities`, `e.g. { ${names.gpu}: "8", cpu: "96", memory: "768Gi" }`);
+    return;
+  }
+  for (const [key, value] of Object.entries(list)) addResource(sd, [...path, key], key, value, into, names, report, what);
+}
+
+/** One named quantity into `min` (see addResourceList). */
+export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: unknown, into: TreeQuota['min'], names: ResourceNames, report: Report, what: string): void {
+  if (key === names.gpu) {
+    const n = parseCount(value);
+    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${JSON.stringify(value)} is not a whole number of GPUs`, 'GPU quantities are whole counts such as "8"');
+    else into.gpu += n;
+  } else if (key === 'cpu' || key === 'memory') {
+    const n = key === 'cpu' ? parseCpu(value) : parseMemory(value);
+    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${JSON.stringify(value)} is not a quantity`, key === 'cpu' ? 'e.g. "96" or "500m"' : 'e.g. "768Gi"');
+    else into[key] = (into[key] ?? 0) + n;
+  } else {
+    report.warn(sd, path, 'interop/unmapped-resource', `${what}: resource ${key} has no counterpart in Quotient (it models ${names.gpu}, cpu and memory); it is not imported`, `Quotient counts GPUs as ${names.gpu}; use --gpu-resource if your GPUs have another name`);
+  }
+}
+
+/**
+ * Checks a flat tree (unknown parents, cycles, duplicate names) and orders it parents
+ * first; problems are located errors at the quota's origin.
+ */
+export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
+  const byName = new Map<string, LocatedQuota>();
+  for (const q of quotas) {
+    const prev = byName.get(q.name);
+    if (prev) report.error(q.sd, q.path, 'interop/duplicate-quota', `quota "${q.name}" is declared twice (first at ${prev.origin})`, 'names are unique across the tree');
+    else byName.set(q.name, q);
+  }
+  // Parents are named by object name; a quota exported by Quotient keeps its own name in an annotation.
+  const byObject = new Map(quotas.filter((q) => q.objectName !== undefined).map((q) => [q.objectName!, q.name]));
+  for (const q of quotas) if (q.parent !== null && !byName.has(q.parent) && byObject.has(q.parent)) q.parent = byObject.get(q.parent)!;
+  for (const q of byName.values()) {
+    if (q.parent !== null && !byName.has(q.parent)) report.error(q.sd, q.path, 'interop/unknown-parent', `quota "${q.name}" names parent "${q.parent}", which the input does not declare`, 'include the parent object, or remove the parent reference');
+  }
+  if (report.failed) return [];
+  const out: TreeQuota[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (q: LocatedQuota): void => {
+    if (state.get(q.name) === 'done') return;
+    if (state.get(q.name) === 'visiting') {
+      report.error(q.sd, q.path, 'interop/parent-cycle', `quota "${q.name}" is its own ancestor`, 'break the cycle of parent references');
+      return;
+    }
+    state.set(q.name, 'visiting');
+    if (q.parent !== null) visit(byName.get(q.parent)!);
+    state.set(q.name, 'done');
+    const { sd: _sd, path: _path, objectName: _o, ...plain } = q;
+    out.push(plain);
+  };
+  for (const q of byName.values()) visit(q);
+  // Quotient requires a parent to guarantee at least what its children do.
+  for (const q of out) {
+    const kids = out.filter((k) => k.parent === q.name);
+    const sum = kids.reduce((s, k) => s + k.min.gpu, 0);
+    const src = byName.get(q.name)!;
+    if (kids.length && sum > q.min.gpu) report.warn(src.sd, src.path, 'interop/children-exceed-parent', `the children of "${q.name}" guarantee ${sum} GPUs together, more than its ${q.min.gpu}; Quotient refuses such a tree (policy/children-exceed-parent)`, `raise "${q.name}"'s guarantee to ${sum} GPUs or lower a child's`);
+  }
+  return report.failed ? [] : out;
+}
+
+/** A QuotaTree document of `quotas` (parents first), with a comment per quota saying where it came from. */
+export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], source: string): string {
+  const node = (q: TreeQuota): Record<string, unknown> => {
+    const kids = quotas.filter((k) => k.parent === q.name);
+    return {
+      name: q.name,
+      min: { gpu: q.min.gpu, ...(q.min.cpu !== undefined ? { cpu: formatCpu(q.min.cpu) } : {}), ...(q.min.memory !== undefined ? { memory: formatMemory(q.min.memory) } : {}) },
+      ...(q.queueStrategy ? { queueStrategy: q.queueStrategy } : {}),
+      ...(q.reclaim ? { reclaim: q.reclaim } : {}),
+      ...(q.selfPreemption ? { selfPreemption: q.selfPreemption } : {}),
+      ...(q.childPreemption ? { childPreemption: q.childPreemption } : {}),
+      ...(kids.length ? { children: kids.map(node) } : {}),
+    };
+  };
+  const roots = quotas.filter((q) => q.parent === null);
+  const doc = new Document({ apiVersion: API_VERSION, kind: 'QuotaTree', metadata: { name }, spec: { pool: { name: pool }, quotas: roots.map(node) } });
+  doc.commentBefore = ` Imported by \`quotient import\` from ${source}. Fields without a Quotient counterpart are listed on stderr as warnings.`;
+  const origins = new Map(quotas.map((q) => [q.name, q.origin]));
+  const annotate = (list: unknown): void => {
+    if (!isSeq(list)) return;
+    for (const item of list.items) {
+      if (!isMap(item)) continue;
+      const origin = origins.get(String(item.get('name')));
+      if (origin) item.commentBefore = ` from ${origin}`;
+      const min = item.get('min');
+      if (isMap(min)) min.flow = true;
+      for (const key of ['selfPreemption', 'childPreemption']) {
+        const m = item.get(key);
+        if (isMap(m)) m.flow = true;
+      }
+      annotate(item.get('children'));
+    }
+  };
+  annotate((doc.get('spec') as YAMLMap).get('quotas'));
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** A Kubernetes object name (RFC 1123 subdomain) for a Quotient name: lower case, other characters as `-`. */
+export function kubeName(name: string): string {
+  const n = name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  return n === '' ? 'quota' : n.slice(0, 253);
+}
+
+/** Unique Kubernetes names for every quota (a suffix when two lower-case alike). */
+export function kubeNames(quotas: TreeQuota[]): Map<string, string> {
+  const used = new Set<string>();
+  const out = new Map<string, string>();
+  for (const q of quotas) {
+    let n = kubeName(q.name);
+    for (let k = 2; used.has(n); k++) n = `${kubeName(q.name)}-${k}`;
+    used.add(n);
+    out.set(q.name, n);
+  }
+  return out;
+}
+
+/** The annotation exports write so that an import gets a quota's exact Quotient name back. */
+export const NAME_ANNOTATION = 'quotient.dev/name';

@@ -1,0 +1,159 @@
+/**
+ * Quota trees from Kueue (v1beta1 and v1beta2 names), Koordinator and Volcano: the tree,
+ * the guarantees, and every field without a counterpart reported as a located warning
+ * at the field itself (never silently dropped).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/errors.js';
+import { importQuotas, type QuotaFormat } from '../../../src/interop/import-quotas.js';
+import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { importedTreeYaml } from '../../../src/interop/import-quotas.js';
+
+const DIR = 'test/fixtures/interop/quotas';
+const NAMES = { gpu: 'nvidia.com/gpu' };
+
+function run(format: QuotaFormat, file: string) {
+  const input = { path: `${DIR}/${file}`, text: readFileSync(`${DIR}/${file}`, 'utf8') };
+  const r = importQuotas(format, [input], NAMES);
+  return { ...r, input, q: (n: string) => r.quotas.find((q) => q.name === n) };
+}
+
+/** line:col where `needle` (its `occurrence`-th appearance) starts in the fixture. */
+function locate(file: string, needle: string, occurrence = 0): { line: number; column: number } {
+  const text = readFileSync(`${DIR}/${file}`, 'utf8');
+  let at = -1;
+  for (let i = 0; i <= occurrence; i++) at = text.indexOf(needle, at + 1);
+  expect(at, needle).toBeGreaterThanOrEqual(0);
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+const warningAt = (findings: Finding[], file: string, needle: string, occurrence = 0) => findings.filter((f) => f.severity === 'warning' && f.line === locate(file, needle, occurrence).line && f.column === locate(file, needle, occurrence).column);
+
+describe('import kueue', () => {
+  it('reads v1beta2 (cohortName, parentName): cohorts are parents, a cohort adds its own nominalQuota to its members', () => {
+    const { quotas, report, q } = run('kueue', 'kueue-v1beta2.yaml');
+    expect(report.failed).toBe(false);
+    expect(quotas.map((x) => [x.name, x.parent])).toEqual([
+      ['org', null],
+      ['research', 'org'],
+      ['vision', 'research'],
+      ['nlp', 'research'],
+      ['serving', 'org'],
+    ]);
+    expect(q('vision')!.min).toEqual({ gpu: 24, cpu: 144000, memory: 1152 * 1024 });
+    expect(q('research')!.min.gpu).toBe(8 + 24 + 32);
+    expect(q('org')!.min.gpu).toBe(64 + 24);
+    expect(q('vision')).toMatchObject({ queueStrategy: 'fifo', reclaim: 'lower-priority' });
+    expect(q('nlp')!.reclaim).toBe('any');
+  });
+
+  it('reports every field without a counterpart at the field', () => {
+    const F = 'kueue-v1beta2.yaml';
+    const { report } = run('kueue', F);
+    const w = report.findings;
+    // At the value of the field: `borrowingLimit: "8"` → the "8".
+    expect(warningAt(w, F, '"8"', 1)[0]).toMatchObject({ code: 'interop/no-counterpart', path: 'spec.resourceGroups[0].flavors[0].resources[2].borrowingLimit' });
+    expect(warningAt(w, F, '"4"')[0]).toMatchObject({ code: 'interop/no-counterpart', path: 'spec.resourceGroups[0].flavors[1].resources[2].lendingLimit' });
+    expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('Cohort org'))).toBeDefined();
+    expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('ClusterQueue serving'))).toBeDefined();
+    expect(w.find((f) => f.code === 'interop/flavors-merged' && f.message.includes('a100, h100'))).toBeDefined();
+    expect(w.find((f) => f.path.endsWith('withinClusterQueue'))?.code).toBe('interop/no-counterpart');
+    expect(w.find((f) => f.path.endsWith('borrowWithinCohort'))?.code).toBe('interop/no-counterpart');
+    expect(w.find((f) => f.path.endsWith('queueingStrategy') && f.message.includes('BestEffortFIFO'))).toBeDefined();
+    expect(w.find((f) => f.message.includes('WorkloadPriorityClass prod'))).toBeDefined();
+    expect(w.find((f) => f.message.includes('ResourceFlavor a100'))?.code).toBe('interop/skipped-object');
+    expect(w.every((f) => f.severity === 'warning' && f.line > 0)).toBe(true);
+  });
+
+  it('reads v1beta1 (cohort, parent)', () => {
+    const { quotas, report, q } = run('kueue', 'kueue-v1beta1.yaml');
+    expect(report.failed).toBe(false);
+    expect(quotas.map((x) => [x.name, x.parent])).toEqual([
+      ['all-teams', null],
+      ['training', 'all-teams'],
+      ['team-b', 'training'],
+      ['team-c', 'training'],
+    ]);
+    expect(q('all-teams')!.min.gpu).toBe(128);
+    expect(q('team-b')!.reclaim).toBe('never');
+  });
+
+  it("refuses the other version's field name, at the field", () => {
+    const text = readFileSync(`${DIR}/kueue-v1beta1.yaml`, 'utf8').replace('  cohort: training\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n      flavors:\n        - name: default-flavor\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: 48', '  cohortName: training\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n      flavors:\n        - name: default-flavor\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: 48');
+    const r = importQuotas('kueue', [{ path: 'x.yaml', text }], NAMES);
+    expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'interop/kueue-field-version', path: 'spec.cohortName' }]);
+  });
+
+  it('writes a QuotaTree the policy loader accepts', () => {
+    const { quotas, input } = run('kueue', 'kueue-v1beta2.yaml');
+    const { policy, findings } = loadPolicy([{ path: 'tree.yaml', text: importedTreeYaml('t', 'gpu-pool', quotas, [input]) }]);
+    expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(policy!.quotas.map((x) => x.name)).toEqual(['org', 'research', 'vision', 'nlp', 'serving']);
+  });
+});
+
+describe('import koordinator', () => {
+  it('builds the tree from the parent label and reads spec.min', () => {
+    const { quotas, report, q } = run('koordinator', 'koordinator.yaml');
+    expect(report.failed).toBe(false);
+    expect(quotas.map((x) => [x.name, x.parent])).toEqual([
+      ['platform', null],
+      ['team-b', 'platform'],
+      ['team-c', 'platform'],
+    ]);
+    expect(q('platform')!.min).toEqual({ gpu: 128, cpu: 1000000, memory: 8 * 1024 * 1024 });
+  });
+
+  it('reports max, shared weight, allow-lent-resource and unknown resources at the field', () => {
+    const F = 'koordinator.yaml';
+    const w = run('koordinator', F).report.findings;
+    expect(w.filter((f) => f.path === 'spec.max')).toHaveLength(2);
+    expect(warningAt(w, F, '"false"', 1)[0]?.message).toMatch(/allow-lent-resource/);
+    expect(w.find((f) => f.message.includes('shared-weight'))?.code).toBe('interop/no-counterpart');
+    expect(w.find((f) => f.code === 'interop/unmapped-resource')?.message).toMatch(/rdma\/hca/);
+  });
+
+  it('refuses a parent that is not in the input, at the quota', () => {
+    const text = readFileSync(`${DIR}/koordinator.yaml`, 'utf8').replace('quota.scheduling.koordinator.sh/parent: platform\n    quota.scheduling.koordinator.sh/is-parent: "false"', 'quota.scheduling.koordinator.sh/parent: platfrom\n    quota.scheduling.koordinator.sh/is-parent: "false"');
+    const r = importQuotas('koordinator', [{ path: 'k.yaml', text }], NAMES);
+    expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'interop/unknown-parent', line: 14, column: 1 }]);
+  });
+});
+
+describe('import volcano', () => {
+  it('reads parent and deserved; a queue under root is a root', () => {
+    const { quotas, report, q } = run('volcano', 'volcano.yaml');
+    expect(report.failed).toBe(false);
+    expect(quotas.map((x) => [x.name, x.parent])).toEqual([
+      ['research', null],
+      ['vision', 'research'],
+      ['nlp', 'research'],
+    ]);
+    expect(q('vision')).toMatchObject({ min: { gpu: 32, cpu: 256000 }, queueStrategy: 'fifo' });
+  });
+
+  it('reports guarantee, capability, reclaimable, weight, priority and traverse at the field', () => {
+    const w = run('volcano', 'volcano.yaml').report.findings;
+    for (const field of ['spec.capability', 'spec.weight', 'spec.guarantee', 'spec.reclaimable', 'spec.dequeueStrategy', 'spec.priority']) {
+      expect(w.find((f) => f.path === field)?.code, field).toBe('interop/no-counterpart');
+    }
+  });
+
+  it('refuses a parent cycle', () => {
+    const text = readFileSync(`${DIR}/volcano.yaml`, 'utf8').replace('  parent: root\n', '  parent: vision\n');
+    const r = importQuotas('volcano', [{ path: 'v.yaml', text }], NAMES);
+    expect(r.report.findings.some((f) => f.code === 'interop/parent-cycle')).toBe(true);
+  });
+});
+
+describe('bad quota input', () => {
+  it('locates a bad quantity, a non-object document and syntax errors', () => {
+    const bad = importQuotas('volcano', [{ path: 'v.yaml', text: 'apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: q }\nspec:\n  deserved: { nvidia.com/gpu: "1.5" }\n' }], NAMES);
+    expect(bad.report.findings).toMatchObject([{ code: 'interop/bad-quantity', line: 5, column: 31 }]);
+    expect(importQuotas('kueue', [{ path: 'k.yaml', text: '- 1\n- 2\n' }], NAMES).report.findings[0]!.code).toBe('interop/not-an-object');
+    expect(importQuotas('kueue', [{ path: 'k.yaml', text: 'kind: [' }], NAMES).report.findings[0]!.code).toBe('interop/syntax');
+    expect(importQuotas('koordinator', [{ path: 'k.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n' }], NAMES).report.findings.map((f) => f.code)).toEqual(['interop/skipped-object', 'interop/no-quotas']);
+  });
+});
