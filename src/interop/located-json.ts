@@ -13,10 +13,11 @@ export interface LocatedDoc {
   value: unknown;
 }
 
-/** Parses a file's documents; syntax errors come back as `interop/syntax` findings. */
+/** Parses a file's documents; syntax errors come back as `interop/yaml-syntax` (and the parser's other) findings. */
 export function readLocated(file: InputFile): { docs: LocatedDoc[]; findings: Finding[] } {
   const parsed = parseFiles([file]);
-  const findings = parsed.findings.map((f) => ({ ...f, code: f.code === 'policy/duplicate-key' ? 'interop/duplicate-key' : 'interop/syntax', hint: f.code === 'policy/duplicate-key' ? f.hint : 'fix the JSON or YAML syntax at this position' }));
+  // The parser's findings (yaml-syntax, duplicate-key, too-deep…) keep their names and hints, in this layer's scheme.
+  const findings = parsed.findings.map((f) => ({ ...f, code: f.code.replace(/^policy\//, 'interop/') }));
   const docs: LocatedDoc[] = [];
   for (const sd of parsed.docs) {
     try {

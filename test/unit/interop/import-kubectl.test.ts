@@ -107,7 +107,7 @@ describe('import kubectl', () => {
     expect(bad.report.findings).toMatchObject([{ code: 'interop/not-a-list', severity: 'error', line: 2, column: 11 }]);
     const syntax = importKubectl({ path: 'x.json', text: '{ "kind": "List", "items": [ }' }, OPTS);
     expect(syntax.report.failed).toBe(true);
-    expect(syntax.report.findings[0]!.code).toBe('interop/syntax');
+    expect(syntax.report.findings[0]!.code).toBe('interop/yaml-syntax');
     const noItems = importKubectl({ path: 'x.json', text: '{"kind": "List"}' }, OPTS);
     expect(noItems.report.findings[0]!.code).toBe('interop/not-a-list');
   });

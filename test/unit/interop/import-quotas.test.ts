@@ -153,7 +153,7 @@ describe('bad quota input', () => {
     const bad = importQuotas('volcano', [{ path: 'v.yaml', text: 'apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: q }\nspec:\n  deserved: { nvidia.com/gpu: "1.5" }\n' }], NAMES);
     expect(bad.report.findings).toMatchObject([{ code: 'interop/bad-quantity', line: 5, column: 31 }]);
     expect(importQuotas('kueue', [{ path: 'k.yaml', text: '- 1\n- 2\n' }], NAMES).report.findings[0]!.code).toBe('interop/not-an-object');
-    expect(importQuotas('kueue', [{ path: 'k.yaml', text: 'kind: [' }], NAMES).report.findings[0]!.code).toBe('interop/syntax');
+    expect(importQuotas('kueue', [{ path: 'k.yaml', text: 'kind: [' }], NAMES).report.findings[0]!.code).toBe('interop/yaml-syntax');
     expect(importQuotas('koordinator', [{ path: 'k.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n' }], NAMES).report.findings.map((f) => f.code)).toEqual(['interop/skipped-object', 'interop/no-quotas']);
   });
 });

@@ -72,7 +72,7 @@ describe('PAI CreateJob requests', () => {
     expect(read(noName).report.findings).toMatchObject([{ code: 'interop/pai-missing-field' }]);
     expect(read({ ...BASE, JobSpecs: [{ PodCount: 2, ResourceConfig: { CPU: '8' } }] }).report.findings).toMatchObject([{ code: 'interop/pai-no-gpus' }]);
     expect(readPaiJob({ path: 'r.json', text: '[1, 2]' }).report.findings).toMatchObject([{ code: 'interop/pai-not-an-object' }]);
-    expect(readPaiJob({ path: 'r.json', text: '{ "DisplayName": ' }).report.findings[0]!.code).toBe('interop/syntax');
+    expect(readPaiJob({ path: 'r.json', text: '{ "DisplayName": ' }).report.findings[0]!.code).toBe('interop/yaml-syntax');
   });
 
   it('warns on a field the SDK does not declare, with the nearest one', () => {
