@@ -10,7 +10,7 @@
 //      than G (every criterion is monotone, so no set holding another can beat G);
 //   3. |D| <= EXACT_LIMIT: a branch and bound over D, exclude-first in reverse job
 //      order, pruned by feasibility and by cost, gives the exact optimum of the full
-//      order; otherwise a second greedy over D in the order without its first
+//      order (unless it visits SEARCH_BUDGET nodes first: then its best so far); otherwise a second greedy over D in the order without its first
 //      criterion, with its own reprieve, and the better of the two sets is kept.
 // Every set kept is minimal (invariant 4): G and the second pass by their reprieve, the
 // exact optimum because dropping a victim from a feasible set is strictly better.
@@ -48,6 +48,15 @@ const RESOURCE_MEM: u32 = 2;
  * and bound's worst case at this size under a millisecond (docs/semantics.md §7).
  */
 export const EXACT_LIMIT: u32 = 16;
+/**
+ * Most branch-and-bound nodes one alternative may visit. Exact ties (equal cost, sets that
+ * differ only by name) make the search exponential even at small sizes; a search that
+ * reaches the budget keeps the best set it found (never worse than the greedy's) and
+ * says it is not proven optimal. Deterministic: it counts nodes, not time.
+ */
+export const SEARCH_BUDGET: u32 = 4096;
+let visited: u32 = 0;
+let budgetHit: bool = false;
 
 /** Pods the request still needs room for, summed over the pool, as things stand now. */
 let fitsSum: i32 = 0;
@@ -259,6 +268,11 @@ let searchSize: u32 = 0;
  * is an inclusion whose partial cost is already worse than the best (costs only grow).
  */
 function branch(i: u32, depth: u32): void {
+  if (visited >= SEARCH_BUDGET) {
+    budgetHit = true;
+    return;
+  }
+  visited++;
   const cost = COST_STACK + <usize>depth * COST_SIZE;
   if (i == searchSize) {
     copyCost(COST_TRY, cost);
@@ -278,8 +292,11 @@ function branch(i: u32, depth: u32): void {
   }
 }
 
-/** The exact optimum over the `d` deciding positions in ORDER[0..d) (at most EXACT_LIMIT). */
-function exactSearch(d: u32): void {
+/**
+ * The exact optimum over the `d` deciding positions in ORDER[0..d) (at most EXACT_LIMIT);
+ * false when the search budget ran out first (the best found so far is kept).
+ */
+function exactSearch(d: u32): bool {
   // Worst first (insertion sort: d is small), so excluding first drops the costliest.
   for (let i: u32 = 1; i < d; i++) {
     const item = load<u32>(orderAt(i));
@@ -294,7 +311,10 @@ function exactSearch(d: u32): void {
   for (let i: u32 = 0; i < d; i++) toggle(load<u32>(orderAt(i)), true);
   searchSize = d;
   clearCost(COST_STACK);
+  visited = 0;
+  budgetHit = false;
   branch(0, 0);
+  return !budgetHit;
 }
 
 /** Sorts the job list at `list` into the job order (heapsort: the list may be long). */
@@ -391,7 +411,7 @@ export function selectVictims(
       if (compareCosts(COST_TRY, COST_BEST) <= 0) store<u32>(orderAt(d++), pos);
     }
     if (d <= EXACT_LIMIT) {
-      exactSearch(d);
+      exact = exactSearch(d);
     } else {
       exact = false;
       resetSearch();

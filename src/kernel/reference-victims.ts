@@ -7,7 +7,8 @@
  *   2. the deciding candidates D: those whose preemption alone is no worse than G
  *      (every criterion is monotone, so a set holding any other loses to G);
  *   3. |D| <= EXACT_LIMIT: branch and bound over D (exclude-first, worst first, pruned by
- *      feasibility and cost) for the exact optimum of the full order; otherwise a second
+ *      feasibility and cost) for the exact optimum of the full order, unless it visits
+ *      SEARCH_BUDGET nodes first (exact ties make it exponential): then its best so far; otherwise a second
  *      greedy + reprieve over D in the order without its first criterion, keeping the
  *      better of the two.
  *
@@ -161,7 +162,14 @@ export function bestForAlternative(
   s.reset();
   for (const pos of worstFirst) s.toggle(pos, true);
   const included: number[] = [];
+  let visited = 0;
+  let budgetHit = false;
   const branch = (i: number, cost: SetCost): void => {
+    if (visited >= CRITERIA.SEARCH_BUDGET) {
+      budgetHit = true;
+      return;
+    }
+    visited++;
     if (i === worstFirst.length) {
       if (beats(included, cost)) best = { jobs: [...included], cost, exact: true };
       return;
@@ -179,7 +187,7 @@ export function bestForAlternative(
     }
   };
   branch(0, emptyCost());
-  return best;
+  return budgetHit ? { ...best, exact: false } : best;
 }
 
 /**

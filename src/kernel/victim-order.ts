@@ -31,6 +31,8 @@ export const CRITERIA = {
   LOST_WORK_SCALE: 1e6,
   /** Deciding candidates up to which the search is exact (assembly/victims.ts). */
   EXACT_LIMIT: 16,
+  /** Branch-and-bound nodes one alternative may visit before it settles for its best so far. */
+  SEARCH_BUDGET: 4096,
 } as const;
 
 /** A criterion's id, 1..5. */

@@ -1,24 +1,29 @@
 /**
  * Differential property: the wasm kernel and the pure-TS twin give deep-equal answers to
- * place and selectVictims on random snapshots (invariants 4 and 8 ride along: victim
- * sets are minimal, pods stay in the request's pool). A failing case prints as JSON —
- * {"snapshot", "req", "candidates", "constraints"} — that can be pasted into a test
- * and loaded into either kernel; fast-check's report also gives the seed to replay.
+ * place and selectVictims on random snapshots, with one or two alternatives (standings)
+ * and a random victim order; and both are judged by the independent oracle
+ * (verify/optimal-victims.ts): a set the kernel calls exact is the optimum over every
+ * alternative, any set is minimal (invariant 4), pods stay in the request's pool
+ * (invariant 8). A failing case prints as JSON — {"snapshot", "req", "alternatives",
+ * "order"} — that can be pasted into a test and loaded into either kernel; fast-check's
+ * report also gives the seed to replay.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReferenceKernel } from '../../src/kernel/reference.js';
 import { WasmKernel } from '../../src/kernel/wasm-kernel.js';
-import type { Candidate, GangRequest, KernelJob, KernelSnapshot, QuotaConstraint } from '../../src/kernel/types.js';
+import type { GangRequest, KernelJob, KernelSnapshot, VictimAlternative } from '../../src/kernel/types.js';
+import type { VictimOrder } from '../../src/kernel/victim-order.js';
+import { isMinimalSet, optimalVictims, oracleCompare, oracleCost } from '../../src/verify/optimal-victims.js';
 import {
-  PLENTY, allCandidates, gang, gpuRange, isMinimal, job, node, pod, snapshot,
+  PLENTY, alone, allCandidates, gang, gpuRange, job, node, pod, snapshot,
 } from '../unit/kernel/kernel-builders.js';
 
 interface KernelCase {
   snapshot: KernelSnapshot;
   req: GangRequest;
-  candidates: Candidate[];
-  constraints: QuotaConstraint[];
+  alternatives: VictimAlternative[];
+  order: VictimOrder;
 }
 
 /** Makes fast-check print a case as JSON a person can rerun. */
@@ -68,10 +73,17 @@ const caseArb = fc
       strategy: fc.constantFrom('binpack' as const, 'spread' as const),
       strict: fc.boolean(),
     }),
-    picked: fc.array(fc.record({ pick: fc.nat(), mask: fc.nat(7) }), { maxLength: 10 }),
-    constraints: fc.array(fc.record({ resource: fc.nat(2), amount: fc.integer({ min: -3, max: 4 }) }), { maxLength: 2 }),
+    alternatives: fc.array(
+      fc.record({
+        borrowing: fc.boolean(),
+        picked: fc.array(fc.record({ pick: fc.nat(), mask: fc.nat(7) }), { maxLength: 10 }),
+        constraints: fc.array(fc.record({ resource: fc.nat(2), amount: fc.integer({ min: -3, max: 4 }) }), { maxLength: 2 }),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+    order: fc.shuffledSubarray([1, 2, 3, 4, 5] as const, { minLength: 5, maxLength: 5 }),
   })
-  .map(({ pools, nodes, jobs, req, picked, constraints }) => {
+  .map(({ pools, nodes, jobs, req, alternatives, order: victimOrder }) => {
     // Name order: a permutation, from the random keys (ties broken by position).
     const byKey = jobs.map((k, j) => ({ key: k.orderKey, j })).sort((a, b) => a.key - b.key || a.j - b.j);
     const order = new Array<number>(jobs.length);
@@ -104,15 +116,21 @@ const caseArb = fc
       nodes: kernelNodes,
       jobs: jobs.map((k, j) => ({ ...job(podsOf[j]!, k), order: order[j]! })),
     };
-    const seen = new Set<number>();
-    const candidates = picked
-      .map(({ pick, mask }) => ({ job: pick % jobs.length, constraintMask: mask }))
-      .filter((c) => !seen.has(c.job) && seen.add(c.job));
     return printable({
       snapshot: snap,
       req: { ...req, pool: req.pool === 3 ? 3 : req.pool % pools },
-      candidates,
-      constraints: constraints.map(({ resource, amount }) => ({ resource, deficit: amount * unit[resource]! })),
+      alternatives: alternatives.map(({ borrowing, picked, constraints }) => {
+        const seen = new Set<number>();
+        const candidates = picked
+          .map(({ pick, mask }) => ({ job: pick % jobs.length, constraintMask: mask }))
+          .filter((c) => !seen.has(c.job) && seen.add(c.job));
+        return {
+          standing: borrowing ? ('borrowing' as const) : ('in-quota' as const),
+          candidates,
+          constraints: constraints.map(({ resource, amount }) => ({ resource, deficit: amount * unit[resource]! })),
+        };
+      }),
+      order: victimOrder,
     });
   });
 
@@ -121,7 +139,7 @@ const edgeCases: KernelCase[] = [
   // A single node: every choice is forced, so any difference is in the bit arithmetic.
   (() => {
     const snap = snapshot([node({ gpus: 2 })], [job([pod(0, [1])], { rank: 0 })]);
-    return { snapshot: snap, req: gang(1, 2, { strict: true }), candidates: allCandidates(snap, 1), constraints: [{ resource: 0, deficit: 1 }] };
+    return { snapshot: snap, req: gang(1, 2, { strict: true }), alternatives: alone(allCandidates(snap, 1), [{ resource: 0, deficit: 1 }]), order: [1, 2, 3, 4, 5] as VictimOrder };
   })(),
   // A full cluster: nothing fits without victims, and every node must be freed whole.
   (() => {
@@ -129,7 +147,7 @@ const edgeCases: KernelCase[] = [
       [node(), node(), node({ gpus: 4 })],
       [job([pod(0, gpuRange(0, 4)), pod(1, gpuRange(0, 4))]), job([pod(0, gpuRange(4, 4))], { rank: 1 }), job([pod(1, gpuRange(4, 4)), pod(2, gpuRange(0, 4))], { rank: 0 })],
     );
-    return { snapshot: snap, req: gang(2, 8, { strategy: 'spread' }), candidates: allCandidates(snap), constraints: [] };
+    return { snapshot: snap, req: gang(2, 8, { strategy: 'spread' }), alternatives: alone(allCandidates(snap)), order: [4, 3, 2, 1, 5] as VictimOrder };
   })(),
   // 8-GPU gangs across 8-GPU nodes with a mix of strict blocks and cpu limits.
   (() => {
@@ -137,17 +155,20 @@ const edgeCases: KernelCase[] = [
       [node({ cpu: 4000 }), node({ used: [3] }), node(), node({ pool: 1 })],
       [job([pod(0, gpuRange(0, 8), 2000)], { lostWork: 1 }), job([pod(2, [0, 1]), pod(2, [6])], { lostWork: 0.5 })],
     );
-    return { snapshot: snap, req: gang(3, 8, { strict: true, cpu: 1000 }), candidates: allCandidates(snap, 1), constraints: [{ resource: 1, deficit: 1500 }] };
+    return { snapshot: snap, req: gang(3, 8, { strict: true, cpu: 1000 }), alternatives: alone(allCandidates(snap, 1), [{ resource: 1, deficit: 1500 }]), order: [2, 1, 3, 4, 5] as VictimOrder };
   })(),
 ].map(printable);
 
 describe('kernel differential (wasm vs reference)', () => {
-  it('gives deep-equal answers to place and selectVictims on random snapshots', () => {
+  it('gives deep-equal answers to place and selectVictims on random snapshots, each judged by the oracle', () => {
     const wasm = new WasmKernel();
     const reference = new ReferenceKernel();
     expect(wasm.backend).toBe('wasm');
     const callsBefore = wasm.wasmCallCount();
+    let wasmCalls = 0;
     let cases = 0;
+    /** Cases where victims were needed and more than one set was possible: the ones that test the order. */
+    let withChoice = 0;
 
     fc.assert(
       fc.property(caseArb, (c) => {
@@ -158,9 +179,23 @@ describe('kernel differential (wasm vs reference)', () => {
         expect(placed).toEqual(reference.place(c.req));
         expect(placed.pods.every((p) => c.snapshot.nodes[p.node]!.pool === c.req.pool)).toBe(true);
 
-        const chosen = wasm.selectVictims(c.req, [{ standing: 'in-quota', candidates: c.candidates, constraints: c.constraints }]);
-        expect(chosen).toEqual(reference.selectVictims(c.req, [{ standing: 'in-quota', candidates: c.candidates, constraints: c.constraints }]));
-        if (chosen.ok) expect(isMinimal(c.snapshot, c.req, c.candidates, c.constraints, chosen.victims)).toBe(true);
+        const chosen = wasm.selectVictims(c.req, c.alternatives, c.order);
+        wasmCalls += 2 + c.alternatives.length;
+        expect(chosen).toEqual(reference.selectVictims(c.req, c.alternatives, c.order));
+        const best = optimalVictims(c.snapshot, c.req, c.alternatives, c.order);
+        expect(chosen.ok).toBe(best !== undefined);
+        if (chosen.ok && best) {
+          const alt = c.alternatives[chosen.alternative]!;
+          const victims = [...chosen.victims].sort((a, b) => a - b);
+          expect(isMinimalSet(c.snapshot, c.req, alt, victims)).toBe(true);
+          const cost = oracleCost(c.snapshot, victims);
+          if (chosen.exact) {
+            expect({ victims, standing: alt.standing }).toEqual({ victims: best.jobs, standing: c.alternatives[best.alternative]!.standing });
+          } else {
+            expect(oracleCompare(c.snapshot, { jobs: victims, cost }, best, c.order)).toBeGreaterThanOrEqual(0);
+          }
+          if (victims.length > 0 && c.alternatives.some((a) => a.candidates.length > victims.length)) withChoice++;
+        }
 
         // The query restored the loaded state: asking again gives the same answer.
         expect(wasm.place(c.req)).toEqual(placed);
@@ -168,6 +203,9 @@ describe('kernel differential (wasm vs reference)', () => {
       { numRuns: 500, examples: edgeCases.map((c) => [c]) },
     );
 
-    expect(wasm.wasmCallCount() - callsBefore).toBe(3 * cases);
+    // The wasm path really ran, once per place and once per alternative.
+    expect(wasm.wasmCallCount() - callsBefore).toBe(wasmCalls);
+    // Not vacuous: a good share of the cases had a real choice of victims to make.
+    expect(withChoice).toBeGreaterThanOrEqual(Math.ceil(cases / 20));
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KERNEL_STATUS } from '../../../src/kernel/kernel-status.js';
+import { CRITERIA } from '../../../src/kernel/victim-order.js';
 import { LAYOUT, computeRegions, type LayoutSizes } from '../../../src/kernel/layout.js';
-import { instantiateKernel } from '../../../src/kernel/wasm-module.js';
+import { checkMirrors, instantiateKernel } from '../../../src/kernel/wasm-module.js';
 
 const wasmGlobal = (exports: object, name: string): unknown => {
   const global = (exports as Record<string, unknown>)[name];
@@ -17,12 +18,12 @@ const sizes: Array<[string, LayoutSizes]> = [
 describe('kernel layout', () => {
   const wasm = instantiateKernel();
 
-  it.each(Object.entries(LAYOUT))('src/kernel/layout.ts agrees with the wasm on %s', (name, value) => {
-    expect(wasmGlobal(wasm, name)).toBe(value);
-  });
-
-  it.each(Object.entries(KERNEL_STATUS))('src/kernel/kernel-status.ts agrees with the wasm on %s', (name, value) => {
-    expect(wasmGlobal(wasm, name)).toBe(value);
+  it('agrees with the wasm on every mirrored constant: layout, status codes, victim criteria (the load-time check)', () => {
+    expect(() => checkMirrors(wasm as unknown as WebAssembly.Exports)).not.toThrow();
+    // The check is not vacuous: one constant off is refused, naming it.
+    const stale = { ...(wasm as unknown as Record<string, unknown>), CRITERION_GPUS: new WebAssembly.Global({ value: 'i32' }, 4) };
+    expect(() => checkMirrors(stale as WebAssembly.Exports)).toThrow(/CRITERION_GPUS/);
+    expect(wasmGlobal(wasm, 'DEFAULT_ORDER')).toBe(CRITERIA.DEFAULT_ORDER);
   });
 
   it.each(sizes)('computes the same region offsets as the wasm for %s', (_name, s) => {

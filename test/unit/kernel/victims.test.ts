@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createKernel } from '../../../src/kernel/create-kernel.js';
 import { RESOURCE_CPU, RESOURCE_GPU, type KernelJob, type KernelSnapshot } from '../../../src/kernel/types.js';
+import { CRITERIA } from '../../../src/kernel/victim-order.js';
 import {
   BACKENDS, allCandidates, alone, gang, gpuMask, gpuRange, isMinimal, job, loaded, node, pod, snapshot,
 } from './kernel-builders.js';
@@ -143,6 +144,58 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([], [{ resource: 3, deficit: 1 }]))).toThrow(
       expect.objectContaining({ code: 'kernel/invalid-constraint' }),
     );
+  });
+
+  it('lets the victims decide across standings: one idle job so the job borrows beats an in-quota job so it runs in quota', () => {
+    const snap = snapshot([node(), node()], [job([pod(0, gpuRange(0, 8))], { rank: 2, priority: 1 }), job([pod(1, gpuRange(0, 8))], { rank: 0, priority: 9 })]);
+    const result = loaded(backend, snap).selectVictims(gang(1, 8), [
+      { standing: 'in-quota', candidates: [{ job: 0, constraintMask: 0 }], constraints: [] },
+      { standing: 'borrowing', candidates: [{ job: 1, constraintMask: 0 }], constraints: [] },
+    ]);
+    expect(result).toMatchObject({ ok: true, victims: [1], alternative: 1 });
+  });
+
+  it('gives an exact tie across standings to in-quota, wherever it is listed', () => {
+    const snap = snapshot([node()], [job([pod(0, gpuRange(0, 8))])]);
+    const same = allCandidates(snap);
+    const result = loaded(backend, snap).selectVictims(gang(1, 8), [
+      { standing: 'borrowing', candidates: same, constraints: [] },
+      { standing: 'in-quota', candidates: same, constraints: [] },
+    ]);
+    expect(result).toMatchObject({ ok: true, victims: [0], alternative: 1 });
+  });
+
+  it('takes the alternative that has a set when the other has none', () => {
+    const snap = snapshot([node()], [job([pod(0, gpuRange(0, 8))])]);
+    const result = loaded(backend, snap).selectVictims(gang(1, 8), [
+      { standing: 'in-quota', candidates: allCandidates(snap), constraints: [{ resource: RESOURCE_GPU, deficit: 9 }] },
+      { standing: 'borrowing', candidates: allCandidates(snap), constraints: [] },
+    ]);
+    expect(result).toMatchObject({ ok: true, victims: [0], alternative: 1 });
+    expect(loaded(backend, snap).selectVictims(gang(1, 8), [])).toEqual({ ok: false, victims: [], pods: [], alternative: -1, exact: false });
+  });
+
+  it.each([[[1, 2, 3, 4]], [[1, 1, 2, 3, 4]], [[0, 1, 2, 3, 4]], [[1, 2, 3, 4, 6]]])('refuses the victim order %j', (order) => {
+    const snap = snapshot([node()], [job([pod(0, [0])])]);
+    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([]), order as never)).toThrow(
+      expect.objectContaining({ code: 'kernel/invalid-order' }),
+    );
+  });
+
+  it('beyond the exact limit, a second pass in the order without its first criterion finds the cheaper set', () => {
+    // Three full nodes of eight 1-GPU jobs: seven priority-1 ones losing 10 each and one
+    // priority-2 one losing nothing; a fourth node held by one priority-2 job losing 5.
+    // The first pass (priority first) empties a whole small-jobs node (70 lost); the
+    // second (lost work first, at the same priority-2 level) takes the big job alone.
+    const jobs: KernelJob[] = [];
+    for (let n = 0; n < 3; n++) {
+      for (let g = 0; g < 8; g++) jobs.push(job([pod(n, [g])], g === 7 ? { priority: 2, lostWork: 0 } : { priority: 1, lostWork: 10 }));
+    }
+    jobs.push(job([pod(3, gpuRange(0, 8))], { priority: 2, lostWork: 5 }));
+    const snap = snapshot([node(), node(), node(), node()], jobs);
+    expect(snap.jobs.length).toBeGreaterThan(CRITERIA.EXACT_LIMIT);
+    const result = loaded(backend, snap).selectVictims(gang(1, 8), alone(allCandidates(snap)));
+    expect(result).toMatchObject({ ok: true, victims: [24], exact: false });
   });
 
   it('handles a candidate list larger than its first scratch allocation', () => {
