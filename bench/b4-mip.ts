@@ -18,10 +18,14 @@
  * victim's start rank (s <= rank_j + M(1 - x_j)). Exact for states without strict
  * topology, which is why B4 generates none.
  */
-import highsLoader from 'highs';
+import * as highsModule from 'highs';
 import type { Candidate, GangRequest, KernelSnapshot, QuotaConstraint } from '../src/kernel/types.js';
 
-type Highs = Awaited<ReturnType<typeof highsLoader>>;
+/** The one-shot HiGHS API B4 uses (the package is CommonJS; its loader is the default export). */
+interface Highs {
+  solve(lp: string, options?: object): { Status: string; ObjectiveValue: number; Columns: Record<string, { Primal: number }> };
+}
+const highsLoader = (highsModule as unknown as { default: () => Promise<Highs> }).default;
 let solver: Highs | undefined;
 
 /** The optimum of one alternative: the victims (job indices, ascending), or null when infeasible. */
@@ -111,9 +115,9 @@ export async function mipOptimum(
       ...all.map((k) => ` ${x(k)}`),
       'End',
     ].join('\n');
-    const result = solver.solve(lp, { output_flag: false, mip_rel_gap: 0, mip_abs_gap: 0 } as never);
+    const result = solver.solve(lp, { output_flag: false, mip_rel_gap: 0, mip_abs_gap: 0 });
     if (result.Status !== 'Optimal') return null;
-    const cols = result.Columns as Record<string, { Primal: number }>;
+    const cols = result.Columns;
     values = all.map((k) => Math.round(cols[x(k)]?.Primal ?? 0));
     const best = Math.round(result.ObjectiveValue);
     if (id === 1) all.forEach((k) => level[k]! > best && fixed.push(` f${fixed.length}: ${x(k)} = 0`));
