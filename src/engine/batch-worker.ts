@@ -59,7 +59,7 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
     return { ok: false, code: 'batch/open-failed', message: `cannot open policy "${task.policy.key}": ${(e as Error).message}` };
   }
   if (!(session instanceof Session)) return session;
-  const answers: Answer[] = new Array(task.queries.length);
+  const answers = new Array<Answer>(task.queries.length);
   for (let i = 0; i < task.queries.length; i++) {
     const q = task.queries[i]!; // i < length
     try {

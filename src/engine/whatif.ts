@@ -114,7 +114,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
         victims: [],
         reasons: [
           ...inQuotaOverruns.map((o) => describeOverrun(snap, o)),
-          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(sp!.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
+          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(sp.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
         ],
       };
     }

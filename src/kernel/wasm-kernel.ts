@@ -229,7 +229,7 @@ export class WasmKernel implements Kernel {
     const { u32 } = this;
     const count = u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_OUT_POD_COUNT) >>> 2]!;
     let at = this.regions[LAYOUT.REGION_OUT_PODS]!;
-    const pods: PodPlacement[] = new Array(count);
+    const pods = new Array<PodPlacement>(count);
     for (let p = 0; p < count; p++) {
       pods[p] = { node: u32[(at + LAYOUT.OUT_POD_NODE) >>> 2]!, mask: u32[(at + LAYOUT.OUT_POD_MASK) >>> 2]! };
       at += LAYOUT.OUT_POD_STRIDE;

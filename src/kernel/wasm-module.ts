@@ -56,7 +56,7 @@ function compileKernel(): WebAssembly.Module {
 export function checkMirrors(exports: WebAssembly.Exports): void {
   for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS, ...CRITERIA })) {
     const global = exports[name];
-    const actual = global instanceof WebAssembly.Global ? global.value : undefined;
+    const actual: unknown = global instanceof WebAssembly.Global ? global.value : undefined;
     if (actual !== value) {
       throw new KernelError(
         'kernel/layout-mismatch',

@@ -128,6 +128,6 @@ function selector(c: Collector, sd: SourceDoc, path: PathSeg[], s: NonNullable<P
   }
   if (s.module !== undefined) out.module = list(s.module);
   if (s.priority !== undefined) out.priority = parseRange(c, sd, [...path, 'priority'], s.priority);
-  if (s.standing !== undefined) out.standing = list(s.standing) as Standing[];
+  if (s.standing !== undefined) out.standing = list<Standing>(s.standing);
   return out;
 }

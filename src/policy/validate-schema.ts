@@ -161,7 +161,7 @@ function allFieldNames(): string[] {
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === 'object') {
-      for (const [k, v] of Object.entries(node)) {
+      for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
         if (k === 'properties' && v && typeof v === 'object') Object.keys(v).forEach((n) => names.add(n));
         walk(v);
       }

@@ -83,8 +83,9 @@ function standingEdits(text: string, standings: Map<string, string>): Edit[] {
         if (!key?.range || !value?.range) continue;
         const lineStart = text.lastIndexOf('\n', key.range[0]) + 1;
         const indent = ' '.repeat(key.range[0] - lineStart);
-        const eol = text.indexOf('\n', value.range[1]);
-        const at = eol < 0 ? text.length : eol;
+        // The new line goes after the `name:` line, before its line ending (CR of CRLF included).
+        const nl = text.indexOf('\n', value.range[1]);
+        const at = nl < 0 ? text.length : nl > 0 && text[nl - 1] === '\r' ? nl - 1 : nl;
         out.push({ start: at, end: at, text: `${eol}${indent}standing: ${to}` });
       }
     }

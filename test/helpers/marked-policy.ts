@@ -12,7 +12,7 @@ export const MARK = '«';
 export function markedPolicy(base: string, file: string) {
   return {
     /** The base with each `from` (which must occur exactly once) replaced by `to`. */
-    variant(...edits: Array<[from: string, to: string]>): string {
+    variant(this: void, ...edits: Array<[from: string, to: string]>): string {
       let text = base;
       for (const [from, to] of edits) {
         const at = text.indexOf(from);
@@ -22,7 +22,7 @@ export function markedPolicy(base: string, file: string) {
       return text;
     },
     /** Loads `text` as the file, at the fixtures' fixed time. */
-    load(text: string) {
+    load(this: void, text: string) {
       return loadPolicy([{ path: file, text }], { now: Date.parse('2026-11-20T12:00:00Z') });
     },
   };
