@@ -1,36 +1,34 @@
 // @ts-check
 /**
  * Lint rules for Quotient: typescript-eslint's type-aware recommended set, a few rules that
- * catch real mistakes in this code base, and the import direction of the layers
- * (cli → verify → engine → {rules, kernel} → policy → model), the same table as
- * test/unit/architecture.test.ts so an editor shows a wrong import as it is typed.
+ * catch real mistakes in this code base, and the import direction of the layers from
+ * test/layers.json (the table test/unit/architecture.test.ts enforces), so an editor shows
+ * a wrong import as it is typed.
  */
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** What each layer of src/ may import besides itself (mirrors test/unit/architecture.test.ts). */
-const ALLOWED = {
-  model: [],
-  policy: ['model', 'errors'],
-  rules: ['policy', 'model', 'errors'],
-  kernel: ['errors'],
-  engine: ['rules', 'kernel', 'policy', 'model', 'errors'],
-  testing: ['policy', 'model'],
-  verify: ['engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
-  cli: ['verify', 'engine', 'testing', 'rules', 'kernel', 'policy', 'model', 'errors'],
-};
-const FLOW = 'imports flow cli → verify → engine → {rules, kernel} → policy → model (docs/architecture.md)';
+/** @type {Record<string, string[]>} What each layer of src/ may import besides itself. */
+const { $comment: _why, ...ALLOWED } = JSON.parse(readFileSync(new URL('./test/layers.json', import.meta.url), 'utf8'));
+const FLOW = 'imports flow cli → interop → verify → engine → {rules, kernel} → policy → model (docs/architecture.md)';
+/** Layers that are one file at the root of src/ (errors.ts, index.ts), not a folder. */
+const FILE_LAYERS = new Set(['errors', 'index']);
 
-/** One `no-restricted-imports` block per layer: any `../x` that is not an allowed layer is refused. */
+/**
+ * One `no-restricted-imports` block per layer: a relative import that leaves the layer for
+ * one it may not use is refused. A folder layer's imports of other layers start with `../`,
+ * a root file's with `./`; the regex refuses every such prefix but the allowed ones.
+ */
 const layerBlocks = Object.entries(ALLOWED).map(([layer, allowed]) => {
-  const dirs = allowed.filter((a) => a !== 'errors');
-  const ok = [...dirs.map((d) => `${d}/`), ...(allowed.includes('errors') ? ['errors\\.js$'] : [])];
-  const regex = ok.length ? `^\\.\\./(?!${ok.join('|')})` : '^\\.\\./';
+  const root = FILE_LAYERS.has(layer);
+  const ok = allowed.map((a) => (FILE_LAYERS.has(a) ? `${a}\\.js$` : `${a}/`));
+  const prefix = root ? '^\\./' : '^\\.\\./';
+  const regex = ok.length ? `${prefix}(?!${ok.join('|')})` : prefix;
+  const said = allowed.length ? `may import only ${allowed.join(', ')}` : 'imports nothing of ours';
   return {
-    files: [`src/${layer}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex, message: `${layer}/ ${allowed.length ? `may import only ${allowed.join(', ')}` : 'imports nothing of ours'}: ${FLOW}` }] }],
-    },
+    files: [root ? `src/${layer}.ts` : `src/${layer}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message: `${layer} ${said}: ${FLOW}` }] }] },
   };
 });
 
@@ -51,9 +49,6 @@ export default tseslint.config(
       '@typescript-eslint/no-shadow': 'error',
     },
   },
-  // errors.ts and model/ import nothing of ours; index.ts anything but the CLI; nothing imports cli/.
-  { files: ['src/errors.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\./', message: `errors.ts imports nothing of ours: ${FLOW}` }] }] } },
-  { files: ['src/index.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\./cli/', message: `nothing imports cli/: ${FLOW}` }] }] } },
   ...layerBlocks,
   {
     // Tests and benchmarks read JSON the CLI printed and YAML they wrote: `any` is their input.

@@ -93,7 +93,7 @@ export function readObjects(files: InputFile[], report: Report): ForeignObject[]
         report.error(sd, [], 'interop/not-an-object', 'a document must be a Kubernetes object (apiVersion, kind, metadata, spec) or a List of them', 'give YAML or JSON objects as `kubectl get ... -o yaml` prints them');
         continue;
       }
-      const items = typeof top.kind === 'string' && top.kind.endsWith('List') && Array.isArray(top.items) ? top.items.map((it, i) => ({ it, path: ['items', i] as PathSeg[] })) : [{ it: top as unknown, path: [] as PathSeg[] }];
+      const items = typeof top.kind === 'string' && top.kind.endsWith('List') && Array.isArray(top.items) ? (top.items as unknown[]).map((it, i) => ({ it, path: ['items', i] as PathSeg[] })) : [{ it: top as unknown, path: [] as PathSeg[] }];
       for (const { it, path } of items) {
         const obj = asObject(it);
         if (!obj) {

@@ -160,8 +160,11 @@ export function readPaiJob(file: InputFile): { submission?: PaiSubmission; repor
       if (v === undefined) report.error(sd, [...at, 'ResourceConfig', field], 'interop/pai-invalid-field', `JobSpecs[${i}].ResourceConfig.${field} ${JSON.stringify(rc[field])} is not a quantity`, field === 'CPU' ? 'e.g. "16" or "500m"' : 'e.g. "128Gi"');
       else {
         shape[key] = v;
-        if (key === 'cpu') shape.cpuText = String(rc[field]);
-        else shape.memText = String(rc[field]);
+        // parse accepted it, so it is a string or a number (which JSON prints as String would).
+        const given = rc[field];
+        const text = typeof given === 'string' ? given : JSON.stringify(given);
+        if (key === 'cpu') shape.cpuText = text;
+        else shape.memText = text;
       }
     }
     if (rc.GPUType !== undefined) {
@@ -230,7 +233,7 @@ function readSpot(sd: SourceDoc, at: PathSeg[], raw: unknown, report: Report, no
   if (spot.SpotStrategy !== 'SpotWithPriceLimit') report.error(sd, spot.SpotStrategy === undefined ? at : [...at, 'SpotStrategy'], 'interop/pai-invalid-field', `${formatPath([...at, 'SpotStrategy'])} must be "SpotWithPriceLimit" (the one value the SDK documents), got ${JSON.stringify(spot.SpotStrategy)}`, 'set "SpotStrategy": "SpotWithPriceLimit"');
   const limits = (['SpotDiscountLimit', 'SpotPriceLimit'] as const).filter((k) => spot[k] !== undefined);
   if (limits.length !== 1) report.error(sd, limits.length ? [...at, limits[1]!] : at, 'interop/pai-invalid-field', `${formatPath(at)} must give exactly one of SpotDiscountLimit and SpotPriceLimit (it gives ${limits.length})`, 'the SDK: "Specify only one of SpotDiscountLimit and SpotPriceLimit"');
-  for (const k of limits) if (typeof spot[k] !== 'number' || !((spot[k] as number) > 0)) report.error(sd, [...at, k], 'interop/pai-invalid-field', `${formatPath([...at, k])} must be a positive number, got ${JSON.stringify(spot[k])}`, k === 'SpotDiscountLimit' ? 'a discount such as 0.8' : 'a price in CNY/minute such as 0.4744');
+  for (const k of limits) if (typeof spot[k] !== 'number' || !(spot[k] > 0)) report.error(sd, [...at, k], 'interop/pai-invalid-field', `${formatPath([...at, k])} must be a positive number, got ${JSON.stringify(spot[k])}`, k === 'SpotDiscountLimit' ? 'a discount such as 0.8' : 'a price in CNY/minute such as 0.4744');
   report.warn(sd, at, 'interop/pai-spot-not-modelled', 'spot instances are pay-as-you-go capacity outside quotas, which Quotient does not model; the job is answered as a job on its quota', 'drop SpotSpec to ask about the quota job only');
   notes.push('SpotSpec is not modelled: answered as a job on its quota');
 }

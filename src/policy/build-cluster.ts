@@ -189,8 +189,8 @@ function buildRunningJob(
       const firstTaken = taken[0];
       if (firstTaken) {
         const owners = [...new Set(taken.map(([, , by]) => by))];
-        const gpus = taken.map(([g]) => g).join(', ');
-        const message = owners.length === 1 && owners[0] === spec.name ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${gpus} of node "${p.node}" twice` : `GPU${taken.length > 1 ? 's' : ''} ${gpus} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
+        const list = taken.map(([g]) => g).join(', ');
+        const message = owners.length === 1 && owners[0] === spec.name ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" twice` : `GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
         c.error(sd, [...pPath, 'gpus', firstTaken[1]], 'policy/gpu-taken', message, 'a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job\'s placement');
         placementOk = false;
       }

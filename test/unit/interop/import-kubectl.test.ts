@@ -97,8 +97,8 @@ describe('import kubectl', () => {
       expect(held.has(`${p.node}/${g}`)).toBe(false);
       held.add(`${p.node}/${g}`);
     }
-    const job = session.policy.cluster!.jobs[0]!;
-    const a = await session.answer('q', { ...job, name: 'new-job', priority: 9, pods: 1 });
+    const first = session.policy.cluster!.jobs[0]!;
+    const a = await session.answer('q', { ...first, name: 'new-job', priority: 9, pods: 1 });
     expect(a.reasons.some((x) => x.includes('Quotient assigned their GPU indices'))).toBe(true);
   });
 
