@@ -6,6 +6,7 @@
  * interactive query the calling thread's `Session.answer` is faster: use the pool for
  * sweeps of hundreds or thousands of queries.
  */
+import { plainSource } from '../model/source.js';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
@@ -77,8 +78,10 @@ export class BatchPool {
     if (queries.length === 0) return [];
     const policy = this.policyRef(policyKey, files, options);
     const tasks: Promise<BatchResult>[] = [];
-    for (let start = 0; start < queries.length; start += batchSize) {
-      tasks.push(this.piscina.run({ policy, queries: queries.slice(start, start + batchSize) }));
+    // Sources resolve their line lazily and cannot cross a thread as they are: send plain ones.
+    const plain = queries.map((q) => ({ ...q, job: { ...q.job, src: plainSource(q.job.src) } }));
+    for (let start = 0; start < plain.length; start += batchSize) {
+      tasks.push(this.piscina.run({ policy, queries: plain.slice(start, start + batchSize) }));
     }
     const results = await Promise.all(tasks);
     const answers: Answer[] = [];

@@ -57,7 +57,8 @@ export class Snapshot {
       pool: n.unschedulable ? cordoned : (poolIndex.get(n.pool) ?? -1),
     }));
     const order = new Map([...cluster.jobs.map((j) => j.name)].sort().map((name, i) => [name, i]));
-    const jobs: RunningJob[] = cluster.jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) }));
+    // Object.assign keeps one hidden class for every job (a spread literal makes one each).
+    const jobs: RunningJob[] = cluster.jobs.map((j) => Object.assign({}, j, { placement: j.placement.map((p) => Object.assign({}, p, { gpus: [...p.gpus] })) }));
     const kjobs: KernelJob[] = [];
     const occupy = (job: RunningJob): void => {
       for (const p of job.placement) {
@@ -113,7 +114,10 @@ export class Snapshot {
         const pods = placeGang(view, poolNodes.get(req.pool) ?? [], req);
         if (!pods) {
           findings.push({
-            ...job.src,
+            file: job.src.file,
+            line: job.src.line,
+            column: job.src.column,
+            path: job.src.path,
             code: 'policy/unplaceable-job',
             severity: 'error',
             message: `running job "${job.name}" has no placement and does not fit on the snapshot's free GPUs`,

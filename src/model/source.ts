@@ -14,3 +14,12 @@ export interface Source {
 export function sourceText(src: Source): string {
   return `${src.file}:${src.line}:${src.column}`;
 }
+
+/**
+ * A plain copy of a Source, with line and column read now. Sources made while loading
+ * resolve their position on first read (policy/source-doc.ts) and hold the document
+ * they read it from: copy one this way before it crosses a thread or a process.
+ */
+export function plainSource(src: Source): Source {
+  return { file: src.file, line: src.line, column: src.column, path: src.path };
+}

@@ -2,10 +2,15 @@
  * YAML documents with their source positions. Offsets are kept as the yaml library
  * gives them and turned into line:column only when a finding is made, through the
  * file's LineCounter (eemeli/yaml's own approach).
+ *
+ * Positions are made only when asked for: a file is first read by the fast parser
+ * (policy/fast-parse.ts) into plain values, and its positioned parse runs the first time
+ * a finding or a Source needs a line — for a large Cluster, usually never.
  */
 import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser } from 'yaml';
 import type { CST, Document, Node as YamlNode } from 'yaml';
 import { measureDocument } from './cst-shape.js';
+import { fastParse } from './fast-parse.js';
 import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from './limits.js';
 import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../errors.js';
@@ -18,8 +23,11 @@ export interface SourceDoc {
   file: string;
   /** Position of the document in its file, from 0. */
   index: number;
-  doc: Document.Parsed;
-  lines: LineCounter;
+  /** The positioned document (made on first use when the file was read by the fast path). */
+  readonly doc: Document.Parsed;
+  readonly lines: LineCounter;
+  /** The document's plain value when the fast path read it: the same value `doc.toJS()` gives. */
+  readonly value?: unknown;
 }
 
 /** A file to read: its display path and its text. */
@@ -84,58 +92,105 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
       break;
     }
     const text = normaliseLineBreaks(file.text);
-    const lines = new LineCounter();
-    const parser = new Parser(lines.addNewLine);
-    const composer = new Composer({ uniqueKeys: true, prettyErrors: false });
-    const tooDeep = new Set<number>();
-    let index = 0;
-    const take = (doc: Document.Parsed): void => {
-      const at = index++;
-      if (tooDeep.has(at)) return;
-      findings.push(...yamlFindings(file.path, text, lines, doc));
-      if (isEmptyDocument(doc)) return;
-      docs.push({ file: file.path, index: at, doc, lines });
-    };
-    let docTokens = 0;
-    let overNodes = false;
-    for (const token of parser.parse(text)) {
-      let next: CST.Token = token;
-      if (token.type === 'document') {
-        const shape = measureDocument(token, limits.maxDepth, limits.maxNodes - entries);
-        entries += shape.entries;
-        if (shape.tooDeepAt !== undefined) {
-          const pos = lines.linePos(shape.tooDeepAt);
-          findings.push({
-            file: file.path,
-            line: pos.line,
-            column: pos.col,
-            start: shape.tooDeepAt,
-            end: shape.tooDeepAt + 1,
-            code: 'policy/too-deep',
-            severity: 'error',
-            path: '',
-            message: `the document nests mappings and lists more than ${limits.maxDepth} levels deep here`,
-            hint: `a policy needs a few levels (a quota tree ${Math.floor((limits.maxDepth - 4) / 2)} levels deep fits); flatten it, or raise the limit with ${LIMIT_ENV.maxDepth}`,
-          });
-          // Compose an empty document in its place, so the composer's document count stays aligned.
-          tooDeep.add(docTokens);
-          next = { ...token, value: undefined };
-        }
-        docTokens++;
-        if (entries > limits.maxNodes) {
-          overNodes = true;
-          findings.push(tooLarge(file.path, `the policy holds more than ${limits.maxNodes.toLocaleString('en-US')} YAML entries (keys and list items)`, raiseHint('maxNodes', limits.maxNodes), lines.linePos(token.offset)));
-          break;
-        }
-      }
-      for (const doc of composer.next(next)) take(doc);
+    const fast = fastParse(text, { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries });
+    if (fast.ok) {
+      entries += fast.entries;
+      // Positions on demand: the positioned parse of this file runs once, when first asked.
+      let positioned: SourceDoc[] | undefined;
+      const positionedDoc = (index: number): SourceDoc => {
+        positioned ??= parsePositioned(file.path, text, limits, 0).docs;
+        const sd = positioned.find((d) => d.index === index);
+        if (!sd) throw new Error(`internal: the positioned parse of ${file.path} has no document ${index} where the fast parse had one`);
+        return sd;
+      };
+      fast.values.forEach((value, index) => docs.push(lazySourceDoc(file.path, index, value, positionedDoc)));
+      continue;
     }
-    if (overNodes) break;
-    for (const doc of composer.end()) take(doc);
-    // Errors outside any document (a stray `...` before the first one) have no document to carry them.
-    for (const err of composer.streamInfo().errors) findings.push(yamlErrorFinding(file.path, text, lines, err));
+    const read = parsePositioned(file.path, text, limits, entries);
+    entries = read.entries;
+    docs.push(...read.docs);
+    findings.push(...read.findings);
+    if (read.overNodes) break;
   }
   return { docs, findings };
+}
+
+/** A document read by the fast path: its value now, its positioned document when first asked. */
+function lazySourceDoc(file: string, index: number, value: unknown, positioned: (index: number) => SourceDoc): SourceDoc {
+  return {
+    file,
+    index,
+    value,
+    get doc(): Document.Parsed {
+      return positioned(index).doc;
+    },
+    get lines(): LineCounter {
+      return positioned(index).lines;
+    },
+  };
+}
+
+/**
+ * One file through the yaml library with positions: every document, the findings of its
+ * syntax, and the depth and size limits measured on the CST before anything recursive
+ * reads it. `entriesBefore` counts the entries of the files read before this one.
+ */
+function parsePositioned(path: string, text: string, limits: Limits, entriesBefore: number): { docs: SourceDoc[]; findings: Finding[]; entries: number; overNodes: boolean } {
+  const docs: SourceDoc[] = [];
+  const findings: Finding[] = [];
+  let entries = entriesBefore;
+  const file = { path };
+  const lines = new LineCounter();
+  const parser = new Parser(lines.addNewLine);
+  const composer = new Composer({ uniqueKeys: true, prettyErrors: false });
+  const tooDeep = new Set<number>();
+  let index = 0;
+  const take = (doc: Document.Parsed): void => {
+    const at = index++;
+    if (tooDeep.has(at)) return;
+    findings.push(...yamlFindings(file.path, text, lines, doc));
+    if (isEmptyDocument(doc)) return;
+    docs.push({ file: file.path, index: at, doc, lines });
+  };
+  let docTokens = 0;
+  let overNodes = false;
+  for (const token of parser.parse(text)) {
+    let next: CST.Token = token;
+    if (token.type === 'document') {
+      const shape = measureDocument(token, limits.maxDepth, limits.maxNodes - entries);
+      entries += shape.entries;
+      if (shape.tooDeepAt !== undefined) {
+        const pos = lines.linePos(shape.tooDeepAt);
+        findings.push({
+          file: file.path,
+          line: pos.line,
+          column: pos.col,
+          start: shape.tooDeepAt,
+          end: shape.tooDeepAt + 1,
+          code: 'policy/too-deep',
+          severity: 'error',
+          path: '',
+          message: `the document nests mappings and lists more than ${limits.maxDepth} levels deep here`,
+          hint: `a policy needs a few levels (a quota tree ${Math.floor((limits.maxDepth - 4) / 2)} levels deep fits); flatten it, or raise the limit with ${LIMIT_ENV.maxDepth}`,
+        });
+        // Compose an empty document in its place, so the composer's document count stays aligned.
+        tooDeep.add(docTokens);
+        next = { ...token, value: undefined };
+      }
+      docTokens++;
+      if (entries > limits.maxNodes) {
+        overNodes = true;
+        findings.push(tooLarge(file.path, `the policy holds more than ${limits.maxNodes.toLocaleString('en-US')} YAML entries (keys and list items)`, raiseHint('maxNodes', limits.maxNodes), lines.linePos(token.offset)));
+        break;
+      }
+    }
+    for (const doc of composer.next(next)) take(doc);
+  }
+  if (overNodes) return { docs, findings, entries, overNodes };
+  for (const doc of composer.end()) take(doc);
+  // Errors outside any document (a stray `...` before the first one) have no document to carry them.
+  for (const err of composer.streamInfo().errors) findings.push(yamlErrorFinding(file.path, text, lines, err));
+  return { docs, findings, entries, overNodes: false };
 }
 
 function tooLarge(file: string, message: string, hint: string, pos = { line: 1, col: 1 }): Finding {
@@ -167,12 +222,51 @@ export function nodeAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = false)
   return isNode(node) ? node : undefined;
 }
 
-/** The Source (file:line:col and path) of the value at `path`, or of its key when `wantKey`. */
+/**
+ * A Source whose line and column are worked out when first read: a model object's Source
+ * costs nothing until a finding or an answer prints it, which keeps a large Cluster off
+ * the positioned parse. `line` and `column` are getters (a spread `{ ...src }` does not
+ * copy them: copy the fields by name); `toJSON` gives all four fields.
+ */
+class LazySource implements Source {
+  // Private fields: what a Source is stays file, path, line and column to equality checks
+  // and copies; the document it resolves from is not part of it.
+  #pos?: { line: number; col: number };
+  readonly #sd: SourceDoc;
+  readonly #at: readonly PathSeg[];
+  readonly #wantKey: boolean;
+  constructor(
+    readonly file: string,
+    readonly path: string,
+    sd: SourceDoc,
+    at: readonly PathSeg[],
+    wantKey: boolean,
+  ) {
+    this.#sd = sd;
+    this.#at = at;
+    this.#wantKey = wantKey;
+  }
+  #resolve(): { line: number; col: number } {
+    if (!this.#pos) {
+      const node = nodeAt(this.#sd, this.#at, this.#wantKey);
+      this.#pos = this.#sd.lines.linePos(node?.range?.[0] ?? 0);
+    }
+    return this.#pos;
+  }
+  get line(): number {
+    return this.#resolve().line;
+  }
+  get column(): number {
+    return this.#resolve().col;
+  }
+  toJSON(): Source {
+    return { file: this.file, line: this.line, column: this.column, path: this.path };
+  }
+}
+
+/** The Source (file:line:col and path) of the value at `path`, or of its key when `wantKey`; resolved on first read. */
 export function sourceAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = false): Source {
-  const node = nodeAt(sd, path, wantKey);
-  const offset = node?.range?.[0] ?? 0;
-  const pos = sd.lines.linePos(offset);
-  return { file: sd.file, line: pos.line, column: pos.col, path: formatPath(path) };
+  return new LazySource(sd.file, formatPath(path), sd, path, wantKey);
 }
 
 /** Builds a finding located at `path` of `sd`, with the character offsets of the node it points at. */

@@ -23,7 +23,8 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
   for (const sd of docs) {
     let value: unknown;
     try {
-      value = sd.doc.toJS({ maxAliasCount: 100 });
+      // The fast path's value, or the positioned document's (the two agree: policy/fast-parse.ts).
+      value = 'value' in sd ? sd.value : sd.doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
       // The yaml library refuses documents that expand aliases without bound ("billion laughs").
       findings.push(findingAt(sd, [], 'policy/too-many-aliases', `the document could not be read: ${(e as Error).message.split('\n')[0]}`, 'use fewer YAML aliases (*name); at most 100 are expanded per document'));

@@ -12,7 +12,7 @@
 import type { ConditionProperties, RuleProperties, TopLevelCondition } from 'json-rules-engine';
 import type { Module, Policy, Quota } from '../model/policy.js';
 import { formatRange, type PriorityRange } from '../model/priority.js';
-import { sourceText } from '../model/source.js';
+import { sourceText, type Source } from '../model/source.js';
 
 export type RuleKind = 'reclaim-idle' | 'reclaim-borrowed' | 'self' | 'child';
 
@@ -46,17 +46,22 @@ export function compileRules(policy: Policy): CompiledRule[] {
   return rules;
 }
 
-function make(name: string, kind: RuleKind, quota: string, source: string, conditions: TopLevelCondition, summary: string): CompiledRule {
+function make(name: string, kind: RuleKind, quota: string, src: Source | 'built-in', conditions: TopLevelCondition, summary: string): CompiledRule {
   const order = ORDER[kind];
+  let source: string | undefined;
   return {
     name,
     kind,
     quota,
-    source,
+    // file:line:col, worked out when first printed: the policy's positions are parsed on demand.
+    get source(): string {
+      source ??= src === 'built-in' ? src : sourceText(src);
+      return source;
+    },
     order,
     summary,
     // json-rules-engine runs higher priority first; events are sorted by `order` later anyway.
-    rule: { name, priority: 10 - order, conditions, event: { type: 'eligible', params: { rule: name, kind, source } } },
+    rule: { name, priority: 10 - order, conditions, event: { type: 'eligible', params: { rule: name, kind } } },
   };
 }
 
@@ -92,7 +97,7 @@ function borrowedReclaimRule(q: Quota): CompiledRule | undefined {
     `${q.name}/reclaim`,
     'reclaim-borrowed',
     q.name,
-    sourceText(q.reclaimSrc),
+    q.reclaimSrc,
     { all },
     `jobs on ${q.name} or below it may take back what ${q.name} lent: ${who} on its same-level quotas (reclaim: ${q.reclaim})`,
   );
@@ -104,7 +109,7 @@ function selfRule(q: Quota): CompiledRule {
     `${q.name}/selfPreemption`,
     'self',
     q.name,
-    sourceText(sp.src),
+    sp.src,
     {
       all: [
         { fact: 'preemptorQuota', operator: 'equal', value: q.name },
@@ -127,7 +132,7 @@ function childRule(q: Quota): CompiledRule {
     `${q.name}/childPreemption`,
     'child',
     q.name,
-    sourceText(cp.src),
+    cp.src,
     {
       all: [
         { fact: 'preemptorQuota', operator: 'equal', value: q.name },
