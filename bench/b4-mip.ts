@@ -124,7 +124,7 @@ export async function mipOptimum(
     else if (id === 5) fixed.push(...extra.map((e) => e.replace(/^ t/, ' u')), ` h5: s >= ${best}`);
     else fixed.push(` f${fixed.length}: ${objective} ${sense === 'Minimize' ? '<=' : '>='} ${best}`);
   }
-  return values ? all.filter((k) => values![k] === 1).map((k) => candidates[k]!.job).sort((a, b) => a - b) : null;
+  return values ? all.filter((k) => values[k] === 1).map((k) => candidates[k]!.job).sort((a, b) => a - b) : null;
 }
 
 function fmt(v: number): string {

@@ -9,7 +9,7 @@ import Table from 'cli-table3';
 import { stringify } from 'yaml';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
-import { exportKueue, type KueueVersion } from '../interop/kueue.js';
+import { exportKueue } from '../interop/kueue.js';
 import { exportPai } from '../interop/pai-quota.js';
 import { treeOfPolicy, type MappingRow } from '../interop/tree-quota.js';
 import { exportVolcano } from '../interop/volcano.js';
@@ -74,7 +74,7 @@ export function registerExport(program: Command): void {
       const names = { gpu: flags.gpuResource };
       const result =
         format === 'kueue'
-          ? exportKueue(quotas, { version: flags.api as KueueVersion, names, flavor: flags.flavor })
+          ? exportKueue(quotas, { version: flags.api, names, flavor: flags.flavor })
           : format === 'koordinator'
             ? exportKoordinator(quotas, { names, namespace: flags.namespace })
             : format === 'volcano'

@@ -105,14 +105,14 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
 }
 
 function readResourceGroups(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, names: ResourceNames, report: Report, what: string): void {
-  const groups = spec.resourceGroups;
-  if (groups === undefined) return;
-  if (!Array.isArray(groups)) {
+  const given = spec.resourceGroups;
+  if (given === undefined) return;
+  if (!Array.isArray(given)) {
     report.error(o.sd, [...sp, 'resourceGroups'], 'interop/invalid-field', `${what} ${o.name}: spec.resourceGroups must be a list`, 'a list of { coveredResources, flavors }');
     return;
   }
   const flavorsSeen: string[] = [];
-  groups.forEach((g, gi) => {
+  given.forEach((g, gi) => {
     const gp: PathSeg[] = [...sp, 'resourceGroups', gi];
     const flavors = asObject(g)?.flavors;
     if (!Array.isArray(flavors)) {
@@ -192,7 +192,7 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
     if (kids.length) {
       // The Cohort's own nominalQuota is what it guarantees beyond its children.
       const own = { gpu: q.min.gpu - kids.reduce((s, k) => s + k.min.gpu, 0) } as TreeQuota['min'];
-      for (const r of ['cpu', 'memory'] as const) if (q.min[r] !== undefined) own[r] = Math.max(0, q.min[r]! - kids.reduce((s, k) => s + (k.min[r] ?? 0), 0));
+      for (const r of ['cpu', 'memory'] as const) if (q.min[r] !== undefined) own[r] = Math.max(0, q.min[r] - kids.reduce((s, k) => s + (k.min[r] ?? 0), 0));
       objects.push({ apiVersion, kind: 'Cohort', metadata: meta, spec: { ...parent, ...(hasAny(own) ? { resourceGroups: groups(own, o) } : {}) } });
       row(q.name, 'min', 'spec.resourceGroups[].flavors[].resources[].nominalQuota', 'approximated', `a Cohort's nominalQuota is what it adds to its ClusterQueues': ${q.min.gpu} − ${q.min.gpu - own.gpu} = ${own.gpu} GPUs`);
       if (q.reclaim && q.reclaim !== 'any') row(q.name, 'reclaim', '—', 'lost', 'a Cohort has no preemption settings; reclaimWithinCohort belongs to ClusterQueues');

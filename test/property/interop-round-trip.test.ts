@@ -37,7 +37,7 @@ const treeArb: fc.Arbitrary<TreeQuota[]> = fc
   )
   .map((raw) => {
     const used = new Set<string>();
-    const quotas: TreeQuota[] = raw.map((r, i) => {
+    const quotas: TreeQuota[] = raw.map((r) => {
       let name = r.name;
       while (used.has(name.toLowerCase())) name = `${name}x`;
       used.add(name.toLowerCase());

@@ -58,9 +58,9 @@ describe('export kueue', () => {
   const byName = (n: string) => objects.find((o) => (o as { metadata: { name: string } }).metadata.name === n) as { kind: string; spec: Record<string, unknown> };
 
   it('writes quotas with children as Cohorts and leaves as ClusterQueues, with v1beta1 field names', () => {
-    expect(byName('quota1')!.kind).toBe('Cohort');
+    expect(byName('quota1').kind).toBe('Cohort');
     expect(byName('quota1.1')).toMatchObject({ kind: 'ClusterQueue', spec: { cohort: 'quota1', preemption: { reclaimWithinCohort: 'Never', withinClusterQueue: 'LowerPriority' } } });
-    expect(byName('quota1')!.spec.resourceGroups).toEqual([{ coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'f', resources: [{ name: 'nvidia.com/gpu', nominalQuota: '4' }] }] }]);
+    expect(byName('quota1').spec.resourceGroups).toEqual([{ coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'f', resources: [{ name: 'nvidia.com/gpu', nominalQuota: '4' }] }] }]);
   });
 
   it('says what is lost: child preemption, jobs on a parent, non-FIFO strategies', () => {
