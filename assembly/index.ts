@@ -1,19 +1,22 @@
 // The kernel's wasm ABI, and nothing else: numbers in, a status code out, results in the
 // output regions of linear memory (see layout.ts). JS loads a snapshot with
-//   reserve(counts) → write NODES / JOBS / PODS through typed views → commit()
+//   reserve(capacities) → write NODES / JOBS / PODS through typed views → commit(jobs, pods)
 // and then asks queries that pass only request fields and counts; candidate and
-// constraint lists go into the scratch regions first. No strings cross the boundary.
+// constraint lists, and the allowed-models mask, go into scratch and the header first.
+// Between queries, addJob/removeJob change the loaded state permanently (a simulation
+// starting and ending jobs). No strings cross the boundary.
 
 import { HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, LAYOUT_BASE, MAX_CONSTRAINTS, REGION_COUNT, regionStart } from './layout';
 import {
   reserveRegions, commitState, beginQuery, restoreNodes, loaded, nodeCount, podCap, candidateCap,
+  addJobState, removeJobState,
 } from './state';
-import { setRequest, placeGang } from './place';
+import { setRequest, placeGang, poolRoom } from './place';
 import { selectVictims as chooseVictims, resetWinner, victimCount, winner, winnerExact } from './victims';
 import { setOrder, validOrder } from './criteria';
 import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_NOT_LOADED, STATUS_SCRATCH_TOO_SMALL, STATUS_OUT_OF_MEMORY,
-  STATUS_BAD_SNAPSHOT, STATUS_BAD_REQUEST, STATUS_BAD_ORDER,
+  STATUS_BAD_SNAPSHOT, STATUS_BAD_REQUEST, STATUS_BAD_ORDER, STATUS_BAD_JOB,
 } from './status';
 
 export * from './status';
@@ -24,9 +27,11 @@ export {
 export { EXACT_LIMIT, SEARCH_BUDGET } from './victims';
 export {
   LAYOUT_BASE, HEADER_SIZE, HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_REGIONS, HDR_CONSTRAINTS,
-  HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, HDR_DEFICITS, MAX_CONSTRAINTS, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
-  NODE_POOL, JOB_STRIDE, JOB_LOST_WORK, JOB_STARTED_AT, JOB_CPU_SUM, JOB_MEM_SUM, JOB_RANK,
-  JOB_PRIORITY, JOB_GPUS, JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_STRIDE,
+  HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, HDR_DEFICITS, MAX_CONSTRAINTS, HDR_REQ_MODELS, HDR_OUT_FREE,
+  HDR_OUT_LARGEST, HDR_OUT_FITS, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
+  NODE_POOL, NODE_MODEL, JOB_STRIDE, JOB_LOST_WORK, JOB_STARTED_AT, JOB_CPU_SUM, JOB_MEM_SUM, JOB_RANK,
+  JOB_PRIORITY, JOB_GPUS, JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, JOB_FLAGS, JOB_REMOVED,
+  POD_STRIDE,
   POD_NODE, POD_MASK, POD_CPU, POD_MEM, UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU,
   UNDO_FREE_MEM, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT, CANDIDATE_STRIDE,
   CANDIDATE_JOB, CANDIDATE_MASK, OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK, NODE_INDEX_BITS,
@@ -40,7 +45,7 @@ const MAX_PODS_PER_NODE: u64 = 32;
 
 let calls: u32 = 0;
 
-/** Queries answered (place + selectVictims): lets a test prove the wasm path ran. */
+/** Queries answered (place + selectVictims; room is not counted): lets a test prove the wasm path ran. */
 export function callCount(): u32 {
   return calls;
 }
@@ -62,17 +67,47 @@ export function regionOffset(r: i32): u32 {
 }
 
 /**
- * Lays out memory for a snapshot of these sizes and scratch of these capacities, growing
- * memory as needed. New counts invalidate the loaded state until `commit`; the same
- * counts with bigger capacities keep it.
+ * Lays out memory for `nodes` nodes in `pools` pools, `jobs` job slots, a pod store of
+ * `podStore` pods and scratch of these capacities, growing memory as needed. New node or
+ * pool counts invalidate the loaded state until `commit`; bigger capacities keep it.
  */
-export function reserve(nodes: u32, jobs: u32, pods: u32, pools: u32, candidates: u32, outPods: u32): i32 {
-  return reserveRegions(nodes, jobs, pods, pools, candidates, outPods) ? STATUS_OK : STATUS_OUT_OF_MEMORY;
+export function reserve(nodes: u32, jobs: u32, podStore: u32, pools: u32, candidates: u32, outPods: u32): i32 {
+  return reserveRegions(nodes, jobs, podStore, pools, candidates, outPods) ? STATUS_OK : STATUS_OUT_OF_MEMORY;
 }
 
-/** Called once JS has written NODES, JOBS and PODS: derives pool lists and job sums. */
-export function commit(): i32 {
-  return commitState() ? STATUS_OK : STATUS_BAD_SNAPSHOT;
+/** Called once JS has written NODES and the first `jobs` JOBS and `pods` PODS: derives pool lists and job sums. */
+export function commit(jobs: u32, pods: u32): i32 {
+  return commitState(jobs, pods) ? STATUS_OK : STATUS_BAD_SNAPSHOT;
+}
+
+/**
+ * Adds the running job JS wrote at the next job slot (pods at the end of the pod store)
+ * permanently. Returns its index (≥ 0), or −STATUS_BAD_JOB when a pod names a missing
+ * node or GPU, or a GPU already held (nothing changes then), −STATUS_NOT_LOADED without
+ * a snapshot.
+ */
+export function addJob(): i32 {
+  if (!loaded) return -STATUS_NOT_LOADED;
+  const j = addJobState();
+  return j < 0 ? -STATUS_BAD_JOB : j;
+}
+
+/** Frees job `j`'s pods permanently and retires its index; STATUS_BAD_JOB unless `j` is live. */
+export function removeJob(j: u32): i32 {
+  if (!loaded) return STATUS_NOT_LOADED;
+  return removeJobState(j) ? STATUS_OK : STATUS_BAD_JOB;
+}
+
+/**
+ * Room for a pod shape on free capacity (free GPUs, most on one node, pods that fit) over
+ * the pool's nodes of an allowed model, into the header's HDR_OUT_* slots.
+ */
+export function room(gpu: u32, cpu: f64, mem: f64, pool: u32, strict: i32): i32 {
+  if (!loaded) return STATUS_NOT_LOADED;
+  if (gpu < 1 || gpu > 32) return STATUS_BAD_REQUEST;
+  setRequest(gpu, cpu, mem, pool, false, strict != 0);
+  poolRoom();
+  return STATUS_OK;
 }
 
 function checkRequest(pods: u32, gpu: u32): i32 {

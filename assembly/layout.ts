@@ -7,20 +7,20 @@
 //   LAYOUT_BASE ┌──────────────────────────────┐
 //               │ header (HEADER_SIZE bytes)   │ out counts, region table, constraints in,
 //               │                              │ winning alternative, deficits
-//               ├──────────────────────────────┤ ── state: written once per snapshot
+//               ├──────────────────────────────┤ ── node state: fixed by the snapshot's nodes
 //   NODES       │ node × nodeCount   (32 B)    │ mask u32 · gpus u32 · freeCpu f64 ·
-//               │                              │ freeMem f64 · pool u32 · pad
-//   JOBS        │ job × jobCount     (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
-//               │                              │ memSum f64 · rank · priority · gpus · order ·
-//               │                              │ podStart · podCount · gpuSum · pad (i32/u32)
-//   PODS        │ pod × podCount     (24 B)    │ node u32 · mask u32 · cpu f64 · mem f64
+//               │                              │ freeMem f64 · pool u32 · model u32
 //   POOL_STARTS │ u32 × (poolCount + 1)        │ pool p's nodes are POOL_NODES[start[p]..start[p+1])
 //   POOL_NODES  │ u32 × nodeCount              │ node indices grouped by pool, ascending
-//               ├──────────────────────────────┤ ── per-query work areas sized by the state
 //   NODE_STAMPS │ u32 × nodeCount              │ epoch a node was last saved to UNDO
-//   JOB_STAMPS  │ u32 × jobCount               │ epoch a job was last seen as a candidate
-//   HEAP        │ u32 × nodeCount              │ placement heap keys (free << 26 | node)
+//   HEAP        │ u32 × nodeCount              │ placement heap keys (rank << 26 | unaligned << 25 | node)
 //   UNDO        │ undo × nodeCount   (24 B)    │ node u32 · mask u32 · freeCpu f64 · freeMem f64
+//               ├──────────────────────────────┤ ── jobs: grow with addJob (capacities, not counts)
+//   JOBS        │ job × jobCap       (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
+//               │                              │ memSum f64 · rank · priority · gpus · order ·
+//               │                              │ podStart · podCount · gpuSum · flags (i32/u32)
+//   PODS        │ pod × podStoreCap  (24 B)    │ node u32 · mask u32 · cpu f64 · mem f64
+//   JOB_STAMPS  │ u32 × jobCap                 │ epoch a job was last seen as a candidate
 //               ├──────────────────────────────┤ ── scratch: grown when a bigger query comes
 //   CANDIDATES  │ cand × candidateCap (8 B)    │ job u32 · constraintMask u32   (JS writes)
 //   ORDER       │ u32 × candidateCap           │ [0,n) positions heaped or sorted, [n,2n) a pass's picks
@@ -34,6 +34,11 @@
 //   8-GPU node, mask 0b0000_0010     GPU: 7 6 5 4 3 2 1 0
 //                                         . . . . . . # .    free = 7
 //   aligned blocks of 4: [0-3] holds GPU 1, [4-7] is fully free → a 4-GPU pod gets 4-7.
+//
+// Jobs come after everything sized by nodes, so growing the job capacity (addJob) moves
+// only PODS and what follows it, never a node record. Removed jobs keep their slot
+// (JOB_FLAGS has JOB_REMOVED) and their pods stay in PODS, unreferenced: indices are
+// never reused, so an index the engine holds names one job for the kernel's lifetime.
 //
 // Every region starts on an 8-byte boundary so f64 fields are aligned for both wasm
 // loads and JS Float64Array views.
@@ -58,6 +63,14 @@ export const HDR_OUT_EXACT: u32 = 580;
 /** Working copy of the deficits: MAX_CONSTRAINTS × f64, kernel-private. */
 export const HDR_DEFICITS: u32 = 640;
 export const MAX_CONSTRAINTS: u32 = 32;
+/** u32 in: the request's allowed GPU models, bit m = model m (0 = any); JS writes it per query. */
+export const HDR_REQ_MODELS: u32 = 896;
+/** u32 out of `room`: free GPUs on the request's eligible nodes. */
+export const HDR_OUT_FREE: u32 = 900;
+/** u32 out of `room`: the most free GPUs on one eligible node. */
+export const HDR_OUT_LARGEST: u32 = 904;
+/** u32 out of `room`: how many pods of the request's shape fit on free capacity (sum of fits). */
+export const HDR_OUT_FITS: u32 = 908;
 
 export const NODE_STRIDE: u32 = 32;
 export const NODE_MASK: u32 = 0;
@@ -65,6 +78,8 @@ export const NODE_GPUS: u32 = 4;
 export const NODE_FREE_CPU: u32 = 8;
 export const NODE_FREE_MEM: u32 = 16;
 export const NODE_POOL: u32 = 24;
+/** GPU model index 0..31 (requests filter on it with a model mask). */
+export const NODE_MODEL: u32 = 28;
 
 export const JOB_STRIDE: u32 = 64;
 export const JOB_LOST_WORK: u32 = 0;
@@ -79,6 +94,9 @@ export const JOB_ORDER: u32 = 44;
 export const JOB_POD_START: u32 = 48;
 export const JOB_POD_COUNT: u32 = 52;
 export const JOB_GPU_SUM: u32 = 56;
+/** Bit set JOB_REMOVED: removeJob freed the job's pods; it is never a candidate again. */
+export const JOB_FLAGS: u32 = 60;
+export const JOB_REMOVED: u32 = 1;
 
 export const POD_STRIDE: u32 = 24;
 export const POD_NODE: u32 = 0;
@@ -104,20 +122,24 @@ export const OUT_POD_STRIDE: u32 = 8;
 export const OUT_POD_NODE: u32 = 0;
 export const OUT_POD_MASK: u32 = 4;
 
-/** Node indices live in the low bits of a heap key; the free count sits above them. */
-export const NODE_INDEX_BITS: u32 = 26;
+/**
+ * Node indices live in the low bits of a heap key; above them one bit says "no aligned
+ * block for this shape" (SEMANTICS 5.4: among equal ranks, aligned nodes first), and the
+ * strategy's rank (free count, or 32 − free) sits on top: 6 + 1 + 25 = 32 bits.
+ */
+export const NODE_INDEX_BITS: u32 = 25;
 export const MAX_NODES: u32 = 1 << NODE_INDEX_BITS;
 
 /** Region ids, in memory order; `regionOffset(id)` answers where each starts. */
 export const REGION_NODES: i32 = 0;
-export const REGION_JOBS: i32 = 1;
-export const REGION_PODS: i32 = 2;
-export const REGION_POOL_STARTS: i32 = 3;
-export const REGION_POOL_NODES: i32 = 4;
-export const REGION_NODE_STAMPS: i32 = 5;
-export const REGION_JOB_STAMPS: i32 = 6;
-export const REGION_HEAP: i32 = 7;
-export const REGION_UNDO: i32 = 8;
+export const REGION_POOL_STARTS: i32 = 1;
+export const REGION_POOL_NODES: i32 = 2;
+export const REGION_NODE_STAMPS: i32 = 3;
+export const REGION_HEAP: i32 = 4;
+export const REGION_UNDO: i32 = 5;
+export const REGION_JOBS: i32 = 6;
+export const REGION_PODS: i32 = 7;
+export const REGION_JOB_STAMPS: i32 = 8;
 export const REGION_CANDIDATES: i32 = 9;
 export const REGION_ORDER: i32 = 10;
 export const REGION_OUT_VICTIMS: i32 = 11;
@@ -139,31 +161,32 @@ export const REGION_COUNT: i32 = 14;
 /**
  * Computes every region's start offset for the given sizes and writes them into the
  * header's HDR_REGIONS table (REGION_COUNT u32 slots; the last is the end of used
- * memory). State regions depend only on the snapshot's counts, so growing the scratch
- * capacities later never moves the loaded state. Allocates nothing: the stub runtime
- * never frees.
+ * memory). Node regions depend only on the node and pool counts, and JOBS only on them
+ * too, so growing the job, pod-store or scratch capacities never moves a node record or
+ * a job record (PODS and later regions may move; `reserveRegions` moves their contents).
+ * Allocates nothing: the stub runtime never frees.
  */
 export function computeRegions(
   nodeCount: u32,
-  jobCount: u32,
-  podCount: u32,
+  jobCap: u32,
+  podStoreCap: u32,
   poolCount: u32,
   candidateCap: u32,
   podCap: u32,
 ): void {
   const n = <usize>nodeCount;
-  const j = <usize>jobCount;
+  const j = <usize>jobCap;
   const c = <usize>candidateCap;
   let at: usize = <usize>LAYOUT_BASE + HEADER_SIZE;
   at = putRegion(REGION_NODES, at, n * NODE_STRIDE);
-  at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
-  at = putRegion(REGION_PODS, at, <usize>podCount * POD_STRIDE);
   at = putRegion(REGION_POOL_STARTS, at, (<usize>poolCount + 1) * 4);
   at = putRegion(REGION_POOL_NODES, at, n * 4);
   at = putRegion(REGION_NODE_STAMPS, at, n * 4);
-  at = putRegion(REGION_JOB_STAMPS, at, j * 4);
   at = putRegion(REGION_HEAP, at, n * 4);
   at = putRegion(REGION_UNDO, at, n * UNDO_STRIDE);
+  at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
+  at = putRegion(REGION_PODS, at, <usize>podStoreCap * POD_STRIDE);
+  at = putRegion(REGION_JOB_STAMPS, at, j * 4);
   at = putRegion(REGION_CANDIDATES, at, c * CANDIDATE_STRIDE);
   at = putRegion(REGION_ORDER, at, c * 4);
   at = putRegion(REGION_OUT_VICTIMS, at, c * 4);

@@ -5,12 +5,13 @@
 // it is re-keyed, and a placement costs one pass over the pool plus P·log(nodes).
 
 import {
-  NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL, NODE_INDEX_BITS,
-  OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK,
+  NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL, NODE_MODEL, NODE_INDEX_BITS,
+  OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK, LAYOUT_BASE, HDR_REQ_MODELS, HDR_OUT_FREE,
+  HDR_OUT_LARGEST, HDR_OUT_FITS,
 } from './layout';
 import { freeMaskOf, isPowerOfTwo, freeBlockStarts, lowestBits, blockMask } from './bitmap';
 import {
-  nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr,
+  nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask,
 } from './state';
 
 /** The request being answered; set by `setRequest` so the hot helpers take one argument. */
@@ -25,11 +26,17 @@ let reqPow2: bool = true;
 let reqShift: u32 = 0;
 /** cpu or memory asked: only then does fits need the floating-point path. */
 let reqLimited: bool = false;
+/** Allowed GPU models, bit m = model m; 0 = any (read from HDR_REQ_MODELS per query). */
+let reqModels: u32 = 0;
 
 const INDEX_MASK: u32 = (<u32>1 << NODE_INDEX_BITS) - 1;
 
-/** Records the request the next `fitsOf`/`placeGang` calls answer. */
+/**
+ * Records the request the next `fitsOf`/`placeGang` calls answer. The allowed-models
+ * mask comes from the header (HDR_REQ_MODELS), which JS writes before every query.
+ */
 export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool, strict: bool): void {
+  reqModels = load<u32>(<usize>LAYOUT_BASE + HDR_REQ_MODELS);
   reqGpu = gpu;
   reqCpu = cpu;
   reqMem = mem;
@@ -46,12 +53,18 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
   return load<u32>(nodeAt(n) + NODE_POOL) == reqPool;
 }
 
+/** True when node `n`'s GPU model is one the request allows (mask 0 allows every model). */
+@inline function modelAllowed(n: u32): bool {
+  return reqModels == 0 || ((reqModels >>> load<u32>(nodeAt(n) + NODE_MODEL)) & 1) != 0;
+}
+
 /**
  * How many more pods of the request's shape node `n` takes: the least of its GPU fits
  * (aligned free blocks under strict topology, else free GPUs / g), cpu fits and memory
  * fits. Placing one pod lowers it by exactly one, which keeps the fits sum exact.
  */
 @inline export function fitsOf(n: u32): i32 {
+  if (!modelAllowed(n)) return 0;
   const node = nodeAt(n);
   const gpus = load<u32>(node + NODE_GPUS);
   const g = reqGpu;
@@ -79,10 +92,10 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
 
 /**
  * True when fits is just free / g: no strict topology, no cpu or memory asked, g a power
- * of two. The scans then take a branch-free path (the common case, and B2's).
+ * of two, any GPU model. The scans then take a branch-free path (the common case, and B2's).
  */
 @inline function plainShape(): bool {
-  return !reqStrict && !reqLimited && reqPow2;
+  return !reqStrict && !reqLimited && reqPow2 && reqModels == 0;
 }
 
 /** Sum of fits over the request's pool: the gang is placeable iff it is ≥ P. */
@@ -192,7 +205,7 @@ export function placeGang(pods: u32): bool {
     const gpusMask = chooseGpus(n);
     touchNode(n);
     const node = nodeAt(n);
-    store<u32>(node + NODE_MASK, load<u32>(node + NODE_MASK) | gpusMask);
+    setNodeMask(n, load<u32>(node + NODE_MASK) | gpusMask);
     store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - cpu);
     store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - mem);
     const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
@@ -208,4 +221,30 @@ export function placeGang(pods: u32): bool {
     if (size > 1) siftDown(0, size);
   }
   return true;
+}
+
+/**
+ * Room for the request on free capacity, without placing (SEMANTICS 5.4's fragmentation):
+ * over the pool's nodes of an allowed model, the free GPUs, the most free on one node,
+ * and the sum of fits. Written to the header's HDR_OUT_FREE / _LARGEST / _FITS.
+ */
+export function poolRoom(): void {
+  let free: u32 = 0;
+  let largest: u32 = 0;
+  let fits: u32 = 0;
+  if (reqPool < poolCount) {
+    const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
+    const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
+    for (let i = from; i < to; i++) {
+      const n = load<u32>(poolNodesPtr + (<usize>i << 2));
+      if (!modelAllowed(n)) continue;
+      const f = freeCount(n);
+      free += f;
+      if (f > largest) largest = f;
+      fits += <u32>fitsOf(n);
+    }
+  }
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_FREE, free);
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_LARGEST, largest);
+  store<u32>(<usize>LAYOUT_BASE + HDR_OUT_FITS, fits);
 }

@@ -1,10 +1,12 @@
 // The loaded snapshot's sizes, its region pointers, and the undo log that lets a query
 // change node state in place and put it back exactly. Invariant: between queries the
-// node records hold exactly what JS wrote at load.
+// node records hold exactly what JS wrote at load plus the permanent changes of addJob
+// and removeJob (outside any query, so outside the undo log).
 
 import {
-  NODE_STRIDE, NODE_MASK, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL,
+  NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL,
   JOB_STRIDE, JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM,
+  JOB_FLAGS, JOB_REMOVED,
   POD_STRIDE, POD_NODE, POD_MASK, POD_CPU, POD_MEM,
   UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU, UNDO_FREE_MEM,
   REGION_NODES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
@@ -12,6 +14,7 @@ import {
   REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_END, MAX_NODES,
   computeRegions, regionStart,
 } from './layout';
+import { fullMask } from './bitmap';
 
 export let nodeCount: u32 = 0;
 export let jobCount: u32 = 0;
@@ -19,6 +22,9 @@ export let podCount: u32 = 0;
 export let poolCount: u32 = 0;
 export let candidateCap: u32 = 0;
 export let podCap: u32 = 0;
+/** Job slots and pod-store slots laid out: addJob writes past the counts, up to these. */
+export let jobCap: u32 = 0;
+export let podStoreCap: u32 = 0;
 /** False from `reserve` until a successful `commit`: queries refuse to run meanwhile. */
 export let loaded: bool = false;
 
@@ -65,29 +71,41 @@ function ensureMemory(end: usize): bool {
 }
 
 /**
- * Lays out regions for the given sizes and grows memory to hold them. With the same
- * counts as the loaded snapshot it only resizes scratch and the state stays loaded;
- * with new counts the snapshot must be written again and committed.
+ * Lays out regions for these node and pool counts and these capacities (job slots, pod
+ * store, scratch), growing memory to hold them. With the loaded snapshot's node and pool
+ * counts and capacities that still hold its jobs and pods, the state stays loaded: node
+ * records and jobs never move, PODS is moved to its new start, job stamps are cleared.
+ * Otherwise the snapshot must be written again and committed.
  */
 export function reserveRegions(
-  nodes: u32, jobs: u32, pods: u32, pools: u32, candidates: u32, outPods: u32,
+  nodes: u32, jobs: u32, podStore: u32, pools: u32, candidates: u32, outPods: u32,
 ): bool {
   if (nodes > MAX_NODES) return false;
-  const sameState = nodes == nodeCount && jobs == jobCount && pods == podCount && pools == poolCount;
-  computeRegions(nodes, jobs, pods, pools, candidates, outPods);
+  const keep = loaded && nodes == nodeCount && pools == poolCount && jobs >= jobCount && podStore >= podCount;
+  const oldPods = podsPtr;
+  computeRegions(nodes, jobs, podStore, pools, candidates, outPods);
   if (!ensureMemory(regionStart(REGION_END))) {
     // Put the previous layout back so a loaded state stays addressable.
-    computeRegions(nodeCount, jobCount, podCount, poolCount, candidateCap, podCap);
+    computeRegions(nodeCount, jobCap, podStoreCap, poolCount, candidateCap, podCap);
     return false;
   }
-  if (!sameState) loaded = false;
+  if (!keep) {
+    loaded = false;
+    jobCount = 0;
+    podCount = 0;
+  }
   nodeCount = nodes;
-  jobCount = jobs;
-  podCount = pods;
+  jobCap = jobs;
+  podStoreCap = podStore;
   poolCount = pools;
   candidateCap = candidates;
   podCap = outPods;
   cachePointers();
+  if (keep) {
+    // memory.copy is a memmove: the new PODS may overlap the old one.
+    if (podsPtr != oldPods) memory.copy(podsPtr, oldPods, <usize>podCount * POD_STRIDE);
+    memory.fill(jobStampsPtr, 0, <usize>jobCap << 2);
+  }
   return true;
 }
 
@@ -96,8 +114,11 @@ export function reserveRegions(
  * sort, so each pool lists its nodes in ascending index order) and each job's freed sums.
  * Returns false when a node's pool or a pod's node is out of range.
  */
-export function commitState(): bool {
+export function commitState(jobs: u32, pods: u32): bool {
   loaded = false;
+  if (jobs > jobCap || pods > podStoreCap) return false;
+  jobCount = jobs;
+  podCount = pods;
   const starts = poolStartsPtr;
   memory.fill(starts, 0, (<usize>poolCount + 1) << 2);
   for (let n: u32 = 0; n < nodeCount; n++) {
@@ -142,9 +163,10 @@ export function commitState(): bool {
     store<f64>(job + JOB_CPU_SUM, cpu);
     store<f64>(job + JOB_MEM_SUM, mem);
     store<u32>(job + JOB_GPU_SUM, gpus);
+    store<u32>(job + JOB_FLAGS, 0);
   }
   memory.fill(nodeStampsPtr, 0, <usize>nodeCount << 2);
-  memory.fill(jobStampsPtr, 0, <usize>jobCount << 2);
+  memory.fill(jobStampsPtr, 0, <usize>jobCap << 2);
   epoch = 0;
   loaded = true;
   return true;
@@ -156,7 +178,7 @@ export function beginQuery(): void {
   if (epoch == 0) {
     // Wrapped after 2^32 queries: old stamps could collide with the new epochs.
     memory.fill(nodeStampsPtr, 0, <usize>nodeCount << 2);
-    memory.fill(jobStampsPtr, 0, <usize>jobCount << 2);
+    memory.fill(jobStampsPtr, 0, <usize>jobCap << 2);
     epoch = 1;
   }
   undoCount = 0;
@@ -181,8 +203,9 @@ export function beginQuery(): void {
 export function restoreNodes(): void {
   for (let i: u32 = 0; i < undoCount; i++) {
     const entry = undoPtr + <usize>i * UNDO_STRIDE;
-    const node = nodesPtr + <usize>load<u32>(entry + UNDO_NODE) * NODE_STRIDE;
-    store<u32>(node + NODE_MASK, load<u32>(entry + UNDO_MASK));
+    const n = load<u32>(entry + UNDO_NODE);
+    const node = nodeAt(n);
+    setNodeMask(n, load<u32>(entry + UNDO_MASK));
     store<f64>(node + NODE_FREE_CPU, load<f64>(entry + UNDO_FREE_CPU));
     store<f64>(node + NODE_FREE_MEM, load<f64>(entry + UNDO_FREE_MEM));
   }
@@ -202,4 +225,91 @@ export function restoreNodes(): void {
 /** Address of pod `i`'s record. */
 @inline export function podAt(i: u32): usize {
   return podsPtr + <usize>i * POD_STRIDE;
+}
+
+/**
+ * The one way node `n`'s GPU mask changes (queries, undo, addJob, removeJob), so that
+ * whatever the kernel derives from masks can follow every change.
+ */
+@inline export function setNodeMask(n: u32, mask: u32): void {
+  store<u32>(nodeAt(n) + NODE_MASK, mask);
+}
+
+/**
+ * Puts pod `i` of the pod store onto its node (occupy) or takes it off: its GPUs, cpu
+ * and memory. The caller logs the node first (`touchNode`) when the change is a query's.
+ */
+export function applyPod(i: u32, occupy: bool): void {
+  const pod = podAt(i);
+  const n = load<u32>(pod + POD_NODE);
+  const node = nodeAt(n);
+  const mask = load<u32>(pod + POD_MASK);
+  if (occupy) {
+    setNodeMask(n, load<u32>(node + NODE_MASK) | mask);
+    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - load<f64>(pod + POD_CPU));
+    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - load<f64>(pod + POD_MEM));
+  } else {
+    setNodeMask(n, load<u32>(node + NODE_MASK) & ~mask);
+    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) + load<f64>(pod + POD_CPU));
+    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) + load<f64>(pod + POD_MEM));
+  }
+}
+
+/** True when job `j` is a live job of the snapshot (in range and not removed). */
+export function jobLive(j: u32): bool {
+  return j < jobCount && (load<u32>(jobAt(j) + JOB_FLAGS) & JOB_REMOVED) == 0;
+}
+
+/**
+ * Adds the job JS wrote at slot `jobCount` (its pods at PODS[podCount..], podStart and
+ * podCount set) as a running job, permanently: its pods occupy their nodes. Fails, and
+ * changes nothing, when a pod names a node out of range or a GPU the node lacks or that
+ * is already held. Returns the new job's index, or -1 on failure.
+ */
+export function addJobState(): i32 {
+  if (!loaded || jobCount >= jobCap) return -1;
+  const job = jobAt(jobCount);
+  const first = load<u32>(job + JOB_POD_START);
+  const count = load<u32>(job + JOB_POD_COUNT);
+  if (first != podCount || <u64>first + count > <u64>podStoreCap) return -1;
+  let cpu: f64 = 0;
+  let mem: f64 = 0;
+  let gpus: u32 = 0;
+  for (let i = first; i < first + count; i++) {
+    const pod = podAt(i);
+    const n = load<u32>(pod + POD_NODE);
+    const mask = load<u32>(pod + POD_MASK);
+    let bad = n >= nodeCount;
+    if (!bad) {
+      const node = nodeAt(n);
+      bad = (mask & ~fullMask(load<u32>(node + NODE_GPUS))) != 0 || (mask & load<u32>(node + NODE_MASK)) != 0;
+    }
+    if (bad) {
+      // Take back the pods already placed: the snapshot is as before the call.
+      for (let k = i; k > first; k--) applyPod(k - 1, false);
+      return -1;
+    }
+    applyPod(i, true);
+    gpus += popcnt<u32>(mask);
+    cpu += load<f64>(pod + POD_CPU);
+    mem += load<f64>(pod + POD_MEM);
+  }
+  store<f64>(job + JOB_CPU_SUM, cpu);
+  store<f64>(job + JOB_MEM_SUM, mem);
+  store<u32>(job + JOB_GPU_SUM, gpus);
+  store<u32>(job + JOB_FLAGS, 0);
+  store<u32>(jobStampsPtr + (<usize>jobCount << 2), 0);
+  podCount += count;
+  return <i32>(jobCount++);
+}
+
+/** Frees every pod of live job `j`, permanently, and marks it removed; false when `j` is not live. */
+export function removeJobState(j: u32): bool {
+  if (!loaded || !jobLive(j)) return false;
+  const job = jobAt(j);
+  const first = load<u32>(job + JOB_POD_START);
+  const end = first + load<u32>(job + JOB_POD_COUNT);
+  for (let i = first; i < end; i++) applyPod(i, false);
+  store<u32>(job + JOB_FLAGS, JOB_REMOVED);
+  return true;
 }

@@ -23,3 +23,5 @@ export const STATUS_BAD_SNAPSHOT: i32 = 8;
 export const STATUS_BAD_REQUEST: i32 = 9;
 /** The victim order does not list each of the five criteria exactly once (criteria.ts). */
 export const STATUS_BAD_ORDER: i32 = 10;
+/** addJob/removeJob: a pod names a missing node or GPU or one already held, or the job is not live. */
+export const STATUS_BAD_JOB: i32 = 11;

@@ -21,13 +21,12 @@
 // candidateCap >= 2n. Node state changes in place; `restoreNodes` puts it back.
 
 import {
-  NODE_MASK, NODE_FREE_CPU, NODE_FREE_MEM,
-  JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_NODE, POD_MASK, POD_CPU, POD_MEM,
+  JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_NODE,
   CANDIDATE_STRIDE, CANDIDATE_JOB, CANDIDATE_MASK, LAYOUT_BASE, HDR_CONSTRAINTS,
   HDR_DEFICITS, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT,
 } from './layout';
 import {
-  nodeAt, jobAt, podAt, touchNode, restoreNodes, beginQuery, epoch, jobCount, jobStampsPtr,
+  jobAt, podAt, touchNode, restoreNodes, beginQuery, epoch, jobStampsPtr, applyPod, jobLive,
   candidatesPtr, orderPtr, outVictimsPtr, candidateCap,
 } from './state';
 import { fitsOf, inRequestPool, poolFitsSum, placeGang } from './place';
@@ -121,17 +120,7 @@ function moveJob(j: u32, occupy: bool): void {
     const counted = inRequestPool(n);
     const before = counted ? fitsOf(n) : 0;
     touchNode(n);
-    const node = nodeAt(n);
-    const mask = load<u32>(pod + POD_MASK);
-    if (occupy) {
-      store<u32>(node + NODE_MASK, load<u32>(node + NODE_MASK) | mask);
-      store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - load<f64>(pod + POD_CPU));
-      store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - load<f64>(pod + POD_MEM));
-    } else {
-      store<u32>(node + NODE_MASK, load<u32>(node + NODE_MASK) & ~mask);
-      store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) + load<f64>(pod + POD_CPU));
-      store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) + load<f64>(pod + POD_MEM));
-    }
+    applyPod(i, occupy);
     if (counted) fitsSum += fitsOf(n) - before;
   }
 }
@@ -377,7 +366,7 @@ export function selectVictims(
   if ((<u64>candidates << 1) > <u64>candidateCap) return STATUS_SCRATCH_TOO_SMALL;
   for (let i: u32 = 0; i < candidates; i++) {
     const j = jobOf(i);
-    if (j >= jobCount) return STATUS_BAD_CANDIDATE;
+    if (!jobLive(j)) return STATUS_BAD_CANDIDATE;
     const stamp = jobStampsPtr + (<usize>j << 2);
     if (load<u32>(stamp) == epoch) return STATUS_DUPLICATE_CANDIDATE;
     store<u32>(stamp, epoch);

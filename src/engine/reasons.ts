@@ -2,7 +2,6 @@
  * Sentences for answers: why a job cannot be admitted, placed, or given victims, in the
  * policy's terms and citing the policy line (file:line:col).
  */
-import { fitsOf, WorkingNodes } from '../kernel/reference-placement.js';
 import type { Candidate, GangRequest } from '../kernel/types.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { JobSpec } from '../model/policy.js';
@@ -39,18 +38,7 @@ export function describeNeverFits(snap: Snapshot, o: Overrun): string {
  * to exhausted cpu or memory.
  */
 export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string, what: string): string {
-  const view = new WorkingNodes(snap.state.nodes);
-  let free = 0;
-  let largest = 0;
-  let pods = 0;
-  snap.state.nodes.forEach((n, i) => {
-    if (n.pool !== req.pool) return;
-    const f = n.gpus - popcount(n.usedMask);
-    free += f;
-    largest = Math.max(largest, f);
-    pods += fitsOf(view, i, req);
-  });
-  const fragments = free - Math.min(free, pods * req.gpu);
+  const { freeGpus: free, largestFree: largest, podsFit: pods, fragmentedGpus: fragments } = snap.kernel.room(req);
   const shape = `${req.gpu}-GPU pod`;
   return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} (largest on one node: ${largest}); ${req.pods} pod(s) × ${req.gpu} GPU${req.strict ? ' in aligned blocks (topology: strict)' : ''} do not fit: room for ${pods} such pod(s)${fragments > 0 ? `, and ${fragments} free GPU(s) are fragments no ${shape} can use` : ''}`;
 }

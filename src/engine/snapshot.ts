@@ -4,7 +4,6 @@
  * without a placement are placed here, in file order, as the scheduler would have.
  */
 import type { Finding } from '../errors.js';
-import { placeGang, WorkingNodes } from '../kernel/reference-placement.js';
 import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
 import type { Cluster, Policy, Pool, RunningJob } from '../model/policy.js';
@@ -97,22 +96,20 @@ export class Snapshot {
     for (const job of jobs) if (job.placement.length > 0) occupy(job);
     for (const n of nodes) n.usedMask >>>= 0;
 
-    // Jobs without a placement: place them in file order on what is left.
+    // Jobs without a placement: the kernel places them in file order on what is left.
+    // It holds the placed jobs first; each placement is added (addJob) so the next job
+    // sees it, then the whole snapshot is loaded again in file order: two loads, linear
+    // in the jobs to place.
     const findings: Finding[] = [];
     const state: KernelSnapshot = { nodes, jobs: kjobs };
     const unplaced = jobs.filter((j) => j.placement.length === 0);
     if (unplaced.length > 0) {
-      // Placed on one copy-on-write view with the twin's placement (identical to the
-      // kernel's, by the differential property), so the kernel is loaded once, not once
-      // per job: linear in the jobs to place, not quadratic.
-      const view = new WorkingNodes(nodes);
-      const poolNodes = new Map<number, number[]>();
-      nodes.forEach((n, i) => poolNodes.set(n.pool, [...(poolNodes.get(n.pool) ?? []), i]));
+      kernel.load({ nodes, jobs: jobs.filter((j) => j.placement.length > 0).map(toKernelJob) });
       for (const job of unplaced) {
         const pool = policy.pools.find((p) => p.name === tree.get(job.quota).pool)!;
         const req = gangRequest(job, poolIndex.get(pool.name)!, pool);
-        const pods = placeGang(view, poolNodes.get(req.pool) ?? [], req);
-        if (!pods) {
+        const placed = kernel.place(req);
+        if (!placed.ok) {
           findings.push({
             file: job.src.file,
             line: job.src.line,
@@ -125,10 +122,11 @@ export class Snapshot {
           });
           continue;
         }
-        job.placement = pods.map((p) => ({ node: cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
+        job.placement = placed.pods.map((p) => ({ node: cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
         job.placedByEngine = true;
+        kernel.addJob(toKernelJob(job));
         occupy(job);
-        for (const p of pods) nodes[p.node]!.usedMask >>>= 0;
+        for (const p of placed.pods) nodes[p.node]!.usedMask >>>= 0;
       }
       if (findings.length > 0) return { findings };
     }

@@ -12,6 +12,7 @@ export type KernelErrorCode =
   | 'kernel/invalid-candidate'
   | 'kernel/invalid-constraint'
   | 'kernel/invalid-order'
+  | 'kernel/invalid-job'
   | 'kernel/out-of-memory'
   | 'kernel/internal';
 

@@ -15,6 +15,7 @@ export const KERNEL_STATUS = {
   STATUS_BAD_SNAPSHOT: 8,
   STATUS_BAD_REQUEST: 9,
   STATUS_BAD_ORDER: 10,
+  STATUS_BAD_JOB: 11,
 } as const;
 
 /** What a status means, for error messages (tests match codes, never this text). */
@@ -30,4 +31,5 @@ export const STATUS_MEANING: Readonly<Record<number, string>> = {
   [KERNEL_STATUS.STATUS_BAD_SNAPSHOT]: 'the snapshot is inconsistent',
   [KERNEL_STATUS.STATUS_BAD_REQUEST]: 'the request is malformed',
   [KERNEL_STATUS.STATUS_BAD_ORDER]: 'the victim order is not a permutation of the five criteria',
+  [KERNEL_STATUS.STATUS_BAD_JOB]: 'a job names a missing node or GPU, a GPU already held, or a job that is not live',
 };

@@ -18,12 +18,17 @@ export const LAYOUT = {
   HDR_OUT_EXACT: 580,
   HDR_DEFICITS: 640,
   MAX_CONSTRAINTS: 32,
+  HDR_REQ_MODELS: 896,
+  HDR_OUT_FREE: 900,
+  HDR_OUT_LARGEST: 904,
+  HDR_OUT_FITS: 908,
   NODE_STRIDE: 32,
   NODE_MASK: 0,
   NODE_GPUS: 4,
   NODE_FREE_CPU: 8,
   NODE_FREE_MEM: 16,
   NODE_POOL: 24,
+  NODE_MODEL: 28,
   JOB_STRIDE: 64,
   JOB_LOST_WORK: 0,
   JOB_STARTED_AT: 8,
@@ -36,6 +41,8 @@ export const LAYOUT = {
   JOB_POD_START: 48,
   JOB_POD_COUNT: 52,
   JOB_GPU_SUM: 56,
+  JOB_FLAGS: 60,
+  JOB_REMOVED: 1,
   POD_STRIDE: 24,
   POD_NODE: 0,
   POD_MASK: 4,
@@ -55,17 +62,17 @@ export const LAYOUT = {
   OUT_POD_STRIDE: 8,
   OUT_POD_NODE: 0,
   OUT_POD_MASK: 4,
-  NODE_INDEX_BITS: 26,
-  MAX_NODES: 1 << 26,
+  NODE_INDEX_BITS: 25,
+  MAX_NODES: 1 << 25,
   REGION_NODES: 0,
-  REGION_JOBS: 1,
-  REGION_PODS: 2,
-  REGION_POOL_STARTS: 3,
-  REGION_POOL_NODES: 4,
-  REGION_NODE_STAMPS: 5,
-  REGION_JOB_STAMPS: 6,
-  REGION_HEAP: 7,
-  REGION_UNDO: 8,
+  REGION_POOL_STARTS: 1,
+  REGION_POOL_NODES: 2,
+  REGION_NODE_STAMPS: 3,
+  REGION_HEAP: 4,
+  REGION_UNDO: 5,
+  REGION_JOBS: 6,
+  REGION_PODS: 7,
+  REGION_JOB_STAMPS: 8,
   REGION_CANDIDATES: 9,
   REGION_ORDER: 10,
   REGION_OUT_VICTIMS: 11,
@@ -74,10 +81,16 @@ export const LAYOUT = {
   REGION_COUNT: 14,
 } as const;
 
-/** The sizes a layout depends on: the snapshot's counts and the scratch capacities. */
+/**
+ * The sizes a layout depends on: the snapshot's node and pool counts, and capacities —
+ * job slots and pod-store slots (at least the loaded jobs and pods; addJob fills them),
+ * and the scratch capacities.
+ */
 export interface LayoutSizes {
   nodes: number;
+  /** Job slots. */
   jobs: number;
+  /** Pod-store slots. */
   pods: number;
   pools: number;
   candidateCap: number;
@@ -88,21 +101,22 @@ const align8 = (x: number): number => Math.ceil(x / 8) * 8;
 
 /**
  * Region start offsets (indexed by `LAYOUT.REGION_*`; the last entry is the end of used
- * memory), computed exactly as `assembly/layout.ts` `computeRegions` does. State regions
- * come first, so growing the scratch capacities never moves the loaded snapshot.
+ * memory), computed exactly as `assembly/layout.ts` `computeRegions` does. Node regions
+ * come first and JOBS after them, so growing the job, pod-store or scratch capacities
+ * never moves a node or job record.
  */
 export function computeRegions(sizes: LayoutSizes): number[] {
   const { nodes, jobs, pods, pools, candidateCap, podCap } = sizes;
   const regionSizes = [
     nodes * LAYOUT.NODE_STRIDE,
-    jobs * LAYOUT.JOB_STRIDE,
-    pods * LAYOUT.POD_STRIDE,
     (pools + 1) * 4,
     nodes * 4,
     nodes * 4,
-    jobs * 4,
     nodes * 4,
     nodes * LAYOUT.UNDO_STRIDE,
+    jobs * LAYOUT.JOB_STRIDE,
+    pods * LAYOUT.POD_STRIDE,
+    jobs * 4,
     candidateCap * LAYOUT.CANDIDATE_STRIDE,
     candidateCap * 4,
     candidateCap * 4,

@@ -20,10 +20,10 @@ export class WorkingNodes {
   constructor(private readonly loaded: readonly KernelNode[]) {}
 
   /** Node `n` as the query currently sees it (do not mutate; use `edit`). */
-  get(n: number): Readonly<NodeState> & { readonly gpus: number; readonly pool: number } {
+  get(n: number): Readonly<NodeState> & { readonly gpus: number; readonly pool: number; readonly model?: number } {
     const node = this.loaded[n]!;
     const state = this.changed.get(n);
-    return state ? { ...state, gpus: node.gpus, pool: node.pool } : node;
+    return state ? { ...state, gpus: node.gpus, pool: node.pool, model: node.model } : node;
   }
 
   /** A private, writable copy of node `n`'s state for this query. */
@@ -47,13 +47,21 @@ export function freeGpus(nodes: WorkingNodes, n: number): number {
   return popcount(freeMask(node.usedMask, node.gpus));
 }
 
+/** True when the node's GPU model is one the request allows (no mask, or mask 0, allows all). */
+export function modelAllowed(node: { readonly model?: number }, req: GangRequest): boolean {
+  const models = (req.models ?? 0) >>> 0;
+  return models === 0 || Math.floor(models / 2 ** (node.model ?? 0)) % 2 === 1;
+}
+
 /**
- * How many more pods of the request's shape node `n` takes: the least of GPU fits
- * (aligned free blocks under strict topology for aligned shapes, else free / g), cpu fits
- * and memory fits (a resource not asked for does not limit).
+ * How many more pods of the request's shape node `n` takes: none on a node of a model
+ * the request does not allow; else the least of GPU fits (aligned free blocks under
+ * strict topology for aligned shapes, else free / g), cpu fits and memory fits (a
+ * resource not asked for does not limit).
  */
 export function fitsOf(nodes: WorkingNodes, n: number, req: GangRequest): number {
   const node = nodes.get(n);
+  if (!modelAllowed(node, req)) return 0;
   const free = freeMask(node.usedMask, node.gpus);
   const gpuFits = req.strict && alignedOn(req.gpu, node.gpus)
     ? freeAlignedBlocks(free, node.gpus, req.gpu).length

@@ -7,12 +7,15 @@
  */
 import { KernelError } from './kernel-error.js';
 import { popcount } from './gpu-mask.js';
-import { WorkingNodes, placeGang } from './reference-placement.js';
+import { WorkingNodes, fitsOf, freeGpus, modelAllowed, placeGang } from './reference-placement.js';
 import { beatsAcross, bestForAlternative, type AlternativeBest, type JobTotals } from './reference-victims.js';
-import { validateCandidates, validateConstraints, validateOrder, validateRequest, validateSnapshot } from './validate.js';
+import {
+  failJob, validateCandidates, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
+} from './validate.js';
 import { DEFAULT_VICTIM_ORDER, compareJobs, type VictimOrder } from './victim-order.js';
 import type {
-  GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, VictimAlternative, VictimResult,
+  GangRequest, Kernel, KernelJob, KernelNode, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, VictimAlternative,
+  VictimResult,
 } from './types.js';
 
 /** Frees every pod of `job` on `nodes` (a query's copy-on-write view). */
@@ -25,32 +28,110 @@ function freeJob(nodes: WorkingNodes, job: KernelJob): void {
   }
 }
 
+/** What a job's eviction frees, summed over its pods in pod order. */
+function jobTotals(job: KernelJob): JobTotals {
+  const totals: JobTotals = { gpu: 0, cpu: 0, mem: 0 };
+  for (const pod of job.pods) {
+    totals.gpu += popcount(pod.mask);
+    totals.cpu += pod.cpu;
+    totals.mem += pod.mem;
+  }
+  return totals;
+}
+
+/** The node's GPUs as an unsigned mask. */
+const fullMaskOf = (node: KernelNode): number => (node.gpus >= 32 ? 0xffffffff : 2 ** node.gpus - 1);
+
+/** Puts a pod on its node (occupy) or takes it off, in the wasm kernel's arithmetic order. */
+function applyPod(node: KernelNode, pod: KernelJob['pods'][number], occupy: boolean): void {
+  if (occupy) {
+    node.usedMask = (node.usedMask | pod.mask) >>> 0;
+    node.freeCpu -= pod.cpu;
+    node.freeMem -= pod.mem;
+  } else {
+    node.usedMask = (node.usedMask & ~pod.mask) >>> 0;
+    node.freeCpu += pod.cpu;
+    node.freeMem += pod.mem;
+  }
+}
+
 /** Placement and victim selection in plain TypeScript; `backend` is 'reference'. */
 export class ReferenceKernel implements Kernel {
   readonly backend = 'reference' as const;
+  /** The kernel's own copy: node records change with addJob/removeJob, the caller's never do. */
   private snapshot: KernelSnapshot | null = null;
   private poolNodes = new Map<number, number[]>();
   private totals: JobTotals[] = [];
+  /** removed[j]: removeJob ended job j. */
+  private removed: boolean[] = [];
 
-  /** Keeps the snapshot (never mutated) and indexes nodes by pool and jobs by totals. */
+  /** Copies the nodes and the job list, and indexes nodes by pool and jobs by totals. */
   load(snapshot: KernelSnapshot): void {
     validateSnapshot(snapshot);
-    this.snapshot = snapshot;
+    this.snapshot = { nodes: snapshot.nodes.map((n) => ({ ...n })), jobs: [...snapshot.jobs] };
     this.poolNodes = new Map();
     snapshot.nodes.forEach((node, n) => {
       const list = this.poolNodes.get(node.pool) ?? [];
       list.push(n);
       this.poolNodes.set(node.pool, list);
     });
-    this.totals = snapshot.jobs.map((job) => {
-      const totals: JobTotals = { gpu: 0, cpu: 0, mem: 0 };
-      for (const pod of job.pods) {
-        totals.gpu += popcount(pod.mask);
-        totals.cpu += pod.cpu;
-        totals.mem += pod.mem;
-      }
-      return totals;
+    this.totals = snapshot.jobs.map(jobTotals);
+    this.removed = snapshot.jobs.map(() => false);
+  }
+
+  /**
+   * Adds a running job permanently: each pod in turn must name GPUs of its node that are
+   * free (after the job's earlier pods), else nothing changes and `kernel/invalid-job`.
+   */
+  addJob(job: KernelJob): number {
+    const snapshot = this.loaded();
+    validateJob(job, snapshot.nodes.length);
+    const masks = new Map<number, number>();
+    job.pods.forEach((pod, p) => {
+      const node = snapshot.nodes[pod.node]!;
+      const used = masks.get(pod.node) ?? node.usedMask;
+      const mask = pod.mask >>> 0;
+      if (mask > fullMaskOf(node)) failJob(`job.pods[${p}].mask`, `names a GPU node ${pod.node} does not have`);
+      if (((used & mask) >>> 0) !== 0) failJob(`job.pods[${p}].mask`, `names a GPU of node ${pod.node} that is already held`);
+      masks.set(pod.node, (used | mask) >>> 0);
     });
+    for (const pod of job.pods) applyPod(snapshot.nodes[pod.node]!, pod, true);
+    snapshot.jobs.push(job);
+    this.totals.push(jobTotals(job));
+    this.removed.push(false);
+    return snapshot.jobs.length - 1;
+  }
+
+  /** Frees job `index`'s pods permanently and retires the index. */
+  removeJob(index: number): void {
+    const snapshot = this.loaded();
+    if (!Number.isInteger(index) || index < 0 || index >= snapshot.jobs.length) failJob(`job ${index}`, 'is not a job of the snapshot');
+    if (this.removed[index]) failJob(`job ${index}`, 'was already removed');
+    for (const pod of snapshot.jobs[index]!.pods) applyPod(snapshot.nodes[pod.node]!, pod, false);
+    this.removed[index] = true;
+  }
+
+  /** Free capacity and fragmentation for the request's pod shape over its pool's allowed nodes. */
+  room(req: GangRequest): PoolRoom {
+    const snapshot = this.loaded();
+    validateRequest(req);
+    const nodes = new WorkingNodes(snapshot.nodes);
+    let freeGpusSum = 0;
+    let largestFree = 0;
+    let podsFit = 0;
+    for (const n of this.poolOf(req)) {
+      if (!modelAllowed(snapshot.nodes[n]!, req)) continue;
+      const free = freeGpus(nodes, n);
+      freeGpusSum += free;
+      largestFree = Math.max(largestFree, free);
+      podsFit += fitsOf(nodes, n, req);
+    }
+    return {
+      freeGpus: freeGpusSum,
+      largestFree,
+      podsFit,
+      fragmentedGpus: freeGpusSum - Math.min(freeGpusSum, podsFit * req.gpu),
+    };
   }
 
   /** Places the gang on free capacity; the loaded snapshot is unchanged. */
@@ -72,7 +153,7 @@ export class ReferenceKernel implements Kernel {
     validateOrder(order);
     for (const alt of alternatives) {
       validateConstraints(alt.constraints);
-      validateCandidates(alt.candidates, snapshot.jobs.length);
+      validateCandidates(alt.candidates, snapshot.jobs.length, (j) => !this.removed[j]);
     }
     const poolNodes = this.poolOf(req);
     let winner: { best: AlternativeBest; index: number; rank: number; pods: PodPlacement[] } | null = null;

@@ -25,6 +25,8 @@ export interface KernelNode {
   freeMem: number;
   /** Pool index; placement never mixes pools (invariant 8). */
   pool: number;
+  /** GPU model index 0..31 (the engine numbers the policy's models); absent = 0. */
+  model?: number;
 }
 
 /** One placed pod of a running job: which node, which GPUs, and what else it holds. */
@@ -76,6 +78,8 @@ export interface GangRequest {
   strategy: PlacementStrategy;
   /** `topology: strict`: a pod of 1, 2, 4, 8, 16 or 32 GPUs must get an aligned block. */
   strict: boolean;
+  /** Allowed GPU models: bit m set = model m may host a pod; 0 or absent = any model. */
+  models?: number;
 }
 
 /** Resource index used by quota constraints. */
@@ -139,6 +143,21 @@ export interface VictimResult {
   exact: boolean;
 }
 
+/**
+ * Free capacity for one pod shape (SEMANTICS 5.4's fragmentation), over the request's
+ * pool and the nodes of a model it allows.
+ */
+export interface PoolRoom {
+  /** Free GPUs. */
+  freeGpus: number;
+  /** The most free GPUs on one node. */
+  largestFree: number;
+  /** Pods of the shape that fit on free capacity now (each node's fits, summed). */
+  podsFit: number;
+  /** Free GPUs no pod of the shape can use: freeGpus − min(freeGpus, podsFit × gpu). */
+  fragmentedGpus: number;
+}
+
 /** Placement and victim selection over one loaded snapshot. */
 export interface Kernel {
   /** Which implementation answers: the differential test asserts 'wasm' really ran. */
@@ -159,4 +178,21 @@ export interface Kernel {
    * not a permutation of the five criteria.
    */
   selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order?: VictimOrder): VictimResult;
+  /**
+   * Adds a running job to the loaded snapshot permanently (outside any query's undo):
+   * its pods occupy their nodes' GPUs, cpu and memory. Returns its index, the next one
+   * after every job ever loaded or added (indices are never reused). Throws
+   * `kernel/invalid-job` — and changes nothing — when a pod names a missing node or GPU
+   * or a GPU already held. Capacity grows as needed. With `place`, this is how a job
+   * the snapshot lists without a placement gets one.
+   */
+  addJob(job: KernelJob): number;
+  /**
+   * Ends running job `index` permanently: its pods' GPUs, cpu and memory are free again,
+   * and the index is retired (a candidate naming it is `kernel/invalid-candidate`).
+   * Throws `kernel/invalid-job` when `index` is not a live job.
+   */
+  removeJob(index: number): void;
+  /** Free capacity and fragmentation for `req`'s pod shape (`req.pods` is ignored). */
+  room(req: GangRequest): PoolRoom;
 }

@@ -7,7 +7,7 @@
 import { KernelError } from './kernel-error.js';
 import { LAYOUT } from './layout.js';
 import { isVictimOrder } from './victim-order.js';
-import type { Candidate, GangRequest, KernelSnapshot, QuotaConstraint } from './types.js';
+import type { Candidate, GangRequest, KernelJob, KernelSnapshot, QuotaConstraint } from './types.js';
 
 /** Pools are dense small indices: the kernel keeps a table of poolCount + 1 slots. */
 export const MAX_POOL = (1 << 20) - 1;
@@ -33,6 +33,9 @@ function fail(where: string, rule: string): never {
   throw new KernelError('kernel/invalid-snapshot', `${where} ${rule}`);
 }
 
+/** Highest GPU model index: a request's allowed models are a 32-bit mask. */
+export const MAX_MODEL = 31;
+
 /** Checks a snapshot and returns its counts; throws `kernel/invalid-snapshot`. */
 export function validateSnapshot(snapshot: KernelSnapshot): SnapshotCounts {
   const { nodes, jobs } = snapshot;
@@ -45,28 +48,44 @@ export function validateSnapshot(snapshot: KernelSnapshot): SnapshotCounts {
     if (!isNumber(node.freeCpu)) fail(`nodes[${i}].freeCpu`, 'must be a number');
     if (!isNumber(node.freeMem)) fail(`nodes[${i}].freeMem`, 'must be a number');
     if (!isInt(node.pool, 0, MAX_POOL)) fail(`nodes[${i}].pool`, `must be an integer 0..${MAX_POOL}`);
+    if (node.model !== undefined && !isInt(node.model, 0, MAX_MODEL)) fail(`nodes[${i}].model`, `must be an integer 0..${MAX_MODEL}`);
     pools = Math.max(pools, node.pool + 1);
   });
   let pods = 0;
   jobs.forEach((job, j) => {
-    for (const key of ['rank', 'priority', 'gpus', 'order'] as const) {
-      if (!isInt(job[key], I32_MIN, I32_MAX)) fail(`jobs[${j}].${key}`, 'must be a 32-bit integer');
-    }
-    // Victim criteria are monotone only for non-negative lost work and GPUs (victim-order.ts).
-    if (!isNumber(job.lostWork) || job.lostWork < 0) fail(`jobs[${j}].lostWork`, 'must be a number >= 0');
-    if (job.gpus < 0) fail(`jobs[${j}].gpus`, 'must be >= 0');
-    if (!isNumber(job.startedAt)) fail(`jobs[${j}].startedAt`, 'must be a number');
-    if (!Array.isArray(job.pods)) fail(`jobs[${j}].pods`, 'must be an array');
-    job.pods.forEach((pod, p) => {
-      const where = `jobs[${j}].pods[${p}]`;
-      if (!isInt(pod.node, 0, nodes.length - 1)) fail(`${where}.node`, 'must index a node of the snapshot');
-      if (!isMask(pod.mask)) fail(`${where}.mask`, 'must be a 32-bit integer mask');
-      if (!isFiniteNumber(pod.cpu)) fail(`${where}.cpu`, 'must be a finite number');
-      if (!isFiniteNumber(pod.mem)) fail(`${where}.mem`, 'must be a finite number');
-    });
+    checkJob(job, nodes.length, `jobs[${j}]`, fail);
     pods += job.pods.length;
   });
   return { nodes: nodes.length, jobs: jobs.length, pods, pools };
+}
+
+/** The shape checks of one job, reported through `failWith(where, rule)`. */
+function checkJob(job: KernelJob, nodeCount: number, at: string, failWith: (where: string, rule: string) => never): void {
+  for (const key of ['rank', 'priority', 'gpus', 'order'] as const) {
+    if (!isInt(job[key], I32_MIN, I32_MAX)) failWith(`${at}.${key}`, 'must be a 32-bit integer');
+  }
+  // Victim criteria are monotone only for non-negative lost work and GPUs (victim-order.ts).
+  if (!isNumber(job.lostWork) || job.lostWork < 0) failWith(`${at}.lostWork`, 'must be a number >= 0');
+  if (job.gpus < 0) failWith(`${at}.gpus`, 'must be >= 0');
+  if (!isNumber(job.startedAt)) failWith(`${at}.startedAt`, 'must be a number');
+  if (!Array.isArray(job.pods)) failWith(`${at}.pods`, 'must be an array');
+  job.pods.forEach((pod, p) => {
+    const where = `${at}.pods[${p}]`;
+    if (!isInt(pod.node, 0, nodeCount - 1)) failWith(`${where}.node`, 'must index a node of the snapshot');
+    if (!isMask(pod.mask)) failWith(`${where}.mask`, 'must be a 32-bit integer mask');
+    if (!isFiniteNumber(pod.cpu)) failWith(`${where}.cpu`, 'must be a finite number');
+    if (!isFiniteNumber(pod.mem)) failWith(`${where}.mem`, 'must be a finite number');
+  });
+}
+
+/** Throws `kernel/invalid-job` for the job given to `addJob`/`removeJob`. */
+export function failJob(where: string, rule: string): never {
+  throw new KernelError('kernel/invalid-job', `${where} ${rule}`);
+}
+
+/** Checks a job given to `addJob` (the shape checks of a snapshot's job); throws `kernel/invalid-job`. */
+export function validateJob(job: KernelJob, nodeCount: number): void {
+  checkJob(job, nodeCount, 'job', failJob);
 }
 
 /** Checks a gang request; throws `kernel/invalid-request`. */
@@ -81,6 +100,7 @@ export function validateRequest(req: GangRequest): void {
   if (!isInt(req.pool, 0, 2 ** 32 - 1)) bad('pool', 'must be a non-negative integer');
   if (req.strategy !== 'binpack' && req.strategy !== 'spread') bad('strategy', "must be 'binpack' or 'spread'");
   if (typeof req.strict !== 'boolean') bad('strict', 'must be a boolean');
+  if (req.models !== undefined && !isMask(req.models)) bad('models', 'must be a 32-bit integer mask (bit m = model m; 0 = any)');
 }
 
 /** Checks quota constraints (at most 32, known resource, finite deficit); throws `kernel/invalid-constraint`. */
@@ -110,11 +130,12 @@ export function failCandidate(i: number, rule: string): never {
   throw new KernelError('kernel/invalid-candidate', `candidates[${i}] ${rule}`);
 }
 
-/** Checks candidates: each names a distinct job of the snapshot, with an integer mask. */
-export function validateCandidates(candidates: Candidate[], jobCount: number): void {
+/** Checks candidates: each names a distinct live job of the snapshot, with an integer mask. */
+export function validateCandidates(candidates: Candidate[], jobCount: number, isLive: (job: number) => boolean = () => true): void {
   const seen = new Set<number>();
   candidates.forEach((c, i) => {
     if (!isInt(c.job, 0, jobCount - 1)) failCandidate(i, '.job must index a job of the snapshot');
+    if (!isLive(c.job)) failCandidate(i, `names job ${c.job}, which removeJob ended`);
     if (!isMask(c.constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
     if (seen.has(c.job)) failCandidate(i, `repeats job ${c.job}`);
     seen.add(c.job);

@@ -8,11 +8,15 @@
 import { KernelError, type KernelErrorCode } from './kernel-error.js';
 import { KERNEL_STATUS, STATUS_MEANING } from './kernel-status.js';
 import { LAYOUT, computeRegions } from './layout.js';
-import { failCandidate, isMaskValue, validateConstraints, validateOrder, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
+import {
+  failCandidate, failJob, isMaskValue, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
+  type SnapshotCounts,
+} from './validate.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
 import type {
-  Candidate, GangRequest, Kernel, KernelSnapshot, PlacementResult, PodPlacement, QuotaConstraint, VictimAlternative, VictimResult,
+  Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, QuotaConstraint,
+  VictimAlternative, VictimResult,
 } from './types.js';
 
 /** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
@@ -30,6 +34,7 @@ const STATUS_ERROR: Readonly<Record<number, KernelErrorCode>> = {
   [KERNEL_STATUS.STATUS_BAD_SNAPSHOT]: 'kernel/invalid-snapshot',
   [KERNEL_STATUS.STATUS_BAD_REQUEST]: 'kernel/invalid-request',
   [KERNEL_STATUS.STATUS_BAD_ORDER]: 'kernel/invalid-order',
+  [KERNEL_STATUS.STATUS_BAD_JOB]: 'kernel/invalid-job',
 };
 
 function statusError(status: number, call: string): KernelError {
@@ -46,9 +51,13 @@ export class WasmKernel implements Kernel {
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
   private regions: number[] = [];
+  /** Live sizes of the loaded snapshot: `jobs` and `pods` grow with addJob. */
   private counts: SnapshotCounts | null = null;
   private candidateCap = INITIAL_CAP;
   private podCap = INITIAL_CAP;
+  /** Job slots and pod-store slots laid out in linear memory (≥ the counts). */
+  private jobCap = 0;
+  private podStoreCap = 0;
 
   /** Instantiates a kernel with its own linear memory; throws `kernel/wasm-missing` if unbuilt. */
   constructor() {
@@ -69,12 +78,57 @@ export class WasmKernel implements Kernel {
   load(snapshot: KernelSnapshot): void {
     const counts = validateSnapshot(snapshot);
     this.counts = null;
-    this.reserve(counts, this.candidateCap, this.podCap);
+    this.reserve(counts, counts.jobs, counts.pods, this.candidateCap, this.podCap);
     this.writeNodes(snapshot);
     this.writeJobs(snapshot);
-    const status = this.wasm.commit();
+    const status = this.wasm.commit(counts.jobs, counts.pods);
     if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'commit');
     this.counts = counts;
+  }
+
+  /** Adds a running job permanently; job slots and the pod store double when full. */
+  addJob(job: KernelJob): number {
+    const counts = this.loadedCounts();
+    validateJob(job, counts.nodes);
+    const jobCap = counts.jobs + 1 > this.jobCap ? Math.max(16, this.jobCap * 2) : this.jobCap;
+    const need = counts.pods + job.pods.length;
+    const podStoreCap = need > this.podStoreCap ? Math.max(need, 16, this.podStoreCap * 2) : this.podStoreCap;
+    if (jobCap !== this.jobCap || podStoreCap !== this.podStoreCap) {
+      this.reserve(counts, jobCap, podStoreCap, this.candidateCap, this.podCap);
+    }
+    this.writeJob(job, this.regions[LAYOUT.REGION_JOBS]! + counts.jobs * LAYOUT.JOB_STRIDE, counts.pods);
+    const index = this.wasm.addJob();
+    if (index < 0) throw statusError(-index, 'addJob');
+    counts.jobs++;
+    counts.pods = need;
+    return index;
+  }
+
+  /** Frees job `index`'s pods permanently and retires the index. */
+  removeJob(index: number): void {
+    const counts = this.loadedCounts();
+    if (!Number.isInteger(index) || index < 0 || index >= counts.jobs) failJob(`job ${index}`, 'is not a job of the snapshot');
+    if (!this.isLive(index)) failJob(`job ${index}`, 'was already removed');
+    const status = this.wasm.removeJob(index);
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'removeJob');
+  }
+
+  /** Free capacity and fragmentation for the request's pod shape, computed in wasm. */
+  room(req: GangRequest): PoolRoom {
+    this.loadedCounts();
+    validateRequest(req);
+    this.writeModels(req);
+    const status = this.wasm.room(req.gpu, req.cpu, req.mem, req.pool, req.strict ? 1 : 0);
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'room');
+    const base = LAYOUT.LAYOUT_BASE >>> 2;
+    const freeGpus = this.u32[base + (LAYOUT.HDR_OUT_FREE >>> 2)]!;
+    const podsFit = this.u32[base + (LAYOUT.HDR_OUT_FITS >>> 2)]!;
+    return {
+      freeGpus,
+      largestFree: this.u32[base + (LAYOUT.HDR_OUT_LARGEST >>> 2)]!,
+      podsFit,
+      fragmentedGpus: freeGpus - Math.min(freeGpus, podsFit * req.gpu),
+    };
   }
 
   /** Places the gang on free capacity; the loaded state is unchanged afterwards. */
@@ -82,6 +136,7 @@ export class WasmKernel implements Kernel {
     const counts = this.loadedCounts();
     validateRequest(req);
     this.ensurePodCap(req.pods, counts);
+    this.writeModels(req);
     const status = this.wasm.place(
       req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
     );
@@ -105,11 +160,12 @@ export class WasmKernel implements Kernel {
     }
     // The kernel's scratch holds two lists per candidate (victims.ts).
     if (2 * most > this.candidateCap) {
-      this.reserve(counts, Math.max(2 * most, this.candidateCap * 2), this.podCap);
+      this.reserve(counts, this.jobCap, this.podStoreCap, Math.max(2 * most, this.candidateCap * 2), this.podCap);
     }
     this.ensurePodCap(req.pods, counts);
     const fail: VictimResult = { ok: false, victims: [], pods: [], alternative: -1, exact: false };
     const code = encodeOrder(order);
+    this.writeModels(req);
     for (let a = 0; a < alternatives.length; a++) {
       const { candidates, constraints, standing } = alternatives[a]!;
       this.writeQuery(candidates, constraints, counts);
@@ -138,13 +194,18 @@ export class WasmKernel implements Kernel {
     return this.counts;
   }
 
-  /** Lays memory out for these counts and capacities (growing it), then re-makes the views. */
-  private reserve(counts: SnapshotCounts, candidateCap: number, podCap: number): void {
-    const status = this.wasm.reserve(counts.nodes, counts.jobs, counts.pods, counts.pools, candidateCap, podCap);
+  /**
+   * Lays memory out for these node/pool counts and capacities (growing it), then
+   * re-makes the views. The wasm keeps a loaded state whose jobs and pods still fit.
+   */
+  private reserve(counts: SnapshotCounts, jobCap: number, podStoreCap: number, candidateCap: number, podCap: number): void {
+    const status = this.wasm.reserve(counts.nodes, jobCap, podStoreCap, counts.pools, candidateCap, podCap);
     if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'reserve');
+    this.jobCap = jobCap;
+    this.podStoreCap = podStoreCap;
     this.candidateCap = candidateCap;
     this.podCap = podCap;
-    this.regions = computeRegions({ ...counts, candidateCap, podCap });
+    this.regions = computeRegions({ nodes: counts.nodes, jobs: jobCap, pods: podStoreCap, pools: counts.pools, candidateCap, podCap });
     const end = this.wasm.regionOffset(LAYOUT.REGION_END);
     if (end !== this.regions[LAYOUT.REGION_END]) {
       throw new KernelError('kernel/layout-mismatch', `wasm ends its regions at ${end}, src/kernel/layout.ts at ${this.regions[LAYOUT.REGION_END]}`);
@@ -161,7 +222,7 @@ export class WasmKernel implements Kernel {
   /** Output pods are bounded by the gang size; only gangs that could fit at all need room. */
   private ensurePodCap(pods: number, counts: SnapshotCounts): void {
     if (pods > this.podCap && pods <= counts.nodes * MAX_PODS_PER_NODE) {
-      this.reserve(counts, this.candidateCap, Math.max(pods, this.podCap * 2));
+      this.reserve(counts, this.jobCap, this.podStoreCap, this.candidateCap, Math.max(pods, this.podCap * 2));
     }
   }
 
@@ -174,35 +235,52 @@ export class WasmKernel implements Kernel {
       f64[(at + LAYOUT.NODE_FREE_CPU) >>> 3] = node.freeCpu;
       f64[(at + LAYOUT.NODE_FREE_MEM) >>> 3] = node.freeMem;
       u32[(at + LAYOUT.NODE_POOL) >>> 2] = node.pool;
+      u32[(at + LAYOUT.NODE_MODEL) >>> 2] = node.model ?? 0;
       at += LAYOUT.NODE_STRIDE;
     }
   }
 
   /** Jobs with their cost keys, and their pods flattened in job order (podStart/podCount). */
   private writeJobs(snapshot: KernelSnapshot): void {
-    const { u32, i32, f64 } = this;
     let jobAt = this.regions[LAYOUT.REGION_JOBS]!;
-    let podAt = this.regions[LAYOUT.REGION_PODS]!;
     let podIndex = 0;
     for (const job of snapshot.jobs) {
-      f64[(jobAt + LAYOUT.JOB_LOST_WORK) >>> 3] = job.lostWork;
-      f64[(jobAt + LAYOUT.JOB_STARTED_AT) >>> 3] = job.startedAt;
-      i32[(jobAt + LAYOUT.JOB_RANK) >>> 2] = job.rank;
-      i32[(jobAt + LAYOUT.JOB_PRIORITY) >>> 2] = job.priority;
-      i32[(jobAt + LAYOUT.JOB_GPUS) >>> 2] = job.gpus;
-      i32[(jobAt + LAYOUT.JOB_ORDER) >>> 2] = job.order;
-      u32[(jobAt + LAYOUT.JOB_POD_START) >>> 2] = podIndex;
-      u32[(jobAt + LAYOUT.JOB_POD_COUNT) >>> 2] = job.pods.length;
-      for (const pod of job.pods) {
-        u32[(podAt + LAYOUT.POD_NODE) >>> 2] = pod.node;
-        u32[(podAt + LAYOUT.POD_MASK) >>> 2] = pod.mask >>> 0;
-        f64[(podAt + LAYOUT.POD_CPU) >>> 3] = pod.cpu;
-        f64[(podAt + LAYOUT.POD_MEM) >>> 3] = pod.mem;
-        podAt += LAYOUT.POD_STRIDE;
-        podIndex++;
-      }
+      this.writeJob(job, jobAt, podIndex);
+      podIndex += job.pods.length;
       jobAt += LAYOUT.JOB_STRIDE;
     }
+  }
+
+  /** One job record at byte offset `jobAt`, its pods at pod-store slot `podIndex` onwards. */
+  private writeJob(job: KernelJob, jobAt: number, podIndex: number): void {
+    const { u32, i32, f64 } = this;
+    f64[(jobAt + LAYOUT.JOB_LOST_WORK) >>> 3] = job.lostWork;
+    f64[(jobAt + LAYOUT.JOB_STARTED_AT) >>> 3] = job.startedAt;
+    i32[(jobAt + LAYOUT.JOB_RANK) >>> 2] = job.rank;
+    i32[(jobAt + LAYOUT.JOB_PRIORITY) >>> 2] = job.priority;
+    i32[(jobAt + LAYOUT.JOB_GPUS) >>> 2] = job.gpus;
+    i32[(jobAt + LAYOUT.JOB_ORDER) >>> 2] = job.order;
+    u32[(jobAt + LAYOUT.JOB_POD_START) >>> 2] = podIndex;
+    u32[(jobAt + LAYOUT.JOB_POD_COUNT) >>> 2] = job.pods.length;
+    let podAt = this.regions[LAYOUT.REGION_PODS]! + podIndex * LAYOUT.POD_STRIDE;
+    for (const pod of job.pods) {
+      u32[(podAt + LAYOUT.POD_NODE) >>> 2] = pod.node;
+      u32[(podAt + LAYOUT.POD_MASK) >>> 2] = pod.mask >>> 0;
+      f64[(podAt + LAYOUT.POD_CPU) >>> 3] = pod.cpu;
+      f64[(podAt + LAYOUT.POD_MEM) >>> 3] = pod.mem;
+      podAt += LAYOUT.POD_STRIDE;
+    }
+  }
+
+  /** True unless removeJob ended job `j` (read from the job's flags in linear memory). */
+  private isLive(j: number): boolean {
+    const flags = this.u32[(this.regions[LAYOUT.REGION_JOBS]! + j * LAYOUT.JOB_STRIDE + LAYOUT.JOB_FLAGS) >>> 2]!;
+    return (flags & LAYOUT.JOB_REMOVED) === 0;
+  }
+
+  /** The request's allowed-models mask into the header, where the wasm reads it per query. */
+  private writeModels(req: GangRequest): void {
+    this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MODELS) >>> 2] = (req.models ?? 0) >>> 0;
   }
 
   /** Candidates into CANDIDATES, constraints into the header; the wasm checks duplicates. */
@@ -212,6 +290,7 @@ export class WasmKernel implements Kernel {
     for (let i = 0; i < candidates.length; i++) {
       const { job, constraintMask } = candidates[i]!;
       if (!Number.isInteger(job) || job < 0 || job >= counts.jobs) failCandidate(i, '.job must index a job of the snapshot');
+      if (!this.isLive(job)) failCandidate(i, `names job ${job}, which removeJob ended`);
       if (!isMaskValue(constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
       u32[(at + LAYOUT.CANDIDATE_JOB) >>> 2] = job;
       u32[(at + LAYOUT.CANDIDATE_MASK) >>> 2] = constraintMask >>> 0;

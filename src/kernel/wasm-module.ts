@@ -21,8 +21,11 @@ export interface KernelExports {
   noop(): number;
   heapBase(): number;
   regionOffset(region: number): number;
-  reserve(nodes: number, jobs: number, pods: number, pools: number, candidateCap: number, podCap: number): number;
-  commit(): number;
+  reserve(nodes: number, jobCap: number, podStoreCap: number, pools: number, candidateCap: number, podCap: number): number;
+  commit(jobs: number, pods: number): number;
+  addJob(): number;
+  removeJob(job: number): number;
+  room(gpu: number, cpu: number, mem: number, pool: number, strict: number): number;
   place(pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number): number;
   selectVictims(
     pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number,

@@ -24,14 +24,15 @@ export function gpuRange(first: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => first + i);
 }
 
-/** A node: 8 GPUs, nothing used, plenty of cpu and memory, pool 0, unless told otherwise. */
-export function node(opts: { gpus?: number; used?: readonly number[]; pool?: number; cpu?: number; mem?: number } = {}): KernelNode {
+/** A node: 8 GPUs, nothing used, plenty of cpu and memory, pool 0, model 0, unless told otherwise. */
+export function node(opts: { gpus?: number; used?: readonly number[]; pool?: number; cpu?: number; mem?: number; model?: number } = {}): KernelNode {
   return {
     gpus: opts.gpus ?? 8,
     usedMask: gpuMask(opts.used ?? []),
     freeCpu: opts.cpu ?? PLENTY,
     freeMem: opts.mem ?? PLENTY,
     pool: opts.pool ?? 0,
+    ...(opts.model === undefined ? {} : { model: opts.model }),
   };
 }
 
@@ -92,6 +93,7 @@ export function gang(pods: number, gpu: number, opts: Partial<Omit<GangRequest, 
     pool: opts.pool ?? 0,
     strategy: opts.strategy ?? 'binpack',
     strict: opts.strict ?? false,
+    ...(opts.models === undefined ? {} : { models: opts.models }),
   };
 }
 
