@@ -37,8 +37,8 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
 
   const addNode = (sd: SourceDoc, path: PathSeg[], node: ClusterNode): void => {
     if (nodeIndex.has(node.name)) {
-      const first = nodeOrigin.get(node.name);
-      c.error(sd, path, 'policy/duplicate-node', `node "${node.name}" is already declared at ${first ? sourceText(first) : '?'}`, 'node names are unique; rename it or change the group prefix/start');
+      const declared = nodeOrigin.get(node.name);
+      c.error(sd, path, 'policy/duplicate-node', `node "${node.name}" is already declared at ${declared ? sourceText(declared) : '?'}`, 'node names are unique; rename it or change the group prefix/start');
       return;
     }
     nodeIndex.set(node.name, node);

@@ -87,7 +87,7 @@ export function fastParse(text: string, limits: { maxDepth: number; maxEntries: 
   if (maxNestingBound(text, limits.maxDepth) > limits.maxDepth) return { ok: false, why: 'nesting may pass the depth limit' };
   let values: unknown[];
   try {
-    values = loadAll(text, null, { schema: CORE_SCHEMA, json: false }) as unknown[];
+    values = loadAll(text, null, { schema: CORE_SCHEMA, json: false });
   } catch {
     return { ok: false, why: 'the fast parser rejected the text' };
   }
