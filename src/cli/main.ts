@@ -10,6 +10,7 @@ import { KernelError } from '../kernel/kernel-error.js';
 import { registerCheck } from './check.js';
 import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
+import { registerDiff } from './diff.js';
 import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { colour, log } from './output.js';
@@ -40,6 +41,7 @@ registerTest(program);
 registerSchema(program);
 registerImport(program);
 registerExport(program);
+registerDiff(program);
 
 try {
   await program.parseAsync(process.argv);

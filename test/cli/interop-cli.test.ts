@@ -116,3 +116,36 @@ describe('quotient export / import of quota trees', () => {
     expect(quotient(['export', 'slurm', 'policies/idle-resources']).status).toBe(2);
   });
 });
+
+describe('quotient diff', () => {
+  const OLD = 'docs/examples/quota-scaling-diff/old';
+  const NEW = 'docs/examples/quota-scaling-diff/new';
+
+  it('prints the changed answers as a table; --fail-on-change exits 1', () => {
+    const r = quotient(['diff', OLD, NEW, '--samples', '20', '--fail-on-change']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/1 changed answer\(s\) of 1 WhatIf\(s\), 0 promise\(s\) and 20 generated submission\(s\)/);
+    expect(r.stdout).toMatch(/team-b-needs-16/);
+  });
+
+  it('prints Markdown for a pull-request comment, and JSON', () => {
+    const md = quotient(['diff', OLD, NEW, '--samples', '0', '-o', 'markdown']);
+    expect(md.status).toBe(0);
+    expect(md.stdout).toMatch(/^### Quotient: /);
+    expect(md.stdout).toMatch(/\| whatif `team-b-needs-16` \| .* \| wait \| preempt \(in-quota\); victims dsw-c-notebooks/);
+    const js = JSON.parse(quotient(['diff', OLD, NEW, '--samples', '0', '--json']).stdout) as { changes: unknown[] };
+    expect(js.changes).toHaveLength(1);
+  });
+
+  it('compares a path with a git revision of itself', () => {
+    const r = quotient(['diff', 'policies/quota-scaling', '--base', 'HEAD', '--samples', '10', '--fail-on-change']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/policies\/quota-scaling@HEAD → policies\/quota-scaling: 0 changed answer/);
+  });
+
+  it('refuses a revision git does not know, with exit 2', () => {
+    const r = quotient(['diff', 'policies/quota-scaling', '--base', 'no-such-rev']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/git ls-tree/);
+  });
+});
