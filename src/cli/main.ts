@@ -17,6 +17,7 @@ import { colour, log } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { registerScale } from './scale.js';
 import { registerSchema } from './schema.js';
+import { registerSimulate } from './simulate.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
 
@@ -42,6 +43,7 @@ registerSchema(program);
 registerImport(program);
 registerExport(program);
 registerDiff(program);
+registerSimulate(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -21,6 +21,39 @@ export type ReclaimMode = (typeof RECLAIM_MODES)[number];
 export const QUEUE_STRATEGIES = ['fifo', 'round-robin', 'balance', 'intelligent'] as const;
 export type QueueStrategy = (typeof QUEUE_STRATEGIES)[number];
 
+/** PAI's API names for the queue strategies (its QueueStrategy), accepted beside ours. */
+export const PAI_QUEUE_STRATEGIES: Readonly<Record<string, QueueStrategy>> = {
+  PaiStrategyStrictFIFO: 'fifo',
+  PaiStrategyRoundRobin: 'round-robin',
+  PaiStrategyBalance: 'balance',
+  PaiStrategyIntelligent: 'intelligent',
+};
+
+/**
+ * Parameters of the queue strategies (SEMANTICS 8), per quota, with documented defaults
+ * (docs/simulate.md): `balance` widens its window by one job per `balanceWidenEvery` of
+ * the head's wait, up to `balanceWindow` jobs; `intelligent` ages a waiting job below
+ * priority `intelligentFifoFrom` by one per `agingInterval`, up to `agingCap`.
+ */
+export interface QueueParameters {
+  balanceWindow: number;
+  /** ms */
+  balanceWidenEvery: number;
+  /** ms */
+  agingInterval: number;
+  agingCap: number;
+  intelligentFifoFrom: number;
+}
+
+/** The defaults of QueueParameters. */
+export const DEFAULT_QUEUE_PARAMETERS: QueueParameters = {
+  balanceWindow: 8,
+  balanceWidenEvery: 10 * 60_000,
+  agingInterval: 3_600_000,
+  agingCap: 6,
+  intelligentFifoFrom: 7,
+};
+
 export const IDLE_MODES = ['none', 'acceptable', 'only'] as const;
 /** Idle-resources mode of a job (SEMANTICS 4). */
 export type IdleMode = (typeof IDLE_MODES)[number];
@@ -66,6 +99,8 @@ export interface Quota {
   children: string[];
   min: Resources;
   queueStrategy: QueueStrategy;
+  /** The strategy's parameters, defaults filled in. */
+  queue: QueueParameters;
   reclaim: ReclaimMode;
   selfPreemption?: SelfPreemption;
   childPreemption?: ChildPreemption;
@@ -248,6 +283,47 @@ export interface ScaleQuota {
   src: Source;
 }
 
+/** A step series: `value` holds from `at` (ms from the start of a simulation) until the next point. */
+export interface SeriesPoint {
+  at: number;
+  value: number;
+}
+
+/** A spot instance type of a SpotMarket (SEMANTICS 6); prices are per instance-hour. */
+export interface SpotInstanceType {
+  name: string;
+  pool: PoolType;
+  gpus: number;
+  payAsYouGo: number;
+  /** Inline series, sorted by time; empty when the CSV or the synthetic model gives it. */
+  prices: SeriesPoint[];
+  inventory: SeriesPoint[];
+  src: Source;
+}
+
+/** The seeded synthetic market model's parameters (docs/simulate.md). */
+export interface SyntheticMarket {
+  seed?: number;
+  /** ms */
+  every: number;
+  meanDiscount: number;
+  volatility: number;
+  inventory: number;
+}
+
+/** A market of preemptible (spot) instances (SEMANTICS 6). */
+export interface SpotMarket {
+  name: string;
+  /** ms; default one hour. */
+  protectionPeriod: number;
+  instanceTypes: SpotInstanceType[];
+  /** Paths as written, relative to the document's file. */
+  pricesFile?: string;
+  inventoryFile?: string;
+  synthetic?: SyntheticMarket;
+  src: Source;
+}
+
 /** Everything the files say, merged. */
 export interface Policy {
   pools: Pool[];
@@ -258,5 +334,7 @@ export interface Policy {
   whatIfs: WhatIf[];
   scales: ScaleQuota[];
   promises: PolicyPromise[];
+  /** SpotMarket documents (quotient simulate); absent when a Policy is made by hand. */
+  spotMarkets?: SpotMarket[];
   files: string[];
 }

@@ -3,12 +3,12 @@
  * Checks here: duplicate quota and pool names, priority ranges, `lowPriority` below
  * `highPriority`, and children's `min` summing above their parent's (SEMANTICS 1).
  */
-import type { ChildPreemption, Pool, Quota, Restriction, SelfPreemption } from '../model/policy.js';
+import { DEFAULT_QUEUE_PARAMETERS, PAI_QUEUE_STRATEGIES, type ChildPreemption, type Pool, type Quota, type QueueParameters, type QueueStrategy, type Restriction, type SelfPreemption } from '../model/policy.js';
 import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import type { Collector } from './collector.js';
-import { parseRange, parseResources } from './parse-fields.js';
+import { parseDurationField, parseRange, parseResources } from './parse-fields.js';
 import type { QuotaInput, QuotaTreeSpec } from './schema.js';
 import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
 import type { TypedDoc } from './validate-schema.js';
@@ -100,7 +100,8 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     parent,
     children: (input.children ?? []).map((ch) => ch.name),
     min,
-    queueStrategy: input.queueStrategy ?? 'fifo',
+    queueStrategy: (PAI_QUEUE_STRATEGIES[input.queueStrategy ?? ''] ?? input.queueStrategy ?? 'fifo') as QueueStrategy,
+    queue: queueParameters(c, sd, [...path, 'queue'], input.queue),
     reclaim: input.reclaim ?? 'any',
     selfPreemption,
     childPreemption,
@@ -110,6 +111,18 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     allowedModules: restriction(sd, [...path, 'allowedModules'], input.allowedModules),
     allowedRoles: restriction(sd, [...path, 'allowedRoles'], input.allowedRoles),
   };
+}
+
+/** The queue strategy's parameters with defaults filled in (docs/simulate.md). */
+function queueParameters(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput['queue']): QueueParameters {
+  const out = { ...DEFAULT_QUEUE_PARAMETERS };
+  if (!input) return out;
+  if (input.balanceWindow !== undefined) out.balanceWindow = input.balanceWindow;
+  if (input.agingCap !== undefined) out.agingCap = input.agingCap;
+  if (input.intelligentFifoFrom !== undefined) out.intelligentFifoFrom = input.intelligentFifoFrom;
+  if (input.balanceWidenEvery !== undefined) out.balanceWidenEvery = parseDurationField(c, sd, [...path, 'balanceWidenEvery'], input.balanceWidenEvery) ?? out.balanceWidenEvery;
+  if (input.agingInterval !== undefined) out.agingInterval = parseDurationField(c, sd, [...path, 'agingInterval'], input.agingInterval) ?? out.agingInterval;
+  return out;
 }
 
 /** SEMANTICS 1: the children's `min` must not exceed the parent's, for each resource the parent names. */

@@ -19,6 +19,7 @@ import { buildPromises } from './build-promises.js';
 import { buildQuotas } from './build-quotas.js';
 import { buildWhatIfs } from './build-whatifs.js';
 import { buildScales } from './build-scales.js';
+import { buildSpotMarkets } from './build-spot-markets.js';
 import { buildWorkspaces } from './build-workspaces.js';
 import { checkCaps } from './check-caps.js';
 import { checkScales } from './check-scales.js';
@@ -72,6 +73,7 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   const whatIfs = buildWhatIfs(c, validated.typed, names, cluster?.jobs ?? []);
   const promises = buildPromises(c, validated.typed, names);
   const scales = buildScales(c, validated.typed, qb.quotas);
+  const spotMarkets = buildSpotMarkets(c, validated.typed);
   if (hasErrors(c.findings)) return stop(c.findings);
   warnings.push(...c.findings);
 
@@ -87,6 +89,6 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   checkScales(sc, scales, qb.quotas, qb.pools, cluster);
   if (hasErrors(sc.findings)) return stop(sc.findings);
 
-  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, scales, promises, files: files.map((f) => f.path) };
+  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, scales, promises, spotMarkets, files: files.map((f) => f.path) };
   return { policy, findings: sortFindings(warnings) };
 }

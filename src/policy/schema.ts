@@ -6,10 +6,10 @@
  * in build-quotas.ts, build-cluster.ts, build-promises.ts and check-snapshot.ts with their own codes.
  */
 import { z } from 'zod';
-import { IDLE_MODES, MODULES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
+import { IDLE_MODES, MODULES, PAI_QUEUE_STRATEGIES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
 
 export const API_VERSION = 'quotient.dev/v1';
-export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise', 'ScaleQuota'] as const;
+export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise', 'ScaleQuota', 'SpotMarket'] as const;
 export type Kind = (typeof KINDS)[number];
 
 const name = z.string().min(1).describe('A name, unique among objects of its kind.');
@@ -46,7 +46,8 @@ const childPreemption = z.strictObject({
 export interface QuotaInput {
   name: string;
   min: z.infer<typeof quotaResources>;
-  queueStrategy?: (typeof QUEUE_STRATEGIES)[number];
+  queueStrategy?: string;
+  queue?: z.infer<typeof queueParameters>;
   reclaim?: (typeof RECLAIM_MODES)[number];
   selfPreemption?: z.infer<typeof selfPreemption>;
   childPreemption?: z.infer<typeof childPreemption>;
@@ -55,10 +56,21 @@ export interface QuotaInput {
   children?: QuotaInput[];
 }
 
+const queueStrategyNames = [...QUEUE_STRATEGIES, ...Object.keys(PAI_QUEUE_STRATEGIES)] as [string, ...string[]];
+
+const queueParameters = z.strictObject({
+  balanceWindow: z.number().int().min(1).optional().describe('balance: the most jobs the window widens to (k). Default 8.'),
+  balanceWidenEvery: z.string().optional().describe('balance: the head\'s wait that widens the window by one job. Default 10m.'),
+  agingInterval: z.string().optional().describe('intelligent: a waiting job below intelligentFifoFrom gains one priority per interval. Default 1h.'),
+  agingCap: z.number().int().min(1).max(9).optional().describe('intelligent: the highest priority aging reaches. Default 6.'),
+  intelligentFifoFrom: z.number().int().min(1).max(9).optional().describe('intelligent: jobs at or above this priority queue FIFO. Default 7.'),
+});
+
 const quota: z.ZodType<QuotaInput> = z.strictObject({
   name,
   min: quotaResources,
-  queueStrategy: z.enum(QUEUE_STRATEGIES).optional().describe('Default fifo.'),
+  queueStrategy: z.enum(queueStrategyNames).optional().describe('fifo, round-robin, balance or intelligent, or PAI\'s names PaiStrategyStrictFIFO, PaiStrategyRoundRobin, PaiStrategyBalance, PaiStrategyIntelligent. Default fifo.'),
+  queue: queueParameters.optional().describe('Parameters of the queue strategy (quotient simulate).'),
   reclaim: z.enum(RECLAIM_MODES).optional().describe('How this quota takes back what siblings borrowed. Default any.'),
   selfPreemption: selfPreemption.optional(),
   childPreemption: childPreemption.optional(),
@@ -183,6 +195,35 @@ export const scaleQuotaSpec = z.strictObject({
   set: z.record(z.string(), z.number().int().min(0)).describe('New min.gpu per quota name: `{ Quota1.1: 56, Quota1.2: 72 }`.'),
 });
 
+/** A time from the start of a simulation: seconds (`0`, `3600`) or a duration (`36h`). */
+const simTime = z.union([z.number().min(0), z.string()]).describe('Seconds from the start of the simulation, or a duration such as 36h.');
+
+const spotInstanceType = z.strictObject({
+  name,
+  type: z.enum(POOL_TYPES).optional().describe('general (bids with priceLimit) or lingjun (bids with discountLimit). Default general.'),
+  gpus: z.number().int().min(1).max(32).describe('GPUs per instance; a spot job takes one instance per pod.'),
+  payAsYouGo: z.number().positive().describe('Pay-as-you-go price per instance-hour.'),
+  prices: z.array(z.strictObject({ at: simTime, price: z.number().min(0) })).min(1).optional().describe('Market price per instance-hour from each time on.'),
+  inventory: z.array(z.strictObject({ at: simTime, count: z.number().int().min(0) })).min(1).optional().describe('Spot instances available from each time on.'),
+});
+
+export const spotMarketSpec = z.strictObject({
+  protectionPeriod: z.string().optional().describe('How long a started spot job cannot be released. Default 1h.'),
+  pricesFile: z.string().optional().describe('CSV `at,instanceType,price`, relative to this file.'),
+  inventoryFile: z.string().optional().describe('CSV `at,instanceType,inventory`, relative to this file.'),
+  synthetic: z
+    .strictObject({
+      seed: z.number().int().optional().describe('Default: the run\'s --seed.'),
+      every: z.string().optional().describe('How often the synthetic price and inventory move. Default 1h.'),
+      meanDiscount: z.number().min(0.05).max(1).optional().describe('Long-run price as a share of pay-as-you-go. Default 0.35.'),
+      volatility: z.number().min(0).max(1).optional().describe('Size of each move as a share of pay-as-you-go. Default 0.08.'),
+      inventory: z.number().int().min(0).optional().describe('Mean spot instances per type. Default 64.'),
+    })
+    .optional()
+    .describe('A seeded synthetic market for the instance types without a series (docs/simulate.md: it is synthetic).'),
+  instanceTypes: z.array(spotInstanceType).min(1),
+});
+
 /** A value, a list of values, or (for numbers) a range `a-b`. */
 const choice = z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1)]);
 
@@ -231,6 +272,7 @@ export const SPEC_SCHEMAS = {
   WhatIf: whatIfSpec,
   Promise: promiseSpec,
   ScaleQuota: scaleQuotaSpec,
+  SpotMarket: spotMarketSpec,
 } as const;
 
 /** The envelope every document shares (Kubernetes object shape). */
@@ -247,6 +289,7 @@ export type ClusterSpec = z.infer<typeof clusterSpec>;
 export type WhatIfSpec = z.infer<typeof whatIfSpec>;
 export type PromiseSpec = z.infer<typeof promiseSpec>;
 export type ScaleQuotaSpec = z.infer<typeof scaleQuotaSpec>;
+export type SpotMarketSpec = z.infer<typeof spotMarketSpec>;
 export type JobInput = z.infer<typeof jobSpec>;
 export type RunningJobInput = z.infer<typeof runningJob>;
 
@@ -259,6 +302,7 @@ export function policyJsonSchema(): unknown {
     envelope.extend({ kind: z.literal('WhatIf'), spec: whatIfSpec }),
     envelope.extend({ kind: z.literal('Promise'), spec: promiseSpec }),
     envelope.extend({ kind: z.literal('ScaleQuota'), spec: scaleQuotaSpec }),
+    envelope.extend({ kind: z.literal('SpotMarket'), spec: spotMarketSpec }),
   ]);
   return z.toJSONSchema(doc, { io: 'input' });
 }

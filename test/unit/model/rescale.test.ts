@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Quota, RunningJob } from '../../../src/model/policy.js';
+import { DEFAULT_QUEUE_PARAMETERS, type Quota, type RunningJob } from '../../../src/model/policy.js';
 import { rescaleStandings } from '../../../src/model/rescale.js';
 
 const src = { file: 't.yaml', line: 1, column: 1, path: '' };
 const quota = (name: string, parent: string | null, gpu: number, children: string[] = []): Quota => ({
-  name, parent, children, min: { gpu }, queueStrategy: 'fifo', reclaim: 'any', pool: 'p', src, reclaimSrc: src,
+  name, parent, children, min: { gpu }, queueStrategy: 'fifo', queue: DEFAULT_QUEUE_PARAMETERS, reclaim: 'any', pool: 'p', src, reclaimSrc: src,
 });
 const job = (name: string, q: string, priority: number, startedAt: number): RunningJob => ({
   name, workspace: 'ws', quota: q, module: 'DLC', priority, pods: 1, resources: { gpu: 8 }, idleResources: 'none',

@@ -1,0 +1,176 @@
+/** `quotient simulate POLICY --trace FILE`: replay a workload over time on the engine whatif uses. */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { SingleBar } from 'cli-progress';
+import { QuotientError, sortFindings, type Finding } from '../errors.js';
+import type { ClusterNode, Policy, SeriesPoint } from '../model/policy.js';
+import { loadPolicy } from '../policy/load-policy.js';
+import { readBundles } from '../policy/read-files.js';
+import { marketSeries, readMarketCsv, type TypeSeries } from '../simulate/market.js';
+import { parseSimTime, readJobs } from '../simulate/read-jobs.js';
+import type { Report } from '../simulate/report.js';
+import { simulate } from '../simulate/simulator.js';
+import type { Workload } from '../simulate/workload.js';
+import { EXIT } from './exit.js';
+import { kernelFlag, kernelOption, outputOptions } from './flags.js';
+import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { renderFindings } from './render-findings.js';
+import { renderReport } from './render-report.js';
+
+interface SimulateOptions extends OutputOptions {
+  trace?: string;
+  seed: string;
+  until?: string;
+  strict?: boolean;
+  kernel?: string;
+}
+
+/** Registers the command. */
+export function registerSimulate(program: Command): void {
+  const cmd = program
+    .command('simulate')
+    .description('replay jobs over simulated time on the policy — queues, preemption, idle resources, the spot market, checkpoints and restarts — and report per team and quota')
+    .argument('<paths...>', 'the policy: files (merged) or one folder')
+    .option('-t, --trace <file>', 'the jobs file: CSV with a header row, or YAML (docs/simulate.md "Jobs file")')
+    .option('--seed <n>', 'seed of everything random (synthetic series and workloads): the same seed gives the same report', '1')
+    .option('--until <time>', 'stop at this simulated time: seconds, or a duration such as 72h')
+    .option('--strict', 'stop at the first bad row of the jobs file instead of leaving bad rows out')
+    .addHelpText('after', '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.')
+    .action(async (paths: string[], opts: SimulateOptions) => {
+      const format = formatOf(opts);
+      const backend = kernelFlag(opts.kernel);
+      const seed = seedFlag(opts.seed);
+      const until = opts.until === undefined ? undefined : untilFlag(opts.until);
+      const { policy, label } = loadOne(paths);
+      if (!opts.trace) throw new QuotientError('cli/no-workload', 'no workload given', 'name a jobs file with --trace FILE (docs/simulate.md "Jobs file")');
+      const nodes = clusterNodes(policy, label);
+      const workload = readWorkload(opts.trace, policy, !!opts.strict);
+      const market = readMarket(policy, seed, horizonOf(workload, until));
+      const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
+      const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+      print(report, format);
+      process.exitCode = workload.rejected.length > 0 ? EXIT.findings : EXIT.ok;
+    });
+  kernelOption(cmd);
+  outputOptions(cmd, 'print the report as JSON (docs/simulate.md "Report fields")');
+}
+
+function print(report: Report, format: 'table' | 'json' | 'yaml'): void {
+  if (format === 'table') say(renderReport(report));
+  else printDocument(format, report);
+}
+
+/** `--seed`: a whole number. */
+export function seedFlag(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${value}"`, 'for example --seed 42');
+  return n;
+}
+
+function untilFlag(value: string): number {
+  const t = parseSimTime(value);
+  if (t === undefined || t <= 0) throw new QuotientError('cli/bad-until', `--until must be a time after the start, got "${value}"`, 'give seconds (86400) or a duration (72h)');
+  return t;
+}
+
+/** Loads the one policy the paths name; a policy with errors stops the run (exit 2). */
+export function loadOne(paths: string[]): { policy: Policy; label: string } {
+  const bundles = readBundles(paths);
+  if (bundles.length !== 1) throw new QuotientError('cli/several-policies', `${bundles.length} policies given; a simulation runs one`, 'name one policy folder, or the files of one policy');
+  const b = bundles[0]!;
+  const loaded = loadPolicy(b.files, { now: 0 });
+  if (!loaded.policy) {
+    log(renderFindings(loaded.findings));
+    throw new QuotientError('simulate/invalid-policy', `the policy ${b.label} has errors; no simulation runs on a policy with errors`, 'run `quotient check` on it and fix the errors first');
+  }
+  const warnings = loaded.findings.filter((f) => f.severity === 'warning');
+  if (warnings.length) log(renderFindings(warnings));
+  return { policy: loaded.policy, label: b.label };
+}
+
+/** The nodes of the policy's Cluster document; its running jobs are not part of a simulation (said on stderr). */
+export function clusterNodes(policy: Policy, label: string): ClusterNode[] {
+  const c = policy.cluster;
+  if (!c || c.nodes.length === 0) throw new QuotientError('simulate/no-cluster', `the policy ${label} has no Cluster nodes to simulate on`, 'add a Cluster document with nodes or nodeGroups');
+  if (c.jobs.length > 0) log(`note: the simulation starts from an empty cluster; the ${c.jobs.length} running job(s) of Cluster "${c.name}" are not replayed (they have no duration)`);
+  return c.nodes;
+}
+
+/** Reads the jobs file; prints the rows left out on stderr (or stops at the first with --strict). */
+export function readWorkload(path: string, policy: Policy, strict: boolean): Workload {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
+  }
+  const instanceTypes = new Map((policy.spotMarkets ?? []).flatMap((m) => m.instanceTypes.map((t) => [t.name, { pool: t.pool }] as const)));
+  const workload = readJobs(path, text, { policy, instanceTypes }, { strict });
+  if (workload.rejected.length > 0) {
+    log(renderFindings(workload.rejected.slice(0, 20)));
+    if (strict) throw new QuotientError('simulate/bad-row', `${path} has a bad row; --strict stops at the first`, 'fix the row above, or drop --strict to leave bad rows out');
+    const rows = new Set(workload.rejected.map((f) => f.line)).size;
+    log(`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
+  }
+  return workload;
+}
+
+/** The market series: inline, the SpotMarket's CSV files (relative to its file), or synthetic. */
+export function readMarket(policy: Policy, seed: number, horizon: number): TypeSeries[] {
+  const markets = policy.spotMarkets ?? [];
+  const prices = new Map<string, SeriesPoint[]>();
+  const inventory = new Map<string, SeriesPoint[]>();
+  const findings: Finding[] = [];
+  for (const m of markets) {
+    const known = new Set(m.instanceTypes.map((t) => t.name));
+    for (const [file, column, into] of [[m.pricesFile, 'price', prices], [m.inventoryFile, 'inventory', inventory]] as const) {
+      if (file === undefined) continue;
+      const path = join(dirname(m.src.file), file);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        throw new QuotientError('simulate/unreadable-market', `cannot read ${path} (named by SpotMarket "${m.name}" at ${m.src.file}:${m.src.line}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'the path is relative to the SpotMarket\'s file');
+      }
+      const read = readMarketCsv(path, text, column, known);
+      findings.push(...read.findings);
+      for (const [k, v] of read.series) into.set(k, v);
+    }
+  }
+  if (findings.length) {
+    log(renderFindings(sortFindings(findings)));
+    throw new QuotientError('simulate/bad-market', 'the spot market\'s CSV files have errors', 'fix the rows named above');
+  }
+  for (const m of markets) {
+    for (const t of m.instanceTypes) {
+      const missing = [!t.prices.length && !prices.has(t.name) && 'prices', !t.inventory.length && !inventory.has(t.name) && 'inventory'].filter(Boolean);
+      if (missing.length && !m.synthetic) throw new QuotientError('simulate/no-market-series', `instance type "${t.name}" has no ${missing.join(' and ')} in SpotMarket "${m.name}" or its files`, 'add rows for it to the CSV files, or a synthetic model (docs/simulate.md)');
+    }
+  }
+  return marketSeries(markets, { prices, inventory }, seed, horizon);
+}
+
+/** How far synthetic series must reach: --until, or well past the last arrival. */
+function horizonOf(w: Workload, until: number | undefined): number {
+  if (until !== undefined) return until;
+  const last = w.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration * 4), 0);
+  return last + 86_400_000;
+}
+
+/** A progress bar on stderr, shown only once a run has taken a second; `off` keeps it silent. */
+function progressBar(off: boolean): { update: (done: number, total: number) => void; stop: () => void } {
+  const started = Date.now();
+  let bar: SingleBar | undefined;
+  return {
+    update: (done, total) => {
+      if (off) return;
+      if (!bar && Date.now() - started < 1000) return;
+      if (!bar) {
+        bar = new SingleBar({ stream: process.stderr, format: 'simulating [{bar}] {percentage}% | {value}/{total} jobs arrived | {duration}s', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000, clearOnComplete: true });
+        bar.start(total, done);
+      } else bar.update(done);
+    },
+    stop: () => bar?.stop(),
+  };
+}

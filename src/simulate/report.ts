@@ -1,0 +1,151 @@
+/**
+ * The report of a simulation: a stable JSON contract (docs/simulate.md "Report fields").
+ * Hours are simulated hours from the start; GPU-hours and money are rounded to 0.01,
+ * shares to 0.0001. Nothing in it depends on the wall clock, so the same seed gives
+ * the same report, byte for byte.
+ */
+
+/** Report format version: bumped when a field changes meaning or goes away. */
+export const REPORT_VERSION = 1;
+
+/** Queue wait in hours over the jobs that started. */
+export interface WaitStats {
+  started: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+/** Figures per team (workspace) or per quota. */
+export interface GroupFigures {
+  name: string;
+  jobs: number;
+  completed: number;
+  /** Ended Preempted (no restart left). */
+  endedPreempted: number;
+  rejected: number;
+  /** Still waiting or running when the run stopped. */
+  unfinished: number;
+  wait: WaitStats;
+  /** GPU-hours run on the cluster, by standing. */
+  gpuHours: { inQuota: number; borrowing: number; idle: number; total: number };
+  /** Times this group's jobs were preempted or released. */
+  preempted: number;
+  lostGpuHours: number;
+  restarts: number;
+  /** Hours beyond submit + duration until completion, summed over completed jobs. */
+  extraHours: number;
+  spot: SpotFigures;
+}
+
+/** Spot figures of a group or of the whole market. */
+export interface SpotFigures {
+  jobs: number;
+  gpuHours: number;
+  cost: number;
+  payAsYouGo: number;
+  saved: number;
+  interruptions: { price: number; inventory: number };
+}
+
+/** A quota: its guarantee and the share of it used on average. */
+export interface QuotaFigures extends GroupFigures {
+  minGpu: number;
+  /** In-quota GPU-hours over min × hours. */
+  guaranteeUsed: number;
+}
+
+/** Preemptions grouped by rule. */
+export interface RuleCount {
+  rule: string;
+  source: string;
+  count: number;
+  lostGpuHours: number;
+}
+
+/** One preemption or release, as the engine or the market stated it. */
+export interface PreemptionEvent {
+  hour: number;
+  job: string;
+  team: string;
+  quota: string;
+  rule: string;
+  source: string;
+  reason: string;
+  lostGpuHours: number;
+  /** The job it made room for (empty for a spot release). */
+  by: string;
+  restarted: boolean;
+}
+
+/** The time series, one entry per sample. */
+export interface Series {
+  hour: number[];
+  /** Cluster GPUs in use, all teams. */
+  used: number[];
+  /** Per team: cluster GPUs in use. */
+  byTeam: Record<string, number[]>;
+  /** Per quota: GPUs counted in its usage (in-quota and borrowing). */
+  byQuota: Record<string, number[]>;
+  idle: number[];
+  /** Free GPUs no waiting pod shape can use. */
+  fragmented: number[];
+  /** Jobs waiting in quota queues. */
+  waiting: number[];
+  spotRunning: number[];
+  /** Market price per instance type. */
+  price: Record<string, number[]>;
+}
+
+/** The whole report. */
+export interface Report {
+  version: number;
+  policy: string;
+  workload: { source: string; synthetic: boolean; jobs: number; rejectedRows: number; notes: string[] };
+  seed: number;
+  /** Simulated hours covered. */
+  hours: number;
+  /** Set when --until stopped the run early. */
+  until: number | null;
+  cluster: { nodes: number; gpus: number };
+  totals: {
+    jobs: number;
+    completed: number;
+    endedPreempted: number;
+    rejected: number;
+    unfinished: number;
+    capacityGpuHours: number;
+    usedGpuHours: number;
+    idleGpuHours: number;
+    utilisation: number;
+    preemptions: number;
+    restarts: number;
+    lostGpuHours: number;
+    wait: WaitStats;
+  };
+  teams: GroupFigures[];
+  quotas: QuotaFigures[];
+  preemptions: { byRule: RuleCount[]; byVictimTeam: Array<{ team: string; count: number; lostGpuHours: number }>; first: PreemptionEvent[] };
+  spot: SpotFigures & { synthetic: boolean; byInstanceType: Array<SpotFigures & { name: string; payAsYouGoPrice: number }> };
+  rejections: Array<{ job: string; team: string; quota: string; hour: number; reason: string }>;
+  series: Series;
+  notes: string[];
+}
+
+/** Rounds to 0.01. */
+export function r2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** Rounds to 0.0001. */
+export function r4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
+/** p50 / p95 / max of waits given in ms, in hours. */
+export function waitStats(waitsMs: number[]): WaitStats {
+  if (waitsMs.length === 0) return { started: 0, p50: 0, p95: 0, max: 0 };
+  const s = Float64Array.from(waitsMs).sort();
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+  return { started: s.length, p50: r2(at(0.5) / 3_600_000), p95: r2(at(0.95) / 3_600_000), max: r2(s[s.length - 1]! / 3_600_000) };
+}

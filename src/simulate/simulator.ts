@@ -1,0 +1,622 @@
+/**
+ * The discrete-event simulator (docs/simulate.md). Time is simulated, never slept.
+ *
+ * Every decision about a quota job is the engine's: at a dequeue the job is put to
+ * `answerWhatIf` against a live Snapshot of the cluster — the call `quotient whatif`
+ * makes — and the answer is carried out as given: its victims are preempted (each with
+ * the rule, policy line and reason the answer names), and the job starts with the
+ * answer's standing on the answer's placement. Spot jobs bid on the market by the rules
+ * of engine/spot-rules.ts. In one step of simulated time:
+ *
+ *   1. events at that time run in phase order: ends, quota scaling, market moves,
+ *      protection expiries, arrivals (event-heap.ts);
+ *   2. a scheduling pass: each quota's queue in tree order, the strategy choosing which
+ *      jobs to try (job-queue.ts), repeated while a pass starts something; then each
+ *      instance type's bidding queue, highest bid first.
+ *
+ * A job preempted or released keeps the work up to its last checkpoint (SEMANTICS 7);
+ * with `faultTolerance.autoRestart` it re-enters its queue (spot: its bidding queue) up
+ * to `maxRestarts`, otherwise it ends Preempted.
+ */
+import type { EngineContext } from '../engine/whatif.js';
+import { answerWhatIf } from '../engine/whatif.js';
+import type { Answer } from '../engine/answer.js';
+import { LiveSnapshot } from '../engine/live-snapshot.js';
+import { popcount, Snapshot } from '../engine/snapshot.js';
+import { bidPrice, canStart, selectReleases, SPOT_RULE, type RunningSpot } from '../engine/spot-rules.js';
+import { hasErrors, QuotientError } from '../errors.js';
+import { createKernel } from '../kernel/create-kernel.js';
+import type { Kernel, PodPlacement } from '../kernel/types.js';
+import { lastCheckpoint, lostGpuHours } from '../model/lost-work.js';
+import type { Cluster, ClusterNode, JobSpec, Policy, RunningJob, Standing } from '../model/policy.js';
+import { QuotaTree } from '../model/quota-tree.js';
+import { rescaleStandings } from '../model/rescale.js';
+import { compileRules } from '../rules/compile-rules.js';
+import { EligibilityTables } from '../rules/eligibility-table.js';
+import { EventHeap } from './event-heap.js';
+import { JobQueue, type QueueEntry } from './job-queue.js';
+import type { TypeSeries } from './market.js';
+import { GroupAcc, Metrics, spotFigures } from './metrics.js';
+import { r2, r4, waitStats, type Report } from './report.js';
+import type { SimJob, Workload } from './workload.js';
+
+const HOUR = 3_600_000;
+
+/** A quota scaling at a time of the run (SEMANTICS 9). */
+export interface ScaleEvent {
+  at: number;
+  set: Array<{ quota: string; gpu: number }>;
+}
+
+/** What a run needs. */
+export interface SimInput {
+  policy: Policy;
+  /** A label for the report (the policy's path). */
+  label: string;
+  nodes: ClusterNode[];
+  workload: Workload;
+  market: TypeSeries[];
+  scales?: ScaleEvent[];
+}
+
+export interface SimOptions {
+  seed: number;
+  /** Stop at this simulated time (ms). */
+  until?: number;
+  backend?: 'wasm' | 'reference';
+  kernel?: Kernel;
+  /** Chart sample spacing (ms); default: the run's span / 240, at least a minute. */
+  sampleEvery?: number;
+  /** Called now and then with the share of arrivals processed. */
+  onProgress?: (done: number, total: number) => void;
+  /** Called after every step with the live state (invariant tests). */
+  onStep?: (view: SimView) => void;
+}
+
+/** What a step looks like from outside (tests of invariants over time). */
+export interface SimView {
+  t: number;
+  snapshot: Snapshot;
+  spot: Array<{ type: string; price: number; inventory: number; running: Array<{ job: string; bid: number; startedAt: number; pods: number }> }>;
+  protection: Map<string, number>;
+}
+
+type Status = 'pending' | 'waiting' | 'running' | 'done' | 'preempted' | 'rejected';
+
+interface JobState {
+  sim: SimJob;
+  id: number;
+  order: number;
+  team: string;
+  quota: number;
+  status: Status;
+  /** Work saved at checkpoints, ms. */
+  progress: number;
+  runId: number;
+  runStart: number;
+  standing: Standing;
+  restarts: number;
+  firstStart: number;
+  entry?: Entry;
+  /** Spot: instance type index and bid. */
+  typeIdx: number;
+  bid: number;
+  costAt: number;
+}
+
+interface Entry extends QueueEntry {
+  js: JobState;
+}
+
+interface SpotType {
+  series: TypeSeries;
+  price: number;
+  inventory: number;
+  priceAt: number;
+  invAt: number;
+  inUse: number;
+  waiting: JobState[];
+  running: JobState[];
+}
+
+/** Runs the workload against the policy and returns the report. */
+export async function simulate(input: SimInput, options: SimOptions): Promise<Report> {
+  const sim = new Simulation(input, options);
+  return sim.run();
+}
+
+class Simulation {
+  private readonly policy: Policy;
+  private readonly tree: QuotaTree;
+  private readonly live: LiveSnapshot;
+  private readonly snap: Snapshot;
+  private readonly ctx: EngineContext;
+  private readonly heap = new EventHeap();
+  private readonly jobs: JobState[];
+  private readonly byName = new Map<string, JobState>();
+  private readonly queues: Array<JobQueue<Entry>>;
+  private readonly spot: SpotType[];
+  private readonly metrics: Metrics;
+  private readonly typeAcc: GroupAcc[];
+  private readonly capacity: number;
+  private readonly notes: string[] = [];
+  private version = 0;
+  private readonly memo = new Map<string, number>();
+  private now = 0;
+  private arrived = 0;
+
+  constructor(
+    private readonly input: SimInput,
+    private readonly options: SimOptions,
+  ) {
+    this.policy = input.policy;
+    // Quota scaling changes `min`: the run works on its own copy of the quotas.
+    this.policy = { ...input.policy, quotas: input.policy.quotas.map((q) => ({ ...q, min: { ...q.min } })) };
+    this.tree = new QuotaTree(this.policy.quotas);
+    const cluster: Cluster = { name: 'simulate', at: 0, nodes: input.nodes, jobs: [], src: { file: input.label, line: 1, column: 1, path: '' } };
+    const kernel = options.kernel ?? createKernel(options.backend ?? 'wasm');
+    const built = Snapshot.build(this.policy, cluster, kernel);
+    if (!built.snapshot || hasErrors(built.findings)) throw new QuotientError('simulate/bad-cluster', 'the cluster could not be loaded', built.findings.map((f) => f.message).join('; '));
+    this.snap = built.snapshot;
+    this.live = new LiveSnapshot(this.snap);
+    this.ctx = { snapshot: this.snap, tables: new EligibilityTables(compileRules(this.policy), this.tree) };
+    this.capacity = input.nodes.reduce((s, n) => s + n.gpus, 0);
+
+    const names = input.workload.jobs.map((j) => j.spec.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const orderOf = new Map(names.map((n, i) => [n, i]));
+    const typeIndex = new Map(input.market.map((s, i) => [s.type.name, i]));
+    this.jobs = input.workload.jobs.map((sim, id) => {
+      const typeIdx = sim.spot ? typeIndex.get(sim.spot.instanceType)! : -1;
+      const js: JobState = {
+        sim, id, order: orderOf.get(sim.spec.name)!, team: sim.spec.workspace, quota: this.tree.indexOf(sim.spec.quota),
+        status: 'pending', progress: 0, runId: 0, runStart: 0, standing: 'in-quota', restarts: 0, firstStart: -1,
+        typeIdx, bid: sim.spot ? bidPrice(sim.spot, input.market[typeIdx]!.type) : 0, costAt: 0,
+      };
+      this.byName.set(sim.spec.name, js);
+      return js;
+    });
+    this.queues = this.policy.quotas.map((q) => new JobQueue<Entry>(q.queueStrategy, q.queue));
+    this.spot = input.market.map((series) => ({ series, price: Infinity, inventory: 0, priceAt: 0, invAt: 0, inUse: 0, waiting: [], running: [] }));
+
+    const lastEnd = input.workload.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration), 0);
+    const span = options.until ?? Math.max(HOUR, lastEnd * 1.25);
+    const sampleEvery = options.sampleEvery ?? Math.max(60_000, Math.ceil(span / 240 / 60_000) * 60_000);
+    this.metrics = new Metrics(
+      this.policy.workspaces.map((w) => w.name),
+      this.policy.quotas.map((q) => q.name),
+      this.capacity,
+      sampleEvery,
+      { fragmented: () => this.fragmented(), waiting: () => this.waitingCount(), spotRunning: () => this.spot.reduce((s, t) => s + t.running.length, 0), prices: () => Object.fromEntries(this.spot.map((t) => [t.series.type.name, Number.isFinite(t.price) ? t.price : 0])) },
+      this.spot.map((t) => t.series.type.name),
+    );
+    this.typeAcc = this.spot.map((t) => this.metrics.extraGroup(t.series.type.name));
+  }
+
+  async run(): Promise<Report> {
+    const { workload } = this.input;
+    this.jobs.forEach((js) => this.heap.push(js.sim.submit, 'arrival', js.id));
+    this.spot.forEach((t, i) => {
+      if (t.series.prices[0]) this.heap.push(t.series.prices[0].at, 'market', i, 0);
+      if (t.series.inventory[0]) this.heap.push(t.series.inventory[0].at, 'market', i, 1);
+    });
+    for (const s of this.input.scales ?? []) this.heap.push(s.at, 'scale', (this.input.scales ?? []).indexOf(s));
+    const until = this.options.until;
+    let stepsSinceProgress = 0;
+    let end = 0;
+    while (this.heap.size > 0) {
+      const next = this.heap.peek()!;
+      if (until !== undefined && next.t > until) break;
+      if (!this.hasWork() && next.kind !== 'arrival') break;
+      const t = next.t;
+      this.metrics.advance(t);
+      this.now = t;
+      this.live.setTime(t);
+      while (this.heap.size > 0 && this.heap.peek()!.t === t) this.handle(this.heap.pop()!);
+      await this.schedule();
+      end = t;
+      this.options.onStep?.(this.view());
+      if (++stepsSinceProgress >= 2000) {
+        stepsSinceProgress = 0;
+        this.options.onProgress?.(this.arrived, workload.jobs.length);
+      }
+    }
+    if (until !== undefined) end = until;
+    this.metrics.advance(end);
+    this.closeSpotCosts(end);
+    this.options.onProgress?.(this.arrived, workload.jobs.length);
+    return this.report(end);
+  }
+
+  /** Jobs remain that could still change state: arrivals to come, jobs running, or spot jobs that may yet win a bid. */
+  private hasWork(): boolean {
+    if (this.arrived < this.jobs.length) return true;
+    if (this.snap.jobs.length > 0) return true;
+    return this.spot.some((t) => t.running.length > 0 || t.waiting.length > 0);
+  }
+
+  private handle(e: { kind: string; a: number; b: number }): void {
+    switch (e.kind) {
+      case 'arrival':
+        return this.arrive(this.jobs[e.a]!);
+      case 'end':
+        return this.end(this.jobs[e.a]!, e.b);
+      case 'market':
+        return this.marketMove(e.a, e.b);
+      case 'protection':
+        return this.releaseCheck(e.a);
+      case 'scale':
+        return this.scale(e.a);
+    }
+  }
+
+  private arrive(js: JobState): void {
+    this.arrived++;
+    for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
+    if (js.typeIdx >= 0) for (const a of this.spotGroups(js)) a.spot.jobs++;
+    this.enqueue(js, this.now);
+  }
+
+  private enqueue(js: JobState, at: number): void {
+    js.status = 'waiting';
+    if (js.typeIdx >= 0) {
+      const t = this.spot[js.typeIdx]!;
+      t.waiting.push(js);
+      t.waiting.sort((a, b) => b.bid - a.bid || a.sim.submit - b.sim.submit || a.order - b.order);
+      return;
+    }
+    js.entry = { js, priority: js.sim.spec.priority, submit: js.sim.submit, order: js.order, enqueuedAt: at };
+    this.queues[js.quota]!.add(js.entry);
+  }
+
+  private end(js: JobState, runId: number): void {
+    if (js.status !== 'running' || js.runId !== runId) return;
+    if (js.typeIdx >= 0) this.stopSpot(js);
+    else this.stopCluster(js);
+    js.status = 'done';
+    js.progress = js.sim.duration;
+    for (const g of this.metrics.groups(js.team, js.quota)) {
+      g.completed++;
+      g.extraMs += this.now - js.sim.submit - js.sim.duration;
+    }
+  }
+
+  /** Takes a running job off the cluster. */
+  private stopCluster(js: JobState): void {
+    const idx = this.snap.jobIndex.get(js.sim.spec.name)!;
+    const maskGpus = this.live.gpusOf(idx);
+    this.live.remove(idx);
+    this.metrics.stopped(js.team, js.quota, js.standing, this.gpus(js), maskGpus);
+    this.version++;
+  }
+
+  private gpus(js: JobState): number {
+    return js.sim.spec.pods * js.sim.spec.resources.gpu;
+  }
+
+  /** The work a job loses if stopped now, and what it keeps (SEMANTICS 7, model/lost-work.ts). */
+  private interrupt(js: JobState): { lost: number; kept: number } {
+    const run = { startedAt: js.runStart, checkpoint: js.sim.spec.checkpoint, pods: js.sim.spec.pods, resources: js.sim.spec.resources };
+    return { lost: lostGpuHours(run, this.now), kept: lastCheckpoint(run, this.now) - js.runStart };
+  }
+
+  /** After a preemption or release: restart per faultTolerance, or end Preempted. */
+  private afterInterrupt(js: JobState, kept: number): boolean {
+    js.progress = Math.min(js.sim.duration, js.progress + kept);
+    const ft = js.sim.spec.faultTolerance;
+    if (ft?.autoRestart && js.restarts < ft.maxRestarts) {
+      js.restarts++;
+      this.enqueue(js, this.now);
+      return true;
+    }
+    js.status = 'preempted';
+    for (const g of this.metrics.groups(js.team, js.quota)) g.endedPreempted++;
+    return false;
+  }
+
+  // ---- the scheduling pass ---------------------------------------------------------
+
+  private async schedule(): Promise<void> {
+    for (let sweep = 0; ; sweep++) {
+      const before = this.version;
+      for (let q = 0; q < this.queues.length; q++) await this.drain(q);
+      if (this.version === before || sweep > 1000) break;
+    }
+    for (let i = 0; i < this.spot.length; i++) this.spotPass(i);
+  }
+
+  /** Tries a quota's queue as its strategy says. */
+  private async drain(q: number): Promise<void> {
+    const queue = this.queues[q]!;
+    if (queue.size === 0) return;
+    for (const { entry, blocking } of queue.attempts(this.now)) {
+      const js = entry.js;
+      if (js.status !== 'waiting') continue;
+      const key = shapeKey(js.sim.spec);
+      // The same question against an unchanged cluster gets the same answer.
+      if (this.memo.get(key) === this.version) {
+        if (blocking) break;
+        continue;
+      }
+      const answer = await this.ask(js.sim.spec);
+      if (answer.decision === 'admit' || answer.decision === 'preempt') {
+        queue.remove(entry);
+        this.carryOut(js, answer);
+        continue;
+      }
+      if (answer.decision === 'reject') {
+        queue.remove(entry);
+        js.status = 'rejected';
+        for (const g of this.metrics.groups(js.team, js.quota)) g.rejected++;
+        this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.join('; ') });
+        continue;
+      }
+      this.memo.set(key, this.version);
+      if (blocking) break;
+    }
+  }
+
+  /** The engine call `quotient whatif` makes, against the cluster as it is now. */
+  private async ask(spec: JobSpec): Promise<Answer> {
+    this.live.sync();
+    let answer = await answerWhatIf(this.ctx, 'simulate', spec);
+    // Which victims are cheapest depends on lost work now; feasibility does not. Keys are
+    // brought up to date only when the answer preempts, then the question is asked again.
+    if (answer.decision === 'preempt' && this.live.keysStale) {
+      this.live.refreshLostWork();
+      answer = await answerWhatIf(this.ctx, 'simulate', spec);
+    }
+    return answer;
+  }
+
+  /** Preempts the answer's victims, then starts the job where the answer placed it. */
+  private carryOut(js: JobState, answer: Answer): void {
+    for (const v of answer.victims) {
+      const victim = this.byName.get(v.job)!;
+      const { kept } = this.interrupt(victim);
+      this.stopCluster(victim);
+      const restarted = this.afterInterrupt(victim, kept);
+      this.metrics.preemption({ hour: r4(this.now / HOUR), job: v.job, team: victim.team, quota: v.quota, rule: v.rule, source: v.source, reason: v.reason, lostGpuHours: v.lostGpuHours, by: js.sim.spec.name, restarted }, victim.quota);
+    }
+    this.live.sync();
+    const pods: PodPlacement[] = answer.placement.map((p) => ({ node: this.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
+    const standing = answer.standing as Standing;
+    const job: RunningJob = { ...js.sim.spec, standing, startedAt: this.now, placement: [], placedByEngine: false };
+    this.live.start(job, pods, js.order);
+    const maskGpus = pods.reduce((s, p) => s + popcount(p.mask), 0);
+    this.metrics.started(js.team, js.quota, standing, this.gpus(js), maskGpus);
+    this.begin(js, standing);
+    this.version++;
+  }
+
+  /** Bookkeeping of a start, on the cluster or the market. */
+  private begin(js: JobState, standing: Standing): void {
+    js.status = 'running';
+    js.standing = standing;
+    js.runId++;
+    js.runStart = this.now;
+    if (js.firstStart < 0) {
+      js.firstStart = this.now;
+      for (const g of this.metrics.groups(js.team, js.quota)) g.waits.push(this.now - js.sim.submit);
+    }
+    this.heap.push(this.now + (js.sim.duration - js.progress), 'end', js.id, js.runId);
+  }
+
+  // ---- the spot market -------------------------------------------------------------
+
+  private spotPass(i: number): void {
+    const t = this.spot[i]!;
+    if (t.waiting.length === 0) return;
+    const left: JobState[] = [];
+    for (const js of t.waiting) {
+      if (canStart(js.bid, t.price, js.sim.spec.pods, t.inventory - t.inUse)) {
+        t.inUse += js.sim.spec.pods;
+        t.running.push(js);
+        js.costAt = this.now;
+        for (const g of this.spotGroups(js)) g.spot.gpusNow += this.gpus(js);
+        this.begin(js, 'in-quota');
+        this.heap.push(this.now + t.series.market.protectionPeriod, 'protection', i);
+      } else left.push(js);
+    }
+    t.waiting = left;
+  }
+
+  private marketMove(i: number, which: number): void {
+    const t = this.spot[i]!;
+    const series = which === 0 ? t.series.prices : t.series.inventory;
+    const k = which === 0 ? t.priceAt : t.invAt;
+    const point = series[k]!;
+    if (which === 0) {
+      this.accrue(t);
+      t.price = point.value;
+      t.priceAt++;
+    } else {
+      t.inventory = point.value;
+      t.invAt++;
+    }
+    const next = series[k + 1];
+    if (next) this.heap.push(next.at, 'market', i, which);
+    this.releaseCheck(i);
+  }
+
+  /** Adds the cost of the running spot jobs of a type up to now, at the price that held. */
+  private accrue(t: SpotType): void {
+    for (const js of t.running) this.accrueJob(t, js);
+  }
+
+  private accrueJob(t: SpotType, js: JobState): void {
+    const h = (this.now - js.costAt) / HOUR;
+    if (h > 0 && Number.isFinite(t.price)) for (const g of this.spotGroups(js)) g.spot.cost += js.sim.spec.pods * t.price * h;
+    js.costAt = this.now;
+  }
+
+  /** Takes a spot job off the market, paying what it owes. */
+  private stopSpot(js: JobState): void {
+    const t = this.spot[js.typeIdx]!;
+    this.accrueJob(t, js);
+    t.running.splice(t.running.indexOf(js), 1);
+    t.inUse -= js.sim.spec.pods;
+    const h = (this.now - js.runStart) / HOUR;
+    for (const g of this.spotGroups(js)) {
+      g.spot.gpusNow -= this.gpus(js);
+      g.spot.payg += js.sim.spec.pods * t.series.type.payAsYouGo * h;
+    }
+  }
+
+  /** Applies SEMANTICS 6's release rule to a type after a price or inventory move, or a protection period's end. */
+  private releaseCheck(i: number): void {
+    const t = this.spot[i]!;
+    if (t.running.length === 0) return;
+    const running: RunningSpot[] = t.running.map((js) => ({
+      name: js.sim.spec.name,
+      pods: js.sim.spec.pods,
+      gpusPerPod: js.sim.spec.resources.gpu,
+      bid: js.sim.spot!,
+      startedAt: js.runStart,
+      lostGpuHours: this.interrupt(js).lost,
+    }));
+    const releases = selectReleases(t.series.type, running, t.price, t.inventory, this.now, t.series.market.protectionPeriod);
+    for (const r of releases) {
+      const js = this.byName.get(r.job)!;
+      const { kept } = this.interrupt(js);
+      this.stopSpot(js);
+      const restarted = this.afterInterrupt(js, kept);
+      for (const g of this.spotGroups(js)) g.spot[r.cause]++;
+      this.metrics.preemption({ hour: r4(this.now / HOUR), job: r.job, team: js.team, quota: js.sim.spec.quota, rule: SPOT_RULE, source: `${t.series.market.src.file}:${t.series.type.src.line}:${t.series.type.src.column}`, reason: r.reason, lostGpuHours: r.lostGpuHours, by: '', restarted }, js.quota);
+    }
+  }
+
+  private closeSpotCosts(end: number): void {
+    this.now = Math.max(this.now, end);
+    for (const t of this.spot) {
+      for (const js of [...t.running]) {
+        this.accrueJob(t, js);
+        const h = (this.now - js.runStart) / HOUR;
+        for (const g of this.spotGroups(js)) g.spot.payg += js.sim.spec.pods * t.series.type.payAsYouGo * h;
+        js.runStart = this.now;
+      }
+    }
+  }
+
+  // ---- quota scaling ---------------------------------------------------------------
+
+  private scale(i: number): void {
+    const ev = this.input.scales![i]!;
+    const newMin = new Map(ev.set.map((s) => [s.quota, s.gpu]));
+    const res = rescaleStandings(this.policy.quotas, this.snap.jobs, newMin);
+    if (res.over.length > 0) {
+      this.notes.push(`quota scaling at hour ${r4(ev.at / HOUR)} was refused: ${res.over.map((o) => `${o.quota} would use ${o.used} GPUs over its new min ${o.min}`).join('; ')}`);
+      return;
+    }
+    for (const ch of res.changes) {
+      const idx = this.snap.jobIndex.get(ch.job.name)!;
+      const js = this.byName.get(ch.job.name)!;
+      const gpus = this.gpus(js);
+      const maskGpus = this.live.gpusOf(idx);
+      this.metrics.stopped(js.team, js.quota, js.standing, gpus, maskGpus);
+      this.live.setStanding(idx, ch.to);
+      js.standing = ch.to;
+      this.metrics.started(js.team, js.quota, ch.to, gpus, maskGpus);
+    }
+    for (const [quota, gpu] of newMin) this.policy.quotas[this.tree.indexOf(quota)]!.min.gpu = gpu;
+    this.notes.push(`quota scaling at hour ${r4(ev.at / HOUR)}: ${ev.set.map((s) => `${s.quota} → ${s.gpu} GPUs`).join(', ')}; ${res.changes.length} job(s) changed standing`);
+    this.version++;
+  }
+
+  // ---- probes and the report -------------------------------------------------------
+
+  private waitingCount(): number {
+    return this.queues.reduce((s, q) => s + q.size, 0);
+  }
+
+  /** Free GPUs that no waiting pod shape can use (SEMANTICS 5.4); none when nothing waits. */
+  private fragmented(): number {
+    let smallest = Infinity;
+    for (const q of this.queues) for (const e of q.all()) smallest = Math.min(smallest, e.js.sim.spec.resources.gpu);
+    if (!Number.isFinite(smallest)) return 0;
+    let frag = 0;
+    for (const n of this.snap.state.nodes) {
+      const free = n.gpus - popcount(n.usedMask);
+      if (free > 0 && free < smallest) frag += free;
+    }
+    return frag;
+  }
+
+  private view(): SimView {
+    return {
+      t: this.now,
+      snapshot: this.snap,
+      spot: this.spot.map((t) => ({ type: t.series.type.name, price: t.price, inventory: t.inventory, running: t.running.map((js) => ({ job: js.sim.spec.name, bid: js.bid, startedAt: js.runStart, pods: js.sim.spec.pods })) })),
+      protection: new Map(this.spot.map((t) => [t.series.type.name, t.series.market.protectionPeriod])),
+    };
+  }
+
+  private report(end: number): Report {
+    const m = this.metrics;
+    const unfinished = new Map<string, number>();
+    const unfinishedQ = new Map<number, number>();
+    for (const js of this.jobs) {
+      if (js.status === 'waiting' || js.status === 'running' || js.status === 'pending') {
+        unfinished.set(js.team, (unfinished.get(js.team) ?? 0) + 1);
+        unfinishedQ.set(js.quota, (unfinishedQ.get(js.quota) ?? 0) + 1);
+      }
+    }
+    const hours = end / HOUR;
+    const all = m.all.figures([...unfinished.values()].reduce((s, x) => s + x, 0));
+    const teams = [...m.teams.values()].map((g) => g.figures(unfinished.get(g.name) ?? 0));
+    const quotas = m.quotas.map((g, i) => {
+      const minGpu = this.policy.quotas[i]!.min.gpu;
+      const f = g.figures(unfinishedQ.get(i) ?? 0);
+      return { ...f, minGpu, guaranteeUsed: minGpu > 0 && hours > 0 ? r4(f.gpuHours.inQuota / (minGpu * hours)) : 0 };
+    });
+    const byType = this.spot.map((t, i) => ({ name: t.series.type.name, payAsYouGoPrice: t.series.type.payAsYouGo, ...spotFigures(this.typeAcc[i]!.spot) }));
+    const synthetic = this.spot.some((t) => t.series.syntheticPrices || t.series.syntheticInventory);
+    const notes = [...this.notes];
+    if (this.input.workload.synthetic) notes.push(`the workload is synthetic: ${this.input.workload.source}`);
+    if (synthetic) notes.push(`the spot market's ${this.spot.filter((t) => t.series.syntheticPrices || t.series.syntheticInventory).map((t) => t.series.type.name).join(', ')} series are synthetic (seeded model, docs/simulate.md)`);
+    return {
+      version: 1,
+      policy: this.input.label,
+      workload: { source: this.input.workload.source, synthetic: this.input.workload.synthetic, jobs: this.jobs.length, rejectedRows: new Set(this.input.workload.rejected.map((f) => `${f.file}:${f.line}`)).size, notes: this.input.workload.notes },
+      seed: this.options.seed,
+      hours: r4(hours),
+      until: this.options.until === undefined ? null : r4(this.options.until / HOUR),
+      cluster: { nodes: this.input.nodes.length, gpus: this.capacity },
+      totals: {
+        jobs: this.jobs.length,
+        completed: all.completed,
+        endedPreempted: all.endedPreempted,
+        rejected: all.rejected,
+        unfinished: all.unfinished,
+        capacityGpuHours: r2(this.capacity * hours),
+        usedGpuHours: r2(m.usedMs / HOUR),
+        idleGpuHours: r2(m.idleMs / HOUR),
+        utilisation: hours > 0 && this.capacity > 0 ? r4(m.usedMs / HOUR / (this.capacity * hours)) : 0,
+        preemptions: all.preempted,
+        restarts: all.restarts,
+        lostGpuHours: all.lostGpuHours,
+        wait: waitStats(m.all.waits),
+      },
+      teams,
+      quotas,
+      preemptions: {
+        byRule: [...m.byRule.values()].sort((a, b) => b.count - a.count || (a.rule < b.rule ? -1 : 1)),
+        byVictimTeam: [...m.byVictimTeam.values()].sort((a, b) => b.count - a.count || (a.team < b.team ? -1 : 1)),
+        first: m.first,
+      },
+      spot: { ...spotFigures(m.all.spot), synthetic, byInstanceType: byType },
+      rejections: m.rejections.slice(0, 200),
+      series: m.series,
+      notes,
+    };
+  }
+
+  /** The accumulators a spot job's figures go to: its team, quota, the total and its instance type. */
+  private spotGroups(js: JobState): GroupAcc[] {
+    return [...this.metrics.groups(js.team, js.quota), this.typeAcc[js.typeIdx]!];
+  }
+}
+
+/** What decides an answer about a job, besides the cluster: jobs with equal keys get equal answers. */
+function shapeKey(s: JobSpec): string {
+  return `${s.quota}|${s.workspace}|${s.submittedBy ?? ''}|${s.module}|${s.priority}|${s.pods}|${s.resources.gpu}|${s.resources.cpu ?? ''}|${s.resources.memory ?? ''}|${s.idleResources}|${s.maxRuntime ?? ''}`;
+}
