@@ -6,10 +6,10 @@ import { colour } from './output.js';
 const style = { head: [], border: [] };
 
 function groupRow(g: GroupFigures): Array<string | number> {
-  return [g.name, g.jobs, g.completed, g.unfinished, g.rejected, g.wait.p50, g.wait.p95, g.wait.max, g.gpuHours.total, g.preempted, g.lostGpuHours, g.restarts];
+  return [g.name, g.jobs, g.completed, g.unfinished, g.endedPreempted, g.rejected, g.wait.p50, g.wait.p95, g.wait.max, g.gpuHours.total, g.preempted, g.lostGpuHours, g.restarts];
 }
 
-const GROUP_HEAD = ['', 'jobs', 'done', 'unfinished', 'rejected', 'wait p50 h', 'p95 h', 'max h', 'GPU-h', 'preempted', 'lost GPU-h', 'restarts'];
+const GROUP_HEAD = ['', 'jobs', 'done', 'unfinished', 'ended preempted', 'rejected', 'wait p50 h', 'p95 h', 'max h', 'GPU-h', 'preempted', 'lost GPU-h', 'restarts'];
 
 /** The report as text tables. */
 export function renderReport(r: Report): string {

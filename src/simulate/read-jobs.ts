@@ -123,6 +123,8 @@ export function parseSimTime(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const t = value.trim();
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  // A duration of zero (`0h`, `0m0s`) is the start; parseDuration refuses zero on purpose.
+  if (/^(0+[dhms])+$/.test(t)) return 0;
   return parseDuration(t);
 }
 

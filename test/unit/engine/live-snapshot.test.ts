@@ -1,0 +1,113 @@
+/**
+ * A LiveSnapshot after any sequence of starts and ends must be the cluster a fresh
+ * Snapshot.build of the same running jobs is: same usage per quota, same per-job facts,
+ * same node bitmaps, and the same what-if answers (on both kernels).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LiveSnapshot } from '../../../src/engine/live-snapshot.js';
+import { Snapshot } from '../../../src/engine/snapshot.js';
+import { answerWhatIf } from '../../../src/engine/whatif.js';
+import { createKernel } from '../../../src/kernel/create-kernel.js';
+import type { Cluster, RunningJob } from '../../../src/model/policy.js';
+import { EligibilityTables } from '../../../src/rules/eligibility-table.js';
+import { compileRules } from '../../../src/rules/compile-rules.js';
+import { openSession } from '../../helpers/session.js';
+
+const DIR = 'policies/inference-preempts-training';
+const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort().map((f) => ({ path: join(DIR, f), text: readFileSync(join(DIR, f), 'utf8') }));
+const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 25);
+
+/** Every running job of the seeds' snapshot, placed (by the snapshot or the engine). */
+function placedJobs() {
+  const s = openSession(files);
+  return { session: s, jobs: s.snapshot!.jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) })) };
+}
+
+function fresh(session: ReturnType<typeof openSession>, jobs: RunningJob[], backend: 'wasm' | 'reference'): Snapshot {
+  const c = session.policy.cluster!;
+  const cluster: Cluster = { ...c, jobs: jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) })) };
+  return Snapshot.build(session.policy, cluster, createKernel(backend)).snapshot!;
+}
+
+/** The state a question can see, keyed by job name so that index order does not matter. */
+function view(s: Snapshot) {
+  const byName = s.jobs.map((j, i) => ({
+    name: j.name,
+    quota: s.index.jobQuota[i],
+    combo: s.index.jobCombo[i],
+    pool: s.index.jobPool[i],
+    kjob: { ...s.state.jobs[i], order: undefined },
+  }));
+  byName.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return {
+    usage: s.usage.map((u) => [...u]),
+    nodes: s.state.nodes.map((n) => ({ ...n })),
+    jobs: byName,
+    count: s.index.jobQuota.length,
+  };
+}
+
+async function answers(s: Snapshot, session: ReturnType<typeof openSession>) {
+  const ctx = { snapshot: s, tables: new EligibilityTables(compileRules(session.policy), session.tree) };
+  const out = [];
+  for (const w of session.policy.whatIfs) {
+    const a = await answerWhatIf(ctx, w.name, w.submit);
+    out.push({ decision: a.decision, standing: a.standing, placement: a.placement, victims: a.victims.map((v) => [v.job, v.rule, v.lostGpuHours]) });
+  }
+  return out;
+}
+
+describe('LiveSnapshot', () => {
+  it('after any starts and ends, equals a fresh build of the same running jobs', async () => {
+    const { session, jobs } = placedJobs();
+    const order = new Map([...jobs.map((j) => j.name)].sort().map((n, i) => [n, i]));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(jobs.length - 1), { minLength: 1, maxLength: 20 }), fc.constantFrom<'wasm' | 'reference'>('wasm', 'reference'), async (toggles, backend) => {
+        const live = new LiveSnapshot(fresh(session, [], backend));
+        const running = new Set<string>();
+        for (const k of toggles) {
+          const job = jobs[k]!;
+          if (running.has(job.name)) {
+            live.remove(live.snap.jobIndex.get(job.name)!);
+            running.delete(job.name);
+          } else {
+            const pods = job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
+            live.start({ ...job, placement: [] }, pods, order.get(job.name)!);
+            running.add(job.name);
+          }
+        }
+        live.sync();
+        const expected = fresh(session, jobs.filter((j) => running.has(j.name)), backend);
+        expect(view(live.snap)).toEqual(view(expected));
+        expect(await answers(live.snap, session)).toEqual(await answers(expected, session));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses a job on GPUs another job holds, and changes nothing', () => {
+    const { session, jobs } = placedJobs();
+    const live = new LiveSnapshot(fresh(session, [], 'reference'));
+    const job = jobs[0]!;
+    const pods = job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
+    live.start({ ...job, placement: [] }, pods, 0);
+    const before = view(live.snap);
+    expect(() => live.start({ ...job, name: 'other', placement: [] }, pods, 1)).toThrow(/already allocated/);
+    expect(view(live.snap)).toEqual(before);
+  });
+
+  it('moves usage when a standing changes (quota scaling)', () => {
+    const { session, jobs } = placedJobs();
+    const live = new LiveSnapshot(fresh(session, [], 'reference'));
+    const job = jobs.find((j) => j.standing === 'in-quota' && session.tree.get(j.quota).parent !== null)!;
+    const pods = job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
+    live.start({ ...job, placement: [] }, pods, 0);
+    live.setStanding(0, 'borrowing');
+    live.sync();
+    const expected = fresh(session, [{ ...job, standing: 'borrowing' }], 'reference');
+    expect(view(live.snap)).toEqual(view(expected));
+  });
+});

@@ -1,0 +1,90 @@
+/** Jobs files: every bad field of every row is a located finding (file:line, field, value); nothing is dropped silently. */
+import { describe, expect, it } from 'vitest';
+import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { readBundles } from '../../../src/policy/read-files.js';
+import { parsePrice, readJobs } from '../../../src/simulate/read-jobs.js';
+
+const policy = loadPolicy(readBundles(['policies/spot-market'])[0]!.files, { now: 0 }).policy!;
+const instanceTypes = new Map(policy.spotMarkets![0]!.instanceTypes.map((t) => [t.name, { pool: t.pool }]));
+const ctx = { policy, instanceTypes };
+const HEAD = 'name,submit,duration,quota,priority,pods,gpu,idleResources,instanceType,priceLimit,discountLimit,checkpoint,autoRestart,maxRestarts';
+
+function findings(text: string, file = 'jobs.csv', strict = false) {
+  const w = readJobs(file, text, ctx, { strict });
+  return { w, got: w.rejected.map((f) => [f.line, f.path, f.code]) };
+}
+
+describe('readJobs', () => {
+  it('reads good rows with defaults (workspace from the quota, module DLC, priority 1, pods 1)', () => {
+    const { w } = findings(`${HEAD}\na,0,2h,TeamA,,,8,,,,,,,\nb,90m,3600,TeamB,4,2,4,acceptable,,,,30m,true,\n`);
+    expect(w.rejected).toEqual([]);
+    expect(w.jobs.map((j) => [j.spec.name, j.submit, j.duration, j.spec.workspace, j.spec.module, j.spec.priority, j.spec.pods])).toEqual([
+      ['a', 0, 7_200_000, 'team-a', 'DLC', 1, 1],
+      ['b', 5_400_000, 3_600_000, 'team-b', 'DLC', 4, 2],
+    ]);
+    expect(w.jobs[1]!.spec.faultTolerance).toEqual({ autoRestart: true, maxRestarts: 3 });
+    expect(w.jobs[1]!.spec.checkpoint).toEqual({ every: 1_800_000 });
+  });
+
+  it('locates each bad field of a row and leaves the row out', () => {
+    const { w, got } = findings(`${HEAD}\nok,0,1h,TeamA,,,8,,,,,,,\nbad,soon,-1,TeamZ,12,0,64,sometimes,,,,5 minutes,maybe,\n`);
+    expect(w.jobs.map((j) => j.spec.name)).toEqual(['ok']);
+    expect(got).toEqual([
+      [3, 'submit', 'trace/bad-value'],
+      [3, 'duration', 'trace/bad-value'],
+      [3, 'quota', 'trace/bad-value'],
+      [3, 'idleResources', 'trace/bad-value'],
+      [3, 'priority', 'trace/bad-value'],
+      [3, 'pods', 'trace/bad-value'],
+      [3, 'gpu', 'trace/bad-value'],
+      [3, 'checkpoint', 'trace/bad-value'],
+      [3, 'autoRestart', 'trace/bad-value'],
+    ]);
+    expect(w.rejected[0]!.message).toContain('submit = "soon"');
+  });
+
+  it('enforces the spot bid rules of SEMANTICS 6', () => {
+    const { got } = findings(
+      `${HEAD}\n` +
+        'both,0,1h,TeamA,,,1,,ecs.gn7i-1gpu,5,0.5,,,\n' +
+        'discount-general,0,1h,TeamA,,,1,,ecs.gn7i-1gpu,,0.5,,,\n' +
+        'odd-step,0,1h,TeamA,,,8,,lingjun.gu8-8gpu,,0.55,,,\n' +
+        'no-bid,0,1h,TeamA,,,8,,lingjun.gu8-8gpu,,,,,\n' +
+        'restart-general,0,1h,TeamA,,,1,,ecs.gn7i-1gpu,5,,,true,\n' +
+        'unknown-type,0,1h,TeamA,,,1,,ecs.nope,5,,,,\n' +
+        'ok,0,1h,TeamA,,,8,,lingjun.gu8-8gpu,,0.5,,true,2\n',
+    );
+    expect(got).toEqual([
+      [2, 'discountLimit', 'trace/bad-value'],
+      [3, 'discountLimit', 'trace/bad-value'],
+      [4, 'discountLimit', 'trace/bad-value'],
+      [5, 'instanceType', 'trace/bad-value'],
+      [6, 'autoRestart', 'trace/bad-value'],
+      [7, 'instanceType', 'trace/bad-value'],
+    ]);
+  });
+
+  it('converts a per-minute bid to per hour', () => {
+    expect(parsePrice('0.2/min')).toBeCloseTo(12);
+    expect(parsePrice('12/h')).toBe(12);
+    expect(parsePrice(12.5)).toBe(12.5);
+    expect(parsePrice('cheap')).toBeUndefined();
+  });
+
+  it('stops at the first bad row with --strict', () => {
+    const { w } = findings(`${HEAD}\nx,zz,1h,TeamA,,,8,,,,,,,\ny,0,1h,TeamQ,,,8,,,,,,,\n`, 'jobs.csv', true);
+    expect(w.jobs).toEqual([]);
+    expect(w.rejected.map((f) => [f.line, f.path])).toEqual([[2, 'submit']]);
+  });
+
+  it('reads YAML with line numbers, and names unknown columns and duplicate names', () => {
+    const yaml = 'jobs:\n  - { name: a, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }\n  - name: b\n    submit: 1h\n    duration: 1h\n    quota: TeamB\n    gpus: 8\n  - { name: a, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }\n';
+    const { got } = findings(yaml, 'jobs.yaml');
+    expect(got).toEqual([
+      [7, 'gpus', 'trace/unknown-field'],
+      [8, 'name', 'trace/duplicate-job'],
+    ]);
+    const csv = findings('name,submit,duration,quota,gpus\na,0,1h,TeamA,8\n');
+    expect(csv.got[0]).toEqual([1, 'gpus', 'trace/unknown-field']);
+  });
+});
