@@ -1,5 +1,5 @@
 /** `quotient simulate POLICY --trace FILE`: replay a workload over time on the engine whatif uses. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
@@ -17,9 +17,22 @@ import { kernelFlag, kernelOption, outputOptions } from './flags.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
+import { renderHtml } from './render-html.js';
+import { CLUSTER_FORMATS, loadCluster, type ClusterFormat } from '../simulate/cluster-loaders.js';
+import { defaultTeams, DEFAULT_QOS, parseQosFlag, parseTeamsFlag, readOpenb } from '../simulate/openb-trace.js';
+import { generatePai, type GenTeam } from '../simulate/pai-generator.js';
 
 interface SimulateOptions extends OutputOptions {
   trace?: string;
+  openb?: string;
+  openbQos?: string;
+  openbTeams?: string;
+  generate?: string;
+  jobs: string;
+  days: string;
+  cluster?: string;
+  pool?: string;
+  html?: string;
   seed: string;
   until?: string;
   strict?: boolean;
@@ -36,6 +49,15 @@ export function registerSimulate(program: Command): void {
     .option('--seed <n>', 'seed of everything random (synthetic series and workloads): the same seed gives the same report', '1')
     .option('--until <time>', 'stop at this simulated time: seconds, or a duration such as 72h')
     .option('--strict', 'stop at the first bad row of the jobs file instead of leaving bad rows out')
+    .option('--openb <file>', 'replay an openb pod list (../shared/data/openb/openb_pod_list_default.csv) instead of a jobs file')
+    .option('--openb-qos <map>', 'openb QoS → priority/idle mode, e.g. LS=7/none,BE=1/only (defaults in docs/simulate.md)')
+    .option('--openb-teams <map>', 'openb pods → quotas by weight, e.g. TeamA=2,TeamB=1 (default: every leaf quota with one workspace)')
+    .option('--generate <shape>', 'generate a synthetic workload instead: pai (shaped like the PAI 2020 trace)')
+    .option('--jobs <n>', 'jobs to generate (--generate)', '10000')
+    .option('--days <n>', 'days the generated jobs arrive over (--generate)', '7')
+    .option('--cluster <format:file>', 'the nodes from a public node list instead of the Cluster document: pai:FILE, openb:FILE or spot:FILE')
+    .option('--pool <name>', 'the pool the --cluster nodes join (default: the policy\'s only pool)')
+    .option('--html <file>', 'also write the report as one self-contained HTML file with charts')
     .addHelpText('after', '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.')
     .action(async (paths: string[], opts: SimulateOptions) => {
       const format = formatOf(opts);
@@ -43,12 +65,16 @@ export function registerSimulate(program: Command): void {
       const seed = seedFlag(opts.seed);
       const until = opts.until === undefined ? undefined : untilFlag(opts.until);
       const { policy, label } = loadOne(paths);
-      if (!opts.trace) throw new QuotientError('cli/no-workload', 'no workload given', 'name a jobs file with --trace FILE (docs/simulate.md "Jobs file")');
-      const nodes = clusterNodes(policy, label);
-      const workload = readWorkload(opts.trace, policy, !!opts.strict);
+      const sources = [opts.trace, opts.openb, opts.generate].filter((x) => x !== undefined).length;
+      if (sources === 0) throw new QuotientError('cli/no-workload', 'no workload given', 'name a jobs file with --trace FILE, an openb pod list with --openb FILE, or --generate pai (docs/simulate.md)');
+      if (sources > 1) throw new QuotientError('cli/conflicting-flags', '--trace, --openb and --generate each give the whole workload', 'give one of them');
+      const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
+      checkRootsFit(policy, nodes);
+      const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
       const market = readMarket(policy, seed, horizonOf(workload, until));
       const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
       const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+      if (opts.html) writeHtml(opts.html, await renderHtml(report));
       print(report, format);
       process.exitCode = workload.rejected.length > 0 ? EXIT.findings : EXIT.ok;
     });
@@ -173,4 +199,79 @@ function progressBar(off: boolean): { update: (done: number, total: number) => v
     },
     stop: () => bar?.stop(),
   };
+}
+
+/** `--cluster FORMAT:FILE` → nodes of the pool `--pool` names (or the policy's only pool). */
+function loadNodes(value: string, poolFlag: string | undefined, policy: Policy): ClusterNode[] {
+  const m = /^(\w+):(.+)$/.exec(value);
+  if (!m || !(CLUSTER_FORMATS as readonly string[]).includes(m[1]!)) throw new QuotientError('cli/bad-cluster', `--cluster must be FORMAT:FILE with FORMAT one of ${CLUSTER_FORMATS.join(', ')}, got "${value}"`, 'for example --cluster openb:../shared/data/openb/openb_node_list_gpu_node.csv');
+  const pool = poolFlag ?? (policy.pools.length === 1 ? policy.pools[0]!.name : undefined);
+  if (pool === undefined) throw new QuotientError('cli/no-pool', `the policy has ${policy.pools.length} pools; --cluster nodes need one`, `name it with --pool (${policy.pools.map((p) => p.name).join(', ')})`);
+  if (!policy.pools.some((p) => p.name === pool)) throw new QuotientError('cli/unknown-pool', `no pool named "${pool}"`, `pools: ${policy.pools.map((p) => p.name).join(', ')}`);
+  const loaded = loadCluster(m[1] as ClusterFormat, m[2]!, readText(m[2]!), pool);
+  if (loaded.findings.length) {
+    log(renderFindings(loaded.findings.slice(0, 20)));
+    throw new QuotientError('simulate/bad-cluster', `${m[2]} has ${loaded.findings.length} bad row(s)`, 'fix the rows named above');
+  }
+  for (const n of loaded.notes) log(`note: ${n}`);
+  if (loaded.nodes.length === 0) throw new QuotientError('simulate/no-cluster', `${m[2]} holds no GPU node`, 'check the file and the format');
+  return loaded.nodes;
+}
+
+/** SEMANTICS 1: the roots of a pool must not guarantee more than its nodes hold. */
+function checkRootsFit(policy: Policy, nodes: ClusterNode[]): void {
+  for (const pool of policy.pools) {
+    const gpus = nodes.filter((n) => n.pool === pool.name).reduce((s, n) => s + n.gpus, 0);
+    const roots = policy.quotas.filter((q) => q.parent === null && q.pool === pool.name);
+    const min = roots.reduce((s, q) => s + q.min.gpu, 0);
+    if (min > gpus) throw new QuotientError('simulate/roots-exceed-pool', `the root quotas of pool "${pool.name}" guarantee ${min} GPUs but its nodes hold ${gpus}`, 'lower the roots\' min.gpu or simulate on a bigger cluster');
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
+  }
+}
+
+function readOpenbFlag(opts: SimulateOptions, policy: Policy): Workload {
+  const qos = opts.openbQos === undefined ? DEFAULT_QOS : parseQosFlag(opts.openbQos);
+  if (typeof qos === 'string') throw new QuotientError('cli/bad-openb-qos', `--openb-qos: ${qos}`, 'for example --openb-qos LS=7/none,BE=1/only');
+  const teams = opts.openbTeams === undefined ? defaultTeams(policy) : parseTeamsFlag(opts.openbTeams, policy);
+  if (typeof teams === 'string') throw new QuotientError('cli/bad-openb-teams', `--openb-teams: ${teams}`, 'for example --openb-teams TeamA=2,TeamB=1');
+  if (teams.length === 0) throw new QuotientError('cli/bad-openb-teams', 'the policy has no leaf quota with exactly one workspace to map openb pods to', 'name the quotas with --openb-teams QUOTA=WEIGHT,...');
+  const w = readOpenb(opts.openb!, readText(opts.openb!), { qos, teams });
+  if (w.rejected.length) {
+    log(renderFindings(w.rejected.slice(0, 20)));
+    log(`${opts.openb}: ${new Set(w.rejected.map((f) => f.line)).size} row(s) left out`);
+  }
+  for (const n of w.notes) log(`note: ${n}`);
+  return w;
+}
+
+function generateFlag(opts: SimulateOptions, policy: Policy, seed: number): Workload {
+  if (opts.generate !== 'pai') throw new QuotientError('cli/bad-generate', `unknown generator "${opts.generate}"`, 'use --generate pai');
+  const jobs = Number(opts.jobs);
+  const days = Number(opts.days);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new QuotientError('cli/bad-jobs', `--jobs must be a positive whole number, got "${opts.jobs}"`, 'for example --jobs 10000');
+  if (!(days > 0)) throw new QuotientError('cli/bad-days', `--days must be positive, got "${opts.days}"`, 'for example --days 30');
+  const teams: GenTeam[] = defaultTeams(policy).map((t) => {
+    const ws = policy.workspaces.find((w) => w.name === t.workspace)!;
+    return { workspace: t.workspace, quota: t.quota, module: ws.modules.includes('DLC') ? 'DLC' : ws.modules[0]!, priority: [1, 6], weight: 1, flexible: true };
+  });
+  if (teams.length === 0) throw new QuotientError('cli/bad-generate', 'the policy has no leaf quota with exactly one workspace to generate jobs for', 'add workspaces to the leaf quotas');
+  return generatePai({ jobs, days, seed, teams, markets: policy.spotMarkets ?? [] });
+}
+
+/** Writes the HTML next to its final name, then renames: a reader never sees half a file. */
+function writeHtml(path: string, html: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, html);
+    renameSync(tmp, path);
+  } catch (e) {
+    throw new QuotientError('cli/unwritable-file', `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the folder exists and is writable');
+  }
 }
