@@ -18,6 +18,7 @@ import { renderFindings } from './render-findings.js';
 import { registerScale } from './scale.js';
 import { registerSchema } from './schema.js';
 import { registerSimulate } from './simulate.js';
+import { registerReport } from './report.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
 
@@ -44,6 +45,7 @@ registerImport(program);
 registerExport(program);
 registerDiff(program);
 registerSimulate(program);
+registerReport(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -6,7 +6,8 @@ import { SingleBar } from 'cli-progress';
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { ClusterNode, Policy, SeriesPoint } from '../model/policy.js';
 import { loadPolicy } from '../policy/load-policy.js';
-import { readBundles } from '../policy/read-files.js';
+import { readBundles, type Bundle } from '../policy/read-files.js';
+import { parseSeeds, parseShard, planSweep, type SweepDocument, type SweepRun } from '../simulate/sweep.js';
 import { marketSeries, readMarketCsv, type TypeSeries } from '../simulate/market.js';
 import { parseSimTime, readJobs } from '../simulate/read-jobs.js';
 import type { Report } from '../simulate/report.js';
@@ -33,6 +34,8 @@ interface SimulateOptions extends OutputOptions {
   cluster?: string;
   pool?: string;
   html?: string;
+  seeds?: string;
+  shard?: string;
   seed: string;
   until?: string;
   strict?: boolean;
@@ -51,35 +54,81 @@ export function registerSimulate(program: Command): void {
     .option('--strict', 'stop at the first bad row of the jobs file instead of leaving bad rows out')
     .option('--openb <file>', 'replay an openb pod list (../shared/data/openb/openb_pod_list_default.csv) instead of a jobs file')
     .option('--openb-qos <map>', 'openb QoS → priority/idle mode, e.g. LS=7/none,BE=1/only (defaults in docs/simulate.md)')
-    .option('--openb-teams <map>', 'openb pods → quotas by weight, e.g. TeamA=2,TeamB=1 (default: every leaf quota with one workspace)')
+    .option('--openb-teams <map>', 'openb pods → quotas by weight, e.g. TeamA=2,TeamB=1 (default: every quota that one workspace uses)')
     .option('--generate <shape>', 'generate a synthetic workload instead: pai (shaped like the PAI 2020 trace)')
     .option('--jobs <n>', 'jobs to generate (--generate)', '10000')
     .option('--days <n>', 'days the generated jobs arrive over (--generate)', '7')
     .option('--cluster <format:file>', 'the nodes from a public node list instead of the Cluster document: pai:FILE, openb:FILE or spot:FILE')
     .option('--pool <name>', 'the pool the --cluster nodes join (default: the policy\'s only pool)')
     .option('--html <file>', 'also write the report as one self-contained HTML file with charts')
+    .option('--seeds <list>', 'a sweep over seeds: 1-8 or 1,5,9 (prints a SimulationSweep document)')
+    .option('--shard <i/N>', 'run only shard i of N of the sweep (runs k with k mod N = i); merge the shards with `quotient report merge`')
     .addHelpText('after', '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.')
     .action(async (paths: string[], opts: SimulateOptions) => {
       const format = formatOf(opts);
       const backend = kernelFlag(opts.kernel);
       const seed = seedFlag(opts.seed);
       const until = opts.until === undefined ? undefined : untilFlag(opts.until);
-      const { policy, label } = loadOne(paths);
+      const bundles = readBundles(paths);
       const sources = [opts.trace, opts.openb, opts.generate].filter((x) => x !== undefined).length;
       if (sources === 0) throw new QuotientError('cli/no-workload', 'no workload given', 'name a jobs file with --trace FILE, an openb pod list with --openb FILE, or --generate pai (docs/simulate.md)');
       if (sources > 1) throw new QuotientError('cli/conflicting-flags', '--trace, --openb and --generate each give the whole workload', 'give one of them');
-      const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
-      checkRootsFit(policy, nodes);
-      const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
-      const market = readMarket(policy, seed, horizonOf(workload, until));
-      const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
-      const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+      if (opts.seeds !== undefined || opts.shard !== undefined || bundles.length > 1) {
+        process.exitCode = await runSweep(bundles, opts, format, backend, until);
+        return;
+      }
+      const { policy, label } = loadBundle(bundles[0]!);
+      const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
       if (opts.html) writeHtml(opts.html, await renderHtml(report));
       print(report, format);
-      process.exitCode = workload.rejected.length > 0 ? EXIT.findings : EXIT.ok;
+      process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });
   kernelOption(cmd);
   outputOptions(cmd, 'print the report as JSON (docs/simulate.md "Report fields")');
+}
+
+/** One simulation of one policy with one seed. */
+async function runOne(policy: Policy, label: string, opts: SimulateOptions, seed: number, backend: 'wasm' | 'reference', until: number | undefined, format: 'table' | 'json' | 'yaml'): Promise<{ report: Report; rejected: number }> {
+  const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
+  checkRootsFit(policy, nodes);
+  const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
+  const market = readMarket(policy, seed, horizonOf(workload, until));
+  const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
+  const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+  return { report, rejected: workload.rejected.length };
+}
+
+/** A sweep over the policies and seeds, or one shard of it (docs/simulate.md "Sweeps and shards"). */
+async function runSweep(bundles: Bundle[], opts: SimulateOptions, format: 'table' | 'json' | 'yaml', backend: 'wasm' | 'reference', until: number | undefined): Promise<number> {
+  if (opts.html) throw new QuotientError('cli/conflicting-flags', '--html writes one report, and a sweep makes several', 'drop --html, or run one policy with one --seed');
+  const seeds = opts.seeds === undefined ? [seedFlag(opts.seed)] : parseSeeds(opts.seeds);
+  if (typeof seeds === 'string') throw new QuotientError('cli/bad-seeds', `--seeds: ${seeds}`, 'for example --seeds 1-8 or --seeds 1,5,9');
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (typeof shard === 'string') throw new QuotientError('cli/bad-shard', `--shard: ${shard}`, 'for example --shard 0/4 (with JOB_COMPLETION_INDEX as i in a Kubernetes Indexed Job)');
+  const policies = bundles.map(loadBundle);
+  const plan = planSweep(policies.length, seeds, shard);
+  const runs: SweepRun[] = [];
+  let rejected = 0;
+  for (const r of plan.runs) {
+    const { policy, label } = policies[r.policy]!;
+    const one = await runOne(policy, label, opts, r.seed, backend, until, format);
+    rejected += one.rejected;
+    runs.push({ index: r.index, policy: label, seed: r.seed, report: one.report });
+  }
+  const doc: SweepDocument = { version: 1, kind: 'SimulationSweep', total: plan.total, ...(shard ? { shard } : {}), runs };
+  if (format === 'table') say(renderSweep(doc));
+  else printDocument(format, doc);
+  return rejected > 0 ? EXIT.findings : EXIT.ok;
+}
+
+/** One line per run of a sweep. */
+export function renderSweep(doc: SweepDocument): string {
+  const lines = [`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
+  for (const r of doc.runs) {
+    const t = r.report.totals;
+    lines.push(`  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`);
+  }
+  return lines.join('\n');
 }
 
 function print(report: Report, format: 'table' | 'json' | 'yaml'): void {
@@ -100,11 +149,8 @@ function untilFlag(value: string): number {
   return t;
 }
 
-/** Loads the one policy the paths name; a policy with errors stops the run (exit 2). */
-export function loadOne(paths: string[]): { policy: Policy; label: string } {
-  const bundles = readBundles(paths);
-  if (bundles.length !== 1) throw new QuotientError('cli/several-policies', `${bundles.length} policies given; a simulation runs one`, 'name one policy folder, or the files of one policy');
-  const b = bundles[0]!;
+/** Loads one policy; a policy with errors stops the run (exit 2). */
+export function loadBundle(b: Bundle): { policy: Policy; label: string } {
   const loaded = loadPolicy(b.files, { now: 0 });
   if (!loaded.policy) {
     log(renderFindings(loaded.findings));
@@ -257,10 +303,8 @@ function generateFlag(opts: SimulateOptions, policy: Policy, seed: number): Work
   const days = Number(opts.days);
   if (!Number.isInteger(jobs) || jobs < 1) throw new QuotientError('cli/bad-jobs', `--jobs must be a positive whole number, got "${opts.jobs}"`, 'for example --jobs 10000');
   if (!(days > 0)) throw new QuotientError('cli/bad-days', `--days must be positive, got "${opts.days}"`, 'for example --days 30');
-  const teams: GenTeam[] = defaultTeams(policy).map((t) => {
-    const ws = policy.workspaces.find((w) => w.name === t.workspace)!;
-    return { workspace: t.workspace, quota: t.quota, module: ws.modules.includes('DLC') ? 'DLC' : ws.modules[0]!, priority: [1, 6], weight: 1, flexible: true };
-  });
+  // Inference services are important and never idle or spot; training and notebooks are flexible (docs/simulate.md).
+  const teams: GenTeam[] = defaultTeams(policy).map((t) => (t.module === 'EAS' ? { ...t, priority: [7, 9], flexible: false } : { ...t, priority: [1, 6], flexible: true }));
   if (teams.length === 0) throw new QuotientError('cli/bad-generate', 'the policy has no leaf quota with exactly one workspace to generate jobs for', 'add workspaces to the leaf quotas');
   return generatePai({ jobs, days, seed, teams, markets: policy.spotMarkets ?? [] });
 }

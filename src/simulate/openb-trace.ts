@@ -7,8 +7,9 @@
  *   QoS → priority and idle mode   Guaranteed 9/none, LS 6/none, Burstable 4/acceptable,
  *                                   BE 2/only (best effort runs on idle capacity)
  *   pods → teams                    by a stable hash of the pod name, over the quotas
- *                                   given with weights (default: every leaf quota with
- *                                   one workspace, weight 1)
+ *                                   given with weights (default: every quota that one
+ *                                   workspace uses, weight 1); module DLC when the
+ *                                   workspace allows it, else its first module
  *   GPU sharing (gpu_milli < 1000)  the pod takes one whole GPU: the kernel allocates
  *                                   whole GPUs
  *   idle jobs                       checkpoint every 30m, autoRestart up to 3 restarts
@@ -19,7 +20,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
-import type { IdleMode, JobSpec, Policy } from '../model/policy.js';
+import type { IdleMode, JobSpec, Module, Policy, Workspace } from '../model/policy.js';
 import { sortJobs, type SimJob, type Workload } from './workload.js';
 
 export const OPENB_QOS = ['Guaranteed', 'LS', 'Burstable', 'BE'] as const;
@@ -28,7 +29,7 @@ export type OpenbQos = (typeof OPENB_QOS)[number];
 /** How the trace maps onto a policy. */
 export interface OpenbMapping {
   qos: Record<OpenbQos, { priority: number; idle: IdleMode }>;
-  teams: Array<{ quota: string; workspace: string; weight: number }>;
+  teams: Array<{ quota: string; workspace: string; weight: number; module: Module }>;
 }
 
 /** The default QoS mapping (docs/simulate.md). */
@@ -39,14 +40,17 @@ export const DEFAULT_QOS: OpenbMapping['qos'] = {
   BE: { priority: 2, idle: 'only' },
 };
 
-/** The default teams: every leaf quota that exactly one workspace uses, weight 1. */
+/** The module a team's jobs use: DLC (training) when the workspace allows it, else its first module. */
+function moduleOf(ws: Workspace): Module {
+  return ws.modules.includes('DLC') ? 'DLC' : ws.modules[0]!;
+}
+
+/** The default teams: every quota that exactly one workspace uses, weight 1. */
 export function defaultTeams(policy: Policy): OpenbMapping['teams'] {
-  return policy.quotas
-    .filter((q) => q.children.length === 0)
-    .flatMap((q) => {
-      const ws = policy.workspaces.filter((w) => w.quotas.includes(q.name));
-      return ws.length === 1 ? [{ quota: q.name, workspace: ws[0]!.name, weight: 1 }] : [];
-    });
+  return policy.quotas.flatMap((q) => {
+    const ws = policy.workspaces.filter((w) => w.quotas.includes(q.name));
+    return ws.length === 1 ? [{ quota: q.name, workspace: ws[0]!.name, weight: 1, module: moduleOf(ws[0]!) }] : [];
+  });
 }
 
 /** FNV-1a of a string: a stable team choice whatever the row order. */
@@ -101,7 +105,7 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
       name,
       workspace: team.workspace,
       quota: team.quota,
-      module: 'DLC',
+      module: team.module,
       priority: m.priority,
       pods: 1,
       resources: { gpu: gpus, ...(cpu > 0 ? { cpu } : {}), ...(mem > 0 ? { memory: mem } : {}) },
@@ -140,7 +144,7 @@ export function parseTeamsFlag(value: string, policy: Policy): OpenbMapping['tea
     const ws = policy.workspaces.filter((w) => w.quotas.includes(m[1]!));
     if (!policy.quotas.some((q) => q.name === m[1])) return `"${m[1]}" is not a quota of the policy`;
     if (ws.length !== 1) return `quota "${m[1]}" has ${ws.length} workspaces; the mapping needs exactly one`;
-    out.push({ quota: m[1]!, workspace: ws[0]!.name, weight: Number(m[2]) });
+    out.push({ quota: m[1]!, workspace: ws[0]!.name, weight: Number(m[2]), module: moduleOf(ws[0]!) });
   }
   return out.length ? out : 'give at least one QUOTA=WEIGHT';
 }
