@@ -36,6 +36,7 @@ interface SimulateOptions extends OutputOptions {
   html?: string;
   seeds?: string;
   shard?: string;
+  cycle?: string;
   seed: string;
   until?: string;
   strict?: boolean;
@@ -61,6 +62,7 @@ export function registerSimulate(program: Command): void {
     .option('--cluster <format:file>', 'the nodes from a public node list instead of the Cluster document: pai:FILE, openb:FILE or spot:FILE')
     .option('--pool <name>', 'the pool the --cluster nodes join (default: the policy\'s only pool)')
     .option('--html <file>', 'also write the report as one self-contained HTML file with charts')
+    .option('--cycle <time>', 'run the queues every TIME of simulated time (e.g. 30s), as real schedulers run in cycles; default after every event')
     .option('--seeds <list>', 'a sweep over seeds: 1-8 or 1,5,9 (prints a SimulationSweep document)')
     .option('--shard <i/N>', 'run only shard i of N of the sweep (runs k with k mod N = i); merge the shards with `quotient report merge`')
     .addHelpText('after', '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.')
@@ -94,7 +96,8 @@ async function runOne(policy: Policy, label: string, opts: SimulateOptions, seed
   const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
   const market = readMarket(policy, seed, horizonOf(workload, until));
   const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
-  const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+  const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
+  const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
   return { report, rejected: workload.rejected.length };
 }
 
@@ -141,6 +144,12 @@ export function seedFlag(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${value}"`, 'for example --seed 42');
   return n;
+}
+
+function cycleFlag(value: string): number {
+  const t = parseSimTime(value);
+  if (t === undefined || t <= 0) throw new QuotientError('cli/bad-cycle', `--cycle must be a positive time, got "${value}"`, 'give seconds (30) or a duration (1m)');
+  return t;
 }
 
 function untilFlag(value: string): number {

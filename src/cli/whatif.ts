@@ -8,6 +8,7 @@ import { BatchPool } from '../engine/batch-pool.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
+import { answerMarketFlag } from './whatif-market.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
@@ -50,6 +51,9 @@ interface WhatIfOptions extends OutputOptions {
   kernel?: string;
   as?: string;
   workers: string;
+  market?: string;
+  trace?: string;
+  seed: string;
 }
 
 /** The stand-in name of an ad-hoc job whose own name a hidden job has (see --as). */
@@ -73,12 +77,20 @@ export function registerWhatIf(program: Command): void {
     .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
+    .option('--market <event>', 'a spot market event instead: TYPE=PRICE@TIME or TYPE=inventory:COUNT@TIME; which spot jobs of --trace are released then, and what they lose (docs/simulate.md)')
+    .option('--trace <file>', 'with --market: the jobs file whose spot jobs run on the market')
+    .option('--seed <n>', 'with --market: the seed of a synthetic market', '1')
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
     .action(async (given: string[], opts: WhatIfOptions) => exitOneOnBadJob(async () => {
       // Paths written after -q or --submit were taken as their values; give them back.
       const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });
       const format = formatOf(opts);
       const kernel = kernelFlag(opts.kernel);
+      if (opts.market !== undefined) {
+        if (opts.submit || opts.query || opts.job) throw new QuotientError('cli/conflicting-flags', '--market asks about the spot market, not a submission', 'drop --submit, --query and --job');
+        process.exitCode = await answerMarketFlag(paths, opts.market, opts.trace, opts.seed, kernel, format);
+        return;
+      }
       if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
       if (opts.job && (opts.submit || opts.query)) throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', 'ask about one PAI request, one ad-hoc job, or the files\' WhatIf documents');
       const pai = opts.job === undefined ? undefined : readJobRequest(opts.job);

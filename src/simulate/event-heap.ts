@@ -1,11 +1,12 @@
 /**
  * The simulator's future events, earliest first. Events at the same time run in phase
- * order — ends and releases free room before market moves, arrivals come after both —
+ * order — ends and releases free room before market moves, arrivals come after both,
+ * and a scheduling cycle's tick comes last —
  * then in the order they were scheduled, so a run is deterministic.
  */
 
 /** Event kinds, in the phase order they run at one time. */
-export const PHASE = { end: 0, scale: 1, market: 2, protection: 3, arrival: 4 } as const;
+export const PHASE = { end: 0, scale: 1, market: 2, protection: 3, arrival: 4, cycle: 5 } as const;
 export type EventKind = keyof typeof PHASE;
 
 /** One scheduled event; `a` and `b` are its arguments (job id and run id, or type index). */

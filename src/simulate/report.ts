@@ -107,6 +107,8 @@ export interface Report {
   hours: number;
   /** Set when --until stopped the run early. */
   until: number | null;
+  /** The scheduler's cycle in seconds; 0 = queues tried after every event. */
+  cycleSeconds: number;
   cluster: { nodes: number; gpus: number };
   totals: {
     jobs: number;

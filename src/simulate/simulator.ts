@@ -65,6 +65,11 @@ export interface SimOptions {
   until?: number;
   backend?: 'wasm' | 'reference';
   kernel?: Kernel;
+  /**
+   * The scheduler's cycle (ms): queues are tried at multiples of it, as PAI's and
+   * Kubernetes' schedulers run in cycles; 0 or absent = after every event.
+   */
+  cycle?: number;
   /** Chart sample spacing (ms); default: the run's span / 240, at least a minute. */
   sampleEvery?: number;
   /** Called now and then with the share of arrivals processed. */
@@ -144,6 +149,7 @@ class Simulation {
   private readonly memo = new Map<string, number>();
   private now = 0;
   private arrived = 0;
+  private nextCycle = -1;
 
   constructor(
     private readonly input: SimInput,
@@ -212,7 +218,13 @@ class Simulation {
       this.now = t;
       this.live.setTime(t);
       while (this.heap.size > 0 && this.heap.peek()!.t === t) this.handle(this.heap.pop()!);
-      await this.schedule();
+      const cycle = this.options.cycle ?? 0;
+      if (cycle <= 0 || t % cycle === 0) await this.schedule();
+      else if (this.nextCycle <= t) {
+        // The queues wait for the next tick of the scheduler's cycle.
+        this.nextCycle = Math.ceil(t / cycle) * cycle;
+        this.heap.push(this.nextCycle, 'cycle');
+      }
       end = t;
       this.options.onStep?.(this.view());
       if (++stepsSinceProgress >= 2000) {
@@ -246,6 +258,8 @@ class Simulation {
         return this.releaseCheck(e.a);
       case 'scale':
         return this.scale(e.a);
+      case 'cycle':
+        return;
     }
   }
 
@@ -580,6 +594,7 @@ class Simulation {
       seed: this.options.seed,
       hours: r4(hours),
       until: this.options.until === undefined ? null : r4(this.options.until / HOUR),
+      cycleSeconds: (this.options.cycle ?? 0) / 1000,
       cluster: { nodes: this.input.nodes.length, gpus: this.capacity },
       totals: {
         jobs: this.jobs.length,

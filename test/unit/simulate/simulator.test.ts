@@ -6,27 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SPOT_RULE } from '../../../src/engine/spot-rules.js';
-import type { Policy } from '../../../src/model/policy.js';
-import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { readBundles } from '../../../src/policy/read-files.js';
 import { compileRules } from '../../../src/rules/compile-rules.js';
-import { marketSeries, readMarketCsv } from '../../../src/simulate/market.js';
-import { readJobs } from '../../../src/simulate/read-jobs.js';
 import type { Report } from '../../../src/simulate/report.js';
 import { simulate, type SimOptions, type SimView } from '../../../src/simulate/simulator.js';
+import { spotExample } from '../../helpers/spot-example.js';
 
 const DIR = 'policies/spot-market';
-
-export function spotExample(): { policy: Policy; input: Parameters<typeof simulate>[0] } {
-  const policy = loadPolicy(readBundles([DIR])[0]!.files, { now: 0 }).policy!;
-  const types = new Set(policy.spotMarkets![0]!.instanceTypes.map((t) => t.name));
-  const prices = readMarketCsv('prices.csv', readFileSync(`${DIR}/prices.csv`, 'utf8'), 'price', types).series;
-  const inventory = readMarketCsv('inventory.csv', readFileSync(`${DIR}/inventory.csv`, 'utf8'), 'inventory', types).series;
-  const instanceTypes = new Map(policy.spotMarkets![0]!.instanceTypes.map((t) => [t.name, { pool: t.pool }]));
-  const workload = readJobs(`${DIR}/jobs.csv`, readFileSync(`${DIR}/jobs.csv`, 'utf8'), { policy, instanceTypes });
-  const market = marketSeries(policy.spotMarkets!, { prices, inventory }, 1, 100 * 3_600_000);
-  return { policy, input: { policy, label: DIR, nodes: policy.cluster!.nodes, workload, market } };
-}
 
 async function run(options: Partial<SimOptions> = {}): Promise<Report> {
   return simulate(spotExample().input, { seed: 1, backend: 'wasm', ...options });
@@ -121,5 +106,23 @@ describe('simulate', () => {
     expect(r.until).toBe(12);
     expect(r.totals.unfinished).toBeGreaterThan(0);
     expect(Math.abs(r.totals.usedGpuHours + r.totals.idleGpuHours - 32 * 12)).toBeLessThanOrEqual(0.02);
+  });
+
+  it('with a scheduler cycle, starts quota jobs only on its ticks, and still ties out', async () => {
+    const starts: number[] = [];
+    let seen = new Set<string>();
+    const cycle = 10 * 60_000;
+    const r = await run({
+      cycle,
+      onStep: (v) => {
+        const now = new Set(v.snapshot.jobs.map((j) => j.name));
+        for (const j of v.snapshot.jobs) if (!seen.has(j.name)) starts.push(j.startedAt);
+        seen = now;
+      },
+    });
+    expect(r.cycleSeconds).toBe(600);
+    expect(starts.length).toBeGreaterThan(5);
+    for (const t of starts) expect(t % cycle).toBe(0);
+    expect(Math.abs(r.totals.usedGpuHours + r.totals.idleGpuHours - r.totals.capacityGpuHours)).toBeLessThanOrEqual(0.02);
   });
 });

@@ -1,0 +1,42 @@
+/** `quotient whatif POLICY --market TYPE=PRICE@TIME --trace FILE`: a market event's releases (docs/simulate.md "Market what-ifs"). */
+import Table from 'cli-table3';
+import { QuotientError } from '../errors.js';
+import { readBundles } from '../policy/read-files.js';
+import { answerMarketEvent, parseMarketEvent, type MarketAnswer } from '../simulate/market-event.js';
+import { EXIT } from './exit.js';
+import { colour, printDocument, say, type Format } from './output.js';
+import { clusterNodes, loadBundle, readMarket, readWorkload, seedFlag } from './simulate.js';
+
+/** Answers the market event for the one policy `paths` name. */
+export async function answerMarketFlag(paths: string[], value: string, trace: string | undefined, seedText: string, backend: 'wasm' | 'reference', format: Format): Promise<number> {
+  const event = parseMarketEvent(value);
+  if (typeof event === 'string') throw new QuotientError('cli/bad-market', `--market: ${event}`, 'for example --market ecs.gn7i-1gpu=9.5@36h or --market lingjun.gu8-8gpu=inventory:1@30h');
+  if (!trace) throw new QuotientError('cli/no-workload', '--market needs the workload that runs the spot jobs', 'name the jobs file with --trace FILE');
+  const bundles = readBundles(paths);
+  if (bundles.length !== 1) throw new QuotientError('cli/several-policies', `${bundles.length} policies given; a market question is about one`, 'name one policy folder');
+  const { policy, label } = loadBundle(bundles[0]!);
+  const seed = seedFlag(seedText);
+  const workload = readWorkload(trace, policy, false);
+  const market = readMarket(policy, seed, event.at + 86_400_000);
+  const answer = await answerMarketEvent({ policy, label, nodes: clusterNodes(policy, label), workload, market }, { seed, backend }, event);
+  if (format === 'table') say(renderMarketAnswer(answer));
+  else printDocument(format, answer);
+  return workload.rejected.length > 0 ? EXIT.findings : EXIT.ok;
+}
+
+/** The answer for people. */
+export function renderMarketAnswer(a: MarketAnswer): string {
+  const lines = [colour.bold(`${a.instanceType} at hour ${a.hour}: price ${a.price.before} → ${a.price.after}/h, inventory ${a.inventory.before} → ${a.inventory.after}`)];
+  if (a.released.length === 0) lines.push('  no spot job is released');
+  else {
+    lines.push(`  ${a.released.length} spot job(s) released, ${a.lostGpuHours} GPU-hours of work lost:`);
+    const t = new Table({ head: ['job', 'team', 'bid /h', 'cause', 'lost GPU-h', 'then'], style: { head: [], border: [] } });
+    for (const r of a.released) t.push([r.job, r.team, r.bid, r.cause, r.lostGpuHours, r.restarts ? 're-enters the bidding queue' : 'ends Preempted']);
+    lines.push(t.toString().replace(/^/gm, '  '));
+    for (const r of a.released) lines.push(`  ${colour.dim('·')} ${r.job}: ${r.reason}`);
+  }
+  for (const p of a.protectedUntilHour) lines.push(`  ${p.job} (bid ${p.bid}/h) is protected until hour ${p.hour}`);
+  if (a.keepsRunning.length) lines.push(`  keep running: ${a.keepsRunning.map((k) => `${k.job} (bid ${k.bid}/h)`).join(', ')}`);
+  lines.push(colour.dim(`  assumes: ${a.assumptions.join('; ')}`));
+  return lines.join('\n');
+}

@@ -1,0 +1,23 @@
+/** The shipped spot example (policies/spot-market) as a simulation input, read the way the CLI reads it. */
+import { readFileSync } from 'node:fs';
+import type { Policy } from '../../src/model/policy.js';
+import { loadPolicy } from '../../src/policy/load-policy.js';
+import { readBundles } from '../../src/policy/read-files.js';
+import { marketSeries, readMarketCsv } from '../../src/simulate/market.js';
+import { readJobs } from '../../src/simulate/read-jobs.js';
+import type { simulate } from '../../src/simulate/simulator.js';
+
+const DIR = 'policies/spot-market';
+
+/** The policy, and the input of a run over its jobs.csv and market CSVs. */
+export function spotExample(): { policy: Policy; input: Parameters<typeof simulate>[0] } {
+  const policy = loadPolicy(readBundles([DIR])[0]!.files, { now: 0 }).policy!;
+  const types = new Set(policy.spotMarkets![0]!.instanceTypes.map((t) => t.name));
+  const prices = readMarketCsv('prices.csv', readFileSync(`${DIR}/prices.csv`, 'utf8'), 'price', types).series;
+  const inventory = readMarketCsv('inventory.csv', readFileSync(`${DIR}/inventory.csv`, 'utf8'), 'inventory', types).series;
+  const instanceTypes = new Map(policy.spotMarkets![0]!.instanceTypes.map((t) => [t.name, { pool: t.pool }]));
+  const workload = readJobs(`${DIR}/jobs.csv`, readFileSync(`${DIR}/jobs.csv`, 'utf8'), { policy, instanceTypes });
+  const market = marketSeries(policy.spotMarkets!, { prices, inventory }, 1, 100 * 3_600_000);
+  return { policy, input: { policy, label: DIR, nodes: policy.cluster!.nodes, workload, market } };
+}
+
