@@ -63,7 +63,7 @@ function timeChart(title: string, hours: number[], series: Record<string, number
       },
       { type: 'rule', from: { data: 'levels' }, encode: { enter: { x: { value: 0 }, x2: { signal: 'width' }, y: { scale: 'y', field: 'y' }, stroke: { scale: 'color', field: 'c' }, strokeDash: { value: [5, 4] }, strokeWidth: { value: 1.2 } } } },
     ],
-  } as vega.Spec;
+  };
 }
 
 /** Horizontal bars, grouped by `g` when rows carry one. */
@@ -97,7 +97,7 @@ function barChart(title: string, rows: Array<{ label: string; g: string; value: 
         ],
       },
     ],
-  } as vega.Spec;
+  };
 }
 
 function tile(label: string, value: string, sub = ''): string {

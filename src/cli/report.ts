@@ -27,7 +27,8 @@ export function registerReport(program: Command): void {
           throw new QuotientError('cli/unreadable-file', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
         }
         try {
-          return { file, doc: /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text) };
+          const doc: unknown = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text);
+          return { file, doc };
         } catch (e) {
           throw new QuotientError('report/unreadable', `${file} is not JSON or YAML: ${(e as Error).message.split('\n')[0]}`, 'give the documents quotient simulate --shard printed');
         }

@@ -37,7 +37,7 @@ export function readMarketCsv(file: string, text: string, column: 'price' | 'inv
     findings.push({ file, line, column: 1, code: 'market/bad-value', severity: 'error', path: field, message: `${field} = "${value}": ${message}`, hint });
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as typeof records;
+    records = (parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown) as typeof records;
   } catch (e) {
     findings.push({ file, line: (e as { lines?: number }).lines ?? 1, column: 1, code: 'market/bad-csv', severity: 'error', path: '', message: `the CSV cannot be read: ${(e as Error).message}`, hint: `columns are at,instanceType,${column}` });
     return { series, findings };
@@ -77,7 +77,7 @@ export function marketSeries(markets: SpotMarket[], csv: { prices: Map<string, S
       const synPrices = prices.length === 0 && syn !== undefined;
       const synInventory = inventory.length === 0 && syn !== undefined;
       if (synPrices || synInventory) {
-        const gen = synthetic(type, syn!, rnd, horizon);
+        const gen = synthetic(type, syn, rnd, horizon);
         if (synPrices) prices = gen.prices;
         if (synInventory) inventory = gen.inventory;
       }

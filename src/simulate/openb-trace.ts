@@ -70,7 +70,7 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
   let zero = 0;
   const bad = (line: number, field: string, value: string, message: string) =>
     rejected.push({ file, line, column: 1, code: 'trace/bad-value', severity: 'error', path: field, message: `${field} = "${value}": ${message}`, hint: 'openb columns: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time' });
-  const rows = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+  const rows = (parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown) as Array<{ record: Record<string, string>; info: { lines: number } }>;
   for (const { record: r, info } of rows) {
     const line = info.lines;
     const gpus = Number(r.num_gpu);

@@ -69,7 +69,7 @@ export function generatePai(shape: PaiShape): Workload {
       spot = type.pool === 'lingjun' ? { instanceType: type.name, discountLimit: rnd.int(3, 9) / 10 } : { instanceType: type.name, priceLimit: Math.round(type.payAsYouGo * (0.3 + 0.6 * rnd.next()) * 100) / 100 };
     }
     const ckpt = rnd.next() < 0.6;
-    const restart = ckpt && rnd.next() < 0.5 && !(spot && types.find((x) => x.name === spot!.instanceType)!.pool !== 'lingjun');
+    const restart = ckpt && rnd.next() < 0.5 && !(spot && types.find((x) => x.name === spot.instanceType)!.pool !== 'lingjun');
     const spec: JobSpec = {
       name: `pai-${String(i).padStart(width, '0')}`,
       workspace: team.workspace,

@@ -67,7 +67,7 @@ function csvRows(file: string, text: string): RowSet {
   const findings: Finding[] = [];
   let records: Array<{ record: Row; info: { lines: number } }>;
   try {
-    records = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, comment: '#', bom: true }) as typeof records;
+    records = (parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, comment: '#', bom: true }) as unknown) as typeof records;
   } catch (e) {
     const err = e as Error & { lines?: number };
     return { rows: [], findings: [finding(file, err.lines ?? 1, '', '', `the CSV cannot be read: ${err.message}`, 'check quoting and the number of columns per row', 'trace/bad-csv')], header: [] };
@@ -87,8 +87,8 @@ function yamlRows(file: string, text: string): RowSet {
     const e = doc.errors[0]!;
     return { rows: [], findings: [finding(file, lc.linePos(e.pos[0]).line, '', '', `the YAML cannot be read: ${e.message.split('\n')[0]}`, 'fix the syntax', 'trace/bad-yaml')], header: [] };
   }
-  let seq: YamlNode | null | undefined = doc.contents as YamlNode | null;
-  if (isMap(seq)) seq = seq.get('jobs', true) as YamlNode | undefined;
+  let seq: YamlNode | null | undefined = doc.contents;
+  if (isMap(seq)) seq = seq.get('jobs', true);
   if (!isSeq(seq)) return { rows: [], findings: [finding(file, 1, 'jobs', '', 'a YAML jobs file is a list of jobs, or a map with `jobs:` holding one', 'see docs/simulate.md "Jobs file"', 'trace/bad-yaml')], header: [] };
   const rows: RowSet['rows'] = [];
   for (const item of seq.items) {
@@ -143,7 +143,7 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   const str = (k: string): string | undefined => {
     const v = row[k];
     if (v === undefined || v === null) return undefined;
-    const s = String(v).trim();
+    const s = (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v)).trim();
     return s === '' ? undefined : s;
   };
   const fail = (field: string, message: string, hint: string): undefined => {

@@ -36,7 +36,7 @@ import { EligibilityTables } from '../rules/eligibility-table.js';
 import { EventHeap } from './event-heap.js';
 import { JobQueue, type QueueEntry } from './job-queue.js';
 import type { TypeSeries } from './market.js';
-import { GroupAcc, Metrics, spotFigures } from './metrics.js';
+import { type GroupAcc, Metrics, spotFigures } from './metrics.js';
 import { r2, r4, waitStats, type Report } from './report.js';
 import type { SimJob, Workload } from './workload.js';
 

@@ -87,5 +87,5 @@ export function mergeSweeps(docs: Array<{ file: string; doc: unknown }>): SweepD
   if (missing.length) return `shard(s) ${missing.join(', ')} of ${count} are missing`;
   runs.sort((a, b) => a.index - b.index);
   if (runs.length !== total || runs.some((r, k) => r.index !== k)) return `the shards hold ${runs.length} runs, not runs 0..${total! - 1} once each`;
-  return { version: 1, kind: 'SimulationSweep', total: total!, runs };
+  return { version: 1, kind: 'SimulationSweep', total: total, runs };
 }

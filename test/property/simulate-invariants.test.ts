@@ -24,7 +24,7 @@ const jobArb = fc.record({
   priority: fc.integer({ min: 1, max: 9 }),
   pods: fc.integer({ min: 1, max: 3 }),
   gpu: fc.constantFrom(1, 2, 4, 8),
-  idle: fc.constantFrom('none', 'none', 'acceptable', 'only') as fc.Arbitrary<'none' | 'acceptable' | 'only'>,
+  idle: fc.constantFrom<'none' | 'acceptable' | 'only'>('none', 'none', 'acceptable', 'only'),
   checkpoint: fc.option(fc.constantFrom(30, 60), { nil: undefined }),
   restart: fc.boolean(),
   spot: fc.option(fc.oneof(fc.record({ general: fc.constant(true), price: fc.double({ min: 2, max: 12, noNaN: true }) }), fc.record({ general: fc.constant(false), discount: fc.integer({ min: 1, max: 9 }) })), { nil: undefined, freq: 3 }),
