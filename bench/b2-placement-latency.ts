@@ -10,6 +10,7 @@
  *
  *   npm run bench:b2             # table
  *   npm run -s bench:b2 -- --json   # JSON only
+ *   npm run bench:b2 -- --quick     # 1,000 and 10,000 nodes only, shorter sampling
  */
 import { ReferenceKernel } from '../src/kernel/reference.js';
 import { WasmKernel } from '../src/kernel/wasm-kernel.js';
@@ -17,7 +18,10 @@ import type { Candidate, GangRequest, Kernel, QuotaConstraint } from '../src/ker
 import { syntheticCluster } from './synthetic-cluster.js';
 import { formatUs, measure, type TimingSummary } from './timing.js';
 
-const SIZES = [100, 1_000, 10_000];
+const quick = process.argv.includes('--quick');
+/** Node counts: 10,000 is B2's size; 1,000 and 50,000 show whether cost depends on it. */
+const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 50_000];
+const BUDGET_MS = quick ? 300 : 1000;
 const SHAPES: Array<[pods: number, gpu: number]> = [[1, 8], [4, 8], [16, 2], [64, 1]];
 const ALLOCATED = 0.8;
 const json = process.argv.includes('--json');
@@ -48,7 +52,8 @@ function compare(name: string, nodes: number, kernel: Kernel, twin: Kernel, op: 
   const expected = op(twin);
   if (JSON.stringify(answer) !== JSON.stringify(expected)) throw new Error(`${name}: kernel and twin disagree`);
   const k = measure(() => op(kernel), { budgetMs });
-  const t = measure(() => op(twin), { budgetMs, maxSamples: 200 });
+  // The twin is O(pods × nodes) per placement: in --quick, a few samples of it suffice for a ratio.
+  const t = measure(() => op(twin), quick ? { budgetMs, maxSamples: 200, warmup: 1, minSamples: 3 } : { budgetMs, maxSamples: 200 });
   return { case: name, nodes, ok: answer.ok, kernel: k, twin: t, ratio: t.medianUs / k.medianUs };
 }
 
@@ -73,9 +78,9 @@ function run(): { rows: Row[]; meta: Record<string, unknown> } {
     twin.load(snapshot);
     for (const [pods, gpu] of SHAPES) {
       const req = gang(pods, gpu);
-      rows.push(compare(`place ${pods}x${gpu}`, nodes, wasm, twin, (k) => k.place(req), 1000));
+      rows.push(compare(`place ${pods}x${gpu}`, nodes, wasm, twin, (k) => k.place(req), BUDGET_MS));
     }
-    if (nodes === 10_000) {
+    if (nodes === 10_000 && !quick) {
       victimsCluster = { jobs: snapshot.jobs.length, pods: snapshot.jobs.reduce((s, j) => s + j.pods.length, 0) };
       const all: Candidate[] = snapshot.jobs.map((_, job) => ({ job, constraintMask: 1 }));
       const cases: Array<[string, GangRequest, QuotaConstraint[]]> = [
@@ -84,7 +89,7 @@ function run(): { rows: Row[]; meta: Record<string, unknown> } {
         ['selectVictims 500x8, frees 100 nodes', gang(500, 8), []],
       ];
       for (const [name, req, constraints] of cases) {
-        rows.push(compare(name, nodes, wasm, twin, (k) => k.selectVictims(req, [{ standing: 'in-quota', candidates: all, constraints: constraints }]), 2000));
+        rows.push(compare(name, nodes, wasm, twin, (k) => k.selectVictims(req, [{ standing: 'in-quota', candidates: all, constraints: constraints }]), 2 * BUDGET_MS));
       }
     }
   }
@@ -92,6 +97,7 @@ function run(): { rows: Row[]; meta: Record<string, unknown> } {
     rows,
     meta: {
       node: process.version,
+      sizes: SIZES,
       allocated: ALLOCATED,
       gpusPerNode: 8,
       victimsCluster,

@@ -1,0 +1,124 @@
+/**
+ * The benchmarks `bench/run.ts` knows: each one's script, its arguments for `--quick`
+ * (small sizes, the whole set under a minute) and for a full run, and how to read its
+ * headline figures, beside their anchors (BENCHMARKS.md) and targets (issue 11), out of
+ * its `--json` answer. A figure a benchmark did not report reads "n/a", never a guess.
+ */
+import { formatUs } from './timing.js';
+
+/** One headline figure: what, our value, and what it is compared with. */
+export interface Figure {
+  figure: string;
+  ours: string;
+  anchor: string;
+}
+
+/** A benchmark the harness runs in a child process. */
+export interface Benchmark {
+  id: string;
+  title: string;
+  script: string;
+  quickArgs: string[];
+  fullArgs: string[];
+  figures(result: unknown): Figure[];
+}
+
+/** The value at a dotted path of a JSON answer, or undefined. */
+function at(value: unknown, path: string): unknown {
+  let v: unknown = value;
+  for (const key of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** A number at `path`, or undefined. */
+function num(value: unknown, path: string): number | undefined {
+  const v = at(value, path);
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** "median (min-max)" of a {medianUs,minUs,maxUs} summary at `path`. */
+function spread(value: unknown, path: string): string {
+  const median = num(value, `${path}.medianUs`);
+  const min = num(value, `${path}.minUs`);
+  const max = num(value, `${path}.maxUs`);
+  if (median === undefined) return 'n/a';
+  return min === undefined || max === undefined ? formatUs(median) : `${formatUs(median)} (${formatUs(min)}-${formatUs(max)})`;
+}
+
+const fixed = (x: number | undefined, digits: number, unit = ''): string => (x === undefined ? 'n/a' : `${x.toFixed(digits)}${unit}`);
+
+/** B2's rows: { case, nodes, kernel, twin, ratio }. */
+function b2Row(result: unknown, name: string, nodes: number): unknown {
+  const rows = at(result, 'rows');
+  return Array.isArray(rows) ? rows.find((r) => at(r, 'case') === name && at(r, 'nodes') === nodes) : undefined;
+}
+
+function b2Figures(result: unknown): Figure[] {
+  const figures: Figure[] = [];
+  const sizes = at(result, 'sizes');
+  const largest = Array.isArray(sizes) ? sizes : [10_000];
+  for (const [shape, target] of [['1x8', '≤ 1 µs (target); SIMD bitmap scan ~1.2 µs; native ~0.1-0.3 µs'], ['64x1', '≤ 5 µs (target); plain JS scan ~20 µs']] as const) {
+    const row = b2Row(result, `place ${shape}`, 10_000);
+    figures.push({ figure: `place ${shape}, 10,000 nodes, kernel median (min-max)`, ours: spread(row, 'kernel'), anchor: target });
+    figures.push({ figure: `place ${shape}, twin/kernel (same run)`, ours: fixed(num(row, 'ratio'), 1, '×'), anchor: 'kernel faster than the twin' });
+  }
+  const scale = largest
+    .map((n) => [n, num(b2Row(result, 'place 1x8', n as number), 'kernel.medianUs')] as const)
+    .filter(([, us]) => us !== undefined)
+    .map(([n, us]) => `${(n as number).toLocaleString('en-US')}: ${formatUs(us!)}`);
+  figures.push({ figure: 'place 1x8 median by node count', ours: scale.join(', ') || 'n/a', anchor: 'independent of the node count (target)' });
+  return figures;
+}
+
+function b3Figures(result: unknown): Figure[] {
+  const median = num(result, 'wasm.warm.all.medianUs');
+  const p99 = num(result, 'wasm.warm.all.p99Us');
+  const nodes = num(result, 'cluster.nodes');
+  return [
+    { figure: `warm what-if, ${nodes?.toLocaleString('en-US') ?? '?'} nodes, median / p99`, ours: median === undefined ? 'n/a' : `${formatUs(median)} / ${formatUs(p99 ?? NaN)}`, anchor: '≤ 0.5 ms / ≤ 2 ms (target); kube-scheduler PreemptionAsync 1.75 ms' },
+    { figure: 'Session.open (wasm)', ours: fixed(num(result, 'oneTime.openWasmMs'), 0, ' ms'), anchor: '≤ 1.5 s CPU at 10,000 nodes (target, issue 11 item 2)' },
+    { figure: 'warm answer, reference/wasm (same run)', ours: fixed(num(result, 'ratio.all'), 2, '×'), anchor: '-' },
+  ];
+}
+
+function b4Figures(result: unknown): Figure[] {
+  return [
+    { figure: 'victim sets optimal on all criteria', ours: fixed(num(result, 'fullyOptimalPct'), 1, ' %'), anchor: '≥ 99 % (target); Kueue / kube-scheduler: greedy, no claim' },
+    { figure: 'criterion 1 optimal', ours: fixed(num(result, 'criterion1OptimalPct'), 1, ' %'), anchor: '100 %' },
+    { figure: 'cases', ours: fixed(num(result, 'cases'), 0), anchor: '-' },
+  ];
+}
+
+function b5Figures(result: unknown): Figure[] {
+  const variants = at(result, 'variants');
+  const figures: Figure[] = [];
+  for (const v of Array.isArray(variants) ? variants : []) {
+    const cells = at(v, 'cells');
+    const cell = Array.isArray(cells) ? cells.find((c) => at(c, 'workers') === 2 && at(c, 'batch') === 1000) : undefined;
+    const name = String(at(v, 'variant') ?? '?');
+    figures.push({ figure: `[${name}] 2 workers, batch 1,000`, ours: fixed(num(cell, 'qps'), 0, ' q/s'), anchor: '≥ 100,000 q/s (target); Piscina 26-29k tiny tasks/s' });
+    figures.push({ figure: `[${name}] 1 → 2 workers at batch 1,000`, ours: fixed(num(v, 'scaling.1000'), 2, '×'), anchor: `≥ 1.7× (target); machine's 2-thread ceiling ${fixed(num(result, 'parallelCeiling.before'), 2, '×')}` });
+  }
+  return figures.length > 0 ? figures : [{ figure: 'throughput', ours: 'n/a', anchor: '≥ 100,000 q/s' }];
+}
+
+function b7Figures(result: unknown): Figure[] {
+  const median = num(result, 'ms.total.median');
+  const min = num(result, 'ms.total.min');
+  const max = num(result, 'ms.total.max');
+  return [
+    { figure: 'load + validate + compile + tabulate, median (min-max)', ours: median === undefined ? 'n/a' : `${median.toFixed(0)} ms (${fixed(min, 0)}-${fixed(max, 0)} ms)`, anchor: '≤ 300 ms (target); json-rules-engine 0.7 ms per 10-rule run' },
+  ];
+}
+
+/** Every benchmark, in the order `npm run bench` runs them. */
+export const BENCHMARKS: Benchmark[] = [
+  { id: 'b2', title: 'B2 placement latency', script: 'bench/b2-placement-latency.ts', quickArgs: ['--quick'], fullArgs: [], figures: b2Figures },
+  { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
+  { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '60'], fullArgs: [], figures: b4Figures },
+  { id: 'b5', title: 'B5 batch throughput', script: 'bench/b5-batch-throughput.ts', quickArgs: ['--only', 'small', '--small-queries', '20000', '--small-budget', '1'], fullArgs: [], figures: b5Figures },
+  { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
+];
