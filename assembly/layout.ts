@@ -15,6 +15,12 @@
 //   NODE_STAMPS │ u32 × nodeCount              │ epoch a node was last saved to UNDO
 //   HEAP        │ u32 × nodeCount              │ placement heap keys (rank << 26 | unaligned << 25 | node)
 //   UNDO        │ undo × nodeCount   (24 B)    │ node u32 · mask u32 · freeCpu f64 · freeMem f64
+//   NODE_SLOTS  │ u32 × nodeCount              │ node n's position in POOL_NODES
+//   BUCKET_COUNTS u32 × poolCount × BUCKETS    │ nodes of pool p in bucket (free f, align level l)
+//   FREE_MASKS  │ u64 × poolCount              │ bit f: pool p has a node with f free GPUs
+//   LEVEL_MASKS │ u32 × poolCount × 33         │ bit l: bucket (f, l) of pool p is not empty
+//   BUCKET_BITS │ u64 × BUCKETS × ⌈nodes/64⌉   │ bit s: the node at POOL_NODES[s] is in the bucket
+//   BUCKET_SUMMARY u64 × BUCKETS × ⌈words/64⌉  │ bit w: word w of the bucket's bits is not zero
 //               ├──────────────────────────────┤ ── jobs: grow with addJob (capacities, not counts)
 //   JOBS        │ job × jobCap       (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
 //               │                              │ memSum f64 · rank · priority · gpus · order ·
@@ -35,6 +41,11 @@
 //                                         . . . . . . # .    free = 7
 //   aligned blocks of 4: [0-3] holds GPU 1, [4-7] is fully free → a 4-GPU pod gets 4-7.
 //
+// Buckets (buckets.ts) make placement O(1) in the node count: a node sits in bucket
+// (free GPUs f, align level l), l = log2(its largest free aligned block) + 1, 0 when it
+// has no free GPU; BUCKETS = 33 × 7. Every mask change goes through `setNodeMask`, so the
+// buckets follow queries, their undo, addJob and removeJob.
+//
 // Jobs come after everything sized by nodes, so growing the job capacity (addJob) moves
 // only PODS and what follows it, never a node record. Removed jobs keep their slot
 // (JOB_FLAGS has JOB_REMOVED) and their pods stay in PODS, unreferenced: indices are
@@ -52,8 +63,8 @@ export const HEADER_SIZE: u32 = 1024;
 export const HDR_OUT_POD_COUNT: u32 = 0;
 /** u32: victims written to OUT_VICTIMS by the last query. */
 export const HDR_OUT_VICTIM_COUNT: u32 = 4;
-/** Region start table: REGION_COUNT × u32, written by `computeRegions`. */
-export const HDR_REGIONS: u32 = 8;
+/** Region start table: REGION_COUNT × u32 (up to 24), written by `computeRegions`. */
+export const HDR_REGIONS: u32 = 928;
 /** Constraints in: MAX_CONSTRAINTS × CONSTRAINT_STRIDE, written by JS per query. */
 export const HDR_CONSTRAINTS: u32 = 64;
 /** i32: which alternative gave the last selectVictims answer (-1: none). */
@@ -137,16 +148,32 @@ export const REGION_POOL_NODES: i32 = 2;
 export const REGION_NODE_STAMPS: i32 = 3;
 export const REGION_HEAP: i32 = 4;
 export const REGION_UNDO: i32 = 5;
-export const REGION_JOBS: i32 = 6;
-export const REGION_PODS: i32 = 7;
-export const REGION_JOB_STAMPS: i32 = 8;
-export const REGION_CANDIDATES: i32 = 9;
-export const REGION_ORDER: i32 = 10;
-export const REGION_OUT_VICTIMS: i32 = 11;
-export const REGION_OUT_PODS: i32 = 12;
+export const REGION_NODE_SLOTS: i32 = 6;
+export const REGION_BUCKET_COUNTS: i32 = 7;
+export const REGION_FREE_MASKS: i32 = 8;
+export const REGION_LEVEL_MASKS: i32 = 9;
+export const REGION_BUCKET_BITS: i32 = 10;
+export const REGION_BUCKET_SUMMARY: i32 = 11;
+export const REGION_JOBS: i32 = 12;
+export const REGION_PODS: i32 = 13;
+export const REGION_JOB_STAMPS: i32 = 14;
+export const REGION_CANDIDATES: i32 = 15;
+export const REGION_ORDER: i32 = 16;
+export const REGION_OUT_VICTIMS: i32 = 17;
+export const REGION_OUT_PODS: i32 = 18;
 /** One past the last region: its offset is the end of the used memory. */
-export const REGION_END: i32 = 13;
-export const REGION_COUNT: i32 = 14;
+export const REGION_END: i32 = 19;
+export const REGION_COUNT: i32 = 20;
+
+/** Align levels 0..6 (no free GPU; largest free aligned block 1, 2, 4, 8, 16, 32). */
+export const LEVELS: u32 = 7;
+/** Buckets per pool: free counts 0..32 × align levels. */
+export const BUCKETS: u32 = 33 * LEVELS;
+
+/** 64-bit words of one bucket's bitset over `nodeCount` slots. */
+@inline export function bucketWords(nodeCount: u32): usize {
+  return (<usize>nodeCount + 63) >>> 6;
+}
 
 @inline function align8(x: usize): usize {
   return (x + 7) & ~(<usize>7);
@@ -184,6 +211,14 @@ export function computeRegions(
   at = putRegion(REGION_NODE_STAMPS, at, n * 4);
   at = putRegion(REGION_HEAP, at, n * 4);
   at = putRegion(REGION_UNDO, at, n * UNDO_STRIDE);
+  const p = <usize>poolCount;
+  const words = bucketWords(nodeCount);
+  at = putRegion(REGION_NODE_SLOTS, at, n * 4);
+  at = putRegion(REGION_BUCKET_COUNTS, at, p * BUCKETS * 4);
+  at = putRegion(REGION_FREE_MASKS, at, p * 8);
+  at = putRegion(REGION_LEVEL_MASKS, at, p * 33 * 4);
+  at = putRegion(REGION_BUCKET_BITS, at, <usize>BUCKETS * words * 8);
+  at = putRegion(REGION_BUCKET_SUMMARY, at, <usize>BUCKETS * ((words + 63) >>> 6) * 8);
   at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
   at = putRegion(REGION_PODS, at, <usize>podStoreCap * POD_STRIDE);
   at = putRegion(REGION_JOB_STAMPS, at, j * 4);

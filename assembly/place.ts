@@ -1,8 +1,11 @@
 // Gang placement (SEMANTICS 5.4, invariant 8): pods go one by one onto nodes of the
 // request's pool only; binpack takes the fitting node with the fewest free GPUs, spread
-// the one with the most, ties to the lowest index. A min-heap keyed (free, node) or
-// (32 − free, node) yields that node; only the chosen node changes after a pod, so only
-// it is re-keyed, and a placement costs one pass over the pool plus P·log(nodes).
+// the one with the most; among those a node offering a free aligned block of the pod's
+// size (a power of two) comes first, then the lowest index. When only free GPUs limit
+// the pod (no cpu, memory, model or strict constraint) the free-GPU buckets answer each
+// pod in time independent of the node count (buckets.ts). Otherwise a min-heap keyed
+// (rank, unaligned, node) yields the node; only the chosen node changes after a pod, so
+// only it is re-keyed, and a placement costs one pass over the pool plus P·log(nodes).
 
 import {
   NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL, NODE_MODEL, NODE_INDEX_BITS,
@@ -13,6 +16,7 @@ import { freeMaskOf, isPowerOfTwo, freeBlockStarts, lowestBits, blockMask } from
 import {
   nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask,
 } from './state';
+import { bestSlot, bucketFitsSum } from './buckets';
 
 /** The request being answered; set by `setRequest` so the hot helpers take one argument. */
 let reqGpu: u32 = 1;
@@ -98,9 +102,18 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
   return !reqStrict && !reqLimited && reqPow2 && reqModels == 0;
 }
 
+/**
+ * True when a node's fits depend on its free GPU count alone (no strict topology, no cpu
+ * or memory asked, any model): the buckets then answer without a scan.
+ */
+@inline function bucketShape(): bool {
+  return !reqStrict && !reqLimited && reqModels == 0;
+}
+
 /** Sum of fits over the request's pool: the gang is placeable iff it is ≥ P. */
 export function poolFitsSum(): i32 {
   if (reqPool >= poolCount) return 0;
+  if (bucketShape()) return <i32>bucketFitsSum(reqPool, reqGpu);
   const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
   const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
   let sum: i32 = 0;
@@ -113,10 +126,20 @@ export function poolFitsSum(): i32 {
   return sum;
 }
 
-/** Heap key of a node with `free` free GPUs: smaller = preferred (fewest free for binpack, most for spread). */
+/** 1 when the pod's size is a power of two and node `n` has no free aligned block of it. */
+@inline function unaligned(n: u32): u32 {
+  if (!reqPow2) return 0;
+  const node = nodeAt(n);
+  return freeBlockStarts(freeMaskOf(load<u32>(node + NODE_MASK), load<u32>(node + NODE_GPUS)), reqGpu) == 0 ? 1 : 0;
+}
+
+/**
+ * Heap key of a node with `free` free GPUs: smaller = preferred (fewest free for
+ * binpack, most for spread; then aligned before unaligned; then the lowest index).
+ */
 @inline function keyOf(n: u32, free: u32): u32 {
   const rank = reqSpread ? 32 - free : free;
-  return (rank << NODE_INDEX_BITS) | n;
+  return (rank << (NODE_INDEX_BITS + 1)) | (unaligned(n) << NODE_INDEX_BITS) | n;
 }
 
 @inline function heapAt(i: u32): usize {
@@ -162,6 +185,28 @@ function siftDown(start: u32, size: u32): void {
 }
 
 /**
+ * placeGang for a bucket shape: each pod's node is a bucket lookup; placing it moves
+ * only that node between buckets (setNodeMask). No cpu or memory is asked, so free cpu
+ * and memory stay as they are.
+ */
+function placeByBuckets(pods: u32, from: u32, to: u32): bool {
+  if (bucketFitsSum(reqPool, reqGpu) < pods) return false;
+  const need: u32 = reqPow2 ? reqShift + 1 : 0;
+  for (let p: u32 = 0; p < pods; p++) {
+    const slot = bestSlot(reqPool, from, to, reqGpu, reqSpread, need);
+    if (slot < 0) return false;
+    const n = load<u32>(poolNodesPtr + (<usize>slot << 2));
+    const gpusMask = chooseGpus(n);
+    touchNode(n);
+    setNodeMask(n, load<u32>(nodeAt(n) + NODE_MASK) | gpusMask);
+    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+    store<u32>(out + OUT_POD_NODE, n);
+    store<u32>(out + OUT_POD_MASK, gpusMask);
+  }
+  return true;
+}
+
+/**
  * Places `pods` pods of the current request, writing one (node, mask) per pod to
  * OUT_PODS and changing node state in place (the caller restores it). Returns false when
  * the pool lacks room; then nothing useful is in OUT_PODS.
@@ -171,6 +216,7 @@ export function placeGang(pods: u32): bool {
   if (reqPool >= poolCount) return false;
   const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
   const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
+  if (bucketShape()) return placeByBuckets(pods, from, to);
   let sum: u32 = 0;
   let size: u32 = 0;
   if (plainShape()) {

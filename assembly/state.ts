@@ -15,6 +15,7 @@ import {
   computeRegions, regionStart,
 } from './layout';
 import { fullMask } from './bitmap';
+import { cacheBucketPointers, buildBuckets, moveNode } from './buckets';
 
 export let nodeCount: u32 = 0;
 export let jobCount: u32 = 0;
@@ -60,6 +61,7 @@ function cachePointers(): void {
   orderPtr = regionStart(REGION_ORDER);
   outVictimsPtr = regionStart(REGION_OUT_VICTIMS);
   outPodsPtr = regionStart(REGION_OUT_PODS);
+  cacheBucketPointers(nodeCount);
 }
 
 /** Grows linear memory so that bytes [0, end) exist; false when the engine refuses. */
@@ -144,6 +146,7 @@ export function commitState(jobs: u32, pods: u32): bool {
     store<u32>(starts + (<usize>p << 2), load<u32>(starts + (<usize>(p - 1) << 2)));
   }
   store<u32>(starts, 0);
+  buildBuckets(nodeCount, poolCount, nodesPtr, poolNodesPtr);
 
   for (let j: u32 = 0; j < jobCount; j++) {
     const job = jobsPtr + <usize>j * JOB_STRIDE;
@@ -232,7 +235,9 @@ export function restoreNodes(): void {
  * whatever the kernel derives from masks can follow every change.
  */
 @inline export function setNodeMask(n: u32, mask: u32): void {
-  store<u32>(nodeAt(n) + NODE_MASK, mask);
+  const node = nodeAt(n);
+  moveNode(n, node, load<u32>(node + NODE_MASK), mask);
+  store<u32>(node + NODE_MASK, mask);
 }
 
 /**

@@ -98,7 +98,8 @@ function b5Figures(result: unknown): Figure[] {
   for (const v of Array.isArray(variants) ? variants : []) {
     const cells = at(v, 'cells');
     const cell = Array.isArray(cells) ? cells.find((c) => at(c, 'workers') === 2 && at(c, 'batch') === 1000) : undefined;
-    const name = String(at(v, 'variant') ?? '?');
+    const variant = at(v, 'variant');
+    const name = typeof variant === 'string' ? variant : '?';
     figures.push({ figure: `[${name}] 2 workers, batch 1,000`, ours: fixed(num(cell, 'qps'), 0, ' q/s'), anchor: '≥ 100,000 q/s (target); Piscina 26-29k tiny tasks/s' });
     figures.push({ figure: `[${name}] 1 → 2 workers at batch 1,000`, ours: fixed(num(v, 'scaling.1000'), 2, '×'), anchor: `≥ 1.7× (target); machine's 2-thread ceiling ${fixed(num(result, 'parallelCeiling.before'), 2, '×')}` });
   }

@@ -64,7 +64,7 @@ function runOne(id: string): BenchRun {
     env: { ...process.env, QUOTIENT_BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
   });
   const wallSeconds = (performance.now() - started) / 1000;
-  let peakRssMiB: number | null = null;
+  let peakRssMiB: number | null;
   try {
     peakRssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
   } catch {

@@ -12,7 +12,7 @@ export const LAYOUT = {
   HEADER_SIZE: 1024,
   HDR_OUT_POD_COUNT: 0,
   HDR_OUT_VICTIM_COUNT: 4,
-  HDR_REGIONS: 8,
+  HDR_REGIONS: 928,
   HDR_CONSTRAINTS: 64,
   HDR_OUT_ALTERNATIVE: 576,
   HDR_OUT_EXACT: 580,
@@ -63,6 +63,8 @@ export const LAYOUT = {
   OUT_POD_NODE: 0,
   OUT_POD_MASK: 4,
   NODE_INDEX_BITS: 25,
+  LEVELS: 7,
+  BUCKETS: 231,
   MAX_NODES: 1 << 25,
   REGION_NODES: 0,
   REGION_POOL_STARTS: 1,
@@ -70,15 +72,21 @@ export const LAYOUT = {
   REGION_NODE_STAMPS: 3,
   REGION_HEAP: 4,
   REGION_UNDO: 5,
-  REGION_JOBS: 6,
-  REGION_PODS: 7,
-  REGION_JOB_STAMPS: 8,
-  REGION_CANDIDATES: 9,
-  REGION_ORDER: 10,
-  REGION_OUT_VICTIMS: 11,
-  REGION_OUT_PODS: 12,
-  REGION_END: 13,
-  REGION_COUNT: 14,
+  REGION_NODE_SLOTS: 6,
+  REGION_BUCKET_COUNTS: 7,
+  REGION_FREE_MASKS: 8,
+  REGION_LEVEL_MASKS: 9,
+  REGION_BUCKET_BITS: 10,
+  REGION_BUCKET_SUMMARY: 11,
+  REGION_JOBS: 12,
+  REGION_PODS: 13,
+  REGION_JOB_STAMPS: 14,
+  REGION_CANDIDATES: 15,
+  REGION_ORDER: 16,
+  REGION_OUT_VICTIMS: 17,
+  REGION_OUT_PODS: 18,
+  REGION_END: 19,
+  REGION_COUNT: 20,
 } as const;
 
 /**
@@ -107,6 +115,8 @@ const align8 = (x: number): number => Math.ceil(x / 8) * 8;
  */
 export function computeRegions(sizes: LayoutSizes): number[] {
   const { nodes, jobs, pods, pools, candidateCap, podCap } = sizes;
+  /** 64-bit words of one free-GPU bucket's bitset (assembly/buckets.ts). */
+  const words = Math.ceil(nodes / 64);
   const regionSizes = [
     nodes * LAYOUT.NODE_STRIDE,
     (pools + 1) * 4,
@@ -114,6 +124,12 @@ export function computeRegions(sizes: LayoutSizes): number[] {
     nodes * 4,
     nodes * 4,
     nodes * LAYOUT.UNDO_STRIDE,
+    nodes * 4,
+    pools * LAYOUT.BUCKETS * 4,
+    pools * 8,
+    pools * 33 * 4,
+    LAYOUT.BUCKETS * words * 8,
+    LAYOUT.BUCKETS * Math.ceil(words / 64) * 8,
     jobs * LAYOUT.JOB_STRIDE,
     pods * LAYOUT.POD_STRIDE,
     jobs * 4,

@@ -72,6 +72,16 @@ export function fitsOf(nodes: WorkingNodes, n: number, req: GangRequest): number
   return fits >= 1 ? fits : 0;
 }
 
+/**
+ * True when a pod of `g` GPUs could take an aligned block on node `n`: g is not a power
+ * of two (every node ranks alike), or some aligned block of g GPUs is free.
+ */
+function offersAlignedBlock(nodes: WorkingNodes, n: number, g: number): boolean {
+  if (!isPowerOfTwo(g)) return true;
+  const node = nodes.get(n);
+  return g <= node.gpus && freeAlignedBlocks(freeMask(node.usedMask, node.gpus), node.gpus, g).length > 0;
+}
+
 /** GPUs one pod gets on node `n`: the lowest free aligned block, else the g lowest free GPUs. */
 function chooseGpus(nodes: WorkingNodes, n: number, g: number): number {
   const node = nodes.get(n);
@@ -86,8 +96,8 @@ function chooseGpus(nodes: WorkingNodes, n: number, g: number): number {
 /**
  * Places the gang pod by pod on `poolNodes` (ascending node indices of the request's
  * pool), changing `nodes`; null when the pool lacks room (all or nothing, invariant 8).
- * binpack picks the fitting node with the fewest free GPUs, spread the most; ties go to
- * the lowest index.
+ * binpack picks the fitting node with the fewest free GPUs, spread the most; among equal
+ * ones a node offering a free aligned block of the pod's size first; then the lowest index.
  */
 export function placeGang(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest): PodPlacement[] | null {
   const fits = poolNodes.map((n) => fitsOf(nodes, n, req));
@@ -96,13 +106,17 @@ export function placeGang(nodes: WorkingNodes, poolNodes: readonly number[], req
   for (let p = 0; p < req.pods; p++) {
     let best = -1;
     let bestFree = 0;
+    let bestAligned = false;
     poolNodes.forEach((n, i) => {
       if (fits[i]! < 1) return;
       const free = freeGpus(nodes, n);
+      const aligned = offersAlignedBlock(nodes, n, req.gpu);
       const better = req.strategy === 'binpack' ? free < bestFree : free > bestFree;
-      if (best < 0 || better) {
+      // Among nodes the strategy ranks equal, one offering an aligned block comes first (5.4).
+      if (best < 0 || better || (free === bestFree && aligned && !bestAligned)) {
         best = i;
         bestFree = free;
+        bestAligned = aligned;
       }
     });
     if (best < 0) return null;
