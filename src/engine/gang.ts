@@ -2,9 +2,13 @@
 import type { GangRequest } from '../kernel/types.js';
 import type { JobSpec, Pool } from '../model/policy.js';
 
-/** The kernel request for `job`'s pods on pool `poolIndex`, with the pool's placement strategy. */
-export function gangRequest(job: Pick<JobSpec, 'pods' | 'resources'>, poolIndex: number, pool: Pool): GangRequest {
+/**
+ * The kernel request for `job`'s pods on pool `poolIndex`, with the pool's placement
+ * strategy; `models` is the mask of GPU models the job allows (0: any).
+ */
+export function gangRequest(job: Pick<JobSpec, 'pods' | 'resources'>, poolIndex: number, pool: Pool, models = 0): GangRequest {
   return {
+    ...(models ? { models } : {}),
     pods: job.pods,
     gpu: job.resources.gpu,
     cpu: job.resources.cpu ?? 0,

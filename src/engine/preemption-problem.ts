@@ -24,7 +24,7 @@ export interface PreemptionProblem {
 export async function preemptionProblem(snap: Snapshot, tables: EligibilityTables, job: JobSpec, target: 'in-quota' | 'borrowing'): Promise<PreemptionProblem> {
   const q = snap.tree.indexOf(job.quota);
   const poolIdx = snap.poolIndexOf(job.quota);
-  const req = gangRequest(job, poolIdx, snap.poolOf(job.quota));
+  const req = gangRequest(job, poolIdx, snap.poolOf(job.quota), snap.modelsOf(job));
   const over = bindingOverruns(overruns(snap.tree, snap.usage, q, totalRequest(job), target));
   const table = await tables.tableFor(q, job.priority, target);
   const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, over);

@@ -18,6 +18,7 @@ import { answerScale, type ScaleAnswer } from './scale.js';
 import { redactAnswer, viewerFor, type Viewer, type ViewedAnswer } from './visibility.js';
 import { answerWhatIf } from './whatif.js';
 import { noteAssignedIndices } from './assigned-indices.js';
+import { noteModelBlock } from './model-reasons.js';
 import type { AdmissionRule } from '../rules/compile-admission.js';
 import type { ScaleQuota } from '../model/policy.js';
 import { QuotientError } from '../errors.js';
@@ -75,7 +76,7 @@ export class Session {
   answer(query: string, job: JobSpec): Promise<Answer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     const snap = this.snapshot;
-    return answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(a, snap));
+    return answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(noteModelBlock(a, snap, job), snap));
   }
 
   /**
@@ -103,7 +104,7 @@ export class Session {
   async answerAs(query: string, job: JobSpec, user: string, options: ViewOptions = {}): Promise<ViewedAnswer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     const viewer = this.viewer(user, options);
-    const answer = noteAssignedIndices(await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job), this.snapshot);
+    const answer = noteAssignedIndices(noteModelBlock(await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job), this.snapshot, job), this.snapshot);
     return redactAnswer(answer, this.snapshot.jobs, viewer);
   }
 

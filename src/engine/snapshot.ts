@@ -11,6 +11,7 @@ import { QuotaTree } from '../model/quota-tree.js';
 import { comboIndex } from '../rules/facts.js';
 import { computeUsage, type UsageTable } from './usage.js';
 import { gangRequest } from './gang.js';
+import { maskOf, modelIndex, type ModelIndex } from './gpu-models.js';
 
 /** "No limit" for nodes whose cpu or memory the snapshot does not track. */
 export const UNTRACKED = 1_000_000_000;
@@ -24,6 +25,8 @@ export class Snapshot {
   readonly usage: UsageTable;
   /** Per-job facts as typed arrays, for the per-query scan over every running job. */
   readonly index: JobIndex;
+  /** GPU model name → kernel model index (gpu-models.ts). */
+  readonly models: ModelIndex;
 
   private constructor(
     readonly policy: Policy,
@@ -38,6 +41,7 @@ export class Snapshot {
     this.jobIndex = new Map(jobs.map((j, i) => [j.name, i]));
     this.usage = computeUsage(tree, jobs);
     this.index = indexJobs(tree, jobs, state, this.poolIndex);
+    this.models = modelIndex(cluster.nodes);
   }
 
   /** Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. */
@@ -48,12 +52,14 @@ export class Snapshot {
     // A cordoned node sits in a pool index no quota draws from: its pods stay and count,
     // new pods never land on it, and preempting its pods frees nothing a submission can use.
     const cordoned = policy.pools.length;
+    const models = modelIndex(cluster.nodes);
     const nodes: KernelNode[] = cluster.nodes.map((n) => ({
       gpus: n.gpus,
       usedMask: 0,
       freeCpu: n.cpu ?? UNTRACKED,
       freeMem: n.memory ?? UNTRACKED,
       pool: n.unschedulable ? cordoned : (poolIndex.get(n.pool) ?? -1),
+      model: n.gpuModel === undefined ? 0 : (models.get(n.gpuModel) ?? 0),
     }));
     const order = new Map([...cluster.jobs.map((j) => j.name)].sort().map((name, i) => [name, i]));
     // Object.assign keeps one hidden class for every job (a spread literal makes one each).
@@ -107,8 +113,8 @@ export class Snapshot {
       kernel.load({ nodes, jobs: jobs.filter((j) => j.placement.length > 0).map(toKernelJob) });
       for (const job of unplaced) {
         const pool = policy.pools.find((p) => p.name === tree.get(job.quota).pool)!;
-        const req = gangRequest(job, poolIndex.get(pool.name)!, pool);
-        const placed = kernel.place(req);
+        const req = gangRequest(job, poolIndex.get(pool.name)!, pool, maskOf(models, job.gpuModels));
+        const placed = job.gpuModels && !maskOf(models, job.gpuModels) ? { ok: false as const } : kernel.place(req);
         if (!placed.ok) {
           findings.push({
             file: job.src.file,
@@ -133,6 +139,11 @@ export class Snapshot {
     for (const job of jobs) kjobs.push(toKernelJob(job));
     kernel.load(state);
     return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel), findings };
+  }
+
+  /** The allowed-models mask of a job (0: any, or none of its models exists; see gpu-models.ts). */
+  modelsOf(job: { gpuModels?: readonly string[] }): number {
+    return maskOf(this.models, job.gpuModels);
   }
 
   /** The pool a quota draws from. */

@@ -25,6 +25,7 @@ import type { Answer, VictimAnswer } from './answer.js';
 import type { Viewer } from './visibility.js';
 import { preemptionProblem } from './preemption-problem.js';
 import { gangRequest } from './gang.js';
+import { modelRefusal } from './model-reasons.js';
 import { describeNeverFits, describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
 import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
 import { neverFits, overruns, totalRequest, type Overrun } from './usage.js';
@@ -55,9 +56,12 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   const quota = tree.at(q);
   const pool = snap.poolOf(job.quota);
   const poolIdx = snap.poolIndexOf(job.quota);
-  const req = gangRequest(job, poolIdx, pool);
+  const req = gangRequest(job, poolIdx, pool, snap.modelsOf(job));
   const need = totalRequest(job);
   const kernel = snap.kernel;
+  // A job asking only for models no node of the pool has can never run: the model is what blocks it.
+  const noModel = modelRefusal(snap, job, pool.name);
+  if (noModel) return reject([noModel]);
 
   const poolTooSmall = neverFitsPool(snap, req);
   if (poolTooSmall) return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`]);

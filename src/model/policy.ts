@@ -221,6 +221,8 @@ export interface JobSpec {
   submittedBy?: string;
   /** ms; PAI's maximum runtime the job asks for. */
   maxRuntime?: number;
+  /** GPU models its pods may run on (nodes' gpuModel); undefined = any. */
+  gpuModels?: string[];
   src: Source;
 }
 

@@ -52,6 +52,7 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     faultTolerance: input.faultTolerance ? { autoRestart: input.faultTolerance.autoRestart, maxRestarts: input.faultTolerance.maxRestarts ?? 3 } : undefined,
     submittedBy: input.submittedBy,
     maxRuntime,
+    ...(input.gpuModels ? { gpuModels: [...new Set(input.gpuModels)] } : {}),
     src: sourceAt(sd, path),
   };
 }

@@ -151,6 +151,7 @@ const jobFields = {
     .optional(),
   submittedBy: name.optional().describe('The submitting user; must be a member or guest of the workspace.'),
   maxRuntime: z.string().optional().describe('The longest the job may run (`24h`).'),
+  gpuModels: z.array(z.string().min(1)).min(1).optional().describe('GPU models the pods may run on (PAI\'s GPUType, openb\'s gpu_spec), matched against nodes\' gpuModel. Default: any.'),
 };
 
 export const jobSpec = z.strictObject(jobFields);

@@ -25,6 +25,7 @@ export function jobSpecDoc(job: JobSpec): Doc {
   if (job.idleResources !== 'none') d.idleResources = job.idleResources;
   if (job.checkpoint) d.checkpoint = job.checkpoint.last === undefined ? { every: formatDuration(job.checkpoint.every) } : { every: formatDuration(job.checkpoint.every), last: new Date(job.checkpoint.last).toISOString() };
   if (job.faultTolerance) d.faultTolerance = { ...job.faultTolerance };
+  if (job.gpuModels) d.gpuModels = [...job.gpuModels];
   return d;
 }
 

@@ -57,9 +57,11 @@ describe('quotient whatif --job (a PAI CreateJob request)', () => {
   it('answers the request like any WhatIf', () => {
     const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', 'test/fixtures/interop/pai-request.json', '--json']);
     expect(r.status).toBe(0);
-    const a = JSON.parse(r.stdout) as { job: string; quota: string; decision: string; placement: unknown[] };
+    const a = JSON.parse(r.stdout) as { job: string; quota: string; decision: string; placement: Array<{ node: string }> };
     expect(a).toMatchObject({ job: 'llm-finetune', quota: 'team-a', decision: 'admit' });
     expect(a.placement).toHaveLength(4);
+    // GPUType NVIDIA-H100-80GB-HBM3: the fixture's H100 nodes are gpu-node-16..22 (23 is cordoned).
+    expect(a.placement.every((p) => /^gpu-node-(1[6-9]|2[0-2])$/.test(p.node))).toBe(true);
   });
 
   it('locates a bad request field and exits 1', () => {

@@ -1,0 +1,28 @@
+/**
+ * Reasons about GPU models: a job that asks for models no node of its pool has is
+ * refused naming the models the pool does have; a job that waits says when GPUs of
+ * other models would have taken it (the model, not the room, is what blocks it).
+ */
+import type { JobSpec } from '../model/policy.js';
+import type { Answer } from './answer.js';
+import { gangRequest } from './gang.js';
+import type { Snapshot } from './snapshot.js';
+
+/** Why no node of the pool can ever host the job's models, or undefined. */
+export function modelRefusal(snap: Snapshot, job: JobSpec, poolName: string): string | undefined {
+  if (!job.gpuModels) return undefined;
+  const inPool = [...new Set(snap.cluster.nodes.filter((n) => n.pool === poolName && !n.unschedulable).map((n) => n.gpuModel ?? '(no model)'))];
+  if (snap.cluster.nodes.some((n) => n.pool === poolName && !n.unschedulable && n.gpuModel !== undefined && job.gpuModels!.includes(n.gpuModel))) return undefined;
+  return `the GPU model blocks it: the job asks for ${job.gpuModels.join(' or ')}, and no schedulable node of pool "${poolName}" has ${job.gpuModels.length > 1 ? 'any of them' : 'it'} (its nodes have ${inPool.join(', ') || 'no GPUs'})`;
+}
+
+/** The answer with a reason when GPUs of other models would have taken a waiting job. */
+export function noteModelBlock(answer: Answer, snap: Snapshot, job: JobSpec): Answer {
+  if (!job.gpuModels || (answer.decision !== 'wait' && answer.decision !== 'reject')) return answer;
+  const pool = snap.poolOf(job.quota);
+  const poolIdx = snap.poolIndexOf(job.quota);
+  const withModel = snap.kernel.room(gangRequest(job, poolIdx, pool, snap.modelsOf(job)));
+  const anyModel = snap.kernel.room(gangRequest(job, poolIdx, pool));
+  if (anyModel.podsFit <= withModel.podsFit || withModel.podsFit >= job.pods) return answer;
+  return { ...answer, reasons: [...answer.reasons, `the GPU model blocks it: ${withModel.podsFit} of its ${job.pods} pod(s) fit on free GPUs of ${job.gpuModels.join(' or ')}; ${anyModel.podsFit} would fit on free GPUs of any model`] };
+}

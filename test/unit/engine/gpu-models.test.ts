@@ -1,0 +1,61 @@
+/**
+ * GPU models: a job's gpuModels keep its pods on nodes of those models; a model no node
+ * has is a reject naming the pool's models; a job that waits only because of its model
+ * says so.
+ */
+import { describe, expect, it } from 'vitest';
+import { openSession } from '../../helpers/session.js';
+
+const POLICY = `apiVersion: quotient.dev/v1
+kind: QuotaTree
+metadata: { name: t }
+spec:
+  pool: { name: p }
+  quotas:
+    - { name: A, min: { gpu: 32 } }
+---
+apiVersion: quotient.dev/v1
+kind: Workspace
+metadata: { name: ws }
+spec: { quotas: [A] }
+---
+apiVersion: quotient.dev/v1
+kind: Cluster
+metadata: { name: c }
+spec:
+  at: 2026-11-20T12:00:00Z
+  nodes:
+    - { name: a100-0, gpus: 8, pool: p, gpuModel: NVIDIA-A100 }
+    - { name: a100-1, gpus: 8, pool: p, gpuModel: NVIDIA-A100 }
+    - { name: h100-0, gpus: 8, pool: p, gpuModel: NVIDIA-H100 }
+    - { name: h100-1, gpus: 8, pool: p, gpuModel: NVIDIA-H100 }
+  jobs:
+    - { name: busy, workspace: ws, quota: A, module: DLC, priority: 5, pods: 1, resources: { gpu: 8 }, gpuModels: [NVIDIA-A100], placement: [ { node: a100-0, gpuCount: 8 } ] }
+`;
+
+describe('GPU models', () => {
+  const s = openSession(POLICY);
+  const job = (models: string[] | undefined, pods = 1) => ({ ...s.policy.cluster!.jobs[0]!, name: 'new', priority: 5, pods, gpuModels: models });
+
+  it('places pods only on nodes of the models the job asks for', async () => {
+    const h = await s.answer('q', job(['NVIDIA-H100'], 2));
+    expect(h.decision).toBe('admit');
+    expect(h.placement.map((p) => p.node).sort()).toEqual(['h100-0', 'h100-1']);
+    const a = await s.answer('q', job(['NVIDIA-A100']));
+    expect(a.placement.map((p) => p.node)).toEqual(['a100-1']);
+  });
+
+  it('says the model blocks a job that would fit on other models', async () => {
+    const a = await s.answer('q', job(['NVIDIA-A100'], 2));
+    expect(a.decision).toBe('wait');
+    expect(a.reasons.join('\n')).toMatch(/the GPU model blocks it: 1 of its 2 pod\(s\) fit on free GPUs of NVIDIA-A100; 3 would fit on free GPUs of any model/);
+    // Without a model the same job fits.
+    expect((await s.answer('q', job(undefined, 2))).decision).toBe('admit');
+  });
+
+  it('rejects a model no node has, naming the pool\'s models', async () => {
+    const v = await s.answer('q', job(['Tesla-V100-16G']));
+    expect(v.decision).toBe('reject');
+    expect(v.reasons[0]).toMatch(/the GPU model blocks it: the job asks for Tesla-V100-16G, and no schedulable node of pool "p" has it \(its nodes have NVIDIA-A100, NVIDIA-H100\)/);
+  });
+});
