@@ -1,7 +1,9 @@
 /** Flag values shared by several commands, checked once: a bad value names the flag and what it takes (exit 2). */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { QuotientError } from '../errors.js';
+import { log } from './output.js';
 
 /** `--kernel`: which kernel implementation answers. */
 export function kernelFlag(value: string | undefined): 'wasm' | 'reference' {
@@ -9,10 +11,37 @@ export function kernelFlag(value: string | undefined): 'wasm' | 'reference' {
   throw new QuotientError('cli/bad-kernel', `unknown kernel "${value}"`, 'use --kernel wasm or --kernel reference');
 }
 
-/** `--workers`: a positive whole number of worker threads. */
-export function workersFlag(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${value}"`, 'for example --workers 2');
+/** `--workers`: a positive whole number of worker threads, capped to the cores this machine can run at once (said on stderr). */
+export function workersFlag(value: string, cores = availableParallelism()): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${value}"`, 'for example --workers 2');
+  if (n <= cores) return n;
+  // More threads than cores only add memory (each worker loads the policy and a kernel) and contention.
+  log(`quotient: --workers ${n} capped to ${cores}, the number of threads this machine can run at once`);
+  return cores;
+}
+
+/** The most generated states `--runs` may ask for per promise: the size budget of one `quotient test`. */
+export const MAX_RUNS = 100_000;
+
+/** `--runs`: generated states per promise, 1 to MAX_RUNS. */
+export function runsFlag(value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new QuotientError('cli/bad-runs', `--runs must be a positive whole number, got "${value}"`, 'for example --runs 500');
+  if (n > MAX_RUNS) throw new QuotientError('cli/too-many-runs', `--runs ${n} is more than the budget of ${MAX_RUNS.toLocaleString('en-US')} states per promise`, `search longer by running again with other seeds (--seed), ${MAX_RUNS.toLocaleString('en-US')} runs each`);
+  return n;
+}
+
+/** The largest seed: fast-check takes 32 bits, and a larger number would silently wrap onto a smaller seed. */
+export const MAX_SEED = 2 ** 32 - 1;
+
+/** `--seed`: a whole number from 0 to 2^32-1; absent, one is drawn from the clock. */
+export function seedFlag(value: string | undefined, now = Date.now()): number {
+  if (value === undefined) return now % 2 ** 31;
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n > MAX_SEED) {
+    throw new QuotientError('cli/bad-seed', `--seed must be a whole number from 0 to ${MAX_SEED}, got "${value}"`, 'use the seed a failure printed, or leave --seed out for a fresh one');
+  }
   return n;
 }
 

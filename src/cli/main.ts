@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { FindingsError, QuotientError } from '../errors.js';
 import { KernelError } from '../kernel/kernel-error.js';
+import { escapeDisplay, escapeTerminal } from '../model/display-text.js';
 import { registerCheck } from './check.js';
 import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
@@ -22,11 +23,24 @@ import { registerReport } from './report.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
 
-// A closed pipe (`quotient check policies | head`) ends the output, not the program with a trace.
+// A closed pipe (`quotient check policies | head`) ends the output, not the program with a
+// trace; any other failure to write it (a full disk: `> /dev/full`) is one line and exit 2.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  try {
+    process.stderr.write(`quotient: cannot write the output: ${writeFailure(e)}\n  hint: check the disk or the file the output goes to\n`);
+  } finally {
+    process.exit(EXIT.failure);
+  }
 });
+// Nowhere left to say anything: stop with the failure code.
+process.stderr.on('error', () => process.exit(EXIT.failure));
+
+/** "no space left on device (ENOSPC)": the reason a write failed, as people say it. */
+function writeFailure(e: NodeJS.ErrnoException): string {
+  const said: Record<string, string> = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EFBIG: 'the file is too large', EIO: 'input/output error', EBADF: 'the output is closed', EAGAIN: 'the output is not accepting data' };
+  return e.code ? `${said[e.code] ?? e.message.split('\n')[0] ?? e.code} (${e.code})` : (e.message.split('\n')[0] ?? 'unknown error');
+}
 
 const program = new Command();
 program
@@ -34,7 +48,9 @@ program
   .description('Policy as code for GPU quota trees and preemption: check policies, ask what-if, see whose work would die and why.')
   .version('0.1.0')
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  // Commander echoes the arguments it refuses: escaped, so an argument cannot drive the terminal.
+  .configureOutput({ writeOut: (text) => process.stdout.write(escapeTerminal(text)), writeErr: (text) => process.stderr.write(escapeTerminal(text)) });
 registerCheck(program);
 registerWhatIf(program);
 registerExplain(program);
@@ -59,7 +75,7 @@ function report(e: unknown): number {
     return e.exitCode === 0 ? EXIT.ok : EXIT.failure;
   }
   if (e instanceof QuotientError) {
-    log(`${colour.red('quotient:')} ${e.message}${e.hint ? `\n  ${colour.cyan('hint:')} ${e.hint}` : ''}`);
+    log(`${colour.red('quotient:')} ${escapeDisplay(e.message)}${e.hint ? `\n  ${colour.cyan('hint:')} ${escapeDisplay(e.hint)}` : ''}`);
     return EXIT.failure;
   }
   if (e instanceof KernelError && e.code === 'kernel/wasm-missing') {
@@ -70,7 +86,7 @@ function report(e: unknown): number {
     log(renderFindings(e.findings));
     return EXIT.failure;
   }
-  log(`${colour.red('quotient: internal error:')} ${(e as Error)?.message ?? String(e)}`);
+  log(`${colour.red('quotient: internal error:')} ${escapeDisplay((e as Error)?.message ?? String(e))}`);
   log('  this is a bug in Quotient, not in your policy; please report it with the command you ran');
   if (process.env.QUOTIENT_DEBUG) log(String((e as Error)?.stack));
   return EXIT.failure;

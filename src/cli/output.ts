@@ -7,6 +7,7 @@
 import pc from 'picocolors';
 import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
+import { escapeJson, escapeTerminal, unsafeCharacter } from '../model/display-text.js';
 
 export type Format = 'table' | 'json' | 'yaml';
 
@@ -26,19 +27,27 @@ export function formatOf(opts: OutputOptions): Format {
   throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, 'use -o table, -o json or -o yaml');
 }
 
-/** Prints a document in a machine format. */
+/**
+ * Prints a document in a machine format. No character a terminal obeys is printed raw:
+ * JSON escapes them all (`escapeJson` adds the ones JSON.stringify leaves); YAML that
+ * would carry one (the yaml library leaves bidi and C1 characters raw) is printed as
+ * JSON instead, which every YAML 1.2 parser reads as the same document.
+ */
 export function printDocument(format: 'json' | 'yaml', doc: unknown): void {
-  process.stdout.write(format === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : stringify(doc, { lineWidth: 0 }));
+  const json = (): string => `${escapeJson(JSON.stringify(doc, null, 2))}\n`;
+  if (format === 'json') return void process.stdout.write(json());
+  const yaml = stringify(doc, { lineWidth: 0 });
+  process.stdout.write(unsafeCharacter(yaml, true) ? json() : yaml);
 }
 
-/** Prints text for people on stdout. */
+/** Prints text for people on stdout; only our own colours and layout pass raw (`escapeTerminal`). */
 export function say(text = ''): void {
-  process.stdout.write(`${text}\n`);
+  process.stdout.write(`${escapeTerminal(text)}\n`);
 }
 
-/** Prints a log line on stderr (never mixed into a machine document). */
+/** Prints a log line on stderr (never mixed into a machine document), escaped as `say`. */
 export function log(text: string): void {
-  process.stderr.write(`${text}\n`);
+  process.stderr.write(`${escapeTerminal(text)}\n`);
 }
 
 export const colour = pc;

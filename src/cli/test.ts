@@ -10,7 +10,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
-import { isName, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
+import { isName, kernelFlag, kernelOption, outputOptions, runsFlag, seedFlag, takeBackPaths, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -42,10 +42,8 @@ export function registerTest(program: Command): void {
     .action(async (given: string[], opts: TestOptions) => {
       const paths = takeBackPaths(given, opts, { promise: isName });
       const format = formatOf(opts);
-      const runs = Number(opts.runs);
-      if (!Number.isInteger(runs) || runs < 1) throw new QuotientError('cli/bad-runs', `--runs must be a positive whole number, got "${opts.runs}"`, 'for example --runs 500');
-      const seed = opts.seed === undefined ? Date.now() % 2 ** 31 : Number(opts.seed);
-      if (!Number.isInteger(seed)) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${opts.seed}"`, 'use the seed a failure printed');
+      const runs = runsFlag(opts.runs);
+      const seed = seedFlag(opts.seed);
       if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap') throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
       const kernel = kernelFlag(opts.kernel);
       const workers = workersFlag(opts.workers);

@@ -4,12 +4,22 @@
  * that holds YAML files is one bundle (its files, recursively); a folder that holds
  * only folders stands for each of them, so `quotient check policies/` checks every
  * shipped example on its own.
+ *
+ * Symbolic links are followed, to files and to folders (a folder linked twice, or a
+ * link that points back into its own folder, is a loop and refused). Anything that
+ * is not a regular file is refused before it is opened: a FIFO or a device would block
+ * a read forever. Every file-system failure is a QuotientError (exit 2) with one line
+ * naming the path and what went wrong (`fs-failure.ts`); problems in the bytes (not
+ * UTF-8, over the size limit) are findings of the file, reported with the parse stage.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
-import { QuotientError } from '../errors.js';
+import { QuotientError, type Finding } from '../errors.js';
 import { compareText } from '../model/order.js';
+import { fsFailure, kindOf } from './fs-failure.js';
+import { currentLimits, formatBytes, raiseHint, type Limits } from './limits.js';
 import type { InputFile } from './source-doc.js';
+import { decodeUtf8 } from './utf8.js';
 
 export interface Bundle {
   /** What the user named: the folder, or the files joined by spaces. */
@@ -17,56 +27,187 @@ export interface Bundle {
   files: InputFile[];
 }
 
+/** What was read, by display path: renderers print the line a finding points at from it. */
+const readTexts = new Map<string, string>();
+
+/** The text of a file read by `readBundles` in this process, by the path findings carry. */
+export function readSourceText(path: string): string | undefined {
+  return readTexts.get(path);
+}
+
 /** Reads the paths into bundles. Unreadable or empty paths are a QuotientError (exit 2). */
-export function readBundles(paths: string[], cwd = process.cwd()): Bundle[] {
+export function readBundles(paths: string[], cwd = process.cwd(), limits: Limits = currentLimits()): Bundle[] {
   if (paths.length === 0) throw new QuotientError('cli/no-files', 'no policy files given', 'name one or more YAML files or folders, e.g. `quotient check policies/`');
   const bundles: Bundle[] = [];
   const loose: string[] = [];
   for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new QuotientError('cli/no-such-file', `no such file or folder: ${p}`, 'check the path');
-    }
-    if (st.isDirectory()) bundles.push(...folderBundles(p, cwd));
-    else loose.push(p);
+    const st = statPath(p, true);
+    if (st.isDirectory()) bundles.push(...folderBundles(p, cwd, limits, new Set()));
+    else if (st.isFile()) loose.push(p);
+    else throw new QuotientError('cli/not-a-file', `${p} is ${kindOf(st)}, not a policy file`, 'name YAML files or folders of them');
   }
-  if (loose.length > 0) bundles.unshift({ label: loose.join(' '), files: loose.map(readOne) });
+  if (loose.length > 0) bundles.unshift({ label: loose.join(' '), files: readAll(loose, limits) });
   return bundles;
 }
 
-function folderBundles(dir: string, cwd: string): Bundle[] {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => compareText(a.name, b.name));
-  const hasYaml = entries.some((e) => e.isFile() && isYaml(e.name));
-  if (hasYaml) {
-    return [{ label: display(dir, cwd), files: listYaml(dir).map((f) => readOne(display(f, cwd))) }];
+/** `stat` that follows links, with each failure (a dangling link, a loop, no permission) named; `named`: the user typed this path. */
+function statPath(path: string, named = false): Stats {
+  try {
+    return statSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      // A link whose target is gone is not "no such file": the link is there.
+      if (isLink(path)) throw new QuotientError('cli/broken-link', `${path} is a symbolic link to a file that does not exist`, 'fix or remove the link');
+      if (named) throw new QuotientError('cli/no-such-file', `no such file or folder: ${path}`, 'check the path');
+    }
+    throw fsFailure(e, path);
   }
-  const subs = entries.filter((e) => e.isDirectory()).flatMap((e) => folderBundles(join(dir, e.name), cwd));
+}
+
+function tryStat(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bundles under a folder. `seen` holds the real paths of the folders on the way
+ * down: meeting one again through a link is a loop.
+ */
+function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<string>): Bundle[] {
+  const entries = listFolder(dir, seen);
+  if (entries.some((e) => e.st.isFile() && isYaml(e.name))) {
+    return [{ label: display(dir, cwd), files: readAll(yamlFiles(entries, seen).map((f) => display(f, cwd)), limits) }];
+  }
+  const subs = entries.filter((e) => e.st.isDirectory()).flatMap((e) => folderBundles(e.full, cwd, limits, new Set(seen)));
   if (subs.length === 0) throw new QuotientError('cli/empty-folder', `folder ${dir} holds no .yaml or .yml files`, 'name a folder with policy files, or the files themselves');
   return subs;
 }
 
-function readOne(path: string): InputFile {
+interface Entry {
+  name: string;
+  full: string;
+  st: Stats;
+}
+
+/** A folder's entries in name order, links followed, each file's kind known; a YAML name that is not a regular file is refused. */
+function listFolder(dir: string, seen: Set<string>): Entry[] {
+  let real: string;
+  let names: string[];
   try {
-    return { path, text: readFileSync(path, 'utf8') };
+    real = realpathSync(dir);
+    names = readdirSync(dir);
   } catch (e) {
-    throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path and its permissions');
+    throw fsFailure(e, dir);
+  }
+  if (seen.has(real)) throw new QuotientError('cli/link-loop', `${dir} leads back to a folder above it through symbolic links`, 'remove the link that makes the loop');
+  seen.add(real);
+  const out: Entry[] = [];
+  for (const name of names.sort(compareText)) {
+    const full = join(dir, name);
+    // Only YAML files and folders are the policy's business: a broken link named notes.txt is not.
+    const st = isYaml(name) ? statPath(full) : tryStat(full);
+    if (!st) continue;
+    if (isYaml(name) && !st.isFile() && !st.isDirectory()) {
+      throw new QuotientError('cli/not-a-file', `${full} is ${kindOf(st)}, not a policy file`, 'remove it from the folder, or name the policy files themselves');
+    }
+    out.push({ name, full, st });
+  }
+  return out;
+}
+
+/** Every YAML file among `entries` and under their folders, recursively, in name order; `seen` as for folderBundles. */
+function yamlFiles(entries: Entry[], seen: Set<string>): string[] {
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.st.isDirectory()) {
+      const below = new Set(seen);
+      out.push(...yamlFiles(listFolder(e.full, below), below));
+    } else if (e.st.isFile() && isYaml(e.name)) out.push(e.full);
+  }
+  return out;
+}
+
+/** Reads the files of one bundle, counting bytes against the limit before reading each. */
+function readAll(paths: string[], limits: Limits): InputFile[] {
+  let total = 0;
+  let over = false;
+  return paths.map((path) => {
+    // Past the limit the policy is refused: the files after it are not read at all.
+    if (over) return { path, text: '' };
+    const file = readOne(path, limits.maxBytes - total);
+    total += file.bytes;
+    if (file.tooBig) {
+      over = true;
+      const finding: Finding = {
+        file: path,
+        line: 1,
+        column: 1,
+        code: 'policy/too-large',
+        severity: 'error',
+        path: '',
+        message: `the policy's files come to ${formatBytes(total)} with this one, more than the limit of ${formatBytes(limits.maxBytes)}`,
+        hint: raiseHint('maxBytes', limits.maxBytes),
+      };
+      return { path, text: '', findings: [finding] };
+    }
+    readTexts.set(path, file.input.text);
+    return file.input;
+  });
+}
+
+/**
+ * Reads one file: opened without blocking (a file swapped for a FIFO after it was
+ * listed must not hang the read), checked to be a regular file on the open descriptor,
+ * and read only when its size fits in `room` bytes (else `tooBig`, and nothing is read).
+ */
+export function readOne(path: string, room = Number.MAX_SAFE_INTEGER): { input: InputFile; bytes: number; tooBig: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw fsFailure(e, path);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new QuotientError('cli/not-a-file', `${path} is ${kindOf(st)}, not a policy file`, 'name YAML files or folders of them');
+    if (st.size > room) return { input: { path, text: '' }, bytes: st.size, tooBig: true };
+    const bytes = readFileSync(fd);
+    const decoded = decodeUtf8(bytes);
+    const bad = decoded.invalid;
+    if (bad === undefined) return { input: { path, text: decoded.text }, bytes: bytes.length, tooBig: false };
+    const finding: Finding = {
+      file: path,
+      line: bad.line,
+      column: bad.column,
+      start: bad.offset,
+      end: bad.offset + 1,
+      code: 'policy/invalid-utf8',
+      severity: 'error',
+      path: '',
+      message: `byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')} (byte ${bad.byteOffset} of the file) is not UTF-8`,
+      hint: 'save the file as UTF-8 (for example `iconv -f latin1 -t utf-8`); policies are read as UTF-8 only',
+    };
+    return { input: { path, text: decoded.text, findings: [finding] }, bytes: bytes.length, tooBig: false };
+  } catch (e) {
+    throw fsFailure(e, path);
+  } finally {
+    closeSync(fd);
   }
 }
 
 function isYaml(name: string): boolean {
   return /\.ya?ml$/.test(name);
-}
-
-function listYaml(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => compareText(a.name, b.name))) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listYaml(full));
-    else if (isYaml(entry.name)) out.push(full);
-  }
-  return out;
 }
 
 function display(path: string, cwd: string): string {

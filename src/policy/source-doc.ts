@@ -11,6 +11,7 @@ import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser }
 import type { CST, Document, Node as YamlNode } from 'yaml';
 import { measureDocument } from './cst-shape.js';
 import { fastParse } from './fast-parse.js';
+import { scanText } from './text-depth.js';
 import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from './limits.js';
 import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../errors.js';
@@ -92,6 +93,18 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
       break;
     }
     const text = normaliseLineBreaks(file.text);
+    // Both parsers recurse (the yaml parser when it closes a deep block, js-yaml per level),
+    // and both build every entry before anything can count them: nesting far past the
+    // limit, and more entries than the limit, are refused on the text first (one pass).
+    const textShape = scanText(text, limits.maxDepth * 2, limits.maxNodes - entries);
+    if (textShape.deepAt !== undefined) {
+      findings.push(tooDeep(file.path, textShape.deepAt, positionIn(text, textShape.deepAt), limits));
+      continue;
+    }
+    if (textShape.entriesOverAt !== undefined) {
+      findings.push(tooManyEntries(file.path, positionIn(text, textShape.entriesOverAt), limits));
+      break;
+    }
     const fast = fastParse(text, { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries });
     if (fast.ok) {
       entries += fast.entries;
@@ -143,54 +156,76 @@ function parsePositioned(path: string, text: string, limits: Limits, entriesBefo
   const lines = new LineCounter();
   const parser = new Parser(lines.addNewLine);
   const composer = new Composer({ uniqueKeys: true, prettyErrors: false });
-  const tooDeep = new Set<number>();
+  const skipped = new Set<number>();
   let index = 0;
   const take = (doc: Document.Parsed): void => {
     const at = index++;
-    if (tooDeep.has(at)) return;
+    if (skipped.has(at)) return;
     findings.push(...yamlFindings(file.path, text, lines, doc));
     if (isEmptyDocument(doc)) return;
     docs.push({ file: file.path, index: at, doc, lines });
   };
   let docTokens = 0;
   let overNodes = false;
-  for (const token of parser.parse(text)) {
-    let next: CST.Token = token;
-    if (token.type === 'document') {
-      const shape = measureDocument(token, limits.maxDepth, limits.maxNodes - entries);
-      entries += shape.entries;
-      if (shape.tooDeepAt !== undefined) {
-        const pos = lines.linePos(shape.tooDeepAt);
-        findings.push({
-          file: file.path,
-          line: pos.line,
-          column: pos.col,
-          start: shape.tooDeepAt,
-          end: shape.tooDeepAt + 1,
-          code: 'policy/too-deep',
-          severity: 'error',
-          path: '',
-          message: `the document nests mappings and lists more than ${limits.maxDepth} levels deep here`,
-          hint: `a policy needs a few levels (a quota tree ${Math.floor((limits.maxDepth - 4) / 2)} levels deep fits); flatten it, or raise the limit with ${LIMIT_ENV.maxDepth}`,
-        });
-        // Compose an empty document in its place, so the composer's document count stays aligned.
-        tooDeep.add(docTokens);
-        next = { ...token, value: undefined };
+  let lastOffset = 0;
+  try {
+    for (const token of parser.parse(text)) {
+      lastOffset = token.offset;
+      let next: CST.Token = token;
+      if (token.type === 'document') {
+        const shape = measureDocument(token, limits.maxDepth, limits.maxNodes - entries);
+        entries += shape.entries;
+        if (shape.tooDeepAt !== undefined) {
+          findings.push(tooDeep(file.path, shape.tooDeepAt, lines.linePos(shape.tooDeepAt), limits));
+          // Compose an empty document in its place, so the composer's document count stays aligned.
+          skipped.add(docTokens);
+          next = { ...token, value: undefined };
+        }
+        docTokens++;
+        if (entries > limits.maxNodes) {
+          overNodes = true;
+          findings.push(tooManyEntries(file.path, lines.linePos(token.offset), limits));
+          break;
+        }
       }
-      docTokens++;
-      if (entries > limits.maxNodes) {
-        overNodes = true;
-        findings.push(tooLarge(file.path, `the policy holds more than ${limits.maxNodes.toLocaleString('en-US')} YAML entries (keys and list items)`, raiseHint('maxNodes', limits.maxNodes), lines.linePos(token.offset)));
-        break;
-      }
+      for (const doc of composer.next(next)) take(doc);
     }
-    for (const doc of composer.next(next)) take(doc);
+  } catch (e) {
+    // The last line of defence: a shape the text scan underestimated overflowed the parser's stack.
+    if (!(e instanceof RangeError)) throw e;
+    return { docs: [], findings: [...findings, tooDeep(file.path, lastOffset, positionIn(text, lastOffset), limits)], entries, overNodes: false };
   }
   if (overNodes) return { docs, findings, entries, overNodes };
   for (const doc of composer.end()) take(doc);
   // Errors outside any document (a stray `...` before the first one) have no document to carry them.
   for (const err of composer.streamInfo().errors) findings.push(yamlErrorFinding(file.path, text, lines, err));
   return { docs, findings, entries, overNodes: false };
+}
+
+function tooDeep(file: string, offset: number, pos: { line: number; col: number }, limits: Limits): Finding {
+  return {
+    file,
+    line: pos.line,
+    column: pos.col,
+    start: offset,
+    end: offset + 1,
+    code: 'policy/too-deep',
+    severity: 'error',
+    path: '',
+    message: `the document nests mappings and lists more than ${limits.maxDepth} levels deep here`,
+    hint: `a policy needs a few levels (a quota tree ${Math.floor((limits.maxDepth - 4) / 2)} levels deep fits); flatten it, or raise the limit with ${LIMIT_ENV.maxDepth}`,
+  };
+}
+
+/** Line and column (1-based) of `offset`, counted on the text (for findings made before the parser counted lines). */
+function positionIn(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return { line, col: offset - (text.lastIndexOf('\n', offset - 1) + 1) + 1 };
+}
+
+function tooManyEntries(file: string, pos: { line: number; col: number }, limits: Limits): Finding {
+  return tooLarge(file, `the policy holds more than ${limits.maxNodes.toLocaleString('en-US')} YAML entries (keys and list items)`, raiseHint('maxNodes', limits.maxNodes), pos);
 }
 
 function tooLarge(file: string, message: string, hint: string, pos = { line: 1, col: 1 }): Finding {

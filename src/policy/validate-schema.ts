@@ -7,6 +7,7 @@ import type { Finding } from '../errors.js';
 import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
 import { findingAt, formatPath, type PathSeg, type SourceDoc } from './source-doc.js';
 import { nearest } from './suggest.js';
+import { codePoint, escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 
 /** A document that passed its schema, with its plain-JS value. */
 export interface TypedDoc {
@@ -30,7 +31,15 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
       findings.push(findingAt(sd, [], 'policy/too-many-aliases', `the document could not be read: ${(e as Error).message.split('\n')[0]}`, 'use fewer YAML aliases (*name); at most 100 are expanded per document'));
       continue;
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const unsafe = unsafeStrings(sd, value);
+    if (unsafe.length > 0) {
+      // A refused name would only echo as unknown fields or names that do not resolve.
+      findings.push(...unsafe);
+      continue;
+    }
+    // A mapping with neither apiVersion nor kind is some other YAML (a values file in the folder): one finding, not one per missing field.
+    const foreign = value !== null && typeof value === 'object' && !Array.isArray(value) && !('apiVersion' in value) && !('kind' in value);
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || foreign) {
       findings.push(
         findingAt(sd, [], 'policy/not-a-document', 'a policy document must be a mapping with apiVersion, kind, metadata and spec', `start the document with "apiVersion: ${API_VERSION}" and a kind (${KINDS.join(', ')})`),
       );
@@ -179,4 +188,41 @@ function suggestField(key: string): string {
   return best !== undefined
     ? `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`
     : 'remove it, or see docs/policy-format.md for the fields this object takes';
+}
+
+/** Fields of free text, which may hold tabs and line breaks (never other controls). */
+const FREE_TEXT = new Set(['description']);
+
+/**
+ * Every key and string value holding a control, bidirectional or separator character,
+ * one finding each. Such a name can rewrite the terminal it is printed on, or look like
+ * another name; free text may hold tabs and line breaks only. Walked with an explicit
+ * stack (the depth is bounded by then, but the walk need not rely on it).
+ */
+function unsafeStrings(sd: SourceDoc, value: unknown): Finding[] {
+  const out: Finding[] = [];
+  const stack: Array<{ v: unknown; path: PathSeg[] }> = [{ v: value, path: [] }];
+  const check = (text: string, path: PathSeg[], key: boolean): void => {
+    const last = path[path.length - 1];
+    const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));
+    if (!bad) return;
+    const what = key ? `the key "${escapeDisplay(text)}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text)}")`;
+    out.push(
+      findingAt(sd, path, 'policy/control-character', `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`, 'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value', { key }),
+    );
+  };
+  while (stack.length > 0) {
+    const top = stack.pop();
+    if (!top) break;
+    const { v, path } = top;
+    if (typeof v === 'string') check(v, path, false);
+    else if (Array.isArray(v)) v.forEach((item, i) => stack.push({ v: item, path: [...path, i] }));
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        check(k, [...path, k], true);
+        stack.push({ v: item, path: [...path, k] });
+      }
+    }
+  }
+  return out;
 }

@@ -9,6 +9,11 @@ import type { Finding } from '../../../src/errors.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { parseFiles } from '../../../src/policy/source-doc.js';
 import { DEFAULT_LIMITS } from '../../../src/policy/limits.js';
+import { scanText, textDepthOver } from '../../../src/policy/text-depth.js';
+import { measureDocument } from '../../../src/policy/cst-shape.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Parser } from 'yaml';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const load = (text: string, path = 'p.yaml') => loadPolicy([{ path, text }], { now: NOW });
@@ -69,6 +74,53 @@ describe('nesting deeper than the limit', () => {
     for (let i = 19; i >= 0; i--) q = `{name: q${i}, min: {gpu: 0}, children: [${q}]}`;
     const { findings } = load(`${HEADER}  pool: {name: p}\n  quotas:\n    - ${q}\n`);
     expect(errors(findings)).toEqual([]);
+  });
+});
+
+describe('the depth estimate on the text (before the parser, which recurses on deep blocks)', () => {
+  /** The smallest limit the text scan does not flag. */
+  const estimate = (text: string): number => {
+    let limit = 1;
+    while (textDepthOver(text, limit) !== undefined) limit++;
+    return limit;
+  };
+  const cstDepth = (text: string): number => {
+    let depth = 0;
+    for (const token of new Parser().parse(text)) if (token.type === 'document') depth = Math.max(depth, measureDocument(token, 1000, 1e9).depth);
+    return depth;
+  };
+
+  it('is within one level of the syntax tree on every shipped policy file', () => {
+    for (const d of readdirSync('policies')) {
+      for (const f of readdirSync(join('policies', d)).filter((n) => n.endsWith('.yaml'))) {
+        const text = readFileSync(join('policies', d, f), 'utf8');
+        const [est, cst] = [estimate(text), cstDepth(text)];
+        expect(est, `${d}/${f}`).toBeGreaterThanOrEqual(cst);
+        expect(est, `${d}/${f}`).toBeLessThanOrEqual(cst + 1);
+      }
+    }
+  });
+
+  it('counts the entries the syntax tree will hold, within 1%, on every shipped policy file', () => {
+    for (const d of readdirSync('policies')) {
+      for (const f of readdirSync(join('policies', d)).filter((n) => n.endsWith('.yaml'))) {
+        const text = readFileSync(join('policies', d, f), 'utf8');
+        let cst = 0;
+        for (const token of new Parser().parse(text)) if (token.type === 'document') cst += measureDocument(token, 1000, 1e9).entries;
+        const est = scanText(text, 1000, 1e9).entries;
+        expect(Math.abs(est - cst), `${d}/${f}: ${est} against ${cst}`).toBeLessThanOrEqual(Math.ceil(cst / 100));
+      }
+    }
+  });
+
+  it('does not count indented text of a block scalar, quoted brackets or comments', () => {
+    const text = `${TREE}---\nkind: Promise\nspec:\n  description: |\n${Array.from({ length: 300 }, (_, i) => `    ${' '.repeat(i)}x`).join('\n')}\n  note: "${'['.repeat(300)}" # ${'{'.repeat(300)}\n`;
+    expect(textDepthOver(text, 10)).toBeUndefined();
+  });
+
+  it('counts flow brackets and list indicators', () => {
+    expect(textDepthOver(`a: ${'['.repeat(11)}${']'.repeat(11)}\n`, 10)).toBe(12); // the mapping and nine lists fit; the tenth bracket, at offset 12, makes eleven levels
+    expect(textDepthOver(`${'- '.repeat(11)}x\n`, 10)).toBe(0);
   });
 });
 
@@ -155,6 +207,11 @@ describe('one mistake, one finding', () => {
     const { findings } = load(TREE.replace('        - name: A\n          min:', '        - name: A\n          mni:'));
     expect(findings.map((f) => [f.code, f.line, f.column, f.path])).toEqual([['policy/unknown-field', 11, 11, 'spec.quotas[0].children[0].mni']]);
     expect(findings[0]!.message).toContain('did you mean "min"');
+  });
+
+  it('a YAML document that is no policy document at all is one finding, not one per missing field', () => {
+    const { findings } = load(`${TREE}---\nreplicas: 3\nimage: nginx\n`);
+    expect(findings.map((f) => [f.code, f.line])).toEqual([['policy/not-a-document', 15]]);
   });
 
   it('an unknown field near no missing one is still reported alone, with the nearest known field', () => {

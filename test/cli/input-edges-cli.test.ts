@@ -1,0 +1,218 @@
+/**
+ * The input edges as a user meets them through the built CLI: file-system faults are
+ * exit 2 with one line naming the path (never a hang, a stack trace or "internal
+ * error"), bytes that are not UTF-8 and names that would drive the terminal are
+ * findings (exit 1), and the human output shows the offending line with a caret.
+ * Every fixture is made here, in a temporary folder.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+const SEEDS = join(ROOT, 'policies/inference-preempts-training');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function quotient(args: string[], options: { env?: NodeJS.ProcessEnv; stdout?: number; asUser?: number } = {}): Run {
+  const argv = [MAIN, ...args];
+  // As root, permissions do not stop a read: drop to an unprivileged user for the run.
+  const [cmd, full] = options.asUser !== undefined ? ['setpriv', [`--reuid=${options.asUser}`, `--regid=${options.asUser}`, '--clear-groups', process.execPath, ...argv]] : [process.execPath, argv];
+  const r = spawnSync(cmd, full, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+    stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
+    timeout: 20_000,
+  });
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+/** Exit 2 and one message line (plus its hint line), with no stack trace and no "internal error". */
+function expectFsFailure(r: Run, mention: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  const lines = r.stderr.trim().split('\n');
+  expect(lines[0]).toMatch(/^quotient: /);
+  expect(lines[0]).toMatch(mention);
+  expect(lines.slice(1).every((l) => l.startsWith('  hint: '))).toBe(true);
+  expect(r.stderr).not.toMatch(/internal error|\n\s+at |Error:/);
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quotient-edges-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh copy of the shipped example in `name`, to break. */
+function seedsCopy(name: string): string {
+  const to = join(dir, name);
+  cpSync(SEEDS, to, { recursive: true });
+  return to;
+}
+
+describe('file-system faults exit 2 with one line', () => {
+  it('refuses a FIFO among the YAML files instead of blocking on it', () => {
+    const p = seedsCopy('fifo');
+    expect(spawnSync('mkfifo', [join(p, 'zz.yaml')]).status).toBe(0);
+    expectFsFailure(quotient(['check', p]), /zz\.yaml is a FIFO/);
+    expectFsFailure(quotient(['check', join(p, 'zz.yaml')]), /FIFO/);
+  });
+
+  it('refuses a device named as a policy file', () => {
+    expectFsFailure(quotient(['check', '/dev/zero']), /\/dev\/zero is a character device/);
+  });
+
+  it('names a loop of symbolic links as a loop', () => {
+    const p = join(dir, 'loop');
+    mkdirSync(p);
+    symlinkSync('b.yaml', join(p, 'a.yaml'));
+    symlinkSync('a.yaml', join(p, 'b.yaml'));
+    expectFsFailure(quotient(['check', p]), /loop of symbolic links/);
+    expectFsFailure(quotient(['check', join(p, 'a.yaml')]), /loop of symbolic links/);
+  });
+
+  it('names a folder that links back to itself as a loop', () => {
+    const p = seedsCopy('dirloop');
+    mkdirSync(join(p, 'sub'));
+    symlinkSync('..', join(p, 'sub', 'up'));
+    expectFsFailure(quotient(['check', p]), /leads back to a folder above it/);
+  });
+
+  it('names a link to a file that is gone', () => {
+    const p = seedsCopy('dangling');
+    symlinkSync('nowhere.yaml', join(p, 'z.yaml'));
+    expectFsFailure(quotient(['check', p]), /z\.yaml is a symbolic link to a file that does not exist/);
+  });
+
+  it('refuses an unreadable folder with "permission denied", not an internal error', () => {
+    const p = seedsCopy('locked');
+    chmodSync(p, 0o000);
+    try {
+      const asRoot = process.getuid?.() === 0;
+      // Root reads through any mode bits: run as nobody (65534) then, which they do stop.
+      expectFsFailure(quotient(['check', p], asRoot ? { asUser: 65534 } : {}), /locked cannot be read: permission denied/);
+    } finally {
+      chmodSync(p, 0o755);
+    }
+  });
+
+  it('reads a folder of symbolic links to YAML files as the files', () => {
+    const p = join(dir, 'links');
+    mkdirSync(p);
+    for (const f of readdirSync(SEEDS)) symlinkSync(join(SEEDS, f), join(p, f));
+    const r = quotient(['check', p]);
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toContain(`ok: ${readdirSync(SEEDS).length} file(s)`);
+  });
+
+  it('stops with one line when stdout is a full disk', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = quotient(['check', SEEDS, '--json'], { stdout: full });
+      expectFsFailure(r, /cannot write the output: no space left on device/);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it('ends quietly when the reader of stdout goes away', async () => {
+    const child = spawn(process.execPath, [MAIN, 'whatif', join(ROOT, 'policies'), '--json'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.destroy();
+    const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    expect(stderr).not.toMatch(/internal error|\n\s+at |EPIPE/);
+    expect([0, 1]).toContain(status);
+  });
+});
+
+describe('bytes and names that must not be read as they are', () => {
+  it('reports bytes that are not UTF-8 as a finding at their line and column', () => {
+    const p = seedsCopy('latin1');
+    writeFileSync(join(p, 'quotas.yaml'), Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\napiVersion: x\n')]));
+    const r = quotient(['check', p, '--json']);
+    expect(r.status).toBe(1);
+    const { findings } = JSON.parse(r.stdout) as { findings: Array<{ code: string; file: string; line: number; column: number }> };
+    expect(findings.map((f) => [f.code, f.line, f.column])).toEqual([['policy/invalid-utf8', 1, 6]]);
+  });
+
+  it('refuses a name that would clear the screen, and never prints it raw', () => {
+    const p = seedsCopy('escape');
+    const whatif = join(p, 'whatif.yaml');
+    writeFileSync(whatif, `apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: "clear\\e[2J\\u202Eme" }\nspec:\n  submit: { name: j, workspace: workspace-a, quota: Quota1, module: EAS, priority: 9, pods: 1, resources: { gpu: 8 } }\n`);
+    for (const args of [['check', p], ['whatif', p], ['check', p, '--json'], ['check', p, '-o', 'yaml']]) {
+      const r = quotient(args);
+      expect(r.status, args.join(' ')).not.toBe(0);
+      expect(r.stdout + r.stderr).not.toMatch(/\u001b\[2J|\u202e/);
+    }
+    const r = quotient(['check', p, '--json']);
+    const { findings } = JSON.parse(r.stdout) as { findings: Array<{ code: string; line: number; path: string }> };
+    expect(findings.map((f) => [f.code, f.line, f.path])).toEqual([['policy/control-character', 3, 'metadata.name']]);
+  });
+
+  it('escapes control characters in a file name it prints', () => {
+    const p = seedsCopy('name\u001b[2Jx');
+    writeFileSync(join(p, 'quotas.yaml'), 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec: { pool: { name: p }, quotas: [{ name: A, mni: { gpu: 1 } }] }\n');
+    const r = quotient(['check', p]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).toContain('name\\e[2Jx');
+  });
+
+  it('refuses a policy over the byte limit before reading it, saying how to raise the limit', () => {
+    const p = join(dir, 'huge');
+    mkdirSync(p);
+    // 17 MiB, sparse: nothing is written and, if the limit holds, nothing is read.
+    writeFileSync(join(p, 'cluster.yaml'), '');
+    truncateSync(join(p, 'cluster.yaml'), 17 * 1024 * 1024);
+    const r = quotient(['check', p]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/policy\/too-large/);
+    expect(r.stdout).toMatch(/16 MiB/);
+    expect(r.stdout).toMatch(/QUOTIENT_MAX_POLICY_BYTES/);
+    const small = quotient(['check', SEEDS], { env: { QUOTIENT_MAX_POLICY_BYTES: '2000' } });
+    expect(small.status).toBe(1);
+    expect(small.stdout).toMatch(/policy\/too-large/);
+    expectFsFailure(quotient(['check', SEEDS], { env: { QUOTIENT_MAX_POLICY_BYTES: 'lots' } }), /QUOTIENT_MAX_POLICY_BYTES must be a whole number/);
+  });
+});
+
+describe('findings for people', () => {
+  it('print the source line with a caret under the spot', () => {
+    const p = seedsCopy('caret');
+    writeFileSync(join(p, 'quotas.yaml'), 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: gpu-pool }\n  quotas:\n    - name: Quota1\n      mni: { gpu: 128 }\n');
+    const r = quotient(['check', join(p, 'quotas.yaml')]);
+    expect(r.status).toBe(1);
+    const lines = r.stdout.split('\n');
+    const at = lines.findIndex((l) => l.includes('8 |       mni: { gpu: 128 }'));
+    expect(at, r.stdout).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('      |       ^^^');
+  });
+});
+
+describe('flag values at their edges', () => {
+  it('refuses an empty seed and seeds past 32 bits instead of wrapping them', () => {
+    for (const seed of ['', '4294967296', '-1', '1e3', '12abc']) {
+      const r = quotient(['test', SEEDS, '--seed', seed]);
+      expect(r.status, `--seed "${seed}"`).toBe(2);
+      expect(r.stderr).toMatch(/--seed must be a whole number from 0 to 4294967295/);
+    }
+  });
+
+  it('refuses --runs past the budget', () => {
+    const r = quotient(['test', SEEDS, '--runs', '100000000']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/budget of 100,000/);
+  });
+});
