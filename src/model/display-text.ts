@@ -11,9 +11,11 @@
  * the bidirectional marks, embeddings, overrides and isolates, and the Unicode line and
  * paragraph separators (which break a line where none is seen in an editor).
  */
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** The same set, without tab and line feed: what free text (a description) may hold. */
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const UNSAFE_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** The first character of `text` that a name may not hold, if any (`freeText`: tabs and line feeds allowed). */
@@ -57,6 +59,7 @@ function escapeOne(char: string): string {
  * values themselves, so an input's own colour sequence arrives here already escaped.
  */
 export function escapeTerminal(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
   return text.replace(/\u001b\[[0-9;]*m|[\n\t]|[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (m) => (m.length > 1 || m === '\n' || m === '\t' ? m : escapeOne(m)));
 }
 

@@ -9,6 +9,8 @@
  * (`cst-shape.ts`) then applies exactly.
  */
 
+const [SPACE, TAB, CR, HASH, DQUOTE, SQUOTE, BACKSLASH, LBRACKET, RBRACKET, LBRACE, RBRACE, COMMA, COLON, PIPE, GT, DASH] = [32, 9, 13, 35, 34, 39, 92, 91, 93, 123, 125, 44, 58, 124, 62, 45] as const;
+
 /** The offset where the estimated nesting first passes `limit`, if it does. */
 export function textDepthOver(text: string, limit: number): number | undefined {
   return scanText(text, limit, Number.MAX_SAFE_INTEGER).deepAt;
@@ -30,10 +32,11 @@ export interface TextShape {
 export function scanText(text: string, limit: number, maxEntries: number): TextShape {
   const blocks: number[] = [];
   // The open flow collections, innermost last: '[' lists count their items, '{' maps their keys.
-  const open: string[] = [];
+  const open: number[] = [];
   let entries = 0;
   let flow = 0;
-  let quote: '"' | "'" | undefined;
+  // The quote character of an open quoted scalar, or 0.
+  let quote = 0;
   // Lines more indented than this belong to a block scalar (`|`, `>`), not to the structure.
   let scalarIndent = -1;
   let at = 0;
@@ -41,10 +44,10 @@ export function scanText(text: string, limit: number, maxEntries: number): TextS
     const nl = text.indexOf('\n', at);
     const end = nl < 0 ? text.length : nl;
     let i = at;
-    while (i < end && text[i] === ' ') i++;
+    while (i < end && text.charCodeAt(i) === SPACE) i++;
     const indent = i - at;
-    const blank = i >= end || text[i] === '#' || text[i] === '\r';
-    if (quote === undefined && flow === 0) {
+    const blank = i >= end || text.charCodeAt(i) === HASH || text.charCodeAt(i) === CR;
+    if (quote === 0 && flow === 0) {
       if (scalarIndent >= 0 && (blank || indent > scalarIndent)) {
         at = end + 1;
         continue;
@@ -62,44 +65,44 @@ export function scanText(text: string, limit: number, maxEntries: number): TextS
       while (blocks.length > 0 && (blocks[blocks.length - 1] ?? 0) > indent) blocks.pop();
       if (blocks.length === 0 || (blocks[blocks.length - 1] ?? 0) < indent) blocks.push(indent);
       // `- - x`: each indicator opens a list whose item starts two columns on.
-      while (text[i] === '-' && (text[i + 1] === ' ' || i + 1 >= end)) {
+      while (text.charCodeAt(i) === DASH && (text.charCodeAt(i + 1) === SPACE || i + 1 >= end)) {
         i += 2;
-        while (i < end && text[i] === ' ') i++;
+        while (i < end && text.charCodeAt(i) === SPACE) i++;
         blocks.push(i - at);
         entries++;
       }
       if (blocks.length > limit) return { deepAt: at + indent, entries };
       if (entries > maxEntries) return { entriesOverAt: at + indent, entries };
     }
-    // The rest of the line: quotes, comments, brackets.
+    // The rest of the line: quotes, comments, brackets (on char codes: this loop sees every byte of a policy).
     let tokenStart = true;
     for (; i < end; i++) {
-      const c = text[i];
-      if (quote !== undefined) {
-        if (quote === '"' && c === '\\') i++;
+      const c = text.charCodeAt(i);
+      if (quote !== 0) {
+        if (quote === DQUOTE && c === BACKSLASH) i++;
         else if (c === quote) {
-          if (quote === "'" && text[i + 1] === "'") i++;
-          else quote = undefined;
+          if (quote === SQUOTE && text.charCodeAt(i + 1) === SQUOTE) i++;
+          else quote = 0;
         }
         continue;
       }
-      if (c === '#' && (i === at || text[i - 1] === ' ' || text[i - 1] === '\t')) break;
-      if ((c === '"' || c === "'") && tokenStart) quote = c;
-      else if ((c === '[' || c === '{') && (flow > 0 || tokenStart)) {
+      if (c === HASH && (i === at || text.charCodeAt(i - 1) === SPACE || text.charCodeAt(i - 1) === TAB)) break;
+      if ((c === DQUOTE || c === SQUOTE) && tokenStart) quote = c;
+      else if ((c === LBRACKET || c === LBRACE) && (flow > 0 || tokenStart)) {
         flow++;
         open.push(c);
         if (blocks.length + flow > limit) return { deepAt: i, entries };
         // A list's first item (an empty list has none: `[]`).
-        if (c === '[' && text[i + 1] !== ']') entries++;
-      } else if ((c === ']' || c === '}') && flow > 0) {
+        if (c === LBRACKET && text.charCodeAt(i + 1) !== RBRACKET) entries++;
+      } else if ((c === RBRACKET || c === RBRACE) && flow > 0) {
         flow--;
         open.pop();
-      } else if (c === ',' && open[open.length - 1] === '[') entries++;
-      else if (c === ':' && (text[i + 1] === ' ' || i + 1 >= end || text[i + 1] === '\r')) entries++;
-      else if ((c === '|' || c === '>') && flow === 0 && tokenStart) scalarIndent = indent;
+      } else if (c === COMMA && open[open.length - 1] === LBRACKET) entries++;
+      else if (c === COLON && (i + 1 >= end || text.charCodeAt(i + 1) === SPACE || text.charCodeAt(i + 1) === CR)) entries++;
+      else if ((c === PIPE || c === GT) && flow === 0 && tokenStart) scalarIndent = indent;
       if (entries > maxEntries) return { entriesOverAt: i, entries };
       // A new token starts after a space, an indicator or a bracket.
-      tokenStart = c === ' ' || c === '\t' || c === ',' || c === '[' || c === '{' || (c === ':' && flow > 0) || (c === '-' && tokenStart);
+      tokenStart = c === SPACE || c === TAB || c === COMMA || c === LBRACKET || c === LBRACE || (c === COLON && flow > 0) || (c === DASH && tokenStart);
     }
     at = end + 1;
   }

@@ -154,6 +154,7 @@ describe('bytes and names that must not be read as they are', () => {
     for (const args of [['check', p], ['whatif', p], ['check', p, '--json'], ['check', p, '-o', 'yaml']]) {
       const r = quotient(args);
       expect(r.status, args.join(' ')).not.toBe(0);
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
       expect(r.stdout + r.stderr).not.toMatch(/\u001b\[2J|\u202e/);
     }
     const r = quotient(['check', p, '--json']);

@@ -43,15 +43,18 @@ describe('escaping', () => {
 describe('snippet', () => {
   const f = (line: number, column: number, start?: number, end?: number): Pick<Finding, 'line' | 'column' | 'start' | 'end' | 'severity'> => ({ line, column, start, end, severity: 'error' });
   it('underlines the span on its line', () => {
+    // eslint-disable-next-line no-control-regex -- control characters are what this matches
     expect(snippet('a: 1\nbb: [x]\n'.split('\n'), f(2, 6, 10, 11)).map((l) => l.replace(/\u001b\[[0-9;]*m/g, ''))).toEqual(['    2 | bb: [x]', '      |      ^']);
   });
 
   it('lines the caret up under escaped characters', () => {
+    // eslint-disable-next-line no-control-regex -- control characters are what this matches
     expect(snippet(['\tk: v'], f(1, 2, 1, 2))[1]?.replace(/\u001b\[[0-9;]*m/g, '')).toBe('      |   ^');
   });
 
   it('cuts a long line to a window around the spot', () => {
     const line = `${'x'.repeat(5000)}Y${'z'.repeat(5000)}`;
+    // eslint-disable-next-line no-control-regex -- control characters are what this matches
     const [shown, caret] = snippet([line], f(1, 5001, 5000, 5001)).map((l) => l.replace(/\u001b\[[0-9;]*m/g, ''));
     expect(shown!.length).toBeLessThan(120);
     expect(shown![caret!.indexOf('^')]).toBe('Y');
