@@ -46,7 +46,7 @@ const RESOURCE_MEM: u32 = 2;
  * Up to this many deciding candidates the search is exact. bench/b2 measures the branch
  * and bound's worst case at this size under a millisecond (docs/semantics.md §7).
  */
-export const EXACT_LIMIT: u32 = 16;
+export const EXACT_LIMIT: u32 = 24;
 /**
  * Most branch-and-bound nodes one alternative may visit. Exact ties (equal cost, sets that
  * differ only by name) make the search exponential even at small sizes; a search that

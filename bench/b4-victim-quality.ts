@@ -10,7 +10,14 @@
  * alternative the engine answered with is re-solved both ways; a case is optimal when the
  * kernel's set equals the MIP's on all five criteria.
  *
+ * With `--sizes`, instead: the cost of the kernel's exact search by number of deciding
+ * candidates d, on the hardest inputs for it (d one-GPU jobs on one-GPU nodes, a gang of
+ * d/2 pods: C(d, d/2) minimal sets) with all costs tied (only names decide) and with
+ * distinct lost work; median and min of repeated wasm calls, and whether the search
+ * finished inside its node budget (exact) or settled for its best so far.
+ *
  *   npm run bench:b4 [-- --cases 300 --seed 1 --json]
+ *   npm run bench:b4 -- --sizes [--json]
  */
 import fc from 'fast-check';
 import { Session } from '../src/engine/session.js';
@@ -18,6 +25,8 @@ import { preemptionProblem } from '../src/engine/preemption-problem.js';
 import { scenarioArbitrary, scenarioYaml } from '../src/testing/index.js';
 import { oracleCost, type OracleCost } from '../src/verify/optimal-victims.js';
 import { mipOptimum } from './b4-mip.js';
+import { WasmKernel } from '../src/kernel/wasm-kernel.js';
+import { CRITERIA } from '../src/kernel/victim-order.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, def: number) => {
@@ -156,4 +165,40 @@ async function main(): Promise<void> {
   console.log('Target (issue 8): optimal on >= 99% of cases, and on every small one.');
 }
 
-await main();
+/** Exact-search cost by deciding-candidate count (see the header). */
+function sizes(): void {
+  const rows: Array<{ d: number; costs: string; medianMs: number; minMs: number; exact: boolean }> = [];
+  for (let d = 4; d <= CRITERIA.EXACT_LIMIT + 2; d += 2) {
+    for (const costs of ['tied', 'distinct']) {
+      const nodes = Array.from({ length: d }, () => ({ gpus: 1, usedMask: 1, freeCpu: 1e9, freeMem: 1e9, pool: 0 }));
+      const jobs = Array.from({ length: d }, (_, i) => ({
+        pods: [{ node: i, mask: 1, cpu: 0, mem: 0 }], rank: 2, priority: 3,
+        lostWork: costs === 'tied' ? 1 : ((i * 7919) % 13) + i / 100, gpus: 1, startedAt: 0, order: i,
+      }));
+      const kernel = new WasmKernel();
+      kernel.load({ nodes, jobs });
+      const req = { pods: d / 2, gpu: 1, cpu: 0, mem: 0, pool: 0, strategy: 'binpack' as const, strict: false };
+      const alt = [{ standing: 'in-quota' as const, candidates: jobs.map((_, j) => ({ job: j, constraintMask: 0 })), constraints: [] }];
+      const times: number[] = [];
+      let exact = false;
+      for (let rep = 0; rep < 31; rep++) {
+        const t = performance.now();
+        exact = kernel.selectVictims(req, alt).exact;
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({ d, costs, medianMs: round3(times[15]!), minMs: round3(times[0]!), exact });
+    }
+  }
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ exactLimit: CRITERIA.EXACT_LIMIT, searchBudget: CRITERIA.SEARCH_BUDGET, rows }, null, 2)}\n`);
+    return;
+  }
+  console.log(`Exact victim search by deciding candidates (EXACT_LIMIT ${CRITERIA.EXACT_LIMIT}, SEARCH_BUDGET ${CRITERIA.SEARCH_BUDGET} nodes), wasm, 31 calls each`);
+  console.log('| deciding candidates | costs | median ms | min ms | exact |');
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.d} | ${r.costs} | ${r.medianMs} | ${r.minMs} | ${r.exact ? 'yes' : 'no (budget or over the limit)'} |`);
+}
+
+if (args.includes('--sizes')) sizes();
+else await main();

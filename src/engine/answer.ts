@@ -3,6 +3,7 @@
  * do not change without a version bump.
  */
 import type { Standing } from '../model/policy.js';
+import type { VictimCriterion } from '../model/victim-order.js';
 
 export type Decision = 'admit' | 'preempt' | 'wait' | 'reject';
 
@@ -39,4 +40,9 @@ export interface Answer {
   victims: VictimAnswer[];
   /** Why, in the policy's terms, citing file:line:col. */
   reasons: string[];
+  /**
+   * The pool's victimOrder (SEMANTICS 5.3's criteria, first-deciding first) when it is
+   * not the default and chose this answer's victims; absent otherwise.
+   */
+  victimOrder?: VictimCriterion[];
 }

@@ -15,7 +15,8 @@
  */
 import { LAYOUT } from '../kernel/layout.js';
 import type { GangRequest } from '../kernel/types.js';
-import type { JobSpec } from '../model/policy.js';
+import type { JobSpec, Pool } from '../model/policy.js';
+import { VICTIM_CRITERION_TEXT, isDefaultVictimOrder } from '../model/victim-order.js';
 import { inRange } from '../model/priority.js';
 import { sourceText } from '../model/source.js';
 import type { EligibilityTables } from '../rules/eligibility-table.js';
@@ -148,7 +149,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
       continue;
     }
     anyCandidates = true;
-    const res = kernel.selectVictims(req, [{ standing: t.standing, candidates, constraints: problem.constraints }]);
+    const res = kernel.selectVictims(req, [{ standing: t.standing, candidates, constraints: problem.constraints }], problem.order);
     if (!res.ok) {
       reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, problem.over, ctx.viewer)}`);
       continue;
@@ -176,7 +177,8 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
       standing: t.standing,
       placement: placementOf(res.pods),
       victims,
-      reasons: [...reasons.filter((r) => r.startsWith('preemption (')), ...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`],
+      reasons: [...reasons.filter((r) => r.startsWith('preemption (')), ...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`, ...victimOrderReason(pool)],
+      ...(isDefaultVictimOrder(pool.victimOrder) ? {} : { victimOrder: pool.victimOrder }),
     };
   }
   if (!searched) {
@@ -209,6 +211,13 @@ function lostText(snap: Snapshot, victims: VictimAnswer[], viewer: Viewer | unde
   const visible = viewer ? victims.filter((v) => viewer.canSee(snap.job(snap.jobIndex.get(v.job)!))) : victims;
   const lost = `${round2(visible.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost`;
   return visible.length === victims.length ? lost : `${lost} by the jobs you can see`;
+}
+
+/** When the pool sets its own victimOrder, the answer says that order chose the victims (SEMANTICS 5.3). */
+function victimOrderReason(pool: Pool): string[] {
+  if (isDefaultVictimOrder(pool.victimOrder)) return [];
+  const src = pool.victimOrderSrc ? ` (${sourceText(pool.victimOrderSrc)})` : '';
+  return [`victims chosen by pool "${pool.name}"'s victimOrder${src}: ${pool.victimOrder.join(', ')}, first ${VICTIM_CRITERION_TEXT[pool.victimOrder[0]!]}`];
 }
 
 function round2(x: number): number {

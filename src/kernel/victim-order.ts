@@ -30,7 +30,7 @@ export const CRITERIA = {
   DEFAULT_ORDER: 0x54321,
   LOST_WORK_SCALE: 1e6,
   /** Deciding candidates up to which the search is exact (assembly/victims.ts). */
-  EXACT_LIMIT: 16,
+  EXACT_LIMIT: 24,
   /** Branch-and-bound nodes one alternative may visit before it settles for its best so far. */
   SEARCH_BUDGET: 4096,
 } as const;

@@ -6,6 +6,7 @@ import type { PriorityRange } from './priority.js';
 import type { PolicyPromise } from './promise.js';
 import type { Resources } from './resources.js';
 import type { Source } from './source.js';
+import type { VictimCriterion } from './victim-order.js';
 
 /** PAI's modules: training (DLC), notebooks (DSW), inference services (EAS). */
 export const MODULES = ['DLC', 'DSW', 'EAS'] as const;
@@ -88,6 +89,10 @@ export interface Pool {
   type: PoolType;
   strategy: Strategy;
   topology: Topology;
+  /** SEMANTICS 5.3's criteria in the order this pool's victim sets are compared (default: SEMANTICS' own). */
+  victimOrder: VictimCriterion[];
+  /** Where `victimOrder` was written, or undefined when defaulted. */
+  victimOrderSrc?: Source;
   /** The QuotaTree that declares the pool. */
   tree: string;
   src: Source;

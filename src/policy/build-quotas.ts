@@ -4,6 +4,7 @@
  * `highPriority`, and children's `min` summing above their parent's (SEMANTICS 1).
  */
 import { DEFAULT_QUEUE_PARAMETERS, PAI_QUEUE_STRATEGIES, type ChildPreemption, type Pool, type Quota, type QueueParameters, type QueueStrategy, type Restriction, type SelfPreemption } from '../model/policy.js';
+import { VICTIM_CRITERIA, type VictimCriterion } from '../model/victim-order.js';
 import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
@@ -38,6 +39,8 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
         type: spec.pool.type ?? 'general',
         strategy: spec.placement?.strategy ?? 'binpack',
         topology: spec.placement?.topology ?? 'prefer',
+        victimOrder: buildVictimOrder(c, sd, spec.victimOrder),
+        ...(spec.victimOrder ? { victimOrderSrc: sourceAt(sd, ['spec', 'victimOrder']) } : {}),
         tree: td.name,
         src: sourceAt(sd, ['spec', 'pool']),
       });
@@ -58,6 +61,30 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
     spec.quotas.forEach((q, i) => walk(q, ['spec', 'quotas', i], null));
   }
   return { pools, quotas, quotaDocs };
+}
+
+/**
+ * SEMANTICS 5.3's criteria in the policy's order: each of the five exactly once (the
+ * schema already refused unknown names). A repeated or missing one is an error located
+ * at the list; the default stands in so later checks still run.
+ */
+function buildVictimOrder(c: Collector, sd: SourceDoc, order: VictimCriterion[] | undefined): VictimCriterion[] {
+  if (!order) return [...VICTIM_CRITERIA];
+  const path: PathSeg[] = ['spec', 'victimOrder'];
+  let ok = true;
+  order.forEach((name, i) => {
+    const first = order.indexOf(name);
+    if (first !== i) {
+      ok = false;
+      c.error(sd, [...path, i], 'policy/victim-order-duplicate', `victimOrder lists "${name}" twice (items ${first + 1} and ${i + 1})`, 'list each criterion once: the first mention decides where it ranks');
+    }
+  });
+  const missing = VICTIM_CRITERIA.filter((name) => !order.includes(name));
+  if (missing.length > 0) {
+    ok = false;
+    c.error(sd, path, 'policy/victim-order-incomplete', `victimOrder leaves out ${missing.map((m) => `"${m}"`).join(', ')}`, `list all five criteria (${VICTIM_CRITERIA.join(', ')}), the one that decides first first`);
+  }
+  return ok ? [...order] : [...VICTIM_CRITERIA];
 }
 
 function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput, parent: string | null, pool: string): Quota | undefined {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { IDLE_MODES, MODULES, PAI_QUEUE_STRATEGIES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../model/policy.js';
+import { VICTIM_CRITERIA } from '../model/victim-order.js';
 
 export const API_VERSION = 'quotient.dev/v1';
 export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise', 'ScaleQuota', 'SpotMarket'] as const;
@@ -98,6 +99,10 @@ export const quotaTreeSpec = z.strictObject({
       topology: z.enum(TOPOLOGIES).optional().describe('Default prefer; strict requires aligned GPU blocks.'),
     })
     .optional(),
+  victimOrder: z
+    .array(z.enum(VICTIM_CRITERIA))
+    .optional()
+    .describe('SEMANTICS 5.3: the order victim sets are compared in, all five criteria once each. Default priority, lost-work, gpus, count, recency.'),
   quotas: z.array(quota).min(1),
 });
 
