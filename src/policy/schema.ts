@@ -299,16 +299,21 @@ export type SpotMarketSpec = z.infer<typeof spotMarketSpec>;
 export type JobInput = z.infer<typeof jobSpec>;
 export type RunningJobInput = z.infer<typeof runningJob>;
 
+/** The whole-document schema of one kind: the envelope with that kind's spec. */
+function kindDocument<K extends Kind>(kind: K) {
+  return envelope.extend({ kind: z.literal(kind), spec: SPEC_SCHEMAS[kind] });
+}
+
 /** One JSON Schema for a policy document of any kind (for editors and `quotient schema`). */
 export function policyJsonSchema(): unknown {
-  const doc = z.discriminatedUnion('kind', [
-    envelope.extend({ kind: z.literal('QuotaTree'), spec: quotaTreeSpec }),
-    envelope.extend({ kind: z.literal('Workspace'), spec: workspaceSpec }),
-    envelope.extend({ kind: z.literal('Cluster'), spec: clusterSpec }),
-    envelope.extend({ kind: z.literal('WhatIf'), spec: whatIfSpec }),
-    envelope.extend({ kind: z.literal('Promise'), spec: promiseSpec }),
-    envelope.extend({ kind: z.literal('ScaleQuota'), spec: scaleQuotaSpec }),
-    envelope.extend({ kind: z.literal('SpotMarket'), spec: spotMarketSpec }),
-  ]);
-  return z.toJSONSchema(doc, { io: 'input' });
+  const [first, ...rest] = KINDS.map((k) => kindDocument(k));
+  return z.toJSONSchema(z.discriminatedUnion('kind', [first!, ...rest]), { io: 'input' });
+}
+
+/**
+ * The JSON Schema of one kind's documents: what schemas/input/<kind>.json ships, for an
+ * editor told which kind a file holds (`# yaml-language-server: $schema=...`).
+ */
+export function kindJsonSchema(kind: Kind): unknown {
+  return z.toJSONSchema(kindDocument(kind), { io: 'input' });
 }
