@@ -3,7 +3,8 @@
  * (SEMANTICS 9)? The scaling (the `--set` flags, or the files' ScaleQuota documents) is
  * validated like any policy document; an invalid one is a finding (exit 1), an invalid
  * policy is exit 2. `--apply` writes the new mins into the files, only after validation,
- * and the new standing of each job the scaling changes into the Cluster documents.
+ * and the new standing of each job the scaling changes into the Cluster documents
+ * (policy/apply-scaling.ts: proved, locked, journaled; docs/scale.md).
  */
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
@@ -12,7 +13,7 @@ import type { ScaleAnswer } from '../engine/scale.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import type { InputFile } from '../policy/source-doc.js';
-import { writeMins } from '../policy/write-min.js';
+import { applyScaling } from '../policy/apply-scaling.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths } from './flags.js';
@@ -70,7 +71,7 @@ export function registerScale(program: Command): void {
       const extra = opts.set ? [setDocument(opts.set)] : [];
       const answers: Array<ScaleAnswer & { policy: string }> = [];
       const invalid: Finding[] = [];
-      let applyTo: { files: string[]; values: Map<string, number>; standings: Map<string, string> } | undefined;
+      let applyTo: { files: InputFile[]; values: Map<string, number>; standings: Map<string, string> } | undefined;
       const sessions: Session[] = [];
       for (const b of bundles) {
         const { session, findings } = Session.open([...b.files, ...extra], { backend: kernel });
@@ -96,7 +97,7 @@ export function registerScale(program: Command): void {
           // The standings are the full view's, whatever --as shows: the file must be complete.
           const only = scales[0]!; // length checked just above
           const full = session.scale(only);
-          applyTo = { files: b.files.map((f) => f.path), values: new Map(only.set.map((e) => [e.quota, e.gpu])), standings: new Map(full.changes.map((c) => [c.job, c.to])) };
+          applyTo = { files: b.files, values: new Map(only.set.map((e) => [e.quota, e.gpu])), standings: new Map(full.changes.map((c) => [c.job, c.to])) };
         }
       }
       if (user !== undefined && sessions.length > 0 && !sessions.some((s) => s.knows(user))) throw unknownUser(user, sessions);
@@ -108,12 +109,11 @@ export function registerScale(program: Command): void {
         return;
       }
       if (answers.length === 0) throw new QuotientError('scale/no-queries', opts.query ? `no ScaleQuota named ${opts.query.map((q) => `"${q}"`).join(', ')}` : 'the files hold no ScaleQuota document', 'give --set Quota=GPUs, or add a ScaleQuota document');
+      // Written before the answer is printed: a refused write (exit 2) prints no answer a script could take for done.
+      const written = applyTo ? applyScaling(applyTo.files, { values: applyTo.values, standings: applyTo.standings }) : undefined;
       if (format === 'table') say(answers.map((a) => renderScale(a)).join('\n\n'));
       else printDocument(format, answers.length === 1 ? answers[0] : answers);
-      if (applyTo) {
-        const written = writeMins(applyTo.files, applyTo.values, applyTo.standings);
-        log(`applied: ${[...applyTo.values].map(([q, v]) => `${q}=${v}`).join(', ')} written to ${written.join(', ')}`);
-      }
+      if (applyTo && written) log(`applied: ${[...applyTo.values].map(([q, v]) => `${q}=${v}`).join(', ')} written to ${written.join(', ')}`);
       process.exitCode = EXIT.ok;
     });
   // Options every answering command shares, listed after its own in --help.

@@ -20,6 +20,8 @@ import { fsFailure, kindOf } from './fs-failure.js';
 import { currentLimits, formatBytes, raiseHint, type Limits } from './limits.js';
 import type { InputFile } from './source-doc.js';
 import { decodeUtf8 } from './utf8.js';
+import { digestOf } from '../io/digest.js';
+import { policyFolder, settleFolder } from '../io/settle-folder.js';
 
 export interface Bundle {
   /** What the user named: the folder, or the files joined by spaces. */
@@ -46,8 +48,24 @@ export function readBundles(paths: string[], cwd = process.cwd(), limits: Limits
     else if (st.isFile()) loose.push(p);
     else throw new QuotientError('cli/not-a-file', `${p} is ${kindOf(st)}, not a policy file`, 'name YAML files or folders of them');
   }
-  if (loose.length > 0) bundles.unshift({ label: loose.join(' '), files: readAll(loose, limits) });
+  if (loose.length > 0) {
+    settle(policyFolder(loose));
+    bundles.unshift({ label: loose.join(' '), files: readAll(loose, limits) });
+  }
   return bundles;
+}
+
+/**
+ * Finishes or undoes an interrupted `scale --apply` in the folder before it is read
+ * (io/settle-folder.ts), saying so on stderr, so no command ever reads half a write.
+ */
+function settle(dir: string): void {
+  for (const note of settleFolder(dir)) process.stderr.write(`quotient: ${note}\n`);
+}
+
+/** The text of a policy file's bytes, as every command reads it. */
+export function decodePolicyBytes(bytes: Buffer): string {
+  return decodeUtf8(bytes).text;
 }
 
 /** `stat` that follows links, with each failure (a dangling link, a loop, no permission) named; `named`: the user typed this path. */
@@ -87,6 +105,7 @@ function isLink(path: string): boolean {
 function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<string>): Bundle[] {
   const entries = listFolder(dir, seen);
   if (entries.some((e) => e.st.isFile() && isYaml(e.name))) {
+    settle(dir);
     return [{ label: display(dir, cwd), files: readAll(yamlFiles(entries, seen).map((f) => display(f, cwd)), limits) }];
   }
   const subs = entries.filter((e) => e.st.isDirectory()).flatMap((e) => folderBundles(e.full, cwd, limits, new Set(seen)));
@@ -185,7 +204,7 @@ export function readOne(path: string, room = Number.MAX_SAFE_INTEGER): { input: 
     const bytes = readFileSync(fd);
     const decoded = decodeUtf8(bytes);
     const bad = decoded.invalid;
-    if (bad === undefined) return { input: { path, text: decoded.text }, bytes: bytes.length, tooBig: false };
+    if (bad === undefined) return { input: { path, text: decoded.text, digest: digestOf(bytes) }, bytes: bytes.length, tooBig: false };
     const finding: Finding = {
       file: path,
       line: bad.line,
@@ -198,7 +217,7 @@ export function readOne(path: string, room = Number.MAX_SAFE_INTEGER): { input: 
       message: `byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')} (byte ${bad.byteOffset} of the file) is not UTF-8`,
       hint: 'save the file as UTF-8 (for example `iconv -f latin1 -t utf-8`); policies are read as UTF-8 only',
     };
-    return { input: { path, text: decoded.text, findings: [finding] }, bytes: bytes.length, tooBig: false };
+    return { input: { path, text: decoded.text, findings: [finding], digest: digestOf(bytes) }, bytes: bytes.length, tooBig: false };
   } catch (e) {
     throw fsFailure(e, path);
   } finally {

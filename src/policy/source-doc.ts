@@ -37,6 +37,8 @@ export interface InputFile {
   text: string;
   /** Problems found while reading it (bytes that are not UTF-8, a file over the size limit): parse errors of the file. */
   findings?: Finding[];
+  /** SHA-256 of the bytes the text was read from (set when read from disk): `scale --apply` checks it before replacing the file. */
+  digest?: string;
 }
 
 /** Formats a path as users read it: `spec.quotas[0].min.gpu`. */
