@@ -59,3 +59,14 @@ export function stepPause(): void {
   const ms = Number(process.env.QUOTIENT_TEST_STEP_DELAY_MS ?? 0);
   if (ms > 0) sleepSync(ms);
 }
+
+/**
+ * Test barrier for two simultaneous writers (test/cli/apply-safety.test.ts): with
+ * QUOTIENT_TEST_LOCK_AT set to an epoch time in ms, a writer waits until then before it
+ * takes the folder lock, so two runs started together both read the files first and then
+ * contend for the lock at the same instant. Unset, it costs nothing.
+ */
+export function lockBarrier(): void {
+  const at = Number(process.env.QUOTIENT_TEST_LOCK_AT ?? 0);
+  if (at > 0) sleepSync(at - Date.now());
+}

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { QuotientError } from '../errors.js';
 import { digestOf } from '../io/digest.js';
+import { lockBarrier } from '../io/durable.js';
 import { acquireLock } from '../io/file-lock.js';
 import { readForReplace, replaceFiles } from '../io/replace-files.js';
 import { policyFolder } from '../io/settle-folder.js';
@@ -27,6 +28,7 @@ const COMMAND = 'quotient scale --apply';
  */
 export function applyScaling(files: InputFile[], w: ScaleWrite, now = Date.now()): string[] {
   const dir = policyFolder(files.map((f) => f.path));
+  lockBarrier();
   const lock = acquireLock(dir, COMMAND);
   try {
     // Check before anything: the files still hold the bytes the answer came from.

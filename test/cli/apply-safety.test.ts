@@ -138,12 +138,13 @@ describe('scale --apply respects the files', () => {
 
   it('lets only one of two simultaneous applies write; the other exits 2', async () => {
     const dir = blockCopy();
-    const slow = { QUOTIENT_TEST_STEP_DELAY_MS: '250' };
+    // Both read the files, then contend for the lock at the same instant (a test barrier).
+    const slow = { QUOTIENT_TEST_STEP_DELAY_MS: '100', QUOTIENT_TEST_LOCK_AT: String(Date.now() + 8_000) };
     const [a, b] = await Promise.all([start(['scale', dir, ...SET, '--apply'], slow), start(['scale', dir, '--set', 'Quota1.1=52', '--set', 'Quota1.2=76', '--apply'], slow)]);
     const results = [a, b];
     expect(results.map((r) => r.status).sort()).toEqual([0, 2]);
     const winner = results[0]?.status === 0 ? 0 : 1;
-    expect(results[1 - winner]?.stderr).toMatch(/locked by pid \d+|changed by someone else/);
+    expect(results[1 - winner]?.stderr).toMatch(/locked by pid \d+ on .+, quotient scale --apply since/);
     const quotas = readFileSync(join(dir, 'quotas.yaml'), 'utf8');
     expect(quotas).toContain(winner === 0 ? 'min: { gpu: 56 }' : 'min: { gpu: 52 }');
     expect(quotient(['check', dir]).status).toBe(0);
