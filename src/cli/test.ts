@@ -1,9 +1,10 @@
 /** `quotient test FILES...`: check the policy's Promise documents over generated cluster states. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
+import { uniqueFileNames } from '../io/safe-file-name.js';
+import { writeInFolder } from '../io/write-in-folder.js';
 import { readBundles } from '../policy/read-files.js';
 import type { PolicyPromise } from '../model/promise.js';
 import type { InputFile } from '../policy/source-doc.js';
@@ -95,16 +96,25 @@ export function registerTest(program: Command): void {
   outputOptions(cmd, 'print the results as JSON');
 }
 
+/**
+ * Writes each counterexample to DIR/<promise>.yaml. The file name comes from the
+ * promise's name through safeFileName (a name like `../../x` stays a plain file in DIR),
+ * and promises of several policies that share a name get `-2`, `-3`, ...
+ */
 function saveCounterexamples(dir: string, groups: Array<{ policy: string; results: PromiseResult[] }>): void {
+  const broken = groups.flatMap((g) => g.results).filter((r) => r.counterexample);
+  const names = uniqueFileNames(broken.map((r) => r.promise), '.yaml');
   try {
     mkdirSync(dir, { recursive: true });
-    for (const r of groups.flatMap((g) => g.results)) {
-      if (!r.counterexample) continue;
-      const file = join(dir, `${r.promise}.yaml`);
-      writeFileSync(file, r.counterexample.yaml);
-      log(`saved ${file}: replay with quotient whatif ${file} --query ${r.counterexample.query}`);
-    }
+    broken.forEach((r, i) => {
+      const c = r.counterexample;
+      const name = names[i];
+      if (!c || name === undefined) return;
+      const file = writeInFolder(dir, name, Buffer.from(c.yaml, 'utf8'));
+      log(`saved ${file}: replay with quotient whatif ${file} --query ${c.query}`);
+    });
   } catch (e) {
+    if (e instanceof QuotientError) throw e;
     throw new QuotientError('cli/cannot-save', `cannot write counterexamples to ${dir}: ${(e as Error).message}`, 'choose a folder you can write to');
   }
 }

@@ -6,7 +6,7 @@
  * run, a third at a random time after the journal appears (before the commit point,
  * mostly), a third after the journal says committed (during the renames), so every
  * step of the write is hit (QUOTIENT_TEST_STEP_DELAY_MS spaces the steps out). QUOTIENT_KILL_RUNS
- * sets the count (default 9; `npm run test:kill` runs 300).
+ * sets the count (default 6; `npm run test:kill` runs 300).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
-const RUNS = Number(process.env.QUOTIENT_KILL_RUNS ?? 9);
+const RUNS = Number(process.env.QUOTIENT_KILL_RUNS ?? 6);
 const STEP_MS = 40;
 const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, QUOTIENT_USER: undefined, QUOTIENT_TEST_STEP_DELAY_MS: String(STEP_MS) };
 const ARGS = ['--set', 'Quota1.1=56', '--set', 'Quota1.2=72', '--apply'];

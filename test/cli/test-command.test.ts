@@ -4,7 +4,7 @@
  * worker answers equal to one-thread answers.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +16,12 @@ const tmp = mkdtempSync(join(tmpdir(), 'quotient-test-cmd-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function quotient(...args: string[]) {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 180_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('quotient test', () => {
+// Each case runs `quotient test` (hundreds of generated states) up to three times: minutes on a loaded machine.
+describe('quotient test', { timeout: 240_000 }, () => {
   it('exits 0 when every shipped promise holds, and says how many runs each got', () => {
     const r = quotient('test', 'policies/', '--seed', '1', '--runs', '50');
     expect(r.status).toBe(0);
@@ -40,6 +41,27 @@ describe('quotient test', () => {
     const answer = JSON.parse(replay.stdout);
     const lost = answer.victims.filter((v: { quota: string }) => v.quota === 'Quota1.1').reduce((s: number, v: { lostGpuHours: number }) => s + v.lostGpuHours, 0);
     expect(lost).toBeGreaterThan(50);
+  });
+
+  it('--save writes only inside its folder: a promise named ../../x, and a symlink planted at the name', () => {
+    const policy = join(tmp, 'escape');
+    cpSync(join(ROOT, 'docs/examples/broken-promise'), policy, { recursive: true });
+    const promises = join(policy, 'promises.yaml');
+    writeFileSync(promises, readFileSync(promises, 'utf8').replace('metadata: { name: workspace-b-loses-little }', 'metadata: { name: "../../x" }'));
+    const out = join(tmp, 'save', 'a', 'b');
+    mkdirSync(out, { recursive: true });
+    // A symlink at the very name the file will get, pointing outside: it must be replaced, not written through.
+    const victim = join(tmp, 'victim.txt');
+    writeFileSync(victim, 'keep me\n');
+    symlinkSync(victim, join(out, '%2E.%2F..%2Fx.yaml'));
+    const r = quotient('test', policy, '--seed', '7', '--save', out);
+    expect(r.status).toBe(1);
+    expect(readdirSync(out)).toEqual(['%2E.%2F..%2Fx.yaml']);
+    expect(lstatSync(join(out, '%2E.%2F..%2Fx.yaml')).isFile()).toBe(true);
+    expect(readFileSync(join(out, '%2E.%2F..%2Fx.yaml'), 'utf8')).toContain('kind: WhatIf');
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(existsSync(join(tmp, 'save', 'x.yaml'))).toBe(false);
+    expect(readdirSync(join(tmp, 'save'))).toEqual(['a']);
   });
 
   it('prints JSON with stable fields, and JUnit and TAP reports for CI', () => {

@@ -19,7 +19,8 @@ async function check(dir: string, runs = 100, seed = 1) {
   return Promise.all(session!.policy.promises.map((p) => checkPromise(session!, files, p, { runs, seed })));
 }
 
-describe('checkPromise', () => {
+// Each case checks promises over hundreds of generated states: minutes on a loaded 2-core machine.
+describe('checkPromise', { timeout: 240_000 }, () => {
   it.each(['policies/inference-preempts-training', 'policies/self-level-preemption', 'policies/idle-resources'])('holds every shipped promise of %s', async (dir) => {
     const results = await check(dir);
     expect(results.length).toBeGreaterThan(0);

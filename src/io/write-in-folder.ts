@@ -1,0 +1,29 @@
+/**
+ * Writing a new file into a folder the user named (`test --save DIR`), and nowhere else:
+ * the name must be a single plain component (safe-file-name.ts makes one), and the
+ * content goes to an exclusive temp file in the folder that is then renamed to the
+ * name — a rename replaces a symlink planted at that name instead of writing through
+ * it to wherever it points.
+ */
+import { randomBytes } from 'node:crypto';
+import { renameSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { QuotientError } from '../errors.js';
+import { writeNewFileDurably } from './durable.js';
+
+/** Writes `bytes` to `dir/name` and returns that path; `name` must be one plain component. */
+export function writeInFolder(dir: string, name: string, bytes: Uint8Array): string {
+  if (name === '' || name === '.' || name === '..' || basename(name) !== name || name.includes('/') || name.includes('\\')) {
+    throw new QuotientError('io/unsafe-file-name', `refusing to write "${name}": not a plain file name inside ${dir}`, 'make file names with safeFileName (src/io/safe-file-name.ts)');
+  }
+  const path = join(dir, name);
+  const temp = join(dir, `.${name}.quotient-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  writeNewFileDurably(temp, bytes);
+  try {
+    renameSync(temp, path);
+  } catch (e) {
+    unlinkSync(temp);
+    throw e;
+  }
+  return path;
+}
