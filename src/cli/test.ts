@@ -8,7 +8,7 @@ import { writeInFolder } from '../io/write-in-folder.js';
 import { readBundles } from '../policy/read-files.js';
 import type { PolicyPromise } from '../model/promise.js';
 import type { InputFile } from '../policy/source-doc.js';
-import { checkPromise, type PromiseResult } from '../verify/check-promise.js';
+import { checkPromise, DEFAULT_RUNS, type PromiseResult } from '../verify/check-promise.js';
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
 import { isName, kernelFlag, kernelOption, outputOptions, runsFlag, seedFlag, takeBackPaths, workersFlag } from './flags.js';
@@ -33,7 +33,7 @@ export function registerTest(program: Command): void {
     .command('test')
     .description('check the Promise documents of a policy: generate cluster states consistent with it, ask each promise\'s submissions, and report held or broken with a replayable counterexample')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
-    .option('-n, --runs <n>', 'generated states per promise', '200')
+    .option('-n, --runs <n>', 'generated states per promise', String(DEFAULT_RUNS))
     .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
     .option('-p, --promise <name...>', 'check only these promises')
     .option('--format <report>', 'junit | tap: a CI report on stdout instead')
@@ -87,8 +87,13 @@ export function registerTest(program: Command): void {
       if (opts.save) saveCounterexamples(opts.save, groups);
       if (opts.format === 'junit') process.stdout.write(junitReport(groups));
       else if (opts.format === 'tap') process.stdout.write(tapReport(groups));
-      else if (format !== 'table') printDocument(format, { seed, runs, policies: groups });
-      else renderTable(groups, seed);
+      // A bundle of loose files is labelled by its paths joined with spaces; a folder by its path (which may hold spaces).
+      const pathsOf = new Map(plans.map((p) => [p.policy, p.files.map((f) => f.path).join(' ') === p.policy ? p.files.map((f) => f.path) : [p.policy]]));
+      const replay = (policy: string, r: PromiseResult) => replayCommand({ paths: pathsOf.get(policy) ?? [policy], promise: r.promise, seed: r.seed, runs, kernel: opts.kernel });
+      if (opts.format === 'junit' || opts.format === 'tap') {
+        // Printed above.
+      } else if (format !== 'table') printDocument(format, { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) });
+      else renderTable(groups, seed, replay);
       process.exitCode = groups.some((g) => g.results.some((r) => r.status === 'broken')) ? EXIT.findings : EXIT.ok;
     });
   // Options every answering command shares, listed after its own in --help.
@@ -119,16 +124,44 @@ function saveCounterexamples(dir: string, groups: Array<{ policy: string; result
   }
 }
 
-function renderTable(groups: Array<{ policy: string; results: PromiseResult[] }>, seed: number): void {
+/** A shell word: as is when plain, else single-quoted. */
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that replays one promise's check exactly: the policy, the promise, and
+ * every flag that shapes its generated states (--seed and --runs; --kernel when not the
+ * default). Workers and output flags do not change the states.
+ */
+export function replayCommand(o: { paths: string[]; promise: string; seed: number; runs: number; kernel?: string }): string {
+  const words = ['quotient', 'test', ...o.paths, '--promise', o.promise, '--seed', String(o.seed), '--runs', String(o.runs)];
+  if (o.kernel && o.kernel !== 'wasm') words.push('--kernel', o.kernel);
+  return words.map(shellWord).join(' ');
+}
+
+/** One line on what the states explored (promise-coverage.ts). */
+function coverageLine(r: PromiseResult): string {
+  const c = r.coverage;
+  const decisions = Object.entries(c.decisions).map(([d, n]) => `${d} ${n}`).join(', ');
+  const fired = c.rules.filter((x) => x.fired > 0).map((x) => `${x.rule} ${x.fired}`);
+  const never = c.rules.filter((x) => x.fired === 0).map((x) => x.rule);
+  return `${c.distinctStates} distinct of ${c.states} states (${decisions}); rules fired: ${fired.join(', ') || 'none'}${never.length ? `; never fired: ${never.join(', ')}` : ''}`;
+}
+
+function renderTable(groups: Array<{ policy: string; results: PromiseResult[] }>, seed: number, replay: (policy: string, r: PromiseResult) => string): void {
   for (const g of groups) {
     say(colour.bold(g.policy));
     for (const r of g.results) {
       if (r.status === 'held') {
         say(`  ${colour.green('✓ held')}    ${r.promise}  ${colour.dim(`(${r.runs} runs)`)}`);
+        say(colour.dim(`    coverage: ${coverageLine(r)}`));
         continue;
       }
       const c = r.counterexample!;
-      say(`  ${colour.red('✗ broken')}  ${r.promise}  ${colour.dim(`(after ${r.runs} runs; replay: --seed ${r.seed})`)}`);
+      say(`  ${colour.red('✗ broken')}  ${r.promise}  ${colour.dim(`(after ${r.runs} runs)`)}`);
+      say(`    replay: ${replay(g.policy, r)}`);
+      say(colour.dim(`    coverage: ${coverageLine(r)}`));
       if (r.description) say(`    promise: ${r.description}`);
       for (const b of c.broken) say(`    broken: ${b}`);
       say(`    counterexample (${c.replayed ? 'replayed through quotient whatif: reproduces' : 'WARNING: did not reproduce on replay'}):`);

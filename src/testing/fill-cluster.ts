@@ -90,6 +90,12 @@ export interface JobWish {
   standing: 'in-quota' | 'borrowing' | 'idle';
   startedAt: number;
   checkpointEveryMin: number;
+  /**
+   * 0 (or absent): first fit, lowest aligned block first, which packs nodes. Otherwise
+   * the search starts at node `scatter % nodes` and block `scatter >> 5`: pods land
+   * apart, leaving the fragmented free space a packed fill never makes.
+   */
+  scatter?: number;
 }
 
 /** A job the filler kept, with its placement. */
@@ -115,6 +121,11 @@ export class ClusterFill {
     for (const a of this.path(quota)) if (!(standing === 'borrowing' && a === quota)) this.usage[a]! += gpus; // path holds quota indices
   }
 
+  /** GPUs a new in-quota job on `quota` could still take: the least room on its path to the root. */
+  room(quota: number): number {
+    return Math.min(...this.path(quota).map((a) => this.quotas[a]!.min - this.usage[a]!)); // path holds quota indices
+  }
+
   /** Adds the job when quota and bitmaps allow; returns it placed, or undefined. */
   tryAdd(w: JobWish): FilledJob | undefined {
     const q = pick(this.quotas, w.quota); // w.quota is an index into quotas
@@ -124,7 +135,7 @@ export class ClusterFill {
     const need = w.gpu * w.pods;
     const counted = this.path(w.quota).filter((a) => !(standing === 'borrowing' && a === w.quota));
     if (standing !== 'idle' && counted.some((a) => this.usage[a]! + need > this.quotas[a]!.min)) return undefined;
-    const placement = this.place(q.pool, w.pods, w.gpu);
+    const placement = this.place(q.pool, w.pods, w.gpu, w.scatter ?? 0);
     if (!placement) return undefined;
     if (standing !== 'idle') counted.forEach((a) => (this.usage[a]! += need));
     return { ...w, quota: q.name, standing, placement };
@@ -136,20 +147,25 @@ export class ClusterFill {
     return out;
   }
 
-  /** First fit over the pool's nodes, lowest aligned free block first. */
-  private place(pool: string, pods: number, gpu: number): Array<{ node: string; gpus: number[] }> | undefined {
+  /** First fit over the pool's nodes, lowest aligned free block first (rotated by `scatter`, see JobWish). */
+  private place(pool: string, pods: number, gpu: number, scatter: number): Array<{ node: string; gpus: number[] }> | undefined {
     const trial = this.nodes.map((n) => n.used);
     const out: Array<{ node: string; gpus: number[] }> = [];
+    const count = this.nodes.length;
     for (let p = 0; p < pods; p++) {
       let placed = false;
-      for (let n = 0; n < this.nodes.length && !placed; n++) {
+      for (let k = 0; k < count && !placed; k++) {
+        // Each pod of a scattered job starts one node further on.
+        const n = scatter === 0 ? k : (k + scatter + p) % count;
         const node = this.nodes[n]!; // n < nodes.length; trial parallels nodes
         if (node.pool !== pool || gpu > node.gpus) continue;
-        for (let start = 0; start + gpu <= node.gpus; start += gpu) {
+        const blocks = Math.floor(node.gpus / gpu);
+        for (let b = 0; b < blocks; b++) {
+          const start = ((scatter === 0 ? 0 : scatter >> 5) + b) % blocks * gpu;
           const block = (2 ** gpu - 1) * 2 ** start;
           if ((trial[n]! & block) === 0) {
             trial[n]! |= block;
-            out.push({ node: node.name, gpus: Array.from({ length: gpu }, (_, k) => start + k) });
+            out.push({ node: node.name, gpus: Array.from({ length: gpu }, (_, i) => start + i) });
             placed = true;
             break;
           }

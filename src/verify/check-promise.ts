@@ -20,7 +20,11 @@ import { sourceText } from '../model/source.js';
 import type { InputFile } from '../policy/source-doc.js';
 import { clusterDoc, documentsOfKinds, toYaml, whatIfDoc } from '../policy/to-docs.js';
 import { brokenClauses } from './check-expect.js';
+import { CoverageRecorder, type PromiseCoverage } from './promise-coverage.js';
 import { promiseStates, type PromiseState } from './promise-states.js';
+
+/** States per promise when `--runs` is not given (test/unit/verify/promise-mutations.test.ts holds the tester to finding broken promises within it). */
+export const DEFAULT_RUNS = 200;
 
 export interface CheckOptions {
   runs: number;
@@ -49,6 +53,8 @@ export interface PromiseResult {
   /** fast-check's path to the counterexample (replay with --seed and this). */
   path?: string;
   counterexample?: Counterexample;
+  /** What the states explored: distinct states, decisions, rules fired (promise-coverage.ts). */
+  coverage: PromiseCoverage;
 }
 
 /** Checks one promise of the session's policy. */
@@ -56,11 +62,19 @@ export async function checkPromise(session: Session, files: InputFile[], promise
   const kernel = createKernel(options.backend ?? 'wasm');
   const placed = session.snapshot?.jobs ?? [];
   const evaluate = async (state: PromiseState) => evaluateState(session, kernel, promise, state);
+  // Coverage counts the generated states up to the first broken one, not the shrinking steps after it.
+  const coverage = new CoverageRecorder(session);
+  let shrinking = false;
   const details = await fc.check(
-    fc.asyncProperty(promiseStates(session.policy, placed, promise), async (state) => (await evaluate(state)).broken.length === 0),
+    fc.asyncProperty(promiseStates(session.policy, placed, promise), async (state) => {
+      const r = await evaluate(state);
+      if (!shrinking) coverage.record(state, r.answer);
+      if (r.broken.length) shrinking = true;
+      return r.broken.length === 0;
+    }),
     { numRuns: options.runs, seed: options.seed },
   );
-  const base = { promise: promise.name, description: promise.description, source: sourceText(promise.src), seed: details.seed };
+  const base = { promise: promise.name, description: promise.description, source: sourceText(promise.src), seed: details.seed, coverage: coverage.result() };
   if (!details.failed) return { ...base, status: 'held', runs: details.numRuns };
   if (!details.counterexample) throw details.errorInstance ?? new Error(`checking promise ${promise.name} failed without a counterexample`);
   const [state] = details.counterexample;

@@ -4,6 +4,19 @@
  * random jobs are added as the policy allows (workspaces' quotas and modules, quota
  * room, free GPUs). Without a Cluster, each pool gets enough 8-GPU nodes for its roots'
  * guarantees.
+ *
+ * Generation leans toward the boundaries where promises break (issue 7: uniform states
+ * mostly repeated a nearly full cluster, and a promise held over 6,000 runs that a
+ * three-job state broke):
+ *
+ *   - few jobs as often as many (a third of states have at most 3 added jobs);
+ *   - a quarter of jobs fill their quota exactly to its guarantee (room left: 0), and
+ *     in a quarter of states every job does (saturated quotas);
+ *   - half of the priorities (of jobs and of the submission) are rule edges: each
+ *     preemption clause's range ends and their neighbours (edgePriorities); in a
+ *     quarter of states every job shares one edge priority;
+ *   - a third of jobs are scattered across nodes instead of packed (fragmentation);
+ *   - idle-resources jobs and borrowers come from the filler's modes, as before.
  */
 import fc from 'fast-check';
 import type { Cluster, JobSpec, Module, Policy, RunningJob } from '../model/policy.js';
@@ -25,11 +38,48 @@ export interface PromiseState {
 
 /** The arbitrary of states for `promise` over `policy` (whose Cluster jobs are already placed). */
 export function promiseStates(policy: Policy, placedJobs: RunningJob[], promise: PolicyPromise): fc.Arbitrary<PromiseState> {
-  const counts = fc.constantFrom(...promise.cluster.jobs);
+  const all = promise.cluster.jobs;
+  const few = all.filter((n) => n <= 3);
+  const counts = few.length && few.length < all.length ? fc.oneof({ arbitrary: fc.constantFrom(...few), weight: 1 }, { arbitrary: fc.constantFrom(...all), weight: 2 }) : fc.constantFrom(...all);
   const submitArb = submitArbitrary(policy, promise);
+  const theme = fc.record({ full: fc.nat({ max: 3 }), same: fc.nat({ max: 3 }), samePick: fc.nat() }).map((t): StateTheme => ({ full: t.full === 0, samePriority: t.same === 0 ? t.samePick : undefined }));
   return fc
-    .tuple(counts, fc.array(rawJobArbitrary(), { maxLength: Math.max(...promise.cluster.jobs), size: 'max' }), submitArb)
-    .map(([n, wishes, submit]) => buildState(policy, promise.cluster.keepSnapshotJobs ? placedJobs : [], wishes.slice(0, n), submit, promise));
+    .tuple(counts, fc.array(biasedJobArbitrary(), { maxLength: Math.max(...all), size: 'max' }), submitArb, theme)
+    .map(([n, wishes, submit, t]) => buildState(policy, promise.cluster.keepSnapshotJobs ? placedJobs : [], wishes.slice(0, n), submit, promise, t));
+}
+
+/**
+ * Choices that hold for a whole state, so its jobs meet a boundary together: `full`
+ * (a quarter of states) makes every job fill its quota to the guarantee, so quotas are
+ * saturated; `samePriority` (a quarter) gives every job one edge priority, so a
+ * clause's whole reach — or everything just outside it — is what runs.
+ */
+interface StateTheme {
+  full: boolean;
+  samePriority?: number;
+}
+
+/** One random job's choices plus the boundary biases (see the file comment). */
+interface BiasedJob extends RawJob {
+  edge: boolean;
+  fill: boolean;
+  scatter: number;
+}
+
+function biasedJobArbitrary(): fc.Arbitrary<BiasedJob> {
+  return fc
+    .tuple(rawJobArbitrary(), fc.boolean(), fc.nat({ max: 3 }), fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 1023 }), weight: 1 }))
+    .map(([raw, edge, fill, scatter]) => ({ ...raw, edge, fill: fill === 0, scatter }));
+}
+
+/**
+ * The priorities where a preemption clause's reach begins or ends, and their
+ * neighbours: each selfPreemption's highPriority and lowPriority ends and each
+ * childPreemption's preemptiblePriority ends, ±1, within 1..9 and the allowed list.
+ */
+export function edgePriorities(policy: Policy, allowed: readonly number[]): number[] {
+  const ends = policy.quotas.flatMap((q) => [q.selfPreemption?.highPriority, q.selfPreemption?.lowPriority, q.childPreemption?.preemptiblePriority].flatMap((r) => (r ? [r.lo - 1, r.lo, r.hi, r.hi + 1] : [])));
+  return [...new Set(ends)].filter((p) => allowed.includes(p)).sort((a, b) => a - b);
 }
 
 function baseNodes(policy: Policy) {
@@ -41,7 +91,7 @@ function baseNodes(policy: Policy) {
   });
 }
 
-function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], submit: JobSpec, promise: PolicyPromise): PromiseState {
+function buildState(policy: Policy, placedJobs: RunningJob[], wishes: BiasedJob[], submit: JobSpec, promise: PolicyPromise, theme: StateTheme = { full: false }): PromiseState {
   const at = policy.cluster?.at ?? DEFAULT_AT;
   const nodes = baseNodes(policy);
   const quotaIdx = new Map(policy.quotas.map((q, i) => [q.name, i]));
@@ -63,6 +113,7 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], 
   }
   const usable = policy.workspaces.filter((w) => w.quotas.length > 0 && w.modules.length > 0 && (!promise.cluster.workspaces || promise.cluster.workspaces.includes(w.name)));
   const priorities = promise.cluster.priority;
+  const edges = edgePriorities(policy, priorities);
   const maxGpu = Math.max(...nodes.map((n) => n.gpus));
   const added: FilledJob[] = [];
   wishes.forEach((w, i) => {
@@ -74,18 +125,22 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], 
     const allowed = policy.quotas[quota]!.allowedModules;
     const modules = ws.modules.filter((m) => !allowed || allowed.values.includes(m));
     if (modules.length === 0) return;
+    // Filling to the guarantee: the whole room left on the quota's path, in the largest pods that divide it.
+    const room = w.fill || theme.full ? fill.room(quota) : 0;
+    const fillShape = [8, 4, 2, 1].find((g) => g <= maxGpu && room > 0 && room % g === 0 && room / g <= 16);
     const wish: JobWish = {
       name: `gen-${i}`,
       workspace: ws.name,
       quota,
       module: pick(modules, w.module),
-      priority: pick(priorities, w.priority),
-      pods: w.pods,
-      gpu: Math.min(pick(POD_SHAPES, w.shape), maxGpu),
+      priority: theme.samePriority !== undefined && edges.length ? pick(edges, theme.samePriority) : w.edge && edges.length ? pick(edges, w.priority) : pick(priorities, w.priority),
+      pods: fillShape ? room / fillShape : w.pods,
+      gpu: fillShape ?? Math.min(pick(POD_SHAPES, w.shape), maxGpu),
       mode,
       standing: wishedStanding(w, mode),
       startedAt: at - w.ageMin * 60_000,
       checkpointEveryMin: w.checkpointMin,
+      scatter: w.scatter,
     };
     const job = fill.tryAdd(wish);
     if (job) added.push(job);
@@ -114,12 +169,15 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: RawJob[], 
 function submitArbitrary(policy: Policy, promise: PolicyPromise): fc.Arbitrary<JobSpec> {
   const t = promise.submit;
   const quotas = t.quota ?? policy.quotas.map((q) => q.name);
+  const priorities = t.priority ?? [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const edges = edgePriorities(policy, priorities);
   return fc
     .record({
       quota: fc.constantFrom(...quotas),
       wsPick: fc.nat(),
       modPick: fc.nat(),
-      priority: fc.constantFrom(...(t.priority ?? [1, 2, 3, 4, 5, 6, 7, 8, 9])),
+      // Half the submissions at a rule's edge priority (when the template leaves room for one).
+      priority: edges.length ? fc.oneof(fc.constantFrom(...edges), fc.constantFrom(...priorities)) : fc.constantFrom(...priorities),
       pods: fc.constantFrom(...(t.pods ?? [1, 2, 3, 4])),
       gpu: fc.constantFrom(...(t.gpu ?? [1, 2, 4, 8])),
       // Unset idleResources is the field's default, none: a promise about jobs means plain jobs.

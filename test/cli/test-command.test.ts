@@ -35,6 +35,14 @@ describe('quotient test', { timeout: 240_000 }, () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('✗ broken  workspace-b-loses-little');
     expect(r.stdout).toContain('replayed through quotient whatif: reproduces');
+    // The replay hint carries every flag that shaped the states, and runs as printed.
+    const hint = /replay: quotient (test .*)/.exec(r.stdout)?.[1];
+    expect(hint).toBe('test docs/examples/broken-promise --promise workspace-b-loses-little --seed 7 --runs 200');
+    const again = quotient(...(hint ?? '').split(' '));
+    expect(again.status).toBe(1);
+    expect(again.stdout).toMatch(/✗ broken {2}workspace-b-loses-little {2}\(after \d+ runs\)/);
+    expect(again.stdout.match(/\(after \d+ runs\)/)?.[0]).toBe(r.stdout.match(/\(after \d+ runs\)/)?.[0]);
+    expect(r.stdout).toMatch(/coverage: \d+ distinct of \d+ states \(.*\); rules fired: .*Quota1\/childPreemption \d+/);
     const file = join(dir, 'workspace-b-loses-little.yaml');
     const replay = quotient('whatif', file, '--json');
     expect(replay.status).toBe(0);
@@ -67,7 +75,11 @@ describe('quotient test', { timeout: 240_000 }, () => {
   it('prints JSON with stable fields, and JUnit and TAP reports for CI', () => {
     const json = JSON.parse(quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--json').stdout);
     expect(Object.keys(json).sort()).toEqual(['policies', 'runs', 'seed']);
-    expect(json.policies[0].results[0]).toMatchObject({ promise: 'workspace-b-loses-little', status: 'broken', seed: 7 });
+    expect(json.policies[0].results[0]).toMatchObject({ promise: 'workspace-b-loses-little', status: 'broken', seed: 7, replay: 'quotient test docs/examples/broken-promise --promise workspace-b-loses-little --seed 7 --runs 200' });
+    const coverage = json.policies[0].results[0].coverage;
+    expect(coverage.distinctStates).toBeGreaterThan(1);
+    expect(coverage.distinctStates).toBeLessThanOrEqual(coverage.states);
+    expect(coverage.rules.map((r: { rule: string }) => r.rule)).toEqual(expect.arrayContaining(['Quota1/childPreemption', 'reclaim/idle']));
     const junit = quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--format', 'junit');
     expect(junit.stdout).toMatch(/^<\?xml/);
     expect(junit.stdout).toContain('<testcase name="workspace-b-loses-little"');
