@@ -54,17 +54,20 @@ export function registerScale(program: Command): void {
     .command('scale')
     .description('what if quotas were scaled: check the new mins fit, list the jobs whose standing changes and what each team could now get; --apply writes the mins back')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
-    .option('--set <Quota=GPUs...>', 'new min.gpu values (instead of the files\' ScaleQuota documents)')
+    .option('--set <Quota=GPUs...>', "new min.gpu values (instead of the files' ScaleQuota documents)")
     .option('-q, --query <name...>', 'answer only the ScaleQuota documents with these names')
     .option('--apply', 'write the new min values into the policy files (keeps comments and layout; atomic)')
-    .option('--as <user>', 'show other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER)')
-    .addHelpText('after', '\nExamples:\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72 --apply\n\nExit codes: 0 answered (and applied), 1 the scaling is invalid (findings), 2 could not run.')
+    .option('--as <user>', "show other teams' jobs only as anonymous usage (default: $QUOTIENT_USER)")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72\n  quotient scale policies/quota-scaling --set Quota1.1=56 --set Quota1.2=72 --apply\n\nExit codes: 0 answered (and applied), 1 the scaling is invalid (findings), 2 could not run.',
+    )
     .action((given: string[], opts: ScaleOptions) => {
       // Paths written after --set or -q were taken as their values; give them back.
       const paths = takeBackPaths(given, opts, { set: isPair, query: isName });
       const format = formatOf(opts);
       const kernel = kernelFlag(opts.kernel);
-      if (opts.set && opts.query) throw new QuotientError('cli/conflicting-flags', '--set and --query cannot be used together', 'scale with --set, or answer the files\' ScaleQuota documents');
+      if (opts.set && opts.query) throw new QuotientError('cli/conflicting-flags', '--set and --query cannot be used together', "scale with --set, or answer the files' ScaleQuota documents");
       const user = asUser(opts);
       const bundles = readBundles(paths);
       if (opts.apply && bundles.length !== 1) throw new QuotientError('cli/apply-one-policy', `--apply needs exactly one policy, got ${bundles.length}`, 'name one folder or the files of one policy');
@@ -86,7 +89,8 @@ export function registerScale(program: Command): void {
         }
         if (findings.length) log(renderFindings(findings));
         sessions.push(session);
-        if (!session.snapshot) throw new QuotientError('scale/no-cluster', `the policy ${b.label} has no Cluster document`, 'a scaling what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+        if (!session.snapshot)
+          throw new QuotientError('scale/no-cluster', `the policy ${b.label} has no Cluster document`, 'a scaling what-if needs a snapshot: add a Cluster document with nodes and running jobs');
         let scales = session.policy.scales;
         if (opts.set) scales = scales.filter((s) => s.src.file === SET_FILE);
         else if (opts.query) scales = scales.filter((s) => opts.query!.includes(s.name));
@@ -108,7 +112,12 @@ export function registerScale(program: Command): void {
         process.exitCode = EXIT.findings;
         return;
       }
-      if (answers.length === 0) throw new QuotientError('scale/no-queries', opts.query ? `no ScaleQuota named ${opts.query.map((q) => `"${q}"`).join(', ')}` : 'the files hold no ScaleQuota document', 'give --set Quota=GPUs, or add a ScaleQuota document');
+      if (answers.length === 0)
+        throw new QuotientError(
+          'scale/no-queries',
+          opts.query ? `no ScaleQuota named ${opts.query.map((q) => `"${q}"`).join(', ')}` : 'the files hold no ScaleQuota document',
+          'give --set Quota=GPUs, or add a ScaleQuota document',
+        );
       // Written before the answer is printed: a refused write (exit 2) prints no answer a script could take for done.
       const written = applyTo ? applyScaling(applyTo.files, { values: applyTo.values, standings: applyTo.standings }) : undefined;
       if (format === 'table') say(answers.map((a) => renderScale(a)).join('\n\n'));

@@ -31,7 +31,7 @@ interface TestOptions extends OutputOptions {
 export function registerTest(program: Command): void {
   const cmd = program
     .command('test')
-    .description('check the Promise documents of a policy: generate cluster states consistent with it, ask each promise\'s submissions, and report held or broken with a replayable counterexample')
+    .description("check the Promise documents of a policy: generate cluster states consistent with it, ask each promise's submissions, and report held or broken with a replayable counterexample")
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
     .option('-n, --runs <n>', 'generated states per promise', String(DEFAULT_RUNS))
     .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
@@ -62,7 +62,7 @@ export function registerTest(program: Command): void {
       }
       if (plans.length === 0) {
         throw wanted.size
-          ? new QuotientError('test/no-promises', `no Promise named ${[...wanted].map((w) => `"${w}"`).join(', ')}`, 'check the name against the Promise documents\' metadata.name')
+          ? new QuotientError('test/no-promises', `no Promise named ${[...wanted].map((w) => `"${w}"`).join(', ')}`, "check the name against the Promise documents' metadata.name")
           : new QuotientError('test/no-promises', 'the files hold no Promise document', 'add a Promise document saying what the policy must always guarantee (docs/policy-format.md section 5a)');
       }
       const started = performance.now();
@@ -92,7 +92,8 @@ export function registerTest(program: Command): void {
       const replay = (policy: string, r: PromiseResult) => replayCommand({ paths: pathsOf.get(policy) ?? [policy], promise: r.promise, seed: r.seed, runs, kernel: opts.kernel });
       if (opts.format === 'junit' || opts.format === 'tap') {
         // Printed above.
-      } else if (format !== 'table') printDocument(format, { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) });
+      } else if (format !== 'table')
+        printDocument(format, { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) });
       else renderTable(groups, seed, replay);
       process.exitCode = groups.some((g) => g.results.some((r) => r.status === 'broken')) ? EXIT.findings : EXIT.ok;
     });
@@ -108,7 +109,10 @@ export function registerTest(program: Command): void {
  */
 function saveCounterexamples(dir: string, groups: Array<{ policy: string; results: PromiseResult[] }>): void {
   const broken = groups.flatMap((g) => g.results).filter((r) => r.counterexample);
-  const names = uniqueFileNames(broken.map((r) => r.promise), '.yaml');
+  const names = uniqueFileNames(
+    broken.map((r) => r.promise),
+    '.yaml',
+  );
   try {
     mkdirSync(dir, { recursive: true });
     broken.forEach((r, i) => {
@@ -143,7 +147,9 @@ export function replayCommand(o: { paths: string[]; promise: string; seed: numbe
 /** One line on what the states explored (promise-coverage.ts). */
 function coverageLine(r: PromiseResult): string {
   const c = r.coverage;
-  const decisions = Object.entries(c.decisions).map(([d, n]) => `${d} ${n}`).join(', ');
+  const decisions = Object.entries(c.decisions)
+    .map(([d, n]) => `${d} ${n}`)
+    .join(', ');
   const fired = c.rules.filter((x) => x.fired > 0).map((x) => `${x.rule} ${x.fired}`);
   const never = c.rules.filter((x) => x.fired === 0).map((x) => x.rule);
   return `${c.distinctStates} distinct of ${c.states} states (${decisions}); rules fired: ${fired.join(', ') || 'none'}${never.length ? `; never fired: ${never.join(', ')}` : ''}`;

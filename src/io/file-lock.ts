@@ -145,7 +145,11 @@ export function acquireLock(dir: string, command: string, waitMs = 0): FolderLoc
     const r = tryLock(dir, command);
     if ('lock' in r) return r.lock;
     if (Date.now() >= deadline) {
-      throw new QuotientError('io/locked', `the policy folder ${dir} is locked by ${holderText(r.holder)}`, `another quotient command is writing this policy; wait for it to finish and run this again (a lock left by a crash on another host can be removed by hand: ${join(dir, LOCK_NAME)})`);
+      throw new QuotientError(
+        'io/locked',
+        `the policy folder ${dir} is locked by ${holderText(r.holder)}`,
+        `another quotient command is writing this policy; wait for it to finish and run this again (a lock left by a crash on another host can be removed by hand: ${join(dir, LOCK_NAME)})`,
+      );
     }
     sleepSync(50);
   }

@@ -78,7 +78,11 @@ export function readJournal(dir: string): Journal | undefined {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new QuotientError('io/journal-unreadable', `cannot read the journal of an interrupted write, ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the folder\'s permissions; quotient must finish or undo that write before reading the policy');
+    throw new QuotientError(
+      'io/journal-unreadable',
+      `cannot read the journal of an interrupted write, ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      "check the folder's permissions; quotient must finish or undo that write before reading the policy",
+    );
   }
   try {
     const j = JSON.parse(text) as Journal;
@@ -86,7 +90,11 @@ export function readJournal(dir: string): Journal | undefined {
   } catch {
     // Reported below.
   }
-  throw new QuotientError('io/journal-unreadable', `${path} is not a journal this version of quotient understands`, 'if no quotient command is running, compare the files it lists with their .tmp files by hand, then remove it');
+  throw new QuotientError(
+    'io/journal-unreadable',
+    `${path} is not a journal this version of quotient understands`,
+    'if no quotient command is running, compare the files it lists with their .tmp files by hand, then remove it',
+  );
 }
 
 function digestOrMissing(path: string): string | undefined {
@@ -142,5 +150,9 @@ export function recoverJournal(dir: string): string | undefined {
 }
 
 function conflict(dir: string, e: JournalEntry, why: string): QuotientError {
-  return new QuotientError('io/journal-conflict', `cannot finish the interrupted write in ${dir}: ${e.shown} (${e.target}): ${why}`, `nothing more was changed; compare ${e.target} with ${e.temp} by hand, keep the right one, then remove ${join(dir, JOURNAL_NAME)}`);
+  return new QuotientError(
+    'io/journal-conflict',
+    `cannot finish the interrupted write in ${dir}: ${e.shown} (${e.target}): ${why}`,
+    `nothing more was changed; compare ${e.target} with ${e.temp} by hand, keep the right one, then remove ${join(dir, JOURNAL_NAME)}`,
+  );
 }

@@ -54,10 +54,25 @@ export function readForReplace(path: string): ReadFile {
     throw new QuotientError('io/unreadable', `cannot read ${path}: ${errno(e)}`, 'check the path and its permissions');
   }
   if (!st.isFile()) throw new QuotientError('io/not-a-file', `${path} is not a regular file; nothing was written`, 'name regular YAML files');
-  if (st.nlink > 1) throw new QuotientError('io/hard-linked', `${path} has ${st.nlink} hard links; replacing it would leave the other names with the old content, so nothing was written`, 'make it a single file (copy it, remove the other links) or a symlink, then apply again');
+  if (st.nlink > 1)
+    throw new QuotientError(
+      'io/hard-linked',
+      `${path} has ${st.nlink} hard links; replacing it would leave the other names with the old content, so nothing was written`,
+      'make it a single file (copy it, remove the other links) or a symlink, then apply again',
+    );
   const notWritable = (st.mode & 0o200) === 0 || !canWrite(real);
-  if (notWritable) throw new QuotientError('io/read-only', `${path} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); nothing was written`, `make it writable (chmod u+w ${path}) if it should be changed, then apply again`);
-  if (!canWrite(dirname(real))) throw new QuotientError('io/folder-read-only', `the folder of ${path} (${dirname(real)}) is not writable; nothing was written`, 'the new content is written next to the file and renamed over it: the folder must be writable');
+  if (notWritable)
+    throw new QuotientError(
+      'io/read-only',
+      `${path} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); nothing was written`,
+      `make it writable (chmod u+w ${path}) if it should be changed, then apply again`,
+    );
+  if (!canWrite(dirname(real)))
+    throw new QuotientError(
+      'io/folder-read-only',
+      `the folder of ${path} (${dirname(real)}) is not writable; nothing was written`,
+      'the new content is written next to the file and renamed over it: the folder must be writable',
+    );
   let bytes: Buffer;
   try {
     bytes = readFileSync(real);
@@ -78,11 +93,12 @@ function canWrite(path: string): boolean {
 
 /** Throws when the file no longer holds what was read (someone else saved it). */
 export function checkUnchanged(file: ReadFile): void {
-  let same = false;
+  let same: boolean;
   try {
     const st = statSync(file.real);
     same = st.ino === file.ino && st.size === file.size && st.mtimeMs === file.mtimeMs && digestOf(readFileSync(file.real)) === file.digest;
   } catch {
+    // Gone or unreadable: not what was read.
     same = false;
   }
   if (!same) throw new QuotientError('io/changed-on-disk', `${file.shown} was changed by someone else since quotient read it; nothing was written`, 'run the command again on the saved files');
@@ -99,7 +115,11 @@ function writeTemp(file: ReadFile, temp: string, bytes: Uint8Array): void {
       try {
         fchownSync(fd, file.uid, file.gid);
       } catch (e) {
-        throw new QuotientError('io/cannot-keep-owner', `${file.shown} belongs to uid ${file.uid} gid ${file.gid}, which quotient cannot give the new file (${errno(e)}); nothing was written`, 'run the command as the file\'s owner');
+        throw new QuotientError(
+          'io/cannot-keep-owner',
+          `${file.shown} belongs to uid ${file.uid} gid ${file.gid}, which quotient cannot give the new file (${errno(e)}); nothing was written`,
+          "run the command as the file's owner",
+        );
       }
     }
     let off = 0;
@@ -143,7 +163,11 @@ export function replaceFiles(dir: string, changes: Array<{ file: ReadFile; bytes
         writeTemp(file, temp, bytes);
       } catch (e) {
         if (e instanceof QuotientError) throw e;
-        throw new QuotientError('io/cannot-write', `cannot write the new content of ${file.shown} (${temp}): ${errno(e)}; nothing was changed`, 'check free space and the folder\'s permissions, then apply again');
+        throw new QuotientError(
+          'io/cannot-write',
+          `cannot write the new content of ${file.shown} (${temp}): ${errno(e)}; nothing was changed`,
+          "check free space and the folder's permissions, then apply again",
+        );
       }
       stepPause();
     });
@@ -160,7 +184,11 @@ export function replaceFiles(dir: string, changes: Array<{ file: ReadFile; bytes
       renameSync(e.temp, e.target);
     } catch (err) {
       // Committed: the journal still says so, and the next quotient command on the folder finishes the write.
-      throw new QuotientError('io/rename-failed', `the write was committed but renaming ${e.temp} over ${e.shown} failed: ${errno(err)}`, `the next quotient command that reads ${dir} finishes the write (or says why it cannot)`);
+      throw new QuotientError(
+        'io/rename-failed',
+        `the write was committed but renaming ${e.temp} over ${e.shown} failed: ${errno(err)}`,
+        `the next quotient command that reads ${dir} finishes the write (or says why it cannot)`,
+      );
     }
     stepPause();
   }

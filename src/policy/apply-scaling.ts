@@ -44,20 +44,29 @@ export function applyScaling(files: InputFile[], w: ScaleWrite, now = Date.now()
       return { input: f, bytes };
     });
     // Edits are planned on lossless text, so bytes that are not UTF-8 come back as they were.
-    const planned = planScaleWrite(current.map((c) => ({ path: c.input.path, text: decodeLossless(c.bytes) })), w);
+    const planned = planScaleWrite(
+      current.map((c) => ({ path: c.input.path, text: decodeLossless(c.bytes) })),
+      w,
+    );
     const changes = current.flatMap((c) => {
       const text = planned.get(c.input.path);
       // A file whose values are already the new ones is not rewritten.
       if (text === undefined || text === decodeLossless(c.bytes)) return [];
       const file = readForReplace(c.input.path);
-      if (file.digest !== digestOf(c.bytes)) throw new QuotientError('io/changed-on-disk', `${c.input.path} was changed by someone else since quotient read it; nothing was written`, 'run the command again on the saved files');
+      if (file.digest !== digestOf(c.bytes))
+        throw new QuotientError('io/changed-on-disk', `${c.input.path} was changed by someone else since quotient read it; nothing was written`, 'run the command again on the saved files');
       return [{ file, bytes: encodeLossless(text) }];
     });
     const after = current.map((c) => {
       const change = changes.find((x) => x.file.shown === c.input.path);
       return change ? { ...c.input, text: decodePolicyBytes(change.bytes) } : c.input;
     });
-    proveScaleWrite(current.map((c) => ({ ...c.input, text: decodePolicyBytes(c.bytes) })), after, w, now);
+    proveScaleWrite(
+      current.map((c) => ({ ...c.input, text: decodePolicyBytes(c.bytes) })),
+      after,
+      w,
+      now,
+    );
     replaceFiles(dir, changes, COMMAND);
     return changes.map((c) => c.file.shown);
   } finally {

@@ -66,10 +66,16 @@ export function proveScaleWrite(before: InputFile[], after: InputFile[], w: Scal
   const old = loadPolicy(before, { now });
   if (!old.policy) throw new QuotientError('scale/write-not-proven', 'the policy on disk no longer loads; nothing was written', 'run `quotient check` on it');
   const fresh = loadPolicy(after, { now });
-  const hint = 'the changed value is probably shared through a YAML anchor or merge key, which quotient will not rewrite; apply the change by hand (and report it if the layout is plain: then the edit was wrong)';
+  const hint =
+    'the changed value is probably shared through a YAML anchor or merge key, which quotient will not rewrite; apply the change by hand (and report it if the layout is plain: then the edit was wrong)';
   if (!fresh.policy) {
     const e = fresh.findings.find((f) => f.severity === 'error');
-    if (e?.code.startsWith('policy/scale-')) throw new QuotientError('scale/breaks-other-scaling', `with the new mins, a ScaleQuota document of the files would no longer be valid (${formatLoc(e)} ${e.code}: ${e.message}); nothing was written`, 'update or remove that ScaleQuota document first, then apply again');
+    if (e?.code.startsWith('policy/scale-'))
+      throw new QuotientError(
+        'scale/breaks-other-scaling',
+        `with the new mins, a ScaleQuota document of the files would no longer be valid (${formatLoc(e)} ${e.code}: ${e.message}); nothing was written`,
+        'update or remove that ScaleQuota document first, then apply again',
+      );
     throw new QuotientError('scale/write-not-proven', `the edited files would not load${e ? ` (${formatLoc(e)} ${e.code}: ${e.message})` : ''}; nothing was written`, hint);
   }
   const d = firstDifference(withoutPositions(intendedPolicy(old.policy, w)), withoutPositions(fresh.policy));

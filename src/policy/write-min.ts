@@ -15,7 +15,6 @@
  *     so the new line can never land inside a comment or a value.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
-import type { CST } from 'yaml';
 import { QuotientError } from '../errors.js';
 
 /** One text edit: replace [start, end) with `text`. */
@@ -117,10 +116,11 @@ function standingEdit(text: string, job: YAMLMap, name: string, to: string): Edi
     return { start: end, end, text: `, standing: ${to}` };
   }
   // Block mapping: the CST gives the map's indentation and the break that ends the name pair.
-  const map = job.srcToken as CST.BlockMap | undefined;
+  const map = job.srcToken;
   const pair = job.items.find((p) => isScalar(p.key) && p.key.value === 'name');
-  const value = (pair as (Pair & { srcToken?: CST.CollectionItem }) | undefined)?.srcToken?.value;
-  if (!map || map.type !== 'block-map' || !value || (value.type !== 'scalar' && value.type !== 'single-quoted-scalar' && value.type !== 'double-quoted-scalar')) throw cannot(`job "${name}": cannot find the line its name is on`);
+  const value = pair?.srcToken?.value;
+  if (!map || map.type !== 'block-map' || !value || (value.type !== 'scalar' && value.type !== 'single-quoted-scalar' && value.type !== 'double-quoted-scalar'))
+    throw cannot(`job "${name}": cannot find the line its name is on`);
   const indent = ' '.repeat(map.indent);
   const end = value.end ?? [];
   const br = end.find((t) => t.type === 'newline');
@@ -165,8 +165,18 @@ export function planScaleWrite(files: Array<{ path: string; text: string }>, w: 
     if (fe.edits.length) out.set(f.path, applyEdits(f.text, fe.edits));
   }
   const missing = [...w.values.keys()].filter((q) => seenQuotas.get(q) !== 1);
-  if (missing.length) throw new QuotientError('scale/cannot-apply', `no single min.gpu written as a number was found for ${missing.join(', ')}; nothing was written`, 'write the quota\'s min as `min: { gpu: N }` in a QuotaTree document of the given files');
+  if (missing.length)
+    throw new QuotientError(
+      'scale/cannot-apply',
+      `no single min.gpu written as a number was found for ${missing.join(', ')}; nothing was written`,
+      "write the quota's min as `min: { gpu: N }` in a QuotaTree document of the given files",
+    );
   const lost = [...w.standings.keys()].filter((j) => seenJobs.get(j) !== 1);
-  if (lost.length) throw new QuotientError('scale/cannot-apply', `the running job(s) ${lost.join(', ')} whose standing changes were not found once in the Cluster documents; nothing was written`, 'check that each running job is written once in spec.jobs of a Cluster document');
+  if (lost.length)
+    throw new QuotientError(
+      'scale/cannot-apply',
+      `the running job(s) ${lost.join(', ')} whose standing changes were not found once in the Cluster documents; nothing was written`,
+      'check that each running job is written once in spec.jobs of a Cluster document',
+    );
   return out;
 }

@@ -161,7 +161,7 @@ export class ClusterFill {
         if (node.pool !== pool || gpu > node.gpus) continue;
         const blocks = Math.floor(node.gpus / gpu);
         for (let b = 0; b < blocks; b++) {
-          const start = ((scatter === 0 ? 0 : scatter >> 5) + b) % blocks * gpu;
+          const start = (((scatter === 0 ? 0 : scatter >> 5) + b) % blocks) * gpu;
           const block = (2 ** gpu - 1) * 2 ** start;
           if ((trial[n]! & block) === 0) {
             trial[n]! |= block;

@@ -42,7 +42,9 @@ export function promiseStates(policy: Policy, placedJobs: RunningJob[], promise:
   const few = all.filter((n) => n <= 3);
   const counts = few.length && few.length < all.length ? fc.oneof({ arbitrary: fc.constantFrom(...few), weight: 1 }, { arbitrary: fc.constantFrom(...all), weight: 2 }) : fc.constantFrom(...all);
   const submitArb = submitArbitrary(policy, promise);
-  const theme = fc.record({ full: fc.nat({ max: 3 }), same: fc.nat({ max: 3 }), samePick: fc.nat() }).map((t): StateTheme => ({ full: t.full === 0, samePriority: t.same === 0 ? t.samePick : undefined }));
+  const theme = fc
+    .record({ full: fc.nat({ max: 3 }), same: fc.nat({ max: 3 }), samePick: fc.nat() })
+    .map((t): StateTheme => ({ full: t.full === 0, samePriority: t.same === 0 ? t.samePick : undefined }));
   return fc
     .tuple(counts, fc.array(biasedJobArbitrary(), { maxLength: Math.max(...all), size: 'max' }), submitArb, theme)
     .map(([n, wishes, submit, t]) => buildState(policy, promise.cluster.keepSnapshotJobs ? placedJobs : [], wishes.slice(0, n), submit, promise, t));
@@ -78,7 +80,9 @@ function biasedJobArbitrary(): fc.Arbitrary<BiasedJob> {
  * childPreemption's preemptiblePriority ends, ±1, within 1..9 and the allowed list.
  */
 export function edgePriorities(policy: Policy, allowed: readonly number[]): number[] {
-  const ends = policy.quotas.flatMap((q) => [q.selfPreemption?.highPriority, q.selfPreemption?.lowPriority, q.childPreemption?.preemptiblePriority].flatMap((r) => (r ? [r.lo - 1, r.lo, r.hi, r.hi + 1] : [])));
+  const ends = policy.quotas.flatMap((q) =>
+    [q.selfPreemption?.highPriority, q.selfPreemption?.lowPriority, q.childPreemption?.preemptiblePriority].flatMap((r) => (r ? [r.lo - 1, r.lo, r.hi, r.hi + 1] : [])),
+  );
   return [...new Set(ends)].filter((p) => allowed.includes(p)).sort((a, b) => a - b);
 }
 

@@ -40,7 +40,14 @@ function blockCopy(): string {
   const dir = join(tmp, `p${n++}`);
   cpSync(join(ROOT, 'policies/quota-scaling'), dir, { recursive: true });
   const file = join(dir, 'cluster.yaml');
-  const text = readFileSync(file, 'utf8').replace(/^ {4}- \{ (name: .*) \}$/gm, (_l, body: string) => `    - ${body.split(/, (?![^{]*\})/).join('\n      ').replace('\n', '   # a job\n')}`);
+  const text = readFileSync(file, 'utf8').replace(
+    /^ {4}- \{ (name: .*) \}$/gm,
+    (_l, body: string) =>
+      `    - ${body
+        .split(/, (?![^{]*\})/)
+        .join('\n      ')
+        .replace('\n', '   # a job\n')}`,
+  );
   writeFileSync(file, text);
   return dir;
 }
@@ -49,7 +56,7 @@ const files = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f
 const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('.'));
 
 describe('scale --apply writes a policy that loads to exactly the intent', () => {
-  it('adds a block job\'s standing on its own line (the issue 7 corruption), and check passes', () => {
+  it("adds a block job's standing on its own line (the issue 7 corruption), and check passes", () => {
     const dir = blockCopy();
     const before = readFileSync(join(dir, 'cluster.yaml'), 'utf8');
     const r = quotient(['scale', dir, ...SET, '--apply']);

@@ -27,19 +27,26 @@ export interface Style {
 }
 
 export const stylePolicyArb: fc.Arbitrary<StylePolicy> = fc.integer({ min: 2, max: 4 }).chain((nodes) =>
-  fc.record({
-    nodes: fc.constant(nodes),
-    a: fc.integer({ min: 8, max: nodes * 8 - 8 }),
-    jobs: fc.uniqueArray(
-      fc.record({ name: fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/), quota: fc.constantFrom('A' as const, 'B' as const), gpus: fc.integer({ min: 1, max: 8 }), standing: fc.option(fc.constant('in-quota' as const), { nil: undefined }) }),
-      { selector: (j) => j.name, minLength: 1, maxLength: 6 },
-    ),
-  }).map((p) => {
-    // Keep each child's jobs within its min (a valid snapshot): drop the ones that overflow.
-    const used = { A: 0, B: 0 };
-    const room = { A: p.a, B: p.nodes * 8 - p.a };
-    return { ...p, jobs: p.jobs.filter((j) => (used[j.quota] + j.gpus <= room[j.quota] ? ((used[j.quota] += j.gpus), true) : false)) };
-  }),
+  fc
+    .record({
+      nodes: fc.constant(nodes),
+      a: fc.integer({ min: 8, max: nodes * 8 - 8 }),
+      jobs: fc.uniqueArray(
+        fc.record({
+          name: fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/),
+          quota: fc.constantFrom('A' as const, 'B' as const),
+          gpus: fc.integer({ min: 1, max: 8 }),
+          standing: fc.option(fc.constant('in-quota' as const), { nil: undefined }),
+        }),
+        { selector: (j) => j.name, minLength: 1, maxLength: 6 },
+      ),
+    })
+    .map((p) => {
+      // Keep each child's jobs within its min (a valid snapshot): drop the ones that overflow.
+      const used = { A: 0, B: 0 };
+      const room = { A: p.a, B: p.nodes * 8 - p.a };
+      return { ...p, jobs: p.jobs.filter((j) => (used[j.quota] + j.gpus <= room[j.quota] ? ((used[j.quota] += j.gpus), true) : false)) };
+    }),
 );
 
 export const styleArb: fc.Arbitrary<Style> = fc.record({
@@ -98,7 +105,16 @@ export function render(p: StylePolicy, s: Style): Map<string, Buffer> {
   const clusterLines = (): string[] => {
     const i2 = sp;
     const i3 = sp + sp;
-    const out = ['apiVersion: quotient.dev/v1', 'kind: Cluster', 'metadata: { name: c }', 'spec:', `${i2}at: 2026-11-20T12:00:00Z`, `${i2}nodeGroups:`, `${i3}- { prefix: n-, count: ${p.nodes}, gpus: 8, pool: pool }`, `${i2}jobs:${eolc()}`];
+    const out = [
+      'apiVersion: quotient.dev/v1',
+      'kind: Cluster',
+      'metadata: { name: c }',
+      'spec:',
+      `${i2}at: 2026-11-20T12:00:00Z`,
+      `${i2}nodeGroups:`,
+      `${i3}- { prefix: n-, count: ${p.nodes}, gpus: 8, pool: pool }`,
+      `${i2}jobs:${eolc()}`,
+    ];
     p.jobs.forEach((j, idx) => {
       const pairs = [`name: ${name(j.name)}`, 'workspace: w', `quota: ${j.quota}`, 'module: DLC', 'priority: 3', 'pods: 1', `resources: { gpu: ${j.gpus} }`, `startedAt: 2026-11-20T0${idx}:00:00Z`];
       if (j.standing) pairs.push(`standing: ${j.standing}`);

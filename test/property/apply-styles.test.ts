@@ -101,45 +101,52 @@ function cut(text: string, spans: Array<[number, number, string]>): string {
 let n = 0;
 
 describe('scale --apply in every YAML style', () => {
-  it('reloads to exactly the intent and keeps every byte outside the changed values', () => {
-    fc.assert(
-      fc.property(stylePolicyArb, styleArb, fc.nat(), (p, style, pick) => {
-        const dir = join(tmp, `s${n++}`);
-        rmSync(dir, { recursive: true, force: true });
-        mkdirSync(dir);
-        const files = render(p, style);
-        for (const [f, b] of files) writeFileSync(join(dir, f), b);
-        const [bundle] = readBundles([dir]);
-        if (!bundle) throw new Error('no bundle');
-        const old = loadPolicy(bundle.files, { now: NOW });
-        if (!old.policy?.cluster) throw new Error(`generated policy does not load: ${JSON.stringify(old.findings.slice(0, 2))}`);
-        // A new split of the pool between A and B; skip the splits the scaling refuses.
-        const a = pick % (p.nodes * 8 + 1);
-        const mins = new Map([['A', a], ['B', p.nodes * 8 - a]]);
-        const rescale = rescaleStandings(old.policy.quotas, old.policy.cluster.jobs, mins);
-        fc.pre(rescale.over.length === 0);
-        const standings = new Map(rescale.changes.map((c) => [c.job.name, c.to as string]));
-        applyScaling(bundle.files, { values: mins, standings }, NOW);
+  it(
+    'reloads to exactly the intent and keeps every byte outside the changed values',
+    () => {
+      fc.assert(
+        fc.property(stylePolicyArb, styleArb, fc.nat(), (p, style, pick) => {
+          const dir = join(tmp, `s${n++}`);
+          rmSync(dir, { recursive: true, force: true });
+          mkdirSync(dir);
+          const files = render(p, style);
+          for (const [f, b] of files) writeFileSync(join(dir, f), b);
+          const [bundle] = readBundles([dir]);
+          if (!bundle) throw new Error('no bundle');
+          const old = loadPolicy(bundle.files, { now: NOW });
+          if (!old.policy?.cluster) throw new Error(`generated policy does not load: ${JSON.stringify(old.findings.slice(0, 2))}`);
+          // A new split of the pool between A and B; skip the splits the scaling refuses.
+          const a = pick % (p.nodes * 8 + 1);
+          const mins = new Map([
+            ['A', a],
+            ['B', p.nodes * 8 - a],
+          ]);
+          const rescale = rescaleStandings(old.policy.quotas, old.policy.cluster.jobs, mins);
+          fc.pre(rescale.over.length === 0);
+          const standings = new Map(rescale.changes.map((c) => [c.job.name, c.to as string]));
+          applyScaling(bundle.files, { values: mins, standings }, NOW);
 
-        const [again] = readBundles([dir]);
-        const fresh = loadPolicy(again?.files ?? [], { now: NOW });
-        expect(fresh.findings.filter((f) => f.severity === 'error')).toEqual([]);
-        const intent = structuredClone(old.policy);
-        for (const q of intent.quotas) q.min.gpu = mins.get(q.name) ?? q.min.gpu;
-        for (const j of intent.cluster?.jobs ?? []) j.standing = (standings.get(j.name) as typeof j.standing | undefined) ?? j.standing;
-        expect(plain(fresh.policy as Policy)).toEqual(plain(intent));
+          const [again] = readBundles([dir]);
+          const fresh = loadPolicy(again?.files ?? [], { now: NOW });
+          expect(fresh.findings.filter((f) => f.severity === 'error')).toEqual([]);
+          const intent = structuredClone(old.policy);
+          for (const q of intent.quotas) q.min.gpu = mins.get(q.name) ?? q.min.gpu;
+          for (const j of intent.cluster?.jobs ?? []) j.standing = (standings.get(j.name) as typeof j.standing | undefined) ?? j.standing;
+          expect(plain(fresh.policy as Policy)).toEqual(plain(intent));
 
-        const added = new Set(p.jobs.filter((j) => !j.standing && standings.has(j.name)).map((j) => j.name));
-        for (const [f, before] of files) {
-          const oldText = decodeLossless(before);
-          const newText = decodeLossless(readFileSync(join(dir, f)));
-          const oldMins = new Map([...mins].map(([q]) => [q, Number.NaN]));
-          const oldSpans = changedSpans(oldText, oldMins, new Map([...standings].filter(([j]) => !added.has(j))), new Set(), false);
-          const newSpans = changedSpans(newText, mins, standings, added, true);
-          expect(cut(newText, newSpans)).toBe(cut(oldText, oldSpans));
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  }, 60_000 + RUNS * 2_000);
+          const added = new Set(p.jobs.filter((j) => !j.standing && standings.has(j.name)).map((j) => j.name));
+          for (const [f, before] of files) {
+            const oldText = decodeLossless(before);
+            const newText = decodeLossless(readFileSync(join(dir, f)));
+            const oldMins = new Map([...mins].map(([q]) => [q, Number.NaN]));
+            const oldSpans = changedSpans(oldText, oldMins, new Map([...standings].filter(([j]) => !added.has(j))), new Set(), false);
+            const newSpans = changedSpans(newText, mins, standings, added, true);
+            expect(cut(newText, newSpans)).toBe(cut(oldText, oldSpans));
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    60_000 + RUNS * 2_000,
+  );
 });

@@ -84,7 +84,10 @@ describe('recovery of an interrupted write', () => {
     writeFileSync(temp, 'a: new\n');
     const entries = [{ shown: 'a.yaml', target: join(dir, 'a.yaml'), temp, before: digestOf(Buffer.from('a: old\n')), after: digestOf(Buffer.from('a: new\n')) }];
     writeJournal(dir, { ...newJournal('test', entries), pid: 999999, state });
-    if (renamed) writeFileSync(join(dir, 'a.yaml'), readFileSync(temp)), rmSync(temp);
+    if (renamed) {
+      writeFileSync(join(dir, 'a.yaml'), readFileSync(temp));
+      rmSync(temp);
+    }
   }
 
   it('rolls a prepared journal back: old content, no temp file', () => {

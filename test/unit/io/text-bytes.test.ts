@@ -5,7 +5,9 @@ import { decodeLossless, encodeLossless, isValidUtf8 } from '../../../src/io/tex
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 300);
 /** Any Unicode text: ASCII, the BMP and astral characters (no lone surrogates). */
-const unicode = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff })), { maxLength: 32 }).map((cps) => String.fromCodePoint(...cps));
+const unicode = fc
+  .array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff })), { maxLength: 32 })
+  .map((cps) => String.fromCodePoint(...cps));
 
 describe('lossless text', () => {
   it('gives back every byte sequence exactly', () => {

@@ -3,23 +3,18 @@
  * goes right after `name:` and ends like its neighbours (LF or CRLF). Before the fix a
  * shadowed `eol` wrote a character offset where the line break belonged.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeMins } from '../../../src/policy/write-min.js';
+import { planScaleWrite } from '../../../src/policy/write-min.js';
 
 const CLUSTER = ['kind: Cluster', 'spec:', '  jobs:', '    - name: j1447 # the big one', '      quota: Quota1.1', '      pods: 1', ''];
 
-describe('writeMins standing edits', () => {
+describe('standing edits of scale --apply', () => {
   it.each([
     ['LF', '\n'],
     ['CRLF', '\r\n'],
   ])('adds standing on its own %s line under name:', (_label, eol) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'quotient-write-min-')), 'cluster.yaml');
-    writeFileSync(file, CLUSTER.join(eol));
-    writeMins([file], new Map(), new Map([['j1447', 'borrowing']]));
+    const planned = planScaleWrite([{ path: 'cluster.yaml', text: CLUSTER.join(eol) }], { values: new Map(), standings: new Map([['j1447', 'borrowing']]) });
     const want = [...CLUSTER.slice(0, 4), '      standing: borrowing', ...CLUSTER.slice(4)].join(eol);
-    expect(readFileSync(file, 'utf8')).toBe(want);
+    expect(planned.get('cluster.yaml')).toBe(want);
   });
 });

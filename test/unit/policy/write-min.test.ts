@@ -19,12 +19,12 @@ function one(text: string, w: ScaleWrite): string {
 const CLUSTER_HEAD = 'kind: Cluster\nspec:\n  jobs:\n';
 
 describe('standing edits', () => {
-  it('puts a block job\'s new standing on its own line after the name line, comment kept', () => {
+  it("puts a block job's new standing on its own line after the name line, comment kept", () => {
     const text = `${CLUSTER_HEAD}    - name: j1447      # the notebooks\n      quota: Q\n    - name: j2\n      quota: Q\n`;
     expect(one(text, write({}, { j1447: 'borrowing' }))).toBe(`${CLUSTER_HEAD}    - name: j1447      # the notebooks\n      standing: borrowing\n      quota: Q\n    - name: j2\n      quota: Q\n`);
   });
 
-  it('ends the new line with the file\'s own break (CRLF) and keeps the BOM', () => {
+  it("ends the new line with the file's own break (CRLF) and keeps the BOM", () => {
     const text = `\uFEFF${CLUSTER_HEAD}    - name: a\r\n      quota: Q\r\n`.replace(/(?<!\r)\n/g, '\r\n');
     expect(one(text, write({}, { a: 'idle' }))).toBe(text.replace('name: a\r\n', 'name: a\r\n      standing: idle\r\n'));
   });
@@ -67,7 +67,14 @@ describe('the shipped example', () => {
     // The cluster's jobs rewritten one key per line, a comment after each name.
     const cluster = files[1];
     if (!cluster) throw new Error('no cluster');
-    cluster.text = cluster.text.replace(/^ {4}- \{ (.*) \}$/gm, (line, body: string) => (body.startsWith('name:') ? `    - ${body.split(/, (?![^{]*\})/).join('\n      ').replace(/\n/, '   # a job\n')}` : line));
+    cluster.text = cluster.text.replace(/^ {4}- \{ (.*) \}$/gm, (line, body: string) =>
+      body.startsWith('name:')
+        ? `    - ${body
+            .split(/, (?![^{]*\})/)
+            .join('\n      ')
+            .replace(/\n/, '   # a job\n')}`
+        : line,
+    );
     expect(cluster.text).toContain('- name: dsw-c-notebooks   # a job\n      workspace: workspace-c');
     const planned = planScaleWrite(files, write({ 'Quota1.1': 56, 'Quota1.2': 72 }, { 'dsw-c-notebooks': 'borrowing' }));
     const after = files.map((f) => ({ ...f, text: planned.get(f.path) ?? f.text }));

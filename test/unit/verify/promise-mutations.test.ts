@@ -29,14 +29,34 @@ function mutate(files: InputFile[], file: string, from: string, to: string): Inp
 }
 
 const MUTATIONS: Array<{ promise: string; folder: string; edit: string; apply: (f: InputFile[]) => InputFile[] }> = [
-  { promise: 'team-a-service-always-runs', folder: 'inference-preempts-training', edit: 'childPreemption reaches 1-2 instead of 1-3', apply: (f) => mutate(f, 'quotas.yaml', 'preemptiblePriority: 1-3', 'preemptiblePriority: 1-2') },
+  {
+    promise: 'team-a-service-always-runs',
+    folder: 'inference-preempts-training',
+    edit: 'childPreemption reaches 1-2 instead of 1-3',
+    apply: (f) => mutate(f, 'quotas.yaml', 'preemptiblePriority: 1-3', 'preemptiblePriority: 1-2'),
+  },
   // The snapshot, kept in every state, fills Quota1.1 with a priority-2 job (always the
   // cheaper victim) and a priority-5 one: only a clause that spares priority 2 and
   // reaches 5 can break it, as an inverted range does.
-  { promise: 'team-b-important-training-safe', folder: 'inference-preempts-training', edit: 'childPreemption reaches 4-9 instead of 1-3 (an inverted range)', apply: (f) => mutate(f, 'quotas.yaml', 'preemptiblePriority: 1-3', 'preemptiblePriority: 4-9') },
+  {
+    promise: 'team-b-important-training-safe',
+    folder: 'inference-preempts-training',
+    edit: 'childPreemption reaches 4-9 instead of 1-3 (an inverted range)',
+    apply: (f) => mutate(f, 'quotas.yaml', 'preemptiblePriority: 1-3', 'preemptiblePriority: 4-9'),
+  },
   { promise: 'priority-5-and-up-safe-in-quota', folder: 'self-level-preemption', edit: 'lowPriority 4-5 instead of 4', apply: (f) => mutate(f, 'quotas.yaml', 'lowPriority: 4', 'lowPriority: 4-5') },
-  { promise: 'inference-never-preempted', folder: 'self-level-preemption', edit: 'QuotaB gets a self-level clause over every module', apply: (f) => mutate(f, 'quotas.yaml', '          reclaim: any', '          reclaim: any\n          selfPreemption: { highPriority: 6-9, lowPriority: 1-5, modules: [DLC, DSW, EAS] }') },
-  { promise: 'team-y-guarantee-is-real', folder: 'idle-resources', edit: 'TeamY guaranteed 0 GPUs instead of 16', apply: (f) => mutate(f, 'quotas.yaml', '- name: TeamY\n          min: { gpu: 16 }', '- name: TeamY\n          min: { gpu: 0 }') },
+  {
+    promise: 'inference-never-preempted',
+    folder: 'self-level-preemption',
+    edit: 'QuotaB gets a self-level clause over every module',
+    apply: (f) => mutate(f, 'quotas.yaml', '          reclaim: any', '          reclaim: any\n          selfPreemption: { highPriority: 6-9, lowPriority: 1-5, modules: [DLC, DSW, EAS] }'),
+  },
+  {
+    promise: 'team-y-guarantee-is-real',
+    folder: 'idle-resources',
+    edit: 'TeamY guaranteed 0 GPUs instead of 16',
+    apply: (f) => mutate(f, 'quotas.yaml', '- name: TeamY\n          min: { gpu: 16 }', '- name: TeamY\n          min: { gpu: 0 }'),
+  },
 ];
 
 describe(`a broken promise is caught within the default ${DEFAULT_RUNS} runs`, { timeout: 240_000 }, () => {

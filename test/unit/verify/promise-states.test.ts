@@ -17,7 +17,7 @@ const promise = session.policy.promises.find((p) => p.name === 'team-a-service-a
 if (!promise) throw new Error('no promise');
 
 describe('promise states', () => {
-  it('lists each clause\'s edge priorities and their neighbours, within what the promise allows', () => {
+  it("lists each clause's edge priorities and their neighbours, within what the promise allows", () => {
     // childPreemption 1-3: the ends 1 and 3, and 4 just outside (0 is no priority).
     expect(edgePriorities(session.policy, [1, 2, 3, 4, 5, 6, 7, 8, 9])).toEqual([1, 3, 4]);
     expect(edgePriorities(session.policy, [1, 2, 3])).toEqual([1, 3]);
