@@ -106,7 +106,15 @@ function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<strin
   const entries = listFolder(dir, seen);
   if (entries.some((e) => e.st.isFile() && isYaml(e.name))) {
     settle(dir);
-    return [{ label: display(dir, cwd), files: readAll(yamlFiles(entries, seen).map((f) => display(f, cwd)), limits) }];
+    return [
+      {
+        label: display(dir, cwd),
+        files: readAll(
+          yamlFiles(entries, seen).map((f) => display(f, cwd)),
+          limits,
+        ),
+      },
+    ];
   }
   const subs = entries.filter((e) => e.st.isDirectory()).flatMap((e) => folderBundles(e.full, cwd, limits, new Set(seen)));
   if (subs.length === 0) throw new QuotientError('cli/empty-folder', `folder ${dir} holds no .yaml or .yml files`, 'name a folder with policy files, or the files themselves');

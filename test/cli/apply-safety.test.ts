@@ -68,15 +68,16 @@ describe('scale --apply writes a policy that loads to exactly the intent', () =>
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('keeps bytes that are not UTF-8 in comments, byte for byte', () => {
+  it('never rewrites a file that is not UTF-8: the loader refuses it (policy/invalid-utf8) and no byte changes', () => {
     const dir = blockCopy();
     const quotas = join(dir, 'quotas.yaml');
     // "# équipe" in Latin-1: E9 is not valid UTF-8.
     const before = Buffer.concat([Buffer.from('# \xe9quipe B\n', 'latin1'), readFileSync(quotas)]);
     writeFileSync(quotas, before);
-    expect(quotient(['scale', dir, ...SET, '--apply']).status).toBe(0);
-    const expected = Buffer.from(before.toString('latin1').replace('min: { gpu: 48 }', 'min: { gpu: 56 }').replace('min: { gpu: 80 }', 'min: { gpu: 72 }'), 'latin1');
-    expect(readFileSync(quotas).equals(expected)).toBe(true);
+    const r = quotient(['scale', dir, ...SET, '--apply']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('policy/invalid-utf8');
+    expect(readFileSync(quotas).equals(before)).toBe(true);
   });
 
   it('refuses an edit whose result the loader reads differently (a shared anchor), writing nothing', () => {

@@ -105,7 +105,9 @@ describe('scale --apply in every YAML style', () => {
     'reloads to exactly the intent and keeps every byte outside the changed values',
     () => {
       fc.assert(
-        fc.property(stylePolicyArb, styleArb, fc.nat(), (p, style, pick) => {
+        fc.property(stylePolicyArb, styleArb, fc.nat(), (p, latin1Style, pick) => {
+          // Policies are read as UTF-8 only (policy/invalid-utf8): no Latin-1 bytes here; text-bytes.test.ts keeps them.
+          const style = { ...latin1Style, latin1: [] };
           const dir = join(tmp, `s${n++}`);
           rmSync(dir, { recursive: true, force: true });
           mkdirSync(dir);
