@@ -22,7 +22,7 @@
  *   npm run bench:b3 -- --nodes 2000 # a smaller cluster (quick look)
  */
 import type { Answer } from '../src/engine/answer.js';
-import { findCandidates } from '../src/engine/candidates.js';
+import { findCandidates } from '../src/engine/preemption-problem.js';
 import { overruns, totalRequest } from '../src/engine/usage.js';
 import { Session } from '../src/engine/session.js';
 import type { Kernel } from '../src/kernel/types.js';

@@ -29,6 +29,8 @@ export interface Finding {
   path: string;
   message: string;
   hint: string;
+  /** The loading stage that found it (`parse`, `validate`, `build`, `snapshot`, `scale`, `place`). */
+  stage?: string;
 }
 
 /** Thrown only for conditions the user cannot fix in a policy file (exit code 2). */

@@ -1,24 +1,29 @@
 /**
- * The victim-selection problem of one submission for one target standing: the gang,
- * the quota overruns to relieve, and the eligible candidates. whatif.ts hands it to the
- * kernel; the exact-optimum search (verify/optimal-victims.ts) solves the same problem.
+ * The victim-selection problem of one submission for one way it could run (SEMANTICS
+ * 5.1 and 5.3): the gang, the quota overruns the victims must relieve, and the eligible
+ * candidates, each with the overruns its preemption relieves. whatif.ts hands one
+ * problem per way to the kernel in one call; the exact-optimum search
+ * (verify/optimal-victims.ts) solves the same problems.
  */
 import type { Candidate, GangRequest, QuotaConstraint } from '../kernel/types.js';
 import { CRITERIA, type CriterionId, type VictimOrder } from '../kernel/victim-order.js';
 import type { JobSpec, Pool } from '../model/policy.js';
 import type { VictimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
-import type { EligibilityTables } from '../rules/eligibility-table.js';
-import { findCandidates } from './candidates.js';
-import { gangRequest } from './gang.js';
+import type { EligibilityTable, EligibilityTables } from '../rules/eligibility-table.js';
+import { answerContext, wayOf, type AnswerContext, type Way } from './answer-context.js';
 import type { Snapshot } from './snapshot.js';
-import { bindingOverruns, overruns, totalRequest, type Overrun } from './usage.js';
+import { countsAt, type Overrun } from './usage.js';
 
 export interface PreemptionProblem {
+  /** The standing the job gets when this problem's victims are chosen. */
+  standing: Way['standing'];
   req: GangRequest;
+  /** The binding overruns, in constraint order: bit k of a candidate's mask is over[k]. */
   over: Overrun[];
   constraints: QuotaConstraint[];
   candidates: Candidate[];
+  /** The rule per candidate job index. */
   ruleOf: Map<number, CompiledRule>;
   /** The pool's victimOrder as the kernel numbers the criteria. */
   order: VictimOrder;
@@ -38,13 +43,50 @@ export function kernelOrder(pool: Pool): VictimOrder {
   return pool.victimOrder.map((name) => CRITERION_ID[name]);
 }
 
-/** Builds the problem of preempting for `job` to run as `target`. */
-export async function preemptionProblem(snap: Snapshot, tables: EligibilityTables, job: JobSpec, target: 'in-quota' | 'borrowing'): Promise<PreemptionProblem> {
-  const q = snap.tree.indexOf(job.quota);
-  const poolIdx = snap.poolIndexOf(job.quota);
-  const req = gangRequest(job, poolIdx, snap.poolOf(job.quota), snap.modelsOf(job));
-  const over = bindingOverruns(overruns(snap.tree, snap.usage, q, totalRequest(job), target));
-  const table = await tables.tableFor(q, job.priority, target);
-  const { candidates, ruleOf } = findCandidates(snap, table, poolIdx, over);
-  return { req, over, constraints: over.map((o) => ({ resource: o.resource, deficit: o.deficit })), candidates, ruleOf, order: kernelOrder(snap.poolOf(job.quota)) };
+/** The problem of preempting for the context's job to run as `way` says. */
+export async function problemFor(ctx: AnswerContext, way: Way): Promise<PreemptionProblem> {
+  const table = await ctx.tables.tableFor(ctx.q, ctx.job.priority, way.standing);
+  const { candidates, ruleOf } = findCandidates(ctx.snapshot, table, ctx.poolIdx, way.binding);
+  return { standing: way.standing, req: ctx.req, over: way.binding, constraints: way.binding.map((o) => ({ resource: o.resource, deficit: o.deficit })), candidates, ruleOf, order: kernelOrder(ctx.pool) };
+}
+
+/** Builds the problem of preempting for `job` to run as `target` (for callers without a context: tests, benchmarks). */
+export async function preemptionProblem(snap: Snapshot, tables: EligibilityTables, job: JobSpec, target: Way['standing']): Promise<PreemptionProblem> {
+  const ctx = answerContext({ snapshot: snap, tables }, 'problem', job);
+  return problemFor(ctx, target === 'in-quota' ? ctx.inQuota : (ctx.borrowing ?? wayOf(snap, ctx.q, ctx.need, 'borrowing')));
+}
+
+/** Eligible jobs and the rule that makes each eligible. */
+export interface CandidateSet {
+  candidates: Candidate[];
+  /** The rule per candidate job index. */
+  ruleOf: Map<number, CompiledRule>;
+}
+
+/**
+ * Eligible jobs under `table` (one preemptor class and target), against `overruns`:
+ * one table lookup per running job. The hot path of an answer on a big snapshot: per
+ * running job it reads the snapshot's per-job typed arrays and the table's cell, and
+ * tests the few overruns. A candidate's mask has bit k when it counts in usage at
+ * overruns[k]'s quota (SEMANTICS 3), so preempting it relieves that overrun.
+ */
+export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: number, overruns: Overrun[]): CandidateSet {
+  const candidates: Candidate[] = [];
+  const ruleOf = new Map<number, CompiledRule>();
+  const tree = snap.tree;
+  const { jobQuota, jobCombo, jobPool } = snap.index;
+  for (let i = 0; i < jobQuota.length; i++) {
+    const vq = jobQuota[i]!;
+    const cell = table.cellFor(vq, jobCombo[i]!);
+    if (cell === 0) continue;
+    let mask = 0;
+    for (let k = 0; k < overruns.length; k++) {
+      if (countsAt(tree, snap.jobs[i]!.standing, vq, overruns[k]!.quota)) mask |= 1 << k;
+    }
+    // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
+    if (mask === 0 && jobPool[i] !== pool) continue;
+    candidates.push({ job: i, constraintMask: mask >>> 0 });
+    ruleOf.set(i, table.ruleAt(cell)!);
+  }
+  return { candidates, ruleOf };
 }

@@ -9,8 +9,12 @@ import { formatRange, inRange } from '../model/priority.js';
 import { formatCpu, formatMemory, RESOURCE_NAMES } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
 import { popcount, type Snapshot } from './snapshot.js';
-import type { Overrun } from './usage.js';
+import { countsAt, type Overrun } from './usage.js';
 import { jobLabel, type Viewer } from './visibility.js';
+import type { AnswerContext } from './answer-context.js';
+import type { PreemptionProblem } from './preemption-problem.js';
+import type { VictimAnswer } from './answer.js';
+import type { RunningJob } from '../model/policy.js';
 
 function amount(resource: number, v: number): string {
   const name = RESOURCE_NAMES[resource];
@@ -88,4 +92,76 @@ export function explainShortfall(snap: Snapshot, candidates: Candidate[], ruleOf
     }
   }
   return `even with every eligible job [${list}] preempted, the pool has no room for the gang`;
+}
+
+/** "Quota1 uses 40 of 128 GPUs, so the job's 16 fit": one quota's headroom for an admitted job. */
+export function describeHeadroom(snap: Snapshot, name: string, needGpu: number): string {
+  const i = snap.tree.indexOf(name);
+  const q = snap.tree.quotas[i]!;
+  return `${name} uses ${snap.usage[i]![0]} of ${q.min.gpu} GPUs, so the job's ${needGpu} fit`;
+}
+
+/**
+ * The work the victims lose, as the asker may know it: with a viewer, only the victims
+ * they can see are summed, so a total never reveals a hidden job's lost work.
+ */
+export function lostText(snap: Snapshot, victims: VictimAnswer[], viewer: Viewer | undefined): string {
+  const visible = viewer ? victims.filter((v) => viewer.canSee(snap.job(snap.jobIndex.get(v.job)!))) : victims;
+  const lost = `${Math.round(visible.reduce((s, v) => s + v.lostGpuHours, 0) * 100) / 100} GPU-hours of work lost`;
+  return visible.length === victims.length ? lost : `${lost} by the jobs you can see`;
+}
+
+/**
+ * The borrowers that fill a quota the job needs room in, and that no rule lets the job
+ * preempt for this way (SEMANTICS 5.1, 5.2): one sentence each, naming the borrower and
+ * the rule that would have to allow preempting it — typically a parent's job held up by
+ * a child's borrower, which only the parent's childPreemption could reach.
+ */
+export function explainBlockingBorrowers(ctx: AnswerContext, problem: PreemptionProblem): string[] {
+  const { snapshot: snap, viewer } = ctx;
+  const tree = snap.tree;
+  const eligible = new Set(problem.candidates.map((c) => c.job));
+  const out: string[] = [];
+  const named = new Set<number>();
+  for (const o of problem.over) {
+    if (o.resource !== 0) continue;
+    const a = tree.quotas[o.quota]!;
+    snap.jobs.forEach((j, i) => {
+      if (j.standing !== 'borrowing' || eligible.has(i) || named.has(i)) return;
+      const vq = tree.indexOf(j.quota);
+      if (vq === o.quota || !countsAt(tree, j.standing, vq, o.quota)) return;
+      named.add(i);
+      const gpus = j.pods * j.resources.gpu;
+      const through = tree.quotas[vq]!.parent;
+      out.push(`preemption (${problem.standing}): ${a.name} is full partly because ${jobLabel(j, viewer)} on ${j.quota} (priority ${j.priority}, ${j.module}, ${gpus} GPUs) borrows through ${through} beyond ${j.quota}'s guarantee; ${wouldNeed(ctx, problem.standing, j)}`);
+    });
+  }
+  return out;
+}
+
+/** The rule that would have to allow the job to preempt `victim`, and why it does not. */
+function wouldNeed(ctx: AnswerContext, standing: 'in-quota' | 'borrowing', victim: RunningJob): string {
+  const tree = ctx.snapshot.tree;
+  const quota = ctx.quota;
+  const vq = tree.indexOf(victim.quota);
+  const relation = tree.relation(ctx.q, vq);
+  if (relation === 'descendant') {
+    const cp = quota.childPreemption;
+    const rule = `${quota.name}/childPreemption`;
+    if (!cp) return `preempting it would need ${rule}, and ${quota.name} has no childPreemption (${sourceText(quota.src)})`;
+    if (!inRange(cp.preemptiblePriority, victim.priority)) return `preempting it would need ${rule} to cover priority ${victim.priority}, outside its preemptiblePriority ${formatRange(cp.preemptiblePriority)} (${sourceText(cp.src)})`;
+    return `preempting it would need ${rule} to cover module ${victim.module}, not in its modules [${cp.modules.join(', ')}] (${sourceText(cp.src)})`;
+  }
+  if (relation === 'sibling' || relation === 'lent') {
+    const l = tree.quotas[tree.lender(ctx.q, vq)]!;
+    const rule = `${l.name}/reclaim`;
+    if (standing === 'borrowing') return `preempting it would need ${rule}, which serves only jobs that run in quota, and this way the job would borrow`;
+    if (l.reclaim === 'never') return `preempting it would need ${rule}, and ${l.name} has reclaim: never (${sourceText(l.reclaimSrc)})`;
+    return `preempting it would need ${rule}, and ${l.name} has reclaim: lower-priority while its priority ${victim.priority} is not below the job's ${ctx.job.priority} (${sourceText(l.reclaimSrc)})`;
+  }
+  if (relation === 'self') {
+    const sp = quota.selfPreemption;
+    return sp ? `preempting it would need ${quota.name}/selfPreemption to cover it (lowPriority ${formatRange(sp.lowPriority)} below ${ctx.job.priority}, modules [${sp.modules.join(', ')}], ${sourceText(sp.src)})` : `preempting it would need a selfPreemption on ${quota.name}, which has none (${sourceText(quota.src)})`;
+  }
+  return `no rule lets a job on ${quota.name} preempt a job on ${victim.quota}`;
 }

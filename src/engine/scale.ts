@@ -3,9 +3,10 @@
  * scaling"). The scaling has been validated when the policy loaded
  * (policy/check-scales.ts); this works out its effect:
  *
- *   - the jobs whose standing changes (model/rescale.ts): a shrunk quota's newest
- *     lowest-priority jobs turn `borrowing` (reclaimable by its siblings); a grown
- *     quota's borrowers come back `in-quota`;
+ *   - the jobs whose standing changes (model/rescale.ts): a shrunk quota turns only as
+ *     many of its newest lowest-priority jobs `borrowing` (reclaimable by its siblings)
+ *     as the shrink needs; a scaled quota's borrowers come back `in-quota` where its new
+ *     min has room; the reasons say both, per quota;
  *   - for each scaled quota and every quota below it (their room depends on their
  *     ancestors' min): min, usage and in-quota room before and after, and the largest
  *     gang a queued job of each team could be admitted with in quota now, without
@@ -79,8 +80,8 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
     const q = quotas.find((x) => x.name === c.quota)!;
     const why =
       c.to === 'borrowing'
-        ? `${c.quota}'s min drops to ${min(q, true)}, below what its jobs use; the ${visible ? `job (priority ${c.job.priority}, started ${new Date(c.job.startedAt).toISOString().replace('.000Z', 'Z')})` : 'job'} is among its newest lowest-priority ones, so it now runs borrowing and its siblings may reclaim it`
-        : `${c.quota}'s min grows to ${min(q, true)}, enough to hold the job in quota again; it is no longer reclaimable`;
+        ? `${c.quota}'s min drops to ${min(q, true)}, below what its jobs use; the ${visible ? `job (priority ${c.job.priority}, started ${new Date(c.job.startedAt).toISOString().replace('.000Z', 'Z')})` : 'job'} is among the fewest of its newest lowest-priority jobs that cover the shrink, so it now runs borrowing and its siblings may reclaim it`
+        : `${c.quota}'s min ${min(q, true) > q.min.gpu ? 'grows' : 'changes'} to ${min(q, true)}, with room to hold the job in quota again; it is no longer reclaimable`;
     return {
       job: visible ? c.job.name : hiddenLabel(c.job),
       ...(visible ? {} : { hidden: true as const }),
@@ -126,8 +127,33 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
     const fit = parent ? `; the children of ${parent.name} now guarantee ${kids.reduce((s, k) => s + min(k, true), 0)} of its ${min(parent, true)} GPUs` : '';
     return `${e.quota}: min ${q.min.gpu} → ${e.gpu} GPUs (${sourceText(e.src)})${fit}`;
   });
+  reasons.push(...scale.set.flatMap((e) => standingSummary(snap, e.quota, min(quotas[tree.indexOf(e.quota)]!, true), none.usage, after.standings, changes)));
   if (changes.length === 0) reasons.push('no running job changes standing: every quota still covers the jobs it holds in quota');
   return { query: scale.name, ...(viewer ? { as: viewer.user } : {}), set: scale.set.map((e) => ({ quota: e.quota, before: quotas.find((q) => q.name === e.quota)!.min.gpu, after: e.gpu, source: sourceText(e.src) })), changes, quotas: effects, reasons };
+}
+
+/**
+ * What the scaling does to one quota's own jobs, in one sentence each (SEMANTICS 9): how
+ * many jobs a shrink turns borrowing out of how many it could have, and which borrowers
+ * come back in quota where the new min has room (and which stay borrowing, for want of
+ * room). `changes` are already shown as the viewer may see them.
+ */
+function standingSummary(snap: Snapshot, quota: string, newMin: number, usageBefore: number[], after: Map<string, Standing>, changes: ScaleChange[]): string[] {
+  const q = snap.tree.indexOf(quota);
+  const own = snap.jobs.filter((j) => j.quota === quota);
+  const before = usageBefore[q]!;
+  const list = (cs: ScaleChange[]) => cs.map((c) => `${c.job} (${c.gpus} GPUs)`).join(', ');
+  const out: string[] = [];
+  const turned = changes.filter((c) => c.quota === quota && c.to === 'borrowing');
+  if (turned.length > 0) {
+    const inQuota = own.filter((j) => j.standing === 'in-quota').length;
+    out.push(`${quota}: its jobs use ${before} GPUs, ${before - newMin} over the new min of ${newMin}: ${turned.length} of its ${inQuota} in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the ${before - newMin}: ${list(turned)}; the others stay in quota`);
+  }
+  const back = changes.filter((c) => c.quota === quota && c.to === 'in-quota');
+  const still = own.filter((j) => j.standing === 'borrowing' && after.get(j.name) === 'borrowing').length;
+  if (back.length > 0) out.push(`${quota}: the new min of ${newMin} has room, so ${back.length} of its borrowing job(s) return in quota (${list(back)})${still > 0 ? `; ${still} other(s) stay borrowing, for want of room` : ''}`);
+  else if (still > 0 && turned.length === 0) out.push(`${quota}: its ${still} borrowing job(s) stay borrowing: the new min of ${newMin} has no room for them (its jobs use ${before})`);
+  return out;
 }
 
 /**

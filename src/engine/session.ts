@@ -7,7 +7,7 @@ import { createKernel } from '../kernel/create-kernel.js';
 import type { Kernel } from '../kernel/types.js';
 import type { JobSpec, Policy } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
-import { loadPolicy, type LoadOptions } from '../policy/load-policy.js';
+import { loadPolicy, tagStage, type LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import { compileRules, type CompiledRule } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
@@ -37,34 +37,43 @@ export interface ViewOptions {
 }
 
 export class Session {
-  readonly tree: QuotaTree;
   readonly tables: EligibilityTables;
 
   private constructor(
     readonly policy: Policy,
+    /** The policy's quota tree, built once: the snapshot and the tables share it. */
+    readonly tree: QuotaTree,
     readonly rules: CompiledRule[],
     readonly snapshot: Snapshot | undefined,
     /** Warnings from loading (errors stop before a Session exists). */
     readonly findings: Finding[],
   ) {
-    this.tree = new QuotaTree(policy.quotas);
-    this.tables = new EligibilityTables(rules, this.tree);
+    this.tables = new EligibilityTables(rules, tree);
   }
 
-  /** Loads files into a Session, or returns every finding that stops it. */
+  /**
+   * Loads files into a Session, or returns every finding that stops it. After the
+   * loading stages (policy/load-policy.ts) come the engine's: compile the rules, then
+   * `place` (engine/snapshot.ts: running jobs without a placement are placed and the
+   * kernel is loaded), whose findings are tagged with that stage like the others.
+   */
   static open(files: InputFile[], options: SessionOptions = {}): { session?: Session; findings: Finding[] } {
     const loaded = loadPolicy(files, options);
     if (!loaded.policy) return { findings: loaded.findings };
     const policy = loaded.policy;
+    const tree = new QuotaTree(policy.quotas);
     const rules = compileRules(policy);
     let snapshot: Snapshot | undefined;
+    const findings = [...loaded.findings];
     if (policy.cluster) {
       const kernel = options.kernel ?? createKernel(options.backend ?? 'wasm');
-      const built = Snapshot.build(policy, policy.cluster, kernel);
-      if (hasErrors(built.findings)) return { findings: sortFindings([...loaded.findings, ...built.findings]) };
+      const built = Snapshot.build(policy, policy.cluster, kernel, tree);
+      findings.push(...tagStage(built.findings, 'place'));
+      if (hasErrors(built.findings)) return { findings: sortFindings(findings) };
       snapshot = built.snapshot;
     }
-    return { session: new Session(policy, rules, snapshot, loaded.findings), findings: loaded.findings };
+    const sorted = sortFindings(findings);
+    return { session: new Session(policy, tree, rules, snapshot, sorted), findings: sorted };
   }
 
   /** The admission rules (resource caps, per-module settings), compiled once. */

@@ -44,9 +44,8 @@ export class Snapshot {
     this.models = modelIndex(cluster.nodes);
   }
 
-  /** Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. */
-  static build(policy: Policy, cluster: Cluster, kernel: Kernel): { snapshot?: Snapshot; findings: Finding[] } {
-    const tree = new QuotaTree(policy.quotas);
+  /** Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. `tree` is the policy's, when the caller has it already. */
+  static build(policy: Policy, cluster: Cluster, kernel: Kernel, tree = new QuotaTree(policy.quotas)): { snapshot?: Snapshot; findings: Finding[] } {
     const poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
     const nodeIndex = new Map(cluster.nodes.map((n, i) => [n.name, i]));
     // A cordoned node sits in a pool index no quota draws from: its pods stay and count,

@@ -1,77 +1,58 @@
 /**
- * Answering "what if this job were submitted now?" (SEMANTICS 3-5). The attempts, in
- * order, each tried only when the ones before it fail:
+ * Answering "what if this job were submitted now?" (SEMANTICS 3-5). The steps, each
+ * tried only when the ones before it fail:
  *
+ *   0. admission (admission.ts) and never-runs (never-runs.ts)  → reject
  *   1. in quota, on free capacity                          → admit  (in-quota)
  *   2. borrowing a same-level quota's unused share (5.2)    → admit  (borrowing)
- *   3. in quota, preempting eligible jobs                   → preempt (in-quota)
- *   4. borrowing, preempting eligible jobs                  → preempt (borrowing)
- *   5. idleResources acceptable: idle capacity, no victims  → admit  (idle)
- *   otherwise wait; a job that no state of the cluster could ever run is rejected.
+ *   3. preempting: the victim sets of every way the job could run (in quota, and
+ *      borrowing when it may) compete in one kernel call    → preempt (the winner's way)
+ *   4. idleResources acceptable: idle capacity, no victims  → admit  (idle)
+ *   otherwise wait.
  *
- * Borrowing without victims (2) comes before preempting in quota (3) (ours): nobody
- * loses work, and the lender can always take its share back. An `only` job skips 1-4
- * and never preempts (invariant 5).
+ * No victims at all beats any victim set (SEMANTICS 5.3), so 1 and 2 come first; between
+ * them, as between two victim sets that tie on every criterion, the job's own standing
+ * decides, in quota first. An `only` job skips 1-3 and never preempts (invariant 5).
  */
 import { LAYOUT } from '../kernel/layout.js';
-import type { GangRequest } from '../kernel/types.js';
-import type { JobSpec, Pool } from '../model/policy.js';
-import { VICTIM_CRITERION_TEXT, isDefaultVictimOrder } from '../model/victim-order.js';
-import { inRange } from '../model/priority.js';
 import { sourceText } from '../model/source.js';
-import type { EligibilityTables } from '../rules/eligibility-table.js';
-import { explainVictim } from '../rules/explain-victim.js';
+import type { JobSpec } from '../model/policy.js';
 import { checkAdmission } from './admission.js';
-import type { Answer, VictimAnswer } from './answer.js';
-import type { Viewer } from './visibility.js';
-import { preemptionProblem } from './preemption-problem.js';
-import { gangRequest } from './gang.js';
+import { answerContext, waysOf, type AnswerContext, type EngineContext } from './answer-context.js';
+import { placementOf, victimAnswers, type Answer } from './answer.js';
+import { neverRuns } from './never-runs.js';
+import { kernelOrder, problemFor, type PreemptionProblem } from './preemption-problem.js';
 import { modelRefusal } from './model-reasons.js';
-import { describeNeverFits, describeOverrun, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall } from './reasons.js';
-import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
-import { neverFits, overruns, totalRequest, type Overrun } from './usage.js';
-import { lostGpuHours } from '../model/lost-work.js';
-import { formatCpu, formatMemory } from '../model/resources.js';
+import { VICTIM_CRITERION_TEXT, isDefaultVictimOrder } from '../model/victim-order.js';
+import type { Pool } from '../model/policy.js';
+import { jobLabel } from './visibility.js';
+import { describeHeadroom, describeNeverFits, describeOverrun, explainBlockingBorrowers, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall, lostText } from './reasons.js';
 
-/** What the engine needs to answer: the snapshot (with its loaded kernel) and the rules' tables. */
-export interface EngineContext {
-  snapshot: Snapshot;
-  tables: EligibilityTables;
-  /** Who is asking: sentences name only the jobs they may see (visibility.ts). */
-  viewer?: Viewer;
-}
+export type { EngineContext } from './answer-context.js';
 
 /** Answers one submission. Never mutates the snapshot. */
-export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSpec): Promise<Answer> {
-  const snap = ctx.snapshot;
+export async function answerWhatIf(engine: EngineContext, query: string, job: JobSpec): Promise<Answer> {
+  const snap = engine.snapshot;
   const base = { query, job: job.name, quota: job.quota };
   const wait = (reasons: string[]): Answer => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
   const reject = (reasons: string[]): Answer => ({ ...base, decision: 'reject', standing: null, placement: [], victims: [], reasons });
 
-  // SEMANTICS 10: access, per-module settings and resource caps come before any quota arithmetic.
+  // 0. SEMANTICS 10: access, per-module settings and resource caps come before any quota arithmetic.
   const admission = await checkAdmission(snap, job);
   if (admission.reject) return reject(admission.reject);
-
-  const tree = snap.tree;
-  const q = tree.indexOf(job.quota);
-  const quota = tree.at(q);
-  const pool = snap.poolOf(job.quota);
-  const poolIdx = snap.poolIndexOf(job.quota);
-  const req = gangRequest(job, poolIdx, pool, snap.modelsOf(job));
-  const need = totalRequest(job);
-  const kernel = snap.kernel;
+  const ctx = answerContext(engine, query, job);
   // A job asking only for models no node of the pool has can never run: the model is what blocks it.
-  const noModel = modelRefusal(snap, job, pool.name);
+  const noModel = modelRefusal(snap, job, ctx.pool.name);
   if (noModel) return reject([noModel]);
+  const never = neverRuns(ctx);
+  if (never) return reject(never);
 
-  const poolTooSmall = neverFitsPool(snap, req);
-  if (poolTooSmall) return reject([`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`]);
-
-  const placementOf = (pods: { node: number; mask: number }[]) => pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
+  const { req, pool, quota, need } = ctx;
+  const kernel = snap.kernel;
   // Idle capacity: free GPUs only, never a victim (invariant 5); the answer when they suffice.
   const idleRun = (why: string[]): Answer | undefined => {
     const res = kernel.place(req);
-    return res.ok ? { ...base, decision: 'admit', standing: 'idle', placement: placementOf(res.pods), victims: [], reasons: why } : undefined;
+    return res.ok ? { ...base, decision: 'admit', standing: 'idle', placement: placementOf(snap, res.pods), victims: [], reasons: why } : undefined;
   };
 
   if (job.idleResources === 'only') {
@@ -80,7 +61,7 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
     return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'a job on idle resources never preempts anything; it waits for free GPUs']);
   }
 
-  // A full cap blocks every quota attempt; an `acceptable` job may still run idle.
+  // A full cap blocks every quota step; an `acceptable` job may still run idle.
   if (admission.blocked) {
     if (job.idleResources === 'acceptable') {
       const idle = idleRun([...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back']);
@@ -91,103 +72,47 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   }
 
   const reasons: string[] = [];
-  const sp = quota.selfPreemption;
-  const mayBorrow = quota.parent !== null && sp !== undefined && inRange(sp.highPriority, job.priority);
-  const inQuotaOverruns = overruns(tree, snap.usage, q, need, 'in-quota');
-  const borrowOverruns = mayBorrow ? overruns(tree, snap.usage, q, need, 'borrowing') : [];
-  const inQuotaNever = neverFits(tree, q, need, 'in-quota');
-  const borrowNever = mayBorrow ? neverFits(tree, q, need, 'borrowing') : [];
+  const inQuota = ctx.inQuota;
+  const borrowing = ctx.borrowing;
 
   // 1. In quota on free capacity.
-  if (inQuotaOverruns.length === 0) {
+  if (inQuota.over.length === 0) {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(res.pods), victims: [], reasons: [`in quota: ${tree.pathNames(q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`, ...admission.notes] };
+    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(snap, res.pods), victims: [], reasons: [`in quota: ${snap.tree.pathNames(ctx.q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`, ...admission.notes] };
     reasons.push(`in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
   } else {
-    reasons.push(...inQuotaOverruns.map((o) => `in quota: ${describeOverrun(snap, o)}`));
+    reasons.push(...inQuota.over.map((o) => `in quota: ${describeOverrun(snap, o)}`));
   }
 
   // 2. Borrowing a same-level quota's unused share, no victims.
-  if (mayBorrow && borrowOverruns.length === 0 && inQuotaOverruns.length > 0) {
+  if (!borrowing) {
+    if (inQuota.over.length > 0) reasons.push(`borrowing: ${explainNoBorrowing(snap, ctx.q, job.priority)}`);
+  } else if (borrowing.over.length > 0) {
+    reasons.push(...borrowing.over.map((o) => `borrowing: ${describeOverrun(snap, o)}`));
+  } else if (inQuota.over.length > 0) {
     const res = kernel.place(req);
     if (res.ok) {
       return {
         ...base,
         decision: 'admit',
         standing: 'borrowing',
-        placement: placementOf(res.pods),
+        placement: placementOf(snap, res.pods),
         victims: [],
         reasons: [
-          ...inQuotaOverruns.map((o) => describeOverrun(snap, o)),
-          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(sp.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
+          ...inQuota.over.map((o) => describeOverrun(snap, o)),
+          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
         ],
       };
     }
-  } else if (!mayBorrow && inQuotaOverruns.length > 0) {
-    reasons.push(`borrowing: ${explainNoBorrowing(snap, q, job.priority)}`);
-  } else if (mayBorrow && borrowOverruns.length > 0) {
-    reasons.push(...borrowOverruns.map((o) => `borrowing: ${describeOverrun(snap, o)}`));
+    // The quota tree would let it borrow; only the pool stands in the way.
+    reasons.push(`borrowing: every quota above ${quota.name} has room for it to borrow through ${quota.parent}, but ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
   }
 
-  // 3 and 4. Preemption.
-  const targets: Array<{ standing: 'in-quota' | 'borrowing'; never: Overrun[] }> = [{ standing: 'in-quota', never: inQuotaNever }];
-  if (mayBorrow) targets.push({ standing: 'borrowing', never: borrowNever });
-  let anyCandidates = false;
-  let searched = false;
-  for (const t of targets) {
-    if (t.never.length > 0) continue;
-    const problem = await preemptionProblem(snap, ctx.tables, job, t.standing);
-    if (problem.constraints.length > LAYOUT.MAX_CONSTRAINTS) {
-      reasons.push(`preemption (${t.standing}): ${problem.constraints.length} quotas and resources on the way to the root are over at once, more than the ${LAYOUT.MAX_CONSTRAINTS} the victim search takes; the job cannot be given victims`);
-      searched = true;
-      continue;
-    }
-    searched = true;
-    const { candidates, ruleOf } = problem;
-    if (candidates.length === 0) {
-      if (t.standing === 'borrowing') reasons.push(`preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(sp!.src)})`);
-      continue;
-    }
-    anyCandidates = true;
-    const res = kernel.selectVictims(req, [{ standing: t.standing, candidates, constraints: problem.constraints }], problem.order);
-    if (!res.ok) {
-      reasons.push(`preemption (${t.standing}): ${explainShortfall(snap, candidates, ruleOf, problem.over, ctx.viewer)}`);
-      continue;
-    }
-    const victims: VictimAnswer[] = res.victims.map((vi) => {
-      const v = snap.job(vi);
-      const rule = ruleOf.get(vi)!;
-      return {
-        job: v.name,
-        quota: v.quota,
-        priority: v.priority,
-        module: v.module,
-        standing: v.standing,
-        gpus: snap.state.jobs[vi]!.pods.reduce((s, p) => s + popcount(p.mask), 0),
-        lostGpuHours: lostGpuHours(v, snap.cluster.at),
-        rule: rule.name,
-        source: rule.source,
-        reason: explainVictim(snap.policy, rule, v, job.priority),
-      };
-    });
-    const why = problem.over.length > 0 ? problem.over.map((o) => describeOverrun(snap, o)) : [explainNoRoom(snap, req, pool.name, 'free GPUs')];
-    return {
-      ...base,
-      decision: 'preempt',
-      standing: t.standing,
-      placement: placementOf(res.pods),
-      victims,
-      reasons: [...reasons.filter((r) => r.startsWith('preemption (')), ...why, `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${t.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`, ...victimOrderReason(pool)],
-      ...(isDefaultVictimOrder(pool.victimOrder) ? {} : { victimOrder: pool.victimOrder }),
-    };
-  }
-  if (!searched) {
-    // Every target asks for more than some quota guarantees at all: no victim could help.
-    const never = targets.flatMap((t) => t.never.slice(0, 1));
-    reasons.push(`preemption: no preemption can help: ${never.map((o) => describeNeverFits(snap, o)).join('; ')}`);
-  } else if (!anyCandidates) reasons.push(`preemption: ${explainNoVictims(snap, q, job)}`);
+  // 3. Preemption, across every way the job could run.
+  const preempted = await preempt(ctx, reasons);
+  if (preempted) return preempted;
 
-  // 5. Idle capacity for `acceptable` jobs.
+  // 4. Idle capacity for `acceptable` jobs.
   if (job.idleResources === 'acceptable') {
     const idle = idleRun([...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back']);
     if (idle) return idle;
@@ -195,22 +120,82 @@ export async function answerWhatIf(ctx: EngineContext, query: string, job: JobSp
   } else {
     reasons.push('idle: idleResources is none, so the job does not run on idle capacity');
   }
-
-  const never = inQuotaNever.length > 0 && (!mayBorrow || borrowNever.length > 0) && job.idleResources === 'none';
-  if (never) {
-    return reject([...inQuotaNever.map((o) => `${describeNeverFits(snap, o)}; and the job may neither borrow nor run idle`)]);
-  }
   return wait(reasons);
 }
 
 /**
- * The work the victims lose, as the asker may know it: with a viewer, only the victims
- * they can see are summed, so a total never reveals a hidden job's lost work.
+ * Step 3: the victim problems of every way the job could run, solved together; the
+ * preempt answer, or undefined with the reason of every way that failed in `reasons`.
  */
-function lostText(snap: Snapshot, victims: VictimAnswer[], viewer: Viewer | undefined): string {
-  const visible = viewer ? victims.filter((v) => viewer.canSee(snap.job(snap.jobIndex.get(v.job)!))) : victims;
-  const lost = `${round2(visible.reduce((s, v) => s + v.lostGpuHours, 0))} GPU-hours of work lost`;
-  return visible.length === victims.length ? lost : `${lost} by the jobs you can see`;
+async function preempt(ctx: AnswerContext, reasons: string[]): Promise<Answer | undefined> {
+  const { snapshot: snap, job, quota } = ctx;
+  const open = waysOf(ctx).filter((w) => w.never.length === 0);
+  if (open.length === 0) {
+    // Every way asks for more than some quota guarantees at all: no victim could help.
+    reasons.push(`preemption: no preemption can help: ${waysOf(ctx).map((w) => describeNeverFits(snap, w.never[0]!)).join('; ')}`);
+    return undefined;
+  }
+  const problems: PreemptionProblem[] = [];
+  for (const w of open) {
+    const problem = await problemFor(ctx, w);
+    if (problem.constraints.length > LAYOUT.MAX_CONSTRAINTS) {
+      reasons.push(`preemption (${w.standing}): ${problem.constraints.length} quotas and resources on the way to the root are over at once, more than the ${LAYOUT.MAX_CONSTRAINTS} the victim search takes; the job cannot be given victims`);
+      continue;
+    }
+    if (problem.candidates.length === 0 && w.standing === 'borrowing') reasons.push(`preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`);
+    problems.push(problem);
+  }
+  const withCandidates = problems.filter((p) => p.candidates.length > 0);
+  if (withCandidates.length === 0) {
+    if (problems.length > 0) reasons.push(`preemption: ${explainNoVictims(snap, ctx.q, job)}`);
+    reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p)));
+    return undefined;
+  }
+
+  // SEMANTICS 5.3: one call; the kernel compares the best set of every way by the
+  // criteria, and the job's standing breaks only an exact tie (in quota first).
+  const res = snap.kernel.selectVictims(
+    ctx.req,
+    withCandidates.map((p) => ({ standing: p.standing, candidates: p.candidates, constraints: p.constraints })),
+    kernelOrder(ctx.pool),
+  );
+  const winner = res.ok ? withCandidates[res.alternative] : undefined;
+  if (!winner) {
+    for (const p of withCandidates) reasons.push(`preemption (${p.standing}): ${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}`);
+    reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p)));
+    return undefined;
+  }
+  const won = { problem: winner, victims: res.victims, pods: res.pods };
+  const { problem } = won;
+  const victims = victimAnswers(snap, won.victims, problem.ruleOf, job.priority);
+  const why = problem.over.length > 0 ? problem.over.map((o) => describeOverrun(snap, o)) : [explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs')];
+  return {
+    query: ctx.query,
+    job: job.name,
+    quota: job.quota,
+    decision: 'preempt',
+    standing: problem.standing,
+    placement: placementOf(snap, won.pods),
+    victims,
+    reasons: [
+      ...reasons.filter((r) => r.startsWith('preemption (')),
+      ...why,
+      `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`,
+      ...withCandidates.filter((p) => p !== problem).map((p) => `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p)}`),
+      ...victimOrderReason(ctx.pool),
+    ],
+    ...(isDefaultVictimOrder(ctx.pool.victimOrder) ? {} : { victimOrder: ctx.pool.victimOrder }),
+  };
+}
+
+/** What running the losing way would have taken: its own best set (one kernel call), or why none works. */
+function otherWay(ctx: AnswerContext, p: PreemptionProblem): string {
+  const snap = ctx.snapshot;
+  const res = snap.kernel.selectVictims(ctx.req, [{ standing: p.standing, candidates: p.candidates, constraints: p.constraints }], p.order);
+  if (!res.ok) return `running ${p.standing} instead, no set of its eligible jobs makes room (${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}), so the set above is the only one`;
+  const victims = victimAnswers(snap, res.victims, p.ruleOf, ctx.job.priority);
+  const names = victims.map((v) => jobLabel(snap.job(snap.jobIndex.get(v.job)!), ctx.viewer)).join(', ');
+  return `running ${p.standing} instead would preempt ${names} (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}); the set above wins, and the job's own standing would decide only an exact tie`;
 }
 
 /** When the pool sets its own victimOrder, the answer says that order chose the victims (SEMANTICS 5.3). */
@@ -218,44 +203,4 @@ function victimOrderReason(pool: Pool): string[] {
   if (isDefaultVictimOrder(pool.victimOrder)) return [];
   const src = pool.victimOrderSrc ? ` (${sourceText(pool.victimOrderSrc)})` : '';
   return [`victims chosen by pool "${pool.name}"'s victimOrder${src}: ${pool.victimOrder.join(', ')}, first ${VICTIM_CRITERION_TEXT[pool.victimOrder[0]!]}`];
-}
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}
-
-function describeHeadroom(snap: Snapshot, name: string, needGpu: number): string {
-  const i = snap.tree.indexOf(name);
-  const q = snap.tree.at(i);
-  return `${name} uses ${snap.usage[i]![0]} of ${q.min.gpu} GPUs, so the job's ${needGpu} fit`;
-}
-
-/**
- * Why the gang could not fit the pool even with every node empty — counted per
- * resource, so the sentence names the one that binds (GPUs, cpu or memory) — or
- * undefined when it could.
- */
-function neverFitsPool(snap: Snapshot, req: GangRequest): string | undefined {
-  let total = 0;
-  const byGpu = { pods: 0, nodes: 0, gpus: 0 };
-  let maxCpu = 0;
-  let maxMem = 0;
-  snap.cluster.nodes.forEach((node, i) => {
-    if (snap.state.nodes[i]!.pool !== req.pool) return; // state.nodes parallels cluster.nodes
-    // On an empty node every aligned block is free, so strict topology changes nothing here.
-    const gpuFits = Math.floor(node.gpus / req.gpu);
-    const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;
-    const memFits = req.mem > 0 && node.memory !== undefined ? Math.floor(node.memory / req.mem) : Infinity;
-    total += Math.min(gpuFits, cpuFits, memFits);
-    byGpu.pods += gpuFits;
-    byGpu.nodes++;
-    byGpu.gpus += node.gpus;
-    maxCpu = Math.max(maxCpu, node.cpu ?? Infinity);
-    maxMem = Math.max(maxMem, node.memory ?? Infinity);
-  });
-  if (total >= req.pods) return undefined;
-  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
-  if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
-  if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
-  return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
 }

@@ -1,22 +1,27 @@
 /**
- * The loading pipeline, as named stages run in order (after OPA's compiler). Each stage
- * collects every finding it can; the pipeline stops after the first stage that found an
- * error, so later stages never run on input they cannot trust and a file with errors
- * never yields a partial model.
+ * The loading pipeline: an ordered list of named stages run by one loop (after OPA's
+ * compiler). Each stage reads what the stages before it left in the shared `LoadState`,
+ * adds its own part, and reports every finding it can into its own Collector; the loop
+ * tags each finding with the stage's name and keeps all of them (warnings too). It stops
+ * after the first stage that found an error, so later stages never run on input they
+ * cannot trust and a file with errors never yields a partial model.
  *
  *   parse      YAML text → documents (syntax errors, duplicate keys)
- *   validate   documents → typed specs (unknown fields, types, enums)
- *   build      specs → Policy (names resolve, ranges, sums, placements)
- *   snapshot   whole-snapshot checks (roots fit pools, usage within min, node capacity)
+ *   validate   documents → typed specs (unknown fields, types, enums; a QuotaTree at all)
+ *   build      specs → the model's parts (names resolve, ranges, sums, placements)
+ *   snapshot   whole-snapshot checks (roots fit pools, usage within min, node capacity, caps)
  *   scale      ScaleQuota documents against the trusted model: new mins fit parents and
  *              pools, and no quota stays above its new min (runs last: it needs usage)
+ *
+ * The engine adds one more stage when it opens a session (`place`, engine/session.ts).
  */
 import { hasErrors, sortFindings, type Finding } from '../errors.js';
-import type { Policy } from '../model/policy.js';
-import { buildCluster } from './build-cluster.js';
+import type { Cluster, Policy, ScaleQuota, SpotMarket, WhatIf, Workspace } from '../model/policy.js';
+import type { PolicyPromise } from '../model/promise.js';
+import { buildCluster, type JobOrigins } from './build-cluster.js';
 import type { NameIndex } from './build-job.js';
 import { buildPromises } from './build-promises.js';
-import { buildQuotas } from './build-quotas.js';
+import { buildQuotas, type QuotaBuild } from './build-quotas.js';
 import { buildWhatIfs } from './build-whatifs.js';
 import { buildScales } from './build-scales.js';
 import { buildSpotMarkets } from './build-spot-markets.js';
@@ -26,7 +31,7 @@ import { checkScales } from './check-scales.js';
 import { checkSnapshot } from './check-snapshot.js';
 import { Collector } from './collector.js';
 import { parseFiles, type InputFile, type SourceDoc } from './source-doc.js';
-import { validateDocuments } from './validate-schema.js';
+import { validateDocuments, type TypedDoc } from './validate-schema.js';
 
 export interface LoadOptions {
   /** The time a snapshot without `at` is taken at (epoch ms); default Date.now(). */
@@ -39,56 +44,116 @@ export interface LoadResult {
   findings: Finding[];
 }
 
-function lineCol(sd: SourceDoc): { line: number; column: number } {
-  const pos = sd.lines.linePos(sd.doc.range[0]);
-  return { line: pos.line, column: pos.col };
+/** The names of the loading stages, in the order they run (and `place`, the engine's). */
+export type StageName = 'parse' | 'validate' | 'build' | 'snapshot' | 'scale' | 'place';
+
+/** What the stages hand on to each other; each stage fills its own fields. */
+interface LoadState {
+  files: InputFile[];
+  now: number;
+  docs: SourceDoc[];
+  typed: TypedDoc[];
+  qb?: QuotaBuild;
+  workspaces: Workspace[];
+  cluster?: Cluster;
+  origins: JobOrigins;
+  whatIfs: WhatIf[];
+  promises: PolicyPromise[];
+  scales: ScaleQuota[];
+  spotMarkets: SpotMarket[];
 }
+
+/** One named stage: reads the state the stages before it left, records findings into `c`. */
+interface Stage {
+  name: StageName;
+  run(s: LoadState, c: Collector): void;
+}
+
+/** The stages, in order. */
+const STAGES: readonly Stage[] = [
+  {
+    name: 'parse',
+    run(s, c) {
+      const parsed = parseFiles(s.files);
+      s.docs = parsed.docs;
+      c.findings.push(...parsed.findings);
+    },
+  },
+  {
+    name: 'validate',
+    run(s, c) {
+      const validated = validateDocuments(s.docs);
+      s.typed = validated.typed;
+      c.findings.push(...validated.findings);
+      if (hasErrors(validated.findings) || validated.typed.some((d) => d.kind === 'QuotaTree')) return;
+      // Nothing to check against: an empty or comment-only bundle must not pass as clean.
+      const first = validated.typed[0]?.sd;
+      const at = first ? { file: first.file, ...lineCol(first) } : { file: s.files[0]?.path ?? '', line: 1, column: 1 };
+      c.findings.push({ ...at, code: 'policy/no-quota-tree', severity: 'error', path: '', message: validated.typed.length ? 'the policy has no QuotaTree: nothing declares the quotas its documents refer to' : 'the policy holds no documents', hint: 'add a QuotaTree document (docs/policy-format.md section 2), or name the files that hold it together with these' });
+    },
+  },
+  {
+    name: 'build',
+    run(s, c) {
+      const qb = buildQuotas(c, s.typed);
+      s.qb = qb;
+      s.workspaces = buildWorkspaces(c, s.typed, qb.quotas);
+      const names: NameIndex = {
+        quotas: new Map(qb.quotas.map((q) => [q.name, q])),
+        workspaces: new Map(s.workspaces.map((w) => [w.name, w])),
+      };
+      const { cluster, origins } = buildCluster(c, s.typed, qb.pools, names, s.now);
+      s.cluster = cluster;
+      s.origins = origins;
+      s.whatIfs = buildWhatIfs(c, s.typed, names, cluster?.jobs ?? []);
+      s.promises = buildPromises(c, s.typed, names);
+      s.scales = buildScales(c, s.typed, qb.quotas);
+      s.spotMarkets = buildSpotMarkets(c, s.typed);
+    },
+  },
+  {
+    name: 'snapshot',
+    run(s, c) {
+      if (!s.cluster) return;
+      checkSnapshot(c, s.cluster, built(s).pools, built(s), s.origins);
+      checkCaps(c, s.cluster, s.workspaces);
+    },
+  },
+  {
+    name: 'scale',
+    run(s, c) {
+      checkScales(c, s.scales, built(s).quotas, built(s).pools, s.cluster);
+    },
+  },
+];
 
 /** Loads, validates and merges the given files into one Policy. */
 export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadResult {
-  const warnings: Finding[] = [];
-  const stop = (findings: Finding[]): LoadResult => ({ findings: sortFindings([...warnings, ...findings]) });
-
-  const parsed = parseFiles(files);
-  if (hasErrors(parsed.findings)) return stop(parsed.findings);
-  warnings.push(...parsed.findings);
-
-  const validated = validateDocuments(parsed.docs);
-  if (hasErrors(validated.findings)) return stop(validated.findings);
-  if (!validated.typed.some((d) => d.kind === 'QuotaTree')) {
-    // Nothing to check against: an empty or comment-only bundle must not pass as clean.
-    const first = validated.typed[0]?.sd;
-    const at = first ? { file: first.file, ...lineCol(first) } : { file: files[0]?.path ?? '', line: 1, column: 1 };
-    return stop([{ ...at, code: 'policy/no-quota-tree', severity: 'error', path: '', message: validated.typed.length ? 'the policy has no QuotaTree: nothing declares the quotas its documents refer to' : 'the policy holds no documents', hint: 'add a QuotaTree document (docs/policy-format.md section 2), or name the files that hold it together with these' }]);
+  const state: LoadState = { files, now: options.now ?? Date.now(), docs: [], typed: [], workspaces: [], origins: new Map(), whatIfs: [], promises: [], scales: [], spotMarkets: [] };
+  const findings: Finding[] = [];
+  for (const stage of STAGES) {
+    const c = new Collector();
+    stage.run(state, c);
+    findings.push(...tagStage(c.findings, stage.name));
+    if (hasErrors(c.findings)) return { findings: sortFindings(findings) };
   }
+  const qb = built(state);
+  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces: state.workspaces, cluster: state.cluster, whatIfs: state.whatIfs, scales: state.scales, promises: state.promises, spotMarkets: state.spotMarkets, files: files.map((f) => f.path) };
+  return { policy, findings: sortFindings(findings) };
+}
 
-  const c = new Collector();
-  const qb = buildQuotas(c, validated.typed);
-  const workspaces = buildWorkspaces(c, validated.typed, qb.quotas);
-  const names: NameIndex = {
-    quotas: new Map(qb.quotas.map((q) => [q.name, q])),
-    workspaces: new Map(workspaces.map((w) => [w.name, w])),
-  };
-  const { cluster, origins } = buildCluster(c, validated.typed, qb.pools, names, options.now ?? Date.now());
-  const whatIfs = buildWhatIfs(c, validated.typed, names, cluster?.jobs ?? []);
-  const promises = buildPromises(c, validated.typed, names);
-  const scales = buildScales(c, validated.typed, qb.quotas);
-  const spotMarkets = buildSpotMarkets(c, validated.typed);
-  if (hasErrors(c.findings)) return stop(c.findings);
-  warnings.push(...c.findings);
+/** `findings`, each tagged with the stage that found it (kept when already set). */
+export function tagStage(findings: Finding[], stage: StageName): Finding[] {
+  return findings.map((f) => (f.stage ? f : { ...f, stage }));
+}
 
-  if (cluster) {
-    const s = new Collector();
-    checkSnapshot(s, cluster, qb.pools, qb, origins);
-    checkCaps(s, cluster, workspaces);
-    if (hasErrors(s.findings)) return stop(s.findings);
-    warnings.push(...s.findings);
-  }
+/** The quotas and pools the build stage made; later stages run only after it succeeded. */
+function built(s: LoadState): QuotaBuild {
+  if (!s.qb) throw new Error('a stage after build ran without its output');
+  return s.qb;
+}
 
-  const sc = new Collector();
-  checkScales(sc, scales, qb.quotas, qb.pools, cluster);
-  if (hasErrors(sc.findings)) return stop(sc.findings);
-
-  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces, cluster, whatIfs, scales, promises, spotMarkets, files: files.map((f) => f.path) };
-  return { policy, findings: sortFindings(warnings) };
+function lineCol(sd: SourceDoc): { line: number; column: number } {
+  const pos = sd.lines.linePos(sd.doc.range[0]);
+  return { line: pos.line, column: pos.col };
 }

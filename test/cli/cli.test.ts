@@ -93,8 +93,8 @@ describe('quotient check', () => {
     expect(doc.findings).toHaveLength(1);
     const typo = doc.findings.find((f) => f.code === 'policy/unknown-field');
     expect(typo).toBeDefined();
-    expect(Object.keys(typo!).sort()).toEqual(['code', 'column', 'end', 'file', 'hint', 'line', 'message', 'path', 'severity', 'start']);
-    expect(typo).toMatchObject({ file: typoFile, line: 22, column: 5, severity: 'error', path: 'spec.submit.prioirty' });
+    expect(Object.keys(typo!).sort()).toEqual(['code', 'column', 'end', 'file', 'hint', 'line', 'message', 'path', 'severity', 'stage', 'start']);
+    expect(typo).toMatchObject({ file: typoFile, line: 22, column: 5, severity: 'error', path: 'spec.submit.prioirty', stage: 'validate' });
     for (const f of doc.findings) expect(typeof f.message).toBe('string');
   });
 

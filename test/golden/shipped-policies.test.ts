@@ -42,12 +42,15 @@ const EXPECTED: Record<string, Record<string, Pin>> = {
     'team-b-wrong-module': { decision: 'reject', standing: null, victims: [] },
   },
   // QuotaA and QuotaB each use 32 of 32. A priority-7 DLC job may preempt priority-4
-  // DLC/DSW jobs of QuotaA and QuotaB. 16 GPUs in quota: QuotaA must shrink by 16, and
-  // only a-sweep is on QuotaA → a-sweep (16 GPU-hours: started 11:00, no checkpoint).
+  // DLC/DSW jobs of QuotaA and QuotaB. 16 GPUs: in quota, QuotaA must shrink by 16 and
+  // only a-sweep is on QuotaA (16 GPU-hours: started 11:00, no checkpoint); borrowing,
+  // Research must shrink by 16: b-notebook (0 lost: hourly checkpoint at 12:00) does it.
+  // The sets compete (SEMANTICS 5.3): both have an in-quota priority-4 victim, and the
+  // notebook loses less work, so the job borrows.
   // 24 GPUs: QuotaA's own eligible work is only 16, so in quota fails; borrowing needs
-  // 24 from Research: b-notebook (0 lost: hourly checkpoint at 12:00) + a-sweep.
+  // 24 from Research: b-notebook + a-sweep.
   'self-level-preemption': {
-    'urgent-in-own-quota': { decision: 'preempt', standing: 'in-quota', victims: [['a-sweep', 'QuotaA/selfPreemption', 16]], nodes: ['node-0', 'node-1'] },
+    'urgent-in-own-quota': { decision: 'preempt', standing: 'borrowing', victims: [['b-notebook', 'QuotaA/selfPreemption', 0]], nodes: ['node-4', 'node-5'] },
     'urgent-borrows-from-sibling': {
       decision: 'preempt',
       standing: 'borrowing',

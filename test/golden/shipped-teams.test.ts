@@ -78,12 +78,15 @@ describe('shipped team policies', () => {
     expect(a.quotas.find((q) => q.quota === 'Quota1.2')).toMatchObject({ min: { before: 80, after: 72 }, used: { before: 80, after: 72 }, room: { before: 0, after: 0 } });
   });
 
-  it('quota-scaling: a deeper cut to 56 turns both priority-3 jobs borrowing, newest first', () => {
+  it('quota-scaling: a deeper cut to 56 turns only as many priority-3 jobs borrowing as it needs (SEMANTICS 9)', () => {
     const s = openSession(bundle('quota-scaling'));
     const a = s.scale(s.policy.scales.find((x) => x.name === 'shrink-c-to-56')!);
-    // 80 − 56 = 24 over: notebooks (8, 11:30) then finetune (24, 09:00) → 48 used.
-    expect(a.changes.map((c) => c.job)).toEqual(['dsw-c-notebooks', 'dsw-c-finetune']);
-    expect(a.quotas.find((q) => q.quota === 'Quota1.2')!.used).toEqual({ before: 80, after: 48 });
+    // 80 − 56 = 24 over. Newest lowest-priority first: notebooks (8, 11:30), then
+    // finetune (24, 09:00) covers it; with finetune turned, the notebooks are not needed
+    // (80 − 24 = 56) and stay in quota: one job, not two.
+    expect(a.changes.map((c) => [c.job, c.to])).toEqual([['dsw-c-finetune', 'borrowing']]);
+    expect(a.quotas.find((q) => q.quota === 'Quota1.2')!.used).toEqual({ before: 80, after: 56 });
+    expect(a.reasons.join('\n')).toContain('Quota1.2: its jobs use 80 GPUs, 24 over the new min of 56: 1 of its 3 in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the 24: dsw-c-finetune (24 GPUs)');
   });
 
   it('a scaling of a parent lists the effect down the tree', () => {

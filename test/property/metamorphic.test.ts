@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/engine/answer.js';
-import { findCandidates } from '../../src/engine/candidates.js';
+import { findCandidates } from '../../src/engine/preemption-problem.js';
 import { overruns, totalRequest } from '../../src/engine/usage.js';
 import { printable, scenarioArbitrary, scenarioYaml, type Doc, type Scenario } from '../../src/testing/index.js';
 import { openSession } from '../helpers/session.js';

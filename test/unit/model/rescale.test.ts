@@ -38,4 +38,26 @@ describe('rescaleStandings', () => {
     const r = rescaleStandings(small, jobs, new Map([['A', 16], ['B', 16]]));
     expect(r.changes.map((c) => [c.job.name, c.to])).toEqual([['b2', 'in-quota']]);
   });
+
+  it('turns only as many jobs borrowing as the shrink needs: a later, larger job makes the earlier small ones needless', () => {
+    const sized = (j: RunningJob, gpu: number): RunningJob => ({ ...j, resources: { gpu } });
+    // A (min 16) runs big (8 GPUs, oldest) and two newer 1-GPU jobs: 10 GPUs. Shrunk to 2
+    // it is 8 over.
+    const jobs = [sized(job('big', 'A', 1, 1000), 8), sized(job('small-1', 'A', 1, 3000), 1), sized(job('small-2', 'A', 1, 2000), 1)];
+    const r = rescaleStandings(quotas, jobs, new Map([['A', 2], ['B', 30]]));
+    // Greedy takes small-1, small-2 (still 8 over), then big; the reprieve returns both
+    // small jobs: big alone brings A to 2.
+    expect(r.changes.map((c) => [c.job.name, c.to])).toEqual([['big', 'borrowing']]);
+    expect(r.usage[1]).toBe(2);
+  });
+
+  it('returns borrowers in quota wherever a changed min has room, also one that shrinks', () => {
+    const small = [quota('Root', null, 32, ['A', 'B']), quota('A', 'Root', 24), quota('B', 'Root', 8)];
+    const jobs = [{ ...job('b1', 'A', 3, 1000), standing: 'borrowing' as const }, job('base', 'A', 5, 1000)];
+    // A shrinks 24 → 16: base (8) in quota leaves room for the 8-GPU borrower.
+    const r = rescaleStandings(small, jobs, new Map([['A', 16], ['B', 16]]));
+    expect(r.changes.map((c) => [c.job.name, c.to])).toEqual([['b1', 'in-quota']]);
+    // An unchanged min takes no one back.
+    expect(rescaleStandings(small, jobs, new Map([['A', 24]])).changes).toEqual([]);
+  });
 });

@@ -1,0 +1,58 @@
+/**
+ * SEMANTICS 3, Decisions: `reject` exactly when the job could never run under the
+ * policy, even on an empty pool. Three things make it so; everything else that cannot
+ * run now is `wait`:
+ *
+ *   1. a workspace rule forbids it: access, a module setting, or a cap the job alone
+ *      exceeds (admission.ts, checked before this);
+ *   2. it fits no node of the pool: the gang does not fit the pool with every node
+ *      empty (GPUs per node, and cpu and memory where nodes state them);
+ *   3. no quota standing would ever take it: in quota it asks more than some quota on
+ *      its path guarantees at all, it may not borrow (SEMANTICS 5.2) or borrowing asks
+ *      more than an ancestor guarantees at all, and `idleResources: none` keeps it off
+ *      idle capacity.
+ */
+import { formatCpu, formatMemory } from '../model/resources.js';
+import type { AnswerContext } from './answer-context.js';
+import { describeNeverFits } from './reasons.js';
+
+/** The reject reasons of 2 and 3, or undefined when some state of the cluster could run the job. */
+export function neverRuns(ctx: AnswerContext): string[] | undefined {
+  const { job, pool } = ctx;
+  const poolTooSmall = neverFitsPool(ctx);
+  if (poolTooSmall) return [`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`];
+  if (job.idleResources !== 'none' || ctx.inQuota.never.length === 0) return undefined;
+  if (ctx.borrowing && ctx.borrowing.never.length === 0) return undefined;
+  return ctx.inQuota.never.map((o) => `${describeNeverFits(ctx.snapshot, o)}; and the job may neither borrow nor run idle`);
+}
+
+/**
+ * Why the gang could not fit the pool even with every node empty — counted per
+ * resource, so the sentence names the one that binds (GPUs, cpu or memory) — or
+ * undefined when it could.
+ */
+function neverFitsPool(ctx: AnswerContext): string | undefined {
+  const { snapshot: snap, req } = ctx;
+  let total = 0;
+  const byGpu = { pods: 0, nodes: 0, gpus: 0 };
+  let maxCpu = 0;
+  let maxMem = 0;
+  snap.cluster.nodes.forEach((node, i) => {
+    if (snap.state.nodes[i]!.pool !== req.pool) return;
+    // On an empty node every aligned block is free, so strict topology changes nothing here.
+    const gpuFits = Math.floor(node.gpus / req.gpu);
+    const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;
+    const memFits = req.mem > 0 && node.memory !== undefined ? Math.floor(node.memory / req.mem) : Infinity;
+    total += Math.min(gpuFits, cpuFits, memFits);
+    byGpu.pods += gpuFits;
+    byGpu.nodes++;
+    byGpu.gpus += node.gpus;
+    maxCpu = Math.max(maxCpu, node.cpu ?? Infinity);
+    maxMem = Math.max(maxMem, node.memory ?? Infinity);
+  });
+  if (total >= req.pods) return undefined;
+  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
+  if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
+  if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
+  return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
+}

@@ -1,0 +1,67 @@
+/**
+ * Loading as named stages run by one loop (policy/load-policy.ts): every finding carries
+ * the stage that found it, warnings of earlier stages survive a later stage's errors,
+ * and the loop stops at the first stage with an error.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { Session } from '../../../src/engine/session.js';
+
+const TREE = `apiVersion: quotient.dev/v1
+kind: QuotaTree
+metadata: { name: t }
+spec:
+  pool: { name: p }
+  quotas:
+    - name: Root
+      min: { gpu: 16 }
+      children:
+        - name: A
+          min: { gpu: 8 }
+          childPreemption: { preemptiblePriority: 1-3, modules: [DLC] }
+        - { name: B, min: { gpu: 8 } }
+---
+apiVersion: quotient.dev/v1
+kind: Workspace
+metadata: { name: ws }
+spec: { quotas: [A, B] }
+---
+apiVersion: quotient.dev/v1
+kind: Cluster
+metadata: { name: c }
+spec:
+  at: 2026-11-20T12:00:00Z
+  nodeGroups: [ { prefix: n-, count: 2, gpus: 8, pool: p } ]
+  jobs:
+    - { name: a1, workspace: ws, quota: A, module: DLC, priority: 5, pods: 1, resources: { gpu: 8 } }
+`;
+const SCALE = `---
+apiVersion: quotient.dev/v1
+kind: ScaleQuota
+metadata: { name: too-big }
+spec:
+  set: { A: 12 }
+`;
+
+describe('loading stages', () => {
+  it('tags each finding with its stage and keeps the build warning when the scale stage fails', () => {
+    const { policy, findings } = loadPolicy([{ path: 't.yaml', text: TREE + SCALE }], { now: 0 });
+    expect(policy).toBeUndefined();
+    expect(findings.map((f) => [f.code, f.stage])).toEqual([
+      ['policy/child-preemption-without-children', 'build'],
+      ['policy/scale-children-exceed-parent', 'scale'],
+    ]);
+  });
+
+  it('stops at the first stage with an error: a parse error hides everything after it', () => {
+    const { findings } = loadPolicy([{ path: 't.yaml', text: `${TREE}---\nkind: [\n` }], { now: 0 });
+    expect(findings.map((f) => f.stage)).toEqual(['parse']);
+  });
+
+  it("tags the engine's own stage: a running job that fits nowhere is found by `place`", () => {
+    const text = TREE.replace('pods: 1, resources: { gpu: 8 } }', 'pods: 1, resources: { gpu: 8 } }\n    - { name: a2, workspace: ws, quota: B, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, idleResources: only }');
+    const { session, findings } = Session.open([{ path: 't.yaml', text }], { backend: 'reference', now: 0 });
+    expect(session).toBeUndefined();
+    expect(findings.filter((f) => f.severity === 'error').map((f) => [f.code, f.stage])).toEqual([['policy/unplaceable-job', 'place']]);
+  });
+});
