@@ -16,11 +16,18 @@
  *     preemption clause's range ends and their neighbours (edgePriorities); in a
  *     quarter of states every job shares one edge priority;
  *   - a third of jobs are scattered across nodes instead of packed (fragmentation);
+ *   - in a quarter of states the submission (unless its template fixes pods) asks for
+ *     one pod more than the free GPUs of its pool hold, so it cannot start without
+ *     preempting or waiting: the boundary where victims are chosen;
+ *   - a quarter of jobs are of the kind the promise protects (its neverPreempts or
+ *     maxLostGpuHours selector: module, priority, workspace, standing), since only a
+ *     state that runs such a job can break the promise;
  *   - idle-resources jobs and borrowers come from the filler's modes, as before.
  */
 import fc from 'fast-check';
 import type { Cluster, JobSpec, Module, Policy, RunningJob } from '../model/policy.js';
 import type { PolicyPromise } from '../model/promise.js';
+import { inRange } from '../model/priority.js';
 import type { Source } from '../model/source.js';
 import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../testing/fill-cluster.js';
 
@@ -43,8 +50,8 @@ export function promiseStates(policy: Policy, placedJobs: RunningJob[], promise:
   const counts = few.length && few.length < all.length ? fc.oneof({ arbitrary: fc.constantFrom(...few), weight: 1 }, { arbitrary: fc.constantFrom(...all), weight: 2 }) : fc.constantFrom(...all);
   const submitArb = submitArbitrary(policy, promise);
   const theme = fc
-    .record({ full: fc.nat({ max: 3 }), same: fc.nat({ max: 3 }), samePick: fc.nat() })
-    .map((t): StateTheme => ({ full: t.full === 0, samePriority: t.same === 0 ? t.samePick : undefined }));
+    .record({ full: fc.nat({ max: 3 }), same: fc.nat({ max: 3 }), samePick: fc.nat(), over: fc.nat({ max: 3 }) })
+    .map((t): StateTheme => ({ full: t.full === 0, samePriority: t.same === 0 ? t.samePick : undefined, overflow: t.over === 0 }));
   return fc
     .tuple(counts, fc.array(biasedJobArbitrary(), { maxLength: Math.max(...all), size: 'max' }), submitArb, theme)
     .map(([n, wishes, submit, t]) => buildState(policy, promise.cluster.keepSnapshotJobs ? placedJobs : [], wishes.slice(0, n), submit, promise, t));
@@ -59,6 +66,8 @@ export function promiseStates(policy: Policy, placedJobs: RunningJob[], promise:
 interface StateTheme {
   full: boolean;
   samePriority?: number;
+  /** The submission asks for one pod more than its pool's free GPUs hold. */
+  overflow?: boolean;
 }
 
 /** One random job's choices plus the boundary biases (see the file comment). */
@@ -66,12 +75,19 @@ interface BiasedJob extends RawJob {
   edge: boolean;
   fill: boolean;
   scatter: number;
+  protected: boolean;
 }
 
 function biasedJobArbitrary(): fc.Arbitrary<BiasedJob> {
   return fc
-    .tuple(rawJobArbitrary(), fc.boolean(), fc.nat({ max: 3 }), fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 1023 }), weight: 1 }))
-    .map(([raw, edge, fill, scatter]) => ({ ...raw, edge, fill: fill === 0, scatter }));
+    .tuple(
+      rawJobArbitrary(),
+      fc.boolean(),
+      fc.nat({ max: 3 }),
+      fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 1023 }), weight: 1 }),
+      fc.nat({ max: 3 }),
+    )
+    .map(([raw, edge, fill, scatter, prot]) => ({ ...raw, edge, fill: fill === 0, scatter, protected: prot === 0 }));
 }
 
 /**
@@ -119,16 +135,23 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: BiasedJob[
   const priorities = promise.cluster.priority;
   const edges = edgePriorities(policy, priorities);
   const maxGpu = Math.max(...nodes.map((n) => n.gpus));
+  const guarded = promise.expect.neverPreempts ?? promise.expect.maxLostGpuHours?.of;
   const added: FilledJob[] = [];
   wishes.forEach((w, i) => {
     if (usable.length === 0) return;
-    const ws = pick(usable, w.wsPick);
+    const aim = w.protected ? guarded : undefined;
+    const aimedWs = aim?.workspace ? usable.filter((u) => u.name === aim.workspace) : [];
+    const ws = pick(aimedWs.length ? aimedWs : usable, w.wsPick);
     const mode = pick(MODES, w.mode);
     const quota = quotaIdx.get(pick(ws.quotas, w.quotaPick))!;
     // Only modules both the workspace and the quota allow: the state must pass `check`.
     const allowed = policy.quotas[quota]!.allowedModules;
-    const modules = ws.modules.filter((m) => !allowed || allowed.values.includes(m));
+    const permitted = ws.modules.filter((m) => !allowed || allowed.values.includes(m));
+    const aimedModules = aim?.module ? permitted.filter((m) => aim.module!.includes(m)) : [];
+    const modules = aimedModules.length ? aimedModules : permitted;
     if (modules.length === 0) return;
+    const aimedPriorities = aim?.priority ? priorities.filter((p) => inRange(aim.priority!, p)) : [];
+    const standing = wishedStanding(w, mode);
     // Filling to the guarantee: the whole room left on the quota's path, in the largest pods that divide it.
     const room = w.fill || theme.full ? fill.room(quota) : 0;
     const fillShape = [8, 4, 2, 1].find((g) => g <= maxGpu && room > 0 && room % g === 0 && room / g <= 16);
@@ -137,11 +160,18 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: BiasedJob[
       workspace: ws.name,
       quota,
       module: pick(modules, w.module),
-      priority: theme.samePriority !== undefined && edges.length ? pick(edges, theme.samePriority) : w.edge && edges.length ? pick(edges, w.priority) : pick(priorities, w.priority),
+      priority: aimedPriorities.length
+        ? pick(aimedPriorities, w.priority)
+        : theme.samePriority !== undefined && edges.length
+          ? pick(edges, theme.samePriority)
+          : w.edge && edges.length
+            ? pick(edges, w.priority)
+            : pick(priorities, w.priority),
       pods: fillShape ? room / fillShape : w.pods,
       gpu: fillShape ?? Math.min(pick(POD_SHAPES, w.shape), maxGpu),
       mode,
-      standing: wishedStanding(w, mode),
+      // The protected standing when the promise names one the job's mode can have (idle needs an idle mode).
+      standing: aim?.standing && !aim.standing.includes(standing) && aim.standing.some((s) => s !== 'idle') ? aim.standing.find((s) => s !== 'idle')! : standing,
       startedAt: at - w.ageMin * 60_000,
       checkpointEveryMin: w.checkpointMin,
       scatter: w.scatter,
@@ -166,13 +196,32 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: BiasedJob[
     src: GENERATED,
   }));
   const cluster: Cluster = { name: policy.cluster?.name ?? 'generated', at, nodes, jobs: [...placedJobs, ...generated], src: policy.cluster?.src ?? GENERATED };
-  return { cluster, submit, added };
+  return { cluster, submit: theme.overflow && !promise.submit.pods ? overflowing(policy, fill, submit) : submit, added };
+}
+
+/** `submit` with one pod more than the free GPUs of its quota's pool hold (at most 16 pods). */
+function overflowing(policy: Policy, fill: ClusterFill, submit: JobSpec): JobSpec {
+  const pool = policy.quotas.find((q) => q.name === submit.quota)?.pool;
+  const free = fill.nodes.filter((n) => n.pool === pool).reduce((s, n) => s + n.gpus - popcount(n.used), 0);
+  const pods = Math.min(16, Math.floor(free / submit.resources.gpu) + 1);
+  return { ...submit, pods };
+}
+
+function popcount(mask: number): number {
+  let n = 0;
+  for (let m = mask; m > 0; m = Math.floor(m / 2)) n += m % 2;
+  return n;
 }
 
 /** Submissions drawn from the promise's template; unset fields from what the policy allows. */
 function submitArbitrary(policy: Policy, promise: PolicyPromise): fc.Arbitrary<JobSpec> {
   const t = promise.submit;
-  const quotas = t.quota ?? policy.quotas.map((q) => q.name);
+  // Unless the template names quotas, only quotas some allowed workspace may submit to:
+  // a submission to a quota no workspace is associated with is refused before any rule
+  // runs (SEMANTICS 3), and a third of the runs would test nothing (a parent quota).
+  const allowedWs = policy.workspaces.filter((w) => !t.workspace || t.workspace.includes(w.name));
+  const reachable = policy.quotas.map((q) => q.name).filter((q) => allowedWs.some((w) => w.quotas.includes(q)));
+  const quotas = t.quota ?? (reachable.length ? reachable : policy.quotas.map((q) => q.name));
   const priorities = t.priority ?? [1, 2, 3, 4, 5, 6, 7, 8, 9];
   const edges = edgePriorities(policy, priorities);
   return fc
