@@ -45,4 +45,21 @@ describe('promise states', () => {
     const priorities = states.flatMap((s) => s.added.map((j) => j.priority));
     expect(priorities.filter((p) => p === 1 || p === 3).length / priorities.length).toBeGreaterThan(0.75);
   });
+
+  it('submits only to quotas a workspace may use, overflows the free GPUs in a share of states, and adds the protected kind of job', () => {
+    const [own] = readBundles(['policies/self-level-preemption']);
+    const opened = own && Session.open(own.files).session;
+    const guard = opened?.policy.promises.find((p) => p.name === 'inference-never-preempted');
+    if (!opened || !guard) throw new Error('shipped policy or promise missing');
+    const states = fc.sample(promiseStates(opened.policy, [], guard), { numRuns: 200, seed: 5 });
+    // Research, the parent, has no workspace: a submission there is refused before any rule runs.
+    expect(new Set(states.map((s) => s.submit.quota))).toEqual(new Set(['QuotaA', 'QuotaB']));
+    const free = (s: (typeof states)[number]) => s.cluster.nodes.reduce((n, node) => n + node.gpus, 0) - s.cluster.jobs.reduce((n, j) => n + j.pods * j.resources.gpu, 0);
+    const overflowing = states.filter((s) => s.submit.pods * s.submit.resources.gpu > free(s));
+    // The promise protects in-quota EAS jobs: a state without one cannot break it.
+    const guarded = states.filter((s) => s.cluster.jobs.some((j) => j.module === 'EAS' && j.standing === 'in-quota'));
+    // Seed 5 gives 65 and 45+ of 200 with the biases, 50 and 36 without them.
+    expect(overflowing.length, 'states whose submission exceeds the free GPUs').toBeGreaterThanOrEqual(60);
+    expect(guarded.length, 'states running a protected job').toBeGreaterThanOrEqual(45);
+  });
 });
