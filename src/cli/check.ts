@@ -5,7 +5,7 @@ import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
-import { formatOf, printDocument, say, colour, type OutputOptions } from './output.js';
+import { formatOf, printDocument, report, say, colour, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 interface CheckOptions extends OutputOptions {
@@ -27,7 +27,7 @@ export function registerCheck(program: Command): void {
       // Validation gives the same findings on either kernel; the twin needs no build step.
       for (const b of bundles) findings.push(...Session.open(b.files, { backend: 'reference' }).findings);
       const sorted = sortFindings(findings);
-      if (format !== 'table') printDocument(format, { findings: sorted });
+      if (format !== 'table') printDocument(format, report('CheckReport', { findings: sorted }));
       else {
         if (sorted.length) say(renderFindings(sorted));
         const files = bundles.reduce((s, b) => s + b.files.length, 0);
@@ -37,5 +37,5 @@ export function registerCheck(program: Command): void {
       process.exitCode = errors || (opts.failOnWarning && sorted.length > 0) ? EXIT.findings : EXIT.ok;
     });
   // Options every answering command shares, listed after its own in --help.
-  outputOptions(cmd, 'print {"findings": [...]} as JSON');
+  outputOptions(cmd, 'print a CheckReport as JSON: {apiVersion, kind, findings: [...]} (schemas/check-report.json)');
 }

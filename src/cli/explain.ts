@@ -4,7 +4,7 @@ import { outputOptions } from './flags.js';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
-import { formatOf, log, printDocument, say, colour, type OutputOptions } from './output.js';
+import { formatOf, log, printDocument, report, say, colour, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 /** Registers the command. */
@@ -45,8 +45,8 @@ export function registerExplain(program: Command): void {
           say('');
         }
       }
-      if (format !== 'table') printDocument(format, out.length === 1 ? out[0] : out);
+      if (format !== 'table') printDocument(format, report('ExplainReport', { policies: out }));
     });
   // Options every answering command shares, listed after its own in --help.
-  outputOptions(cmd, 'print the rules as JSON (name, kind, quota, source, summary, conditions; admission rules apart)');
+  outputOptions(cmd, 'print an ExplainReport as JSON: {apiVersion, kind, policies: [{policy, rules, admission}]} (schemas/explain-report.json)');
 }

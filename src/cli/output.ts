@@ -27,6 +27,17 @@ export function formatOf(opts: OutputOptions): Format {
   throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, 'use -o table, -o json or -o yaml');
 }
 
+/** The version of every machine-readable document (docs/cli.md "JSON output", schemas/). */
+export const API_VERSION = 'quotient/v1';
+
+/**
+ * A machine-readable report: `apiVersion` and `kind` first, then the body. Every command
+ * prints one such object whatever the number of answers, so a script reads one shape.
+ */
+export function report<B extends object>(kind: 'CheckReport' | 'WhatIfReport' | 'ScaleReport' | 'TestReport' | 'ExplainReport', body: B): { apiVersion: typeof API_VERSION; kind: string } & B {
+  return { apiVersion: API_VERSION, kind, ...body };
+}
+
 /**
  * Prints a document in a machine format. No character a terminal obeys is printed raw:
  * JSON escapes them all (`escapeJson` adds the ones JSON.stringify leaves); YAML that

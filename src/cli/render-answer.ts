@@ -41,7 +41,11 @@ export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string }): 
   }
   if (a.reasons.length) {
     lines.push(`  ${a.decision === 'wait' || a.decision === 'reject' ? 'why not:' : 'why:'}`);
-    for (const r of a.reasons) lines.push(`    - ${r}`);
+    for (const r of a.reasons) lines.push(`    - ${r.message}`);
+  }
+  if (a.notes.length) {
+    lines.push('  note:');
+    for (const n of a.notes) lines.push(`    - ${n.message}`);
   }
   return lines.join('\n');
 }

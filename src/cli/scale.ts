@@ -17,7 +17,7 @@ import { applyScaling } from '../policy/apply-scaling.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths } from './flags.js';
-import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { formatOf, log, printDocument, report, say, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { renderScale } from './render-scale.js';
 
@@ -74,6 +74,8 @@ export function registerScale(program: Command): void {
       const extra = opts.set ? [setDocument(opts.set)] : [];
       const answers: Array<ScaleAnswer & { policy: string }> = [];
       const invalid: Finding[] = [];
+      // Warnings of the policies answered from: in the report beside the answers, and on stderr.
+      const warnings: Finding[] = [];
       let applyTo: { files: InputFile[]; values: Map<string, number>; standings: Map<string, string> } | undefined;
       const sessions: Session[] = [];
       for (const b of bundles) {
@@ -88,6 +90,7 @@ export function registerScale(program: Command): void {
           throw new QuotientError('scale/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
         }
         if (findings.length) log(renderFindings(findings));
+        warnings.push(...findings);
         sessions.push(session);
         if (!session.snapshot)
           throw new QuotientError('scale/no-cluster', `the policy ${b.label} has no Cluster document`, 'a scaling what-if needs a snapshot: add a Cluster document with nodes and running jobs');
@@ -107,7 +110,7 @@ export function registerScale(program: Command): void {
       if (user !== undefined && sessions.length > 0 && !sessions.some((s) => s.knows(user))) throw unknownUser(user, sessions);
       if (invalid.length) {
         const sorted = sortFindings(invalid);
-        if (format !== 'table') printDocument(format, { findings: sorted });
+        if (format !== 'table') printDocument(format, report('ScaleReport', { findings: sorted, answers: [] }));
         else say(`${renderFindings(sorted)}\n\n${countFindings(sorted)}: the scaling is not applied`);
         process.exitCode = EXIT.findings;
         return;
@@ -120,12 +123,14 @@ export function registerScale(program: Command): void {
         );
       // Written before the answer is printed: a refused write (exit 2) prints no answer a script could take for done.
       const written = applyTo ? applyScaling(applyTo.files, { values: applyTo.values, standings: applyTo.standings }) : undefined;
+      // With --apply, the report says what was written (the files and the new mins), as the stderr line does.
+      const applied = applyTo && written ? { applied: { set: Object.fromEntries(applyTo.values), files: written } } : {};
       if (format === 'table') say(answers.map((a) => renderScale(a)).join('\n\n'));
-      else printDocument(format, answers.length === 1 ? answers[0] : answers);
+      else printDocument(format, report('ScaleReport', { findings: sortFindings(warnings), answers, ...applied }));
       if (applyTo && written) log(`applied: ${[...applyTo.values].map(([q, v]) => `${q}=${v}`).join(', ')} written to ${written.join(', ')}`);
       process.exitCode = EXIT.ok;
     });
   // Options every answering command shares, listed after its own in --help.
   kernelOption(cmd);
-  outputOptions(cmd, 'print the answer as JSON');
+  outputOptions(cmd, 'print a ScaleReport as JSON: {apiVersion, kind, findings, answers: [...]} (schemas/scale-report.json)');
 }

@@ -12,7 +12,7 @@ import { checkPromise, DEFAULT_RUNS, type PromiseResult } from '../verify/check-
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
 import { EXIT } from './exit.js';
 import { isName, kernelFlag, kernelOption, outputOptions, runsFlag, seedFlag, takeBackPaths, workersFlag } from './flags.js';
-import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { colour, formatOf, log, printDocument, report, say, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { junitReport, tapReport } from './test-report.js';
@@ -93,13 +93,13 @@ export function registerTest(program: Command): void {
       if (opts.format === 'junit' || opts.format === 'tap') {
         // Printed above.
       } else if (format !== 'table')
-        printDocument(format, { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) });
+        printDocument(format, report('TestReport', { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) }));
       else renderTable(groups, seed, replay);
       process.exitCode = groups.some((g) => g.results.some((r) => r.status === 'broken')) ? EXIT.findings : EXIT.ok;
     });
   // Options every answering command shares, listed after its own in --help.
   kernelOption(cmd);
-  outputOptions(cmd, 'print the results as JSON');
+  outputOptions(cmd, 'print a TestReport as JSON: {apiVersion, kind, seed, runs, policies: [{policy, results}]} (schemas/test-report.json)');
 }
 
 /**

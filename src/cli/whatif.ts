@@ -1,7 +1,8 @@
 /** `quotient whatif FILES...`: answer the WhatIf documents (or an ad-hoc --submit job). */
 import type { Command } from 'commander';
-import { QuotientError, sortFindings } from '../errors.js';
+import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { Answer } from '../engine/answer.js';
+import { because } from '../engine/reason-codes.js';
 import type { ViewedAnswer } from '../engine/visibility.js';
 import { asUser, unknownUser } from './as-user.js';
 import { BatchPool } from '../engine/batch-pool.js';
@@ -10,7 +11,7 @@ import { readBundles } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
 import { answerMarketFlag } from './whatif-market.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
-import { colour, formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { colour, formatOf, log, printDocument, report, say, type Format, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { submitDocument } from './submit-flags.js';
@@ -18,15 +19,24 @@ import { readInput } from './read-input.js';
 import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
 import { jobDocumentPath, paiWhatIfDocument, relocateFindings } from '../interop/pai-whatif.js';
 
-/** A PAI request that is bad input (not a failure to run): exit 1, like any finding. */
-class InvalidJob extends QuotientError {}
+/**
+ * A job asked about (a PAI request or a --submit job) that is bad input, not a failure to
+ * run: exit 1 with its findings, like any finding (an unknown quota is exit 1 in `scale
+ * --set` and in `whatif --submit` alike).
+ */
+class InvalidJob extends QuotientError {
+  constructor(code: string, message: string, hint: string, readonly findings: Finding[] = []) {
+    super(code, message, hint);
+  }
+}
 
-/** Runs `body`; an InvalidJob is reported and ends with exit 1. */
-async function exitOneOnBadJob(body: () => Promise<void>): Promise<void> {
+/** Runs `body`; an InvalidJob is reported (a WhatIfReport with its findings in a machine format) and ends with exit 1. */
+async function exitOneOnBadJob(format: Format, body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (e) {
     if (!(e instanceof InvalidJob)) throw e;
+    if (format !== 'table') printDocument(format, report('WhatIfReport', { findings: sortFindings(e.findings), answers: [] }));
     log(`${colour.red('quotient:')} ${e.message}\n  ${colour.cyan('hint:')} ${e.hint}`);
     process.exitCode = EXIT.findings;
   }
@@ -35,10 +45,10 @@ async function exitOneOnBadJob(body: () => Promise<void>): Promise<void> {
 /** Reads `--job`; a bad request is its located findings and exit 1. */
 function readJobRequest(path: string): { path: string; submission: PaiSubmission } {
   const input = readInput(path);
-  const { submission, report } = readPaiJob(input);
-  if (report.findings.length) log(renderFindings(sortFindings(report.findings)));
+  const { submission, report: read } = readPaiJob(input);
+  if (read.findings.length) log(renderFindings(sortFindings(read.findings)));
   if (!submission) {
-    throw new InvalidJob('whatif/invalid-job', `the PAI request ${input.path} is not valid (${countFindings(report.findings)})`, 'fix the JSON fields named above (docs/interop.md lists what each one means)');
+    throw new InvalidJob('whatif/invalid-job', `the PAI request ${input.path} is not valid (${countFindings(read.findings)})`, 'fix the JSON fields named above (docs/interop.md lists what each one means)', read.findings);
   }
   return { path: input.path, submission };
 }
@@ -81,7 +91,7 @@ export function registerWhatIf(program: Command): void {
     .option('--trace <file>', 'with --market: the jobs file whose spot jobs run on the market')
     .option('--seed <n>', 'with --market: the seed of a synthetic market', '1')
     .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
-    .action(async (given: string[], opts: WhatIfOptions) => exitOneOnBadJob(async () => {
+    .action(async (given: string[], opts: WhatIfOptions) => exitOneOnBadJob(formatOf(opts), async () => {
       // Paths written after -q or --submit were taken as their values; give them back.
       const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });
       const format = formatOf(opts);
@@ -102,6 +112,8 @@ export function registerWhatIf(program: Command): void {
       if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
       const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
       const answers: Array<(Answer | ViewedAnswer) & { policy: string }> = [];
+      // Warnings of the policies answered from: in the report beside the answers, and on stderr.
+      const warnings: Finding[] = [];
       const wanted = new Set(opts.query ?? []);
       const found = new Set<string>();
       try {
@@ -120,12 +132,13 @@ export function registerWhatIf(program: Command): void {
             log(renderFindings(sortFindings(findings)));
             const errors = findings.filter((f) => f.severity === 'error');
             if (pai && errors.every((f) => f.file === pai.path)) {
-              throw new InvalidJob('whatif/invalid-job', `the PAI request ${pai.path} does not fit the policy ${b.label} (${countFindings(errors)})`, 'fix the request fields named above');
+              throw new InvalidJob('whatif/invalid-job', `the PAI request ${pai.path} does not fit the policy ${b.label} (${countFindings(errors)})`, 'fix the request fields named above', findings);
             }
-            if (opts.submit && errors.every((f) => f.file === '--submit')) throw new QuotientError('whatif/invalid-submit', `the --submit job is not valid (${countFindings(errors)})`, 'fix the key=value pairs named above (see `quotient whatif --help` for the keys)');
+            if (opts.submit && errors.every((f) => f.file === '--submit')) throw new InvalidJob('whatif/invalid-submit', `the --submit job is not valid (${countFindings(errors)})`, 'fix the key=value pairs named above (see `quotient whatif --help` for the keys)', findings);
             throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
           }
           if (findings.length) log(renderFindings(findings));
+          warnings.push(...findings);
           if (!session.snapshot) throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
           return { b, files, session };
         });
@@ -146,7 +159,7 @@ export function registerWhatIf(program: Command): void {
               const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
               // The stand-in name never shows: the answer names the job as the user did.
               const named = { policy: b.label, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
-              answers.push(pai ? { ...named, reasons: [...named.reasons, ...pai.submission.notes.map((n) => `PAI request: ${n}`)] } : named);
+              answers.push(pai ? { ...named, notes: [...named.notes, ...pai.submission.notes.map((n) => because('interop/pai-request', `PAI request: ${n}`))] } : named);
             }
           }
         }
@@ -157,10 +170,10 @@ export function registerWhatIf(program: Command): void {
       if (missing.length) throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');
       if (answers.length === 0) throw new QuotientError('whatif/no-queries', 'the files hold no WhatIf document', 'add a WhatIf document, or ask about an ad-hoc job with --submit key=value ...');
       if (format === 'table') say(answers.map((a) => renderAnswer(a)).join('\n\n'));
-      else printDocument(format, answers.length === 1 ? answers[0] : answers);
+      else printDocument(format, report('WhatIfReport', { findings: sortFindings(warnings), answers }));
       process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
     }));
   // Options every answering command shares, listed after its own in --help.
   kernelOption(cmd);
-  outputOptions(cmd, 'print the answer as JSON (one object, or an array for several)');
+  outputOptions(cmd, 'print a WhatIfReport as JSON: {apiVersion, kind, findings, answers: [...]} (schemas/whatif-report.json)');
 }

@@ -17,15 +17,16 @@ import { sourceText } from '../model/source.js';
 import { accessRefusal } from '../policy/access.js';
 import { compileAdmissionRules, durationText, specsText, type AdmissionRule } from '../rules/compile-admission.js';
 import { AdmissionEvaluator } from '../rules/evaluate-admission.js';
+import { because, type Reason } from './reason-codes.js';
 import type { Snapshot } from './snapshot.js';
 import { totalRequest } from './usage.js';
 
 /** What admission says: reject reasons, or wait reasons when a cap is full, and notes. */
 export interface AdmissionOutcome {
-  reject?: string[];
-  blocked?: string[];
+  reject?: Reason[];
+  blocked?: Reason[];
   /** For an admitted job: the caps that apply and the room they leave. */
-  notes: string[];
+  notes: Reason[];
 }
 
 const evaluators = new WeakMap<Policy, AdmissionEvaluator>();
@@ -44,7 +45,7 @@ export function admissionEvaluator(policy: Policy): AdmissionEvaluator {
 export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = admissionEvaluator(snap.policy)): Promise<AdmissionOutcome> {
   const ws = snap.policy.workspaces.find((w) => w.name === job.workspace)!;
   const refusal = accessRefusal(job, ws, snap.tree.get(job.quota));
-  if (refusal) return { reject: [`${refusal.message}: breaks ${refusal.rule} (${sourceText(refusal.src)}); ${refusal.hint}`], notes: [] };
+  if (refusal) return { reject: [because('admission/access-denied', `${refusal.message}: breaks ${refusal.rule} (${sourceText(refusal.src)}); ${refusal.hint}`)], notes: [] };
   const role = roleIn(ws, job.submittedBy);
   const verdict = await evaluator.evaluate({
     workspace: job.workspace,
@@ -58,7 +59,7 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
     podCpu: job.resources.cpu ?? 0,
     podMemory: job.resources.memory ?? 0,
   });
-  if (verdict.violations.length > 0) return { reject: verdict.violations.map((r) => explainViolation(r, job, role)), notes: [] };
+  if (verdict.violations.length > 0) return { reject: verdict.violations.map((r) => because('admission/setting-violated', explainViolation(r, job, role))), notes: [] };
   // An idle-only job uses no quota, so no cap counts it (docs/teams.md).
   if (job.idleResources === 'only' || verdict.caps.length === 0) return { notes: [] };
 
@@ -80,17 +81,17 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
   const alone = rows.find((x) => x.res.some((res) => need[res] > x.cap.max[res]!));
   if (alone) {
     const res = alone.res.find((x) => need[x] > alone.cap.max[x]!)!;
-    return { reject: [`the job alone asks for ${amount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`], notes: [] };
+    return { reject: [because('admission/cap-never-fits', `the job alone asks for ${amount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`)], notes: [] };
   }
   const bit = rows[0]!; // verdict.caps is non-empty here (returned above when empty)
   if (bit.room < 0) {
     const res = bit.res.find((x) => bit.used[x] + need[x] > bit.cap.max[x]!)!;
     return {
-      blocked: [`cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`],
+      blocked: [because('admission/cap-full', `cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`)],
       notes: [],
     };
   }
-  return { notes: [`cap ${bit.r.name} (${capText(bit.cap)}, ${bit.r.source}) is the strictest that applies: ${bit.used.gpu} GPUs in use, ${bit.used.gpu + need.gpu} with this job`] };
+  return { notes: [because('admission/cap-room', `cap ${bit.r.name} (${capText(bit.cap)}, ${bit.r.source}) is the strictest that applies: ${bit.used.gpu} GPUs in use, ${bit.used.gpu + need.gpu} with this job`)] };
 }
 
 function subjectJobs(cap: ResourceCap, job: JobSpec): string {

@@ -1,7 +1,8 @@
 /**
- * The answer to a what-if: a stable JSON contract (docs/policy-format.md). Field names
- * do not change without a version bump. Also the two builders that turn kernel indices
- * into its fields: the placement and the victims.
+ * The answer to a what-if: a stable JSON contract (docs/cli.md "JSON output",
+ * schemas/whatif-report.json). Field names do not change without a new apiVersion; every
+ * reason, note and victim carries a stable code (engine/reason-codes.ts) beside its sentence.
+ * Also the two builders that turn kernel indices into its fields: the placement and the victims.
  */
 import type { PodPlacement } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
@@ -9,7 +10,10 @@ import type { Standing } from '../model/policy.js';
 import type { VictimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import { explainVictim } from '../rules/explain-victim.js';
+import type { Reason, ReasonCode } from './reason-codes.js';
 import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
+
+export type { Reason, ReasonCode } from './reason-codes.js';
 
 export type Decision = 'admit' | 'preempt' | 'wait' | 'reject';
 
@@ -31,6 +35,8 @@ export interface VictimAnswer {
   rule: string;
   /** file:line:col of the clause, or `built-in`. */
   source: string;
+  /** Why it is eligible, as a code: `victim/<kind of rule>`. */
+  code: ReasonCode;
   reason: string;
 }
 
@@ -44,14 +50,31 @@ export interface Answer {
   standing: Standing | null;
   placement: PodAnswer[];
   victims: VictimAnswer[];
+  /** GPU-hours of work the victims lose in all (rounded to 0.01); 0 without victims. */
+  lostGpuHours: number;
   /** Why, in the policy's terms, citing file:line:col. */
-  reasons: string[];
+  reasons: Reason[];
   /**
    * The pool's victimOrder (SEMANTICS 5.3's criteria, first-deciding first) when it is
    * not the default and chose this answer's victims; absent otherwise.
    */
   victimOrder?: VictimCriterion[];
+  /** What the answer did not check or assumed (e.g. no submitter: caps and membership unchecked). */
+  notes: Reason[];
 }
+
+/** The total lost GPU-hours of the victims that show one (a hidden victim does not), rounded to 0.01. */
+export function totalLostGpuHours(victims: ReadonlyArray<VictimAnswer | { hidden: true }>): number {
+  return Math.round(victims.reduce((s, v) => s + ('lostGpuHours' in v ? v.lostGpuHours : 0), 0) * 100) / 100;
+}
+
+/** The code of a victim's reason: the kind of rule that makes it eligible. */
+const VICTIM_CODE: Record<CompiledRule['kind'], ReasonCode> = {
+  'reclaim-idle': 'victim/reclaim-idle',
+  'reclaim-borrowed': 'victim/reclaim-borrowed',
+  self: 'victim/self-preemption',
+  child: 'victim/child-preemption',
+};
 
 /** The kernel's pod placements as the answer names them: node names and GPU indices. */
 export function placementOf(snap: Snapshot, pods: PodPlacement[]): PodAnswer[] {
@@ -73,6 +96,7 @@ export function victimAnswers(snap: Snapshot, victims: number[], ruleOf: Map<num
       lostGpuHours: lostGpuHours(v, snap.cluster.at),
       rule: rule.name,
       source: rule.source,
+      code: VICTIM_CODE[rule.kind],
       reason: explainVictim(snap.policy, rule, v, preemptorPriority),
     };
   });

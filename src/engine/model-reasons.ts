@@ -3,6 +3,7 @@
  * refused naming the models the pool does have; a job that waits says when GPUs of
  * other models would have taken it (the model, not the room, is what blocks it).
  */
+import { because } from './reason-codes.js';
 import type { JobSpec } from '../model/policy.js';
 import type { Answer } from './answer.js';
 import { gangRequest } from './gang.js';
@@ -24,5 +25,5 @@ export function noteModelBlock(answer: Answer, snap: Snapshot, job: JobSpec): An
   const withModel = snap.kernel.room(gangRequest(job, poolIdx, pool, snap.modelsOf(job)));
   const anyModel = snap.kernel.room(gangRequest(job, poolIdx, pool));
   if (anyModel.podsFit <= withModel.podsFit || withModel.podsFit >= job.pods) return answer;
-  return { ...answer, reasons: [...answer.reasons, `the GPU model blocks it: ${withModel.podsFit} of its ${job.pods} pod(s) fit on free GPUs of ${job.gpuModels.join(' or ')}; ${anyModel.podsFit} would fit on free GPUs of any model`] };
+  return { ...answer, reasons: [...answer.reasons, because('placement/gpu-model', `the GPU model blocks it: ${withModel.podsFit} of its ${job.pods} pod(s) fit on free GPUs of ${job.gpuModels.join(' or ')}; ${anyModel.podsFit} would fit on free GPUs of any model`)] };
 }

@@ -14,16 +14,17 @@
  */
 import { formatCpu, formatMemory } from '../model/resources.js';
 import type { AnswerContext } from './answer-context.js';
+import { because, type Reason } from './reason-codes.js';
 import { describeNeverFits } from './reasons.js';
 
 /** The reject reasons of 2 and 3, or undefined when some state of the cluster could run the job. */
-export function neverRuns(ctx: AnswerContext): string[] | undefined {
+export function neverRuns(ctx: AnswerContext): Reason[] | undefined {
   const { job, pool } = ctx;
   const poolTooSmall = neverFitsPool(ctx);
-  if (poolTooSmall) return [`no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`];
+  if (poolTooSmall) return [because('placement/never-fits-pool', `no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`)];
   if (job.idleResources !== 'none' || ctx.inQuota.never.length === 0) return undefined;
   if (ctx.borrowing && ctx.borrowing.never.length === 0) return undefined;
-  return ctx.inQuota.never.map((o) => `${describeNeverFits(ctx.snapshot, o)}; and the job may neither borrow nor run idle`);
+  return ctx.inQuota.never.map((o) => because('quota/never-fits', `${describeNeverFits(ctx.snapshot, o)}; and the job may neither borrow nor run idle`));
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { Policy, RunningJob } from '../model/policy.js';
-import type { Answer, VictimAnswer } from './answer.js';
+import { totalLostGpuHours, type Answer, type VictimAnswer } from './answer.js';
 
 /** A user's view of the jobs. */
 export interface Viewer {
@@ -28,6 +28,7 @@ export interface HiddenVictim {
   gpus: number;
   rule: string;
   source: string;
+  code: VictimAnswer['code'];
   reason: string;
 }
 
@@ -90,10 +91,13 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
       gpus: v.gpus,
       rule: v.rule,
       source: v.source,
+      code: v.code,
       reason: `a job of ${job.workspace} on ${v.quota} at ${priorityBand(v.priority)} priority is eligible under ${v.rule} (${v.source})`,
     };
   });
-  return { ...answer, as: viewer.user, victims, reasons: answer.reasons.map(scrub) };
+    // The total counts only victims the viewer may see: it never reveals a hidden job's lost work.
+  const scrubbed = (r: Answer['reasons'][number]) => ({ ...r, message: scrub(r.message) });
+  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed) };
 }
 
 /**

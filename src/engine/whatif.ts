@@ -17,9 +17,11 @@
 import { LAYOUT } from '../kernel/layout.js';
 import { sourceText } from '../model/source.js';
 import type { JobSpec } from '../model/policy.js';
+import type { Snapshot } from './snapshot.js';
 import { checkAdmission } from './admission.js';
 import { answerContext, waysOf, type AnswerContext, type EngineContext } from './answer-context.js';
-import { placementOf, victimAnswers, type Answer } from './answer.js';
+import { placementOf, totalLostGpuHours, victimAnswers, type Answer } from './answer.js';
+import { because, type Reason } from './reason-codes.js';
 import { neverRuns } from './never-runs.js';
 import { kernelOrder, problemFor, type PreemptionProblem } from './preemption-problem.js';
 import { modelRefusal } from './model-reasons.js';
@@ -32,10 +34,36 @@ export type { EngineContext } from './answer-context.js';
 
 /** Answers one submission. Never mutates the snapshot. */
 export async function answerWhatIf(engine: EngineContext, query: string, job: JobSpec): Promise<Answer> {
+  const a = await decide(engine, query, job);
+  return { ...a, lostGpuHours: totalLostGpuHours(a.victims), notes: submitterNotes(engine.snapshot, job) };
+}
+
+/**
+ * No silent gaps: a job that names no submitter skips the checks that need one
+ * (membership, allowedRoles, per-user and per-role caps); say so when any applies.
+ */
+function submitterNotes(snap: Snapshot, job: JobSpec): Reason[] {
+  if (job.submittedBy !== undefined) return [];
+  const ws = snap.policy.workspaces.find((w) => w.name === job.workspace);
+  const quota = snap.tree.indexOf(job.quota) >= 0 ? snap.tree.get(job.quota) : undefined;
+  const skipped = [
+    ...(ws && ws.members.length > 0 ? [`membership of ${ws.name}`] : []),
+    ...(quota?.allowedRoles ? [`${quota.name}/allowedRoles`] : []),
+    ...(ws && ws.resourcePolicies.some((c) => 'user' in c.subject || 'role' in c.subject) ? [`${ws.name}'s per-user and per-role resource caps`] : []),
+  ];
+  if (skipped.length === 0) return [];
+  return [because('admission/submitter-unknown', `the job names no submittedBy, so ${skipped.join(', ')} ${skipped.length > 1 ? 'were' : 'was'} not checked; give submittedBy=USER (or --as USER / QUOTIENT_USER) to check them`)];
+}
+
+/** An answer before its totals and notes (answerWhatIf adds them). */
+type Decided = Omit<Answer, 'lostGpuHours' | 'notes'>;
+
+/** The decision and why: everything of the answer but its totals and notes. */
+async function decide(engine: EngineContext, query: string, job: JobSpec): Promise<Decided> {
   const snap = engine.snapshot;
   const base = { query, job: job.name, quota: job.quota };
-  const wait = (reasons: string[]): Answer => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
-  const reject = (reasons: string[]): Answer => ({ ...base, decision: 'reject', standing: null, placement: [], victims: [], reasons });
+  const wait = (reasons: Reason[]): Decided => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
+  const reject = (reasons: Reason[]): Decided => ({ ...base, decision: 'reject', standing: null, placement: [], victims: [], reasons });
 
   // 0. SEMANTICS 10: access, per-module settings and resource caps come before any quota arithmetic.
   const admission = await checkAdmission(snap, job);
@@ -43,52 +71,52 @@ export async function answerWhatIf(engine: EngineContext, query: string, job: Jo
   const ctx = answerContext(engine, query, job);
   // A job asking only for models no node of the pool has can never run: the model is what blocks it.
   const noModel = modelRefusal(snap, job, ctx.pool.name);
-  if (noModel) return reject([noModel]);
+  if (noModel) return reject([because('placement/gpu-model', noModel)]);
   const never = neverRuns(ctx);
   if (never) return reject(never);
 
   const { req, pool, quota, need } = ctx;
   const kernel = snap.kernel;
   // Idle capacity: free GPUs only, never a victim (invariant 5); the answer when they suffice.
-  const idleRun = (why: string[]): Answer | undefined => {
+  const idleRun = (why: Reason[]): Decided | undefined => {
     const res = kernel.place(req);
     return res.ok ? { ...base, decision: 'admit', standing: 'idle', placement: placementOf(snap, res.pods), victims: [], reasons: why } : undefined;
   };
 
   if (job.idleResources === 'only') {
-    const idle = idleRun(['idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back']);
+    const idle = idleRun([because('idle/runs-idle', 'idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back')]);
     if (idle) return idle;
-    return wait([explainNoRoom(snap, req, pool.name, 'idle capacity'), 'a job on idle resources never preempts anything; it waits for free GPUs']);
+    return wait([because('idle/no-room', explainNoRoom(snap, req, pool.name, 'idle capacity')), because('idle/never-preempts', 'a job on idle resources never preempts anything; it waits for free GPUs')]);
   }
 
   // A full cap blocks every quota step; an `acceptable` job may still run idle.
   if (admission.blocked) {
     if (job.idleResources === 'acceptable') {
-      const idle = idleRun([...admission.blocked, 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back']);
+      const idle = idleRun([...admission.blocked, because('idle/runs-idle', 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back')]);
       if (idle) return idle;
-      return wait([...admission.blocked, `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`]);
+      return wait([...admission.blocked, because('idle/no-room', `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`)]);
     }
-    return wait([...admission.blocked, 'the job waits until jobs under this cap finish; idleResources is none, so it does not run on idle capacity']);
+    return wait([...admission.blocked, because('idle/not-accepted', 'the job waits until jobs under this cap finish; idleResources is none, so it does not run on idle capacity')]);
   }
 
-  const reasons: string[] = [];
+  const reasons: Reason[] = [];
   const inQuota = ctx.inQuota;
   const borrowing = ctx.borrowing;
 
   // 1. In quota on free capacity.
   if (inQuota.over.length === 0) {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(snap, res.pods), victims: [], reasons: [`in quota: ${snap.tree.pathNames(ctx.q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`, ...admission.notes] };
-    reasons.push(`in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
+    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(snap, res.pods), victims: [], reasons: [because('quota/fits', `in quota: ${snap.tree.pathNames(ctx.q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`), ...admission.notes] };
+    reasons.push(because('placement/no-room', `in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`));
   } else {
-    reasons.push(...inQuota.over.map((o) => `in quota: ${describeOverrun(snap, o)}`));
+    reasons.push(...inQuota.over.map((o) => because('quota/over-min', `in quota: ${describeOverrun(snap, o)}`)));
   }
 
   // 2. Borrowing a same-level quota's unused share, no victims.
   if (!borrowing) {
-    if (inQuota.over.length > 0) reasons.push(`borrowing: ${explainNoBorrowing(snap, ctx.q, job.priority)}`);
+    if (inQuota.over.length > 0) reasons.push(because('borrow/not-allowed', `borrowing: ${explainNoBorrowing(snap, ctx.q, job.priority)}`));
   } else if (borrowing.over.length > 0) {
-    reasons.push(...borrowing.over.map((o) => `borrowing: ${describeOverrun(snap, o)}`));
+    reasons.push(...borrowing.over.map((o) => because('borrow/over-min', `borrowing: ${describeOverrun(snap, o)}`)));
   } else if (inQuota.over.length > 0) {
     const res = kernel.place(req);
     if (res.ok) {
@@ -99,13 +127,16 @@ export async function answerWhatIf(engine: EngineContext, query: string, job: Jo
         placement: placementOf(snap, res.pods),
         victims: [],
         reasons: [
-          ...inQuota.over.map((o) => describeOverrun(snap, o)),
-          `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
+          ...inQuota.over.map((o) => because('quota/over-min', describeOverrun(snap, o))),
+          because(
+            'borrow/allowed',
+            `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
+          ),
         ],
       };
     }
     // The quota tree would let it borrow; only the pool stands in the way.
-    reasons.push(`borrowing: every quota above ${quota.name} has room for it to borrow through ${quota.parent}, but ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`);
+    reasons.push(because('borrow/no-room', `borrowing: every quota above ${quota.name} has room for it to borrow through ${quota.parent}, but ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`));
   }
 
   // 3. Preemption, across every way the job could run.
@@ -114,11 +145,11 @@ export async function answerWhatIf(engine: EngineContext, query: string, job: Jo
 
   // 4. Idle capacity for `acceptable` jobs.
   if (job.idleResources === 'acceptable') {
-    const idle = idleRun([...reasons, 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back']);
+    const idle = idleRun([...reasons, because('idle/runs-idle', 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back')]);
     if (idle) return idle;
-    reasons.push(`idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`);
+    reasons.push(because('idle/no-room', `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`));
   } else {
-    reasons.push('idle: idleResources is none, so the job does not run on idle capacity');
+    reasons.push(because('idle/not-accepted', 'idle: idleResources is none, so the job does not run on idle capacity'));
   }
   return wait(reasons);
 }
@@ -127,28 +158,33 @@ export async function answerWhatIf(engine: EngineContext, query: string, job: Jo
  * Step 3: the victim problems of every way the job could run, solved together; the
  * preempt answer, or undefined with the reason of every way that failed in `reasons`.
  */
-async function preempt(ctx: AnswerContext, reasons: string[]): Promise<Answer | undefined> {
+async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided | undefined> {
   const { snapshot: snap, job, quota } = ctx;
   const open = waysOf(ctx).filter((w) => w.never.length === 0);
   if (open.length === 0) {
     // Every way asks for more than some quota guarantees at all: no victim could help.
-    reasons.push(`preemption: no preemption can help: ${waysOf(ctx).map((w) => describeNeverFits(snap, w.never[0]!)).join('; ')}`);
+    reasons.push(because('preempt/cannot-help', `preemption: no preemption can help: ${waysOf(ctx).map((w) => describeNeverFits(snap, w.never[0]!)).join('; ')}`));
     return undefined;
   }
   const problems: PreemptionProblem[] = [];
   for (const w of open) {
     const problem = await problemFor(ctx, w);
     if (problem.constraints.length > LAYOUT.MAX_CONSTRAINTS) {
-      reasons.push(`preemption (${w.standing}): ${problem.constraints.length} quotas and resources on the way to the root are over at once, more than the ${LAYOUT.MAX_CONSTRAINTS} the victim search takes; the job cannot be given victims`);
+      reasons.push(
+        because(
+          'preempt/too-many-constraints',
+          `preemption (${w.standing}): ${problem.constraints.length} quotas and resources on the way to the root are over at once, more than the ${LAYOUT.MAX_CONSTRAINTS} the victim search takes; the job cannot be given victims`,
+        ),
+      );
       continue;
     }
-    if (problem.candidates.length === 0 && w.standing === 'borrowing') reasons.push(`preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`);
+    if (problem.candidates.length === 0 && w.standing === 'borrowing') reasons.push(because('preempt/no-candidates', `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`));
     problems.push(problem);
   }
   const withCandidates = problems.filter((p) => p.candidates.length > 0);
   if (withCandidates.length === 0) {
-    if (problems.length > 0) reasons.push(`preemption: ${explainNoVictims(snap, ctx.q, job)}`);
-    reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p)));
+    if (problems.length > 0) reasons.push(because('preempt/no-candidates', `preemption: ${explainNoVictims(snap, ctx.q, job)}`));
+    reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p).map((m) => because('preempt/blocking-borrower', m))));
     return undefined;
   }
 
@@ -161,14 +197,14 @@ async function preempt(ctx: AnswerContext, reasons: string[]): Promise<Answer | 
   );
   const winner = res.ok ? withCandidates[res.alternative] : undefined;
   if (!winner) {
-    for (const p of withCandidates) reasons.push(`preemption (${p.standing}): ${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}`);
-    reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p)));
+    for (const p of withCandidates) reasons.push(because('preempt/shortfall', `preemption (${p.standing}): ${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}`));
+    reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p).map((m) => because('preempt/blocking-borrower', m))));
     return undefined;
   }
   const won = { problem: winner, victims: res.victims, pods: res.pods };
   const { problem } = won;
   const victims = victimAnswers(snap, won.victims, problem.ruleOf, job.priority);
-  const why = problem.over.length > 0 ? problem.over.map((o) => describeOverrun(snap, o)) : [explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs')];
+  const why = problem.over.length > 0 ? problem.over.map((o) => because('quota/over-min', describeOverrun(snap, o))) : [because('placement/no-room', explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs'))];
   return {
     query: ctx.query,
     job: job.name,
@@ -178,10 +214,10 @@ async function preempt(ctx: AnswerContext, reasons: string[]): Promise<Answer | 
     placement: placementOf(snap, won.pods),
     victims,
     reasons: [
-      ...reasons.filter((r) => r.startsWith('preemption (')),
+      ...reasons.filter((r) => r.message.startsWith('preemption (')),
       ...why,
-      `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`,
-      ...withCandidates.filter((p) => p !== problem).map((p) => `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p)}`),
+      because('preempt/victims', `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`),
+      ...withCandidates.filter((p) => p !== problem).map((p) => because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p)}`)),
       ...victimOrderReason(ctx.pool),
     ],
     ...(isDefaultVictimOrder(ctx.pool.victimOrder) ? {} : { victimOrder: ctx.pool.victimOrder }),
@@ -199,8 +235,8 @@ function otherWay(ctx: AnswerContext, p: PreemptionProblem): string {
 }
 
 /** When the pool sets its own victimOrder, the answer says that order chose the victims (SEMANTICS 5.3). */
-function victimOrderReason(pool: Pool): string[] {
+function victimOrderReason(pool: Pool): Reason[] {
   if (isDefaultVictimOrder(pool.victimOrder)) return [];
   const src = pool.victimOrderSrc ? ` (${sourceText(pool.victimOrderSrc)})` : '';
-  return [`victims chosen by pool "${pool.name}"'s victimOrder${src}: ${pool.victimOrder.join(', ')}, first ${VICTIM_CRITERION_TEXT[pool.victimOrder[0]!]}`];
+  return [because('preempt/victim-order', `victims chosen by pool "${pool.name}"'s victimOrder${src}: ${pool.victimOrder.join(', ')}, first ${VICTIM_CRITERION_TEXT[pool.victimOrder[0]!]}`)];
 }

@@ -10,8 +10,16 @@ export interface Source {
   path: string;
 }
 
-/** `file:line:col`. */
+/**
+ * `file:line:col`; for a value given on the command line (`--set`, `--submit`: files
+ * named after their flag), the flag and the key, e.g. `--set Quota1.1`: the line of a
+ * document the user never saw would mean nothing to them.
+ */
 export function sourceText(src: Source): string {
+  if (src.file.startsWith('--')) {
+    const key = src.path.replace(/^spec\.[^.[]+\.?/, '');
+    return key ? `${src.file} ${key}` : src.file;
+  }
   return `${src.file}:${src.line}:${src.column}`;
 }
 

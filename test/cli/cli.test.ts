@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { onlyAnswer, readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -84,11 +85,11 @@ describe('quotient check', () => {
     expect(quotient('check', typoFile).status).toBe(1);
   });
 
-  it('prints the findings as {findings: [...]} with --json, located at the typo', () => {
+  it('prints a CheckReport {apiVersion, kind, findings} with --json, located at the typo', () => {
     const r = quotient('check', typoFile, '--json');
     expect(r.status).toBe(1);
-    const doc = JSON.parse(r.stdout) as { findings: Array<Record<string, unknown>> };
-    expect(Object.keys(doc)).toEqual(['findings']);
+    const doc = readReport(r.stdout, 'CheckReport') as { findings: Array<Record<string, unknown>> };
+    expect(Object.keys(doc)).toEqual(['apiVersion', 'kind', 'findings']);
     // The typo is the one finding: the required `priority` it leaves out is not reported again.
     expect(doc.findings).toHaveLength(1);
     const typo = doc.findings.find((f) => f.code === 'policy/unknown-field');
@@ -107,21 +108,22 @@ describe('quotient check', () => {
 });
 
 describe('quotient whatif', () => {
-  it('prints one JSON answer for one query, naming the victim and the rule with its policy line', () => {
+  it('prints a WhatIfReport whose answers array holds the one answer, naming the victim, the rule with its policy line and codes', () => {
     const r = quotient('whatif', SEEDS, '--query', 'team-a-inference', '--json');
     expect(r.status).toBe(0);
-    const answer = JSON.parse(r.stdout) as Record<string, unknown> & { victims: Array<Record<string, unknown>> };
-    expect(Array.isArray(answer)).toBe(false);
+    const answer = onlyAnswer(r.stdout) as Record<string, unknown> & { victims: Array<Record<string, unknown>>; reasons: Array<{ code: string }> };
     expect(answer).toMatchObject({ query: 'team-a-inference', decision: 'preempt', standing: 'in-quota' });
     expect(answer.victims).toHaveLength(1);
-    expect(answer.victims[0]).toMatchObject({ job: 'train-b-llm', rule: 'Quota1/childPreemption' });
+    expect(answer.victims[0]).toMatchObject({ job: 'train-b-llm', rule: 'Quota1/childPreemption', code: 'victim/child-preemption' });
+    expect(answer.lostGpuHours).toBe(answer.victims[0]!.lostGpuHours);
+    expect(answer.reasons.map((x) => x.code)).toContain('preempt/victims');
     expect(String(answer.victims[0]!.source)).toMatch(/quotas\.yaml:14:9$/);
   });
 
-  it('prints an array of answers for several queries', () => {
+  it('prints the same shape for several queries: the answers array grows', () => {
     const r = quotient('whatif', SEEDS, '--query', 'team-a-inference', 'team-b-wrong-module', '--json');
     expect(r.status).toBe(0);
-    const answers = JSON.parse(r.stdout) as Array<{ query: string; decision: string }>;
+    const answers = readReport(r.stdout, 'WhatIfReport').answers as Array<{ query: string; decision: string }>;
     expect(answers.map((a) => [a.query, a.decision])).toEqual([
       ['team-a-inference', 'preempt'],
       ['team-b-wrong-module', 'reject'],
@@ -132,7 +134,9 @@ describe('quotient whatif', () => {
     const r = quotient('whatif', SEEDS, '--query', 'team-a-inference', '-o', 'yaml');
     expect(r.status).toBe(0);
     expect(r.stdout.trimStart().startsWith('{')).toBe(false);
-    const answer = parseYaml(r.stdout) as { decision: string; victims: Array<{ job: string }> };
+    const doc = parseYaml(r.stdout) as { kind: string; answers: Array<{ decision: string; victims: Array<{ job: string }> }> };
+    expect(doc.kind).toBe('WhatIfReport');
+    const answer = doc.answers[0]!;
     expect(answer.decision).toBe('preempt');
     expect(answer.victims.map((v) => v.job)).toEqual(['train-b-llm']);
   });
@@ -140,7 +144,7 @@ describe('quotient whatif', () => {
   it('answers an ad-hoc job given with --submit', () => {
     const r = quotient('whatif', SEEDS, '--submit', 'quota=Quota1', 'workspace=workspace-a', 'module=EAS', 'priority=9', 'pods=2', 'gpu=8', '--json');
     expect(r.status).toBe(0);
-    const answer = JSON.parse(r.stdout) as { decision: string; quota: string; victims: Array<{ job: string }> };
+    const answer = onlyAnswer(r.stdout) as { decision: string; quota: string; victims: Array<{ job: string }> };
     expect(answer).toMatchObject({ decision: 'preempt', quota: 'Quota1' });
     expect(answer.victims.map((v) => v.job)).toEqual(['train-b-llm']);
   });

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onlyAnswer } from '../helpers/report.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
@@ -57,7 +58,7 @@ describe('quotient whatif --job (a PAI CreateJob request)', () => {
   it('answers the request like any WhatIf', () => {
     const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', 'test/fixtures/interop/pai-request.json', '--json']);
     expect(r.status).toBe(0);
-    const a = JSON.parse(r.stdout) as { job: string; quota: string; decision: string; placement: Array<{ node: string }> };
+    const a = onlyAnswer(r.stdout) as { job: string; quota: string; decision: string; placement: Array<{ node: string }> };
     expect(a).toMatchObject({ job: 'llm-finetune', quota: 'team-a', decision: 'admit' });
     expect(a.placement).toHaveLength(4);
     // GPUType NVIDIA-H100-80GB-HBM3: the fixture's H100 nodes are gpu-node-16..22 (23 is cordoned).

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { onlyAnswer, readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -27,15 +28,16 @@ describe('quotient scale', () => {
   it('answers --set as JSON with only the document on stdout', () => {
     const r = quotient(['scale', SCALING, '--set', 'Quota1.1=56', '--set', 'Quota1.2=72', '--json']);
     expect(r.status).toBe(0);
-    const a = JSON.parse(r.stdout);
-    expect(a.set).toEqual([expect.objectContaining({ quota: 'Quota1.1', before: 48, after: 56 }), expect.objectContaining({ quota: 'Quota1.2', before: 80, after: 72 })]);
+    const a = readReport(r.stdout, 'ScaleReport').answers[0];
+    // A --set value cites the flag and the quota, never a line of a document the user never saw.
+    expect(a.set).toEqual([expect.objectContaining({ quota: 'Quota1.1', before: 48, after: 56, source: '--set Quota1.1' }), expect.objectContaining({ quota: 'Quota1.2', before: 80, after: 72 })]);
     expect(a.changes.map((c: { job: string }) => c.job)).toEqual(['dsw-c-notebooks']);
   });
 
   it('exits 1 with located findings for a scaling that does not fit the parent', () => {
     const r = quotient(['scale', SCALING, '--set', 'Quota1.1=64', '--json']);
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).findings).toEqual([expect.objectContaining({ code: 'policy/scale-children-exceed-parent', file: '--set', path: 'spec.set.Quota1.1' })]);
+    expect(readReport(r.stdout, 'ScaleReport').findings).toEqual([expect.objectContaining({ code: 'policy/scale-children-exceed-parent', file: '--set', path: 'spec.set.Quota1.1' })]);
   });
 
   it('exits 1 for an unknown quota and 2 for a malformed flag or a missing folder', () => {
@@ -78,7 +80,7 @@ describe('quotient scale', () => {
     const r = quotient(['scale', SCALING, '--query', 'rebalance-b-c', '--json'], { QUOTIENT_USER: 'bob' });
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain('dsw-c-notebooks');
-    expect(JSON.parse(r.stdout).changes[0].job).toBe('(hidden: workspace-c)');
+    expect(readReport(r.stdout, 'ScaleReport').answers[0].changes[0].job).toBe('(hidden: workspace-c)');
   });
 });
 
@@ -87,7 +89,7 @@ describe('quotient whatif --as', () => {
     const json = quotient(['whatif', ISOLATION, '--query', 'team-a-service', '--as', 'bob', '--json']);
     expect(json.status).toBe(0);
     expect(json.stdout).not.toContain('dsw-c-labeling');
-    expect(JSON.parse(json.stdout).victims[0]).toMatchObject({ job: '(hidden: workspace-c)', priorityBand: 'low (1-3)' });
+    expect(onlyAnswer(json.stdout).victims[0]).toMatchObject({ job: '(hidden: workspace-c)', priorityBand: 'low (1-3)' });
     const table = quotient(['whatif', ISOLATION, '--query', 'team-a-service', '--as', 'bob']);
     expect(table.stdout).toContain('(hidden: workspace-c)');
     expect(table.stdout).not.toContain('dsw-c-labeling');
@@ -102,15 +104,15 @@ describe('quotient whatif --as', () => {
   it('submits ad-hoc jobs as the --as user, so membership is checked', () => {
     const r = quotient(['whatif', ISOLATION, '--as', 'bob', '--submit', 'workspace=workspace-c', 'quota=Quota1.2', 'module=DSW', 'priority=5', 'gpu=1', '--json']);
     expect(r.status).toBe(0);
-    const a = JSON.parse(r.stdout);
+    const a = onlyAnswer(r.stdout);
     expect(a.decision).toBe('reject');
-    expect(a.reasons[0]).toContain('workspace-c/members');
+    expect(a.reasons[0]).toMatchObject({ code: 'admission/access-denied', message: expect.stringContaining('workspace-c/members') });
   });
 
   it('explain lists the admission rules with their policy lines', () => {
     const r = quotient(['explain', 'policies/resource-policies', '--json']);
     expect(r.status).toBe(0);
-    const names = JSON.parse(r.stdout).admission.map((x: { name: string; source: string }) => `${x.name} ${x.source}`);
+    const names = readReport(r.stdout, 'ExplainReport').policies[0].admission.map((x: { name: string; source: string }) => `${x.name} ${x.source}`);
     expect(names).toContain('research/resourcePolicies[1] policies/resource-policies/quotas.yaml:26:7');
     expect(names).toContain('research/admission/DLC/maxRuntime policies/resource-policies/quotas.yaml:30:19');
   });

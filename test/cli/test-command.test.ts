@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { onlyAnswer, readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -46,7 +47,7 @@ describe('quotient test', { timeout: 240_000 }, () => {
     const file = join(dir, 'workspace-b-loses-little.yaml');
     const replay = quotient('whatif', file, '--json');
     expect(replay.status).toBe(0);
-    const answer = JSON.parse(replay.stdout);
+    const answer = onlyAnswer(replay.stdout);
     const lost = answer.victims.filter((v: { quota: string }) => v.quota === 'Quota1.1').reduce((s: number, v: { lostGpuHours: number }) => s + v.lostGpuHours, 0);
     expect(lost).toBeGreaterThan(50);
   });
@@ -73,8 +74,8 @@ describe('quotient test', { timeout: 240_000 }, () => {
   });
 
   it('prints JSON with stable fields, and JUnit and TAP reports for CI', () => {
-    const json = JSON.parse(quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--json').stdout);
-    expect(Object.keys(json).sort()).toEqual(['policies', 'runs', 'seed']);
+    const json = readReport(quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--json').stdout, 'TestReport');
+    expect(Object.keys(json)).toEqual(['apiVersion', 'kind', 'seed', 'runs', 'policies']);
     expect(json.policies[0].results[0]).toMatchObject({ promise: 'workspace-b-loses-little', status: 'broken', seed: 7, replay: 'quotient test docs/examples/broken-promise --promise workspace-b-loses-little --seed 7 --runs 200' });
     const coverage = json.policies[0].results[0].coverage;
     expect(coverage.distinctStates).toBeGreaterThan(1);

@@ -37,7 +37,7 @@ describe.each(['wasm', 'reference'] as const)('golden cases (%s kernel)', (backe
       expect(answer, `no WhatIf named ${name}`).toBeDefined();
       const { reasons, query: _q, ...pinned } = exp;
       expect(pick(answer!, exp), `answer to ${name}`).toEqual(pinned);
-      for (const r of reasons ?? []) expect(answer!.reasons.join('\n'), `reasons of ${name}`).toContain(r);
+      for (const r of reasons ?? []) expect(answer!.reasons.map((x) => x.message).join('\n'), `reasons of ${name}`).toContain(r);
     }
     // Answering never changes the snapshot (Kueue's snapshot-unchanged check).
     expect(JSON.stringify(session.snapshot?.state)).toBe(snapshotBefore);

@@ -61,7 +61,7 @@ describe('shipped team policies', () => {
     for (const [query, [decision, standing, victims, reason]] of Object.entries(expected)) {
       const a = answers.get(query)!;
       expect({ decision: a.decision, standing: a.standing, victims: a.victims.map((v) => v.job) }, query).toEqual({ decision, standing, victims });
-      if (reason) expect(a.reasons.join('\n'), query).toContain(reason);
+      if (reason) expect(a.reasons.map((r) => r.message).join('\n'), query).toContain(reason);
     }
   });
 

@@ -64,7 +64,7 @@ describe('count-only placements', () => {
     const a = await s.answer('q', { ...s.policy.cluster!.jobs[0]!, name: 'mine', quota: 'A', priority: 5, pods: 1 });
     expect(a.decision).toBe('preempt');
     expect(a.victims[0]!.reason).toMatch(/GPU indices were assigned by Quotient/);
-    expect(a.reasons.join('\n')).toMatch(/1 running job\(s\) in the snapshot give only a node and a GPU count/);
+    expect(a.reasons.map((r) => r.message).join('\n')).toMatch(/1 running job\(s\) in the snapshot give only a node and a GPU count/);
   });
 
   it('never places new pods on a cordoned node, and keeps its pods counted', async () => {
@@ -82,6 +82,6 @@ describe('count-only placements', () => {
     expect(a.decision).toBe('wait');
     // The cordoned node's pod still counts against B: a 5-GPU job is over B's min of 8.
     const over = await s.answer('q', { ...s.policy.cluster!.jobs[0]!, name: 'over', pods: 1, resources: { gpu: 5 } });
-    expect(over.reasons.join('\n')).toMatch(/B guarantees 8 GPUs and its jobs use 4/);
+    expect(over.reasons.map((r) => r.message).join('\n')).toMatch(/B guarantees 8 GPUs and its jobs use 4/);
   });
 });

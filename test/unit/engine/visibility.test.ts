@@ -46,7 +46,7 @@ describe('visibility', () => {
     const hiddenLost = full.victims.reduce((sum, v) => sum + v.lostGpuHours, 0);
     expect(hiddenLost).toBeGreaterThan(0);
     const asBob = await serviceAs('bob');
-    const totals = asBob.reasons.find((r) => r.startsWith('preempting '))!;
+    const totals = asBob.reasons.find((r) => r.code === 'preempt/victims')!.message;
     expect(totals).toContain('0 GPU-hours of work lost by the jobs you can see');
     expect(totals).not.toContain(`${hiddenLost} GPU-hours`);
   });
@@ -80,7 +80,7 @@ describe('visibility', () => {
     // Quota1 is full; a 128-GPU service could preempt only the priority 1-3 jobs (40 GPUs).
     const job = { ...s.policy.whatIfs[0]!.submit, name: 'infer-huge', pods: 16 };
     const full = await s.answer('huge', job);
-    expect(full.reasons.join('\n')).toContain('dsw-c-labeling');
+    expect(full.reasons.map((r) => r.message).join('\n')).toContain('dsw-c-labeling');
     const json = JSON.stringify(await s.answerAs('huge', job, 'bob'));
     for (const name of C_JOBS) expect(json).not.toContain(name);
     expect(json).toContain('train-b-secret-llm');

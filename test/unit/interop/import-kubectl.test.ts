@@ -99,7 +99,7 @@ describe('import kubectl', () => {
     }
     const first = session.policy.cluster!.jobs[0]!;
     const a = await session.answer('q', { ...first, name: 'new-job', priority: 9, pods: 1 });
-    expect(a.reasons.some((x) => x.includes('Quotient assigned their GPU indices'))).toBe(true);
+    expect(a.reasons.some((x) => x.code === 'placement/indices-assigned' && x.message.includes('Quotient assigned their GPU indices'))).toBe(true);
   });
 
   it('refuses input that is not a kubectl List, at the offending field', () => {

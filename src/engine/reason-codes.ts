@@ -1,0 +1,65 @@
+/**
+ * The stable codes of answers' reasons, notes and victims: one table, the only home of
+ * every code. A code never changes meaning; a new situation gets a new row (and its line
+ * in docs/cli.md, which test/unit/engine/reason-codes.test.ts checks against this table).
+ * The sentence beside a code may be reworded at any time; scripts should match on codes.
+ */
+
+/** Every code, with what it means. Extend by adding a row. */
+export const REASON_CODES = {
+  // Admission (SEMANTICS 10): access, per-module settings, resource caps.
+  'admission/access-denied': 'the submitter may not submit to this workspace or quota (membership, allowedRoles, allowedModules)',
+  'admission/setting-violated': "the job breaks one of the workspace's per-module admission settings",
+  'admission/cap-never-fits': 'the job alone asks for more than a resource cap allows at all',
+  'admission/cap-full': 'a resource cap is full: with this job its subject would run more than the cap allows',
+  'admission/cap-room': 'the strictest resource cap that applies, and the room it leaves',
+  'admission/submitter-unknown': 'the job names no submittedBy: per-user and per-role caps and workspace membership were not checked',
+  // Quota arithmetic (SEMANTICS 3, 5.2).
+  'quota/fits': 'the job fits its quota and every ancestor',
+  'quota/over-min': 'with the job, a quota on its path would use more than it guarantees',
+  'quota/never-fits': 'the job alone asks for more than a quota on its path guarantees in all',
+  'borrow/allowed': "the job's priority lets it borrow a same-level quota's unused share",
+  'borrow/not-allowed': 'the job may not borrow (a root quota, no selfPreemption, or a priority outside highPriority)',
+  'borrow/over-min': 'borrowing, a quota above the job would still use more than it guarantees',
+  'borrow/no-room': 'every quota above the job has room for it to borrow, but the pool has no room for the gang right now',
+  // Placement (SEMANTICS 5.4).
+  'placement/no-room': 'the pool has no room for the gang right now (with its fragmentation)',
+  'placement/never-fits-pool': 'no placement could ever fit the pool, even with every node empty',
+  'placement/gpu-model': 'the GPU models the job asks for block it (no node of the pool has them, or too few of them are free)',
+  'placement/indices-assigned': "some running jobs' GPU indices were assigned by Quotient (the snapshot gave a node and a GPU count only)",
+  // Preemption (SEMANTICS 4, 5.3).
+  'preempt/victims': 'preempting the listed victims makes room',
+  'preempt/no-candidates': 'no running job may be preempted for this job',
+  'preempt/shortfall': 'even every eligible job preempted would not let the job in',
+  'preempt/blocking-borrower': 'a borrower that no rule lets the job preempt fills a quota the job needs room in (the rule that would have to allow it is named)',
+  'preempt/other-way': "the victim set another way of running (in quota or borrowing) would have needed, and why the chosen set wins",
+  'preempt/cannot-help': 'the job asks for more than a quota guarantees at all, so no preemption can help',
+  'preempt/victim-order': "the pool's victimOrder (not the default) chose the victims",
+  'preempt/too-many-constraints': 'more quotas and resources are over at once than the victim search takes',
+  // Idle capacity (SEMANTICS 5.5, invariant 5).
+  'idle/runs-idle': 'the job runs on idle capacity, outside every quota, and can be preempted when an owner needs it back',
+  'idle/no-room': 'there is not enough idle capacity for the job',
+  'idle/never-preempts': 'a job on idle resources never preempts anything',
+  'idle/not-accepted': 'idleResources is none, so the job does not run on idle capacity',
+  // Input that came from elsewhere.
+  'interop/pai-request': 'a note on how a PAI CreateJob request was read',
+  // Victims: why each one is eligible, by the kind of rule.
+  'victim/reclaim-idle': 'the victim runs on idle capacity, which any job running on quota reclaims',
+  'victim/reclaim-borrowed': "the victim borrows a share that the job's quota path lent and may take back",
+  'victim/self-preemption': "the victim is eligible under the job's quota's selfPreemption clause",
+  'victim/child-preemption': "the victim is eligible under a childPreemption clause above it",
+} as const;
+
+/** A stable reason code (see REASON_CODES). */
+export type ReasonCode = keyof typeof REASON_CODES;
+
+/** A reason, note or victim explanation: a stable code beside a sentence for people. */
+export interface Reason {
+  code: ReasonCode;
+  message: string;
+}
+
+/** Builds a reason. */
+export function because(code: ReasonCode, message: string): Reason {
+  return { code, message };
+}

@@ -1,0 +1,91 @@
+/**
+ * The JSON contract (docs/cli.md "JSON output", schemas/*.json): every `--json` report of
+ * the built CLI, on the shipped policies, validates against its published schema; whatif
+ * prints one shape whatever the number of answers; every reason code is documented; an
+ * unknown quota is a finding (exit 1) in `scale --set` and `whatif --submit` alike.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REASON_CODES } from '../../src/engine/reason-codes.js';
+import { onlyAnswer, readReport, schemaErrors } from '../helpers/report.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+
+function quotient(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  // No QUOTIENT_USER from the caller's shell: each test says who is asking.
+  const { QUOTIENT_USER: _ignored, ...base } = process.env;
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...base, NO_COLOR: '1', ...env }, timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('JSON contract', () => {
+  it('whatif on every shipped policy prints a WhatIfReport that matches its schema, each answer with codes and its lost GPU-hours', () => {
+    const r = quotient(['whatif', 'policies/', '--json']);
+    expect(r.status).toBe(0);
+    const doc = readReport(r.stdout, 'WhatIfReport');
+    expect(doc.answers.length).toBeGreaterThan(5);
+    for (const a of doc.answers) {
+      expect(a.lostGpuHours).toBeCloseTo(a.victims.reduce((s: number, v: { lostGpuHours?: number }) => s + (v.lostGpuHours ?? 0), 0), 2);
+      for (const x of [...a.reasons, ...a.notes]) expect(Object.keys(REASON_CODES)).toContain(x.code);
+      for (const v of a.victims) expect(Object.keys(REASON_CODES)).toContain(v.code);
+    }
+    // Every decision kind shows up on the shipped policies, so every branch's shape is checked.
+    expect(new Set(doc.answers.map((a: { decision: string }) => a.decision))).toEqual(new Set(['admit', 'preempt', 'wait', 'reject']));
+  });
+
+  it('whatif prints one shape for one answer and for several', () => {
+    const one = readReport(quotient(['whatif', 'policies/inference-preempts-training', '--query', 'team-a-inference', '--json']).stdout, 'WhatIfReport');
+    const two = readReport(quotient(['whatif', 'policies/inference-preempts-training', '--json']).stdout, 'WhatIfReport');
+    expect(Object.keys(one)).toEqual(Object.keys(two));
+    expect(one.answers).toHaveLength(1);
+    expect(two.answers.length).toBeGreaterThan(1);
+  });
+
+  it('check, scale, explain and test print their reports as their schemas say', () => {
+    readReport(quotient(['check', 'policies/', '--json']).stdout, 'CheckReport');
+    readReport(quotient(['scale', 'policies/quota-scaling', '--json']).stdout, 'ScaleReport');
+    readReport(quotient(['explain', 'policies/', '--json']).stdout, 'ExplainReport');
+    readReport(quotient(['test', 'policies/self-level-preemption', '--runs', '10', '--seed', '1', '--json']).stdout, 'TestReport');
+    // Redacted answers (hidden victims) match the schema too.
+    const hidden = onlyAnswer(quotient(['whatif', 'policies/team-isolation', '--query', 'team-a-service', '--as', 'bob', '--json']).stdout);
+    expect(hidden.victims.some((v: { hidden?: boolean }) => v.hidden)).toBe(true);
+  });
+
+  it('the schemas reject what the contract forbids (a missing code, an unknown field)', () => {
+    const r = quotient(['whatif', 'policies/inference-preempts-training', '--query', 'team-a-inference', '--json']);
+    const doc = readReport(r.stdout, 'WhatIfReport');
+    const noCode = structuredClone(doc);
+    delete noCode.answers[0].reasons[0].code;
+    expect(schemaErrors('WhatIfReport', noCode).join('\n')).toContain("must have required property 'code'");
+    const extra = structuredClone(doc);
+    extra.answers[0].surprise = 1;
+    expect(schemaErrors('WhatIfReport', extra).join('\n')).toContain('must NOT have additional properties');
+  });
+
+  it('an ad-hoc job with no submitter says in a coded note that membership and caps were not checked', () => {
+    const args = ['whatif', 'policies/team-isolation', '--submit', 'workspace=workspace-a', 'quota=Quota1', 'module=EAS', 'priority=5', 'gpu=1', '--json'];
+    const anon = onlyAnswer(quotient(args).stdout);
+    expect(anon.notes).toEqual([expect.objectContaining({ code: 'admission/submitter-unknown' })]);
+    const asAnn = onlyAnswer(quotient([...args, '--as', 'alice']).stdout);
+    expect(asAnn.notes).toEqual([]);
+  });
+
+  it('an unknown quota is a finding, exit 1, in scale --set and in whatif --submit alike', () => {
+    const set = quotient(['scale', 'policies/quota-scaling', '--set', 'Nope=8', '--json']);
+    const submit = quotient(['whatif', 'policies/quota-scaling', '--submit', 'quota=Nope', 'workspace=workspace-b', 'module=DLC', 'priority=3', 'gpu=1', '--json']);
+    expect([set.status, submit.status]).toEqual([1, 1]);
+    expect(readReport(set.stdout, 'ScaleReport').findings[0]).toMatchObject({ code: 'policy/unknown-quota', file: '--set' });
+    expect(readReport(submit.stdout, 'WhatIfReport')).toMatchObject({ answers: [], findings: [expect.objectContaining({ code: 'policy/unknown-quota', file: '--submit' })] });
+  });
+
+  it('documents every reason code of the one table in docs/cli.md, and no other', () => {
+    const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### Reason codes'));
+    const documented = [...section.matchAll(/^\| `([a-z]+\/[a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual(Object.keys(REASON_CODES).sort());
+  });
+});
