@@ -91,12 +91,12 @@ export async function diffPolicies(a: Side, b: Side, o: DiffOptions): Promise<Di
 }
 
 function outcome(a: Answer): Outcome {
-  const cited = a.victims.length ? [...new Set(a.victims.map((v) => `${v.rule} (${v.source})`))].join('; ') : (a.reasons.find((r) => /:\d+:\d+/.test(r)) ?? a.reasons[0] ?? '');
+  const cited = a.victims.length ? [...new Set(a.victims.map((v) => `${v.rule} (${v.source})`))].join('; ') : (a.reasons.find((r) => /:\d+:\d+/.test(r.message)) ?? a.reasons[0])?.message ?? '';
   return {
     decision: a.decision,
     standing: a.standing,
     victims: a.victims.map((v) => v.job).sort(),
-    lostGpuHours: Math.round(a.victims.reduce((s, v) => s + v.lostGpuHours, 0) * 100) / 100,
+    lostGpuHours: a.lostGpuHours,
     why: cited,
   };
 }
