@@ -361,7 +361,7 @@ class Simulation {
         queue.remove(entry);
         js.status = 'rejected';
         for (const g of this.metrics.groups(js.team, js.quota)) g.rejected++;
-        this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.join('; ') });
+        this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.map((r) => r.message).join('; ') });
         continue;
       }
       this.memo.set(key, this.version);
