@@ -12,7 +12,7 @@ import { diffPolicies, type DiffResult, type Outcome, type Side } from '../inter
 import { readBundles, type Bundle } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
 import { kernelFlag, kernelOption } from './flags.js';
-import { log, say } from './output.js';
+import { log, printDocument, report, say } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 interface DiffFlags {
@@ -67,7 +67,7 @@ export function registerDiff(program: Command): void {
     .option('--samples <n>', 'generated submissions to ask (0: none)', '200')
     .option('--seed <n>', 'seed of the generated submissions and the promise runs', '1')
     .option('--promise-runs <n>', 'generated states per promise, per side', '50')
-    .option('--json', 'print the changes as JSON')
+    .option('--json', 'print a DiffReport as JSON: {apiVersion, kind, old, new, asked, changes} (schemas/diff-report.json)')
     .option('-o, --output <format>', 'table, json or markdown (a pull-request comment)')
     .addHelpText('after', '\nExamples:\n  quotient diff docs/examples/quota-scaling-diff/old docs/examples/quota-scaling-diff/new\n  quotient diff policies/quota-scaling --base main --fail-on-change -o markdown\n\nExit codes: 0 compared (with --fail-on-change: nothing changed), 1 answers changed (with --fail-on-change), 2 could not run.')
     .action(async (paths: string[], flags: DiffFlags) => {
@@ -86,7 +86,7 @@ export function registerDiff(program: Command): void {
         newB = oneBundle(paths[1]!);
       }
       const result = await diffPolicies(open(oldB, backend), open(newB, backend), { samples: count('--samples', flags.samples), seed: count('--seed', flags.seed), promiseRuns: count('--promise-runs', flags.promiseRuns) });
-      if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (format === 'json') printDocument('json', report('DiffReport', result));
       else if (format === 'markdown') process.stdout.write(renderMarkdown(result));
       else say(renderTable(result));
       process.exitCode = flags.failOnChange && result.changes.length > 0 ? EXIT.findings : EXIT.ok;

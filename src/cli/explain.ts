@@ -13,6 +13,7 @@ export function registerExplain(program: Command): void {
     .command('explain')
     .description('print the rules a policy compiles to: which jobs may preempt which, and why, with the policy line of each rule')
     .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
+    .addHelpText('after', '\nExit codes: 0 printed, 2 could not run (including a policy with errors).')
     .action((paths: string[], opts: OutputOptions) => {
       const format = formatOf(opts);
       const out: Array<{ policy: string; rules: unknown[]; admission: unknown[] }> = [];

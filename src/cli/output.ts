@@ -30,11 +30,17 @@ export function formatOf(opts: OutputOptions): Format {
 /** The version of every machine-readable document (docs/cli.md "JSON output", schemas/). */
 export const API_VERSION = 'quotient/v1';
 
+/** The kinds of report, one per command (docs/cli.md lists each with its schema). */
+export const REPORT_KINDS = ['CheckReport', 'WhatIfReport', 'MarketWhatIfReport', 'ScaleReport', 'TestReport', 'ExplainReport', 'DiffReport', 'SimulateReport', 'SweepReport'] as const;
+
+/** One kind of report. */
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
 /**
  * A machine-readable report: `apiVersion` and `kind` first, then the body. Every command
  * prints one such object whatever the number of answers, so a script reads one shape.
  */
-export function report<B extends object>(kind: 'CheckReport' | 'WhatIfReport' | 'ScaleReport' | 'TestReport' | 'ExplainReport', body: B): { apiVersion: typeof API_VERSION; kind: string } & B {
+export function report<B extends object>(kind: ReportKind, body: B): { apiVersion: typeof API_VERSION; kind: ReportKind } & B {
   return { apiVersion: API_VERSION, kind, ...body };
 }
 

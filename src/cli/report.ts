@@ -7,7 +7,7 @@ import { mergeSweeps } from '../simulate/sweep.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
 import { formatOf, printDocument, say, type OutputOptions } from './output.js';
-import { renderSweep } from './simulate.js';
+import { renderSweep, sweepDocumentOf, sweepReport } from './simulate.js';
 
 /** Registers `report` and its subcommand `merge`. */
 export function registerReport(program: Command): void {
@@ -28,7 +28,7 @@ export function registerReport(program: Command): void {
         }
         try {
           const doc: unknown = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text);
-          return { file, doc };
+          return { file, doc: sweepDocumentOf(doc) };
         } catch (e) {
           throw new QuotientError('report/unreadable', `${file} is not JSON or YAML: ${(e as Error).message.split('\n')[0]}`, 'give the documents quotient simulate --shard printed');
         }
@@ -36,8 +36,8 @@ export function registerReport(program: Command): void {
       const merged = mergeSweeps(docs);
       if (typeof merged === 'string') throw new QuotientError('report/incomplete-sweep', merged, 'give every shard of one sweep once: quotient simulate ... --shard i/N for i = 0 .. N-1');
       if (format === 'table') say(renderSweep(merged));
-      else printDocument(format, merged);
+      else printDocument(format, sweepReport(merged));
       process.exitCode = EXIT.ok;
     });
-  outputOptions(merge, 'print the merged sweep as JSON');
+  outputOptions(merge, 'print the merged sweep as a SweepReport in JSON (schemas/sweep-report.json)');
 }

@@ -10,6 +10,7 @@ export function registerSchema(program: Command): void {
     .command('schema')
     .description('print the JSON Schema of policy documents (for editor completion and validation); the same schemas ship as schemas/input/<kind>.json')
     .option('--kind <kind>', `only the documents of one kind (${KINDS.join(', ')})`)
+    .addHelpText('after', '\nExit codes: 0 printed, 2 could not run (an unknown --kind).')
     .action((opts: { kind?: string }) => {
       if (opts.kind === undefined) return printDocument('json', policyJsonSchema());
       const kind = KINDS.find((k) => k.toLowerCase() === opts.kind?.toLowerCase());

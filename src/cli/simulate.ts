@@ -15,7 +15,7 @@ import { simulate } from '../simulate/simulator.js';
 import type { Workload } from '../simulate/workload.js';
 import { EXIT } from './exit.js';
 import { kernelFlag, kernelOption, outputOptions } from './flags.js';
-import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { API_VERSION, formatOf, log, printDocument, report as versioned, say, type OutputOptions } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
 import { renderHtml } from './render-html.js';
@@ -63,7 +63,7 @@ export function registerSimulate(program: Command): void {
     .option('--pool <name>', 'the pool the --cluster nodes join (default: the policy\'s only pool)')
     .option('--html <file>', 'also write the report as one self-contained HTML file with charts')
     .option('--cycle <time>', 'run the queues every TIME of simulated time (e.g. 30s), as real schedulers run in cycles; default after every event')
-    .option('--seeds <list>', 'a sweep over seeds: 1-8 or 1,5,9 (prints a SimulationSweep document)')
+    .option('--seeds <list>', 'a sweep over seeds: 1-8 or 1,5,9 (prints a SweepReport)')
     .option('--shard <i/N>', 'run only shard i of N of the sweep (runs k with k mod N = i); merge the shards with `quotient report merge`')
     .addHelpText('after', '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.')
     .action(async (paths: string[], opts: SimulateOptions) => {
@@ -86,7 +86,7 @@ export function registerSimulate(program: Command): void {
       process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });
   kernelOption(cmd);
-  outputOptions(cmd, 'print the report as JSON (docs/simulate.md "Report fields")');
+  outputOptions(cmd, 'print a SimulateReport as JSON (a SweepReport with --seeds or --shard): docs/simulate.md "Report fields", schemas/simulate-report.json');
 }
 
 /** One simulation of one policy with one seed. */
@@ -120,7 +120,7 @@ async function runSweep(bundles: Bundle[], opts: SimulateOptions, format: 'table
   }
   const doc: SweepDocument = { version: 1, kind: 'SimulationSweep', total: plan.total, ...(shard ? { shard } : {}), runs };
   if (format === 'table') say(renderSweep(doc));
-  else printDocument(format, doc);
+  else printDocument(format, sweepReport(doc));
   return rejected > 0 ? EXIT.findings : EXIT.ok;
 }
 
@@ -136,7 +136,39 @@ export function renderSweep(doc: SweepDocument): string {
 
 function print(report: Report, format: 'table' | 'json' | 'yaml'): void {
   if (format === 'table') say(renderReport(report));
-  else printDocument(format, report);
+  else printDocument(format, simulateReport(report));
+}
+
+/**
+ * A simulation's report as printed: the versioned envelope (`apiVersion`, `kind:
+ * SimulateReport`) in place of the report's own `version`, one version per document
+ * (docs/cli.md "JSON output", schemas/simulate-report.json).
+ */
+export function simulateReport(r: Report) {
+  return versioned('SimulateReport', reportBody(r));
+}
+
+function reportBody(r: Report): Omit<Report, 'version'> {
+  const { version: _version, ...body } = r;
+  return body;
+}
+
+/** A sweep as printed: a SweepReport whose runs hold their reports without their own version. */
+export function sweepReport(doc: SweepDocument) {
+  const { version: _version, kind: _kind, ...body } = doc;
+  return versioned('SweepReport', { ...body, runs: body.runs.map((r) => ({ ...r, report: reportBody(r.report) })) });
+}
+
+/**
+ * A printed SweepReport (one shard's, read back by `quotient report merge`) as the
+ * simulator's SweepDocument; any other document is handed on as it is, for the merge to
+ * refuse with its own message.
+ */
+export function sweepDocumentOf(doc: unknown): unknown {
+  const d = doc as { apiVersion?: unknown; kind?: unknown; runs?: unknown } | null;
+  if (d?.apiVersion !== API_VERSION || d.kind !== 'SweepReport' || !Array.isArray(d.runs)) return doc;
+  const { apiVersion: _a, kind: _k, ...body } = d as Record<string, unknown>;
+  return { version: 1, kind: 'SimulationSweep', ...body, runs: (d.runs as Array<{ report?: object }>).map((r) => ({ ...r, report: { version: 1, ...r.report } })) };
 }
 
 /** `--seed`: a whole number. */

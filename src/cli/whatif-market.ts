@@ -4,7 +4,7 @@ import { QuotientError } from '../errors.js';
 import { readBundles } from '../policy/read-files.js';
 import { answerMarketEvent, parseMarketEvent, type MarketAnswer } from '../simulate/market-event.js';
 import { EXIT } from './exit.js';
-import { colour, printDocument, say, type Format } from './output.js';
+import { colour, printDocument, report, say, type Format } from './output.js';
 import { clusterNodes, loadBundle, readMarket, readWorkload, seedFlag } from './simulate.js';
 
 /** Answers the market event for the one policy `paths` name. */
@@ -20,7 +20,7 @@ export async function answerMarketFlag(paths: string[], value: string, trace: st
   const market = readMarket(policy, seed, event.at + 86_400_000);
   const answer = await answerMarketEvent({ policy, label, nodes: clusterNodes(policy, label), workload, market }, { seed, backend }, event);
   if (format === 'table') say(renderMarketAnswer(answer));
-  else printDocument(format, answer);
+  else printDocument(format, report('MarketWhatIfReport', answer));
   return workload.rejected.length > 0 ? EXIT.findings : EXIT.ok;
 }
 

@@ -90,7 +90,7 @@ export function registerWhatIf(program: Command): void {
     .option('--market <event>', 'a spot market event instead: TYPE=PRICE@TIME or TYPE=inventory:COUNT@TIME; which spot jobs of --trace are released then, and what they lose (docs/simulate.md)')
     .option('--trace <file>', 'with --market: the jobs file whose spot jobs run on the market')
     .option('--seed <n>', 'with --market: the seed of a synthetic market', '1')
-    .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt), 2 could not run (including an invalid policy).')
+    .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt) or the job asked about (--submit, --job) is invalid, 2 could not run (including an invalid policy).')
     .action(async (given: string[], opts: WhatIfOptions) => exitOneOnBadJob(formatOf(opts), async () => {
       // Paths written after -q or --submit were taken as their values; give them back.
       const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });

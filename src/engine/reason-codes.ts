@@ -1,7 +1,9 @@
 /**
  * The stable codes of answers' reasons, notes and victims: one table, the only home of
  * every code. A code never changes meaning; a new situation gets a new row (and its line
- * in docs/cli.md, which test/unit/engine/reason-codes.test.ts checks against this table).
+ * in docs/cli.md and in schemas/common.json's reasonCode enum, which
+ * test/golden/reason-codes.test.ts checks against this table, as it checks that every
+ * answer of the golden cases and shipped policies carries codes from it).
  * The sentence beside a code may be reworded at any time; scripts should match on codes.
  */
 
@@ -32,7 +34,7 @@ export const REASON_CODES = {
   'preempt/no-candidates': 'no running job may be preempted for this job',
   'preempt/shortfall': 'even every eligible job preempted would not let the job in',
   'preempt/blocking-borrower': 'a borrower that no rule lets the job preempt fills a quota the job needs room in (the rule that would have to allow it is named)',
-  'preempt/other-way': "the victim set another way of running (in quota or borrowing) would have needed, and why the chosen set wins",
+  'preempt/other-way': 'the victim set another way of running (in quota or borrowing) would have needed, and why the chosen set wins',
   'preempt/cannot-help': 'the job asks for more than a quota guarantees at all, so no preemption can help',
   'preempt/victim-order': "the pool's victimOrder (not the default) chose the victims",
   'preempt/too-many-constraints': 'more quotas and resources are over at once than the victim search takes',
@@ -47,7 +49,7 @@ export const REASON_CODES = {
   'victim/reclaim-idle': 'the victim runs on idle capacity, which any job running on quota reclaims',
   'victim/reclaim-borrowed': "the victim borrows a share that the job's quota path lent and may take back",
   'victim/self-preemption': "the victim is eligible under the job's quota's selfPreemption clause",
-  'victim/child-preemption': "the victim is eligible under a childPreemption clause above it",
+  'victim/child-preemption': 'the victim is eligible under a childPreemption clause above it',
 } as const;
 
 /** A stable reason code (see REASON_CODES). */

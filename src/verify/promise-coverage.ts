@@ -45,7 +45,7 @@ export class CoverageRecorder {
     this.seen.add(createHash('sha1').update(key).digest('base64'));
     this.decisions[answer.decision] = (this.decisions[answer.decision] ?? 0) + 1;
     const hit = new Set(answer.victims.map((v) => v.rule));
-    for (const r of this.rules) if (!hit.has(r.rule) && answer.reasons.some((x) => x.includes(r.rule))) hit.add(r.rule);
+    for (const r of this.rules) if (!hit.has(r.rule) && answer.reasons.some((x) => x.message.includes(r.rule))) hit.add(r.rule);
     for (const name of hit) this.fired.set(name, (this.fired.get(name) ?? 0) + 1);
   }
 

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onlyAnswer } from '../helpers/report.js';
+import { onlyAnswer, readReport } from '../helpers/report.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
@@ -136,7 +136,7 @@ describe('quotient diff', () => {
     expect(md.status).toBe(0);
     expect(md.stdout).toMatch(/^### Quotient: /);
     expect(md.stdout).toMatch(/\| whatif `team-b-needs-16` \| .* \| wait \| preempt \(in-quota\); victims dsw-c-notebooks/);
-    const js = JSON.parse(quotient(['diff', OLD, NEW, '--samples', '0', '--json']).stdout) as { changes: unknown[] };
+    const js = readReport(quotient(['diff', OLD, NEW, '--samples', '0', '--json']).stdout, 'DiffReport') as { changes: unknown[] };
     expect(js.changes).toHaveLength(1);
   });
 

@@ -1,15 +1,18 @@
 /**
  * The JSON contract (docs/cli.md "JSON output", schemas/*.json): every `--json` report of
  * the built CLI, on the shipped policies, validates against its published schema; whatif
- * prints one shape whatever the number of answers; every reason code is documented; an
- * unknown quota is a finding (exit 1) in `scale --set` and `whatif --submit` alike.
+ * prints one shape whatever the number of answers; every command with --json prints a
+ * report of its kind, every kind is printed by some command, every command documents its
+ * exit codes; an unknown quota is a finding (exit 1) in `scale --set` and `whatif --submit` alike.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REASON_CODES } from '../../src/engine/reason-codes.js';
+import { REPORT_KINDS } from '../../src/cli/output.js';
 import { onlyAnswer, readReport, schemaErrors } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,7 +32,10 @@ describe('JSON contract', () => {
     const doc = readReport(r.stdout, 'WhatIfReport');
     expect(doc.answers.length).toBeGreaterThan(5);
     for (const a of doc.answers) {
-      expect(a.lostGpuHours).toBeCloseTo(a.victims.reduce((s: number, v: { lostGpuHours?: number }) => s + (v.lostGpuHours ?? 0), 0), 2);
+      expect(a.lostGpuHours).toBeCloseTo(
+        a.victims.reduce((s: number, v: { lostGpuHours?: number }) => s + (v.lostGpuHours ?? 0), 0),
+        2,
+      );
       for (const x of [...a.reasons, ...a.notes]) expect(Object.keys(REASON_CODES)).toContain(x.code);
       for (const v of a.victims) expect(Object.keys(REASON_CODES)).toContain(v.code);
     }
@@ -81,11 +87,42 @@ describe('JSON contract', () => {
     expect(readReport(set.stdout, 'ScaleReport').findings[0]).toMatchObject({ code: 'policy/unknown-quota', file: '--set' });
     expect(readReport(submit.stdout, 'WhatIfReport')).toMatchObject({ answers: [], findings: [expect.objectContaining({ code: 'policy/unknown-quota', file: '--submit' })] });
   });
+  it('every command with --json prints its versioned report, and every kind of report is printed by some command', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quotient-contract-'));
+    try {
+      const spot = ['policies/spot-market', '--trace', 'policies/spot-market/jobs.csv'];
+      const shard = quotient(['simulate', ...spot, '--until', '12h', '--seeds', '1-2', '--shard', '0/1', '--json']);
+      writeFileSync(join(dir, 'shard.json'), shard.stdout);
+      const runs: Array<[string[], string]> = [
+        [['check', 'policies/', '--json'], 'CheckReport'],
+        [['whatif', 'policies/', '--json'], 'WhatIfReport'],
+        [['whatif', ...spot, '--market', 'ecs.gn7i-1gpu=11@30h', '--json'], 'MarketWhatIfReport'],
+        [['scale', 'policies/quota-scaling', '--json'], 'ScaleReport'],
+        [['test', 'policies/self-level-preemption', '--runs', '5', '--seed', '1', '--json'], 'TestReport'],
+        [['explain', 'policies/', '--json'], 'ExplainReport'],
+        [['diff', 'docs/examples/quota-scaling-diff/old', 'docs/examples/quota-scaling-diff/new', '--samples', '5', '--promise-runs', '5', '--json'], 'DiffReport'],
+        [['simulate', ...spot, '--until', '12h', '--json'], 'SimulateReport'],
+        [['report', 'merge', join(dir, 'shard.json'), '--json'], 'SweepReport'],
+      ];
+      expect(readReport(shard.stdout, 'SweepReport').shard).toEqual({ index: 0, count: 1 });
+      for (const [args, kind] of runs) {
+        const r = quotient(args);
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+        readReport(r.stdout, kind as (typeof REPORT_KINDS)[number]);
+      }
+      expect(new Set(runs.map(([, k]) => k))).toEqual(new Set(REPORT_KINDS));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
-  it('documents every reason code of the one table in docs/cli.md, and no other', () => {
+  it('every command says its exit codes in --help, and docs/cli.md has a row for each', () => {
     const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('### Reason codes'));
-    const documented = [...section.matchAll(/^\| `([a-z]+\/[a-z0-9-]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).toEqual(Object.keys(REASON_CODES).sort());
+    const commands = ['check', 'whatif', 'scale', 'test', 'explain', 'diff', 'simulate', 'report merge', 'import kubectl', 'export', 'schema'];
+    for (const c of commands) {
+      const help = quotient([...c.split(' '), '--help']);
+      expect(help.stdout, `quotient ${c} --help`).toMatch(/Exit codes: 0 /);
+      expect(doc, `docs/cli.md exit-code row for ${c}`).toContain(`| \`${c.replace(' kubectl', '')}\` |`);
+    }
   });
 });

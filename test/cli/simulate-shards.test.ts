@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -33,7 +34,7 @@ describe('quotient simulate --shard + quotient report merge', () => {
     expect(single.status, single.stderr).toBe(0);
     const files = shards.map((s, i) => {
       expect(s.status, s.stderr).toBe(0);
-      expect(JSON.parse(s.stdout).shard).toEqual({ index: i, count: N });
+      expect(readReport(s.stdout, 'SweepReport').shard).toEqual({ index: i, count: N });
       const f = join(dir, `shard-${i}.json`);
       writeFileSync(f, s.stdout);
       return f;
@@ -41,7 +42,7 @@ describe('quotient simulate --shard + quotient report merge', () => {
     const merged = spawnSync(process.execPath, [MAIN, 'report', 'merge', ...files.reverse(), '--json'], { cwd: ROOT, encoding: 'utf8' });
     expect(merged.status, merged.stderr).toBe(0);
     expect(merged.stdout).toBe(single.stdout);
-    const doc = JSON.parse(single.stdout);
+    const doc = readReport(single.stdout, 'SweepReport');
     expect(doc.runs.map((r: { seed: number }) => r.seed)).toEqual([1, 2, 3, 4]);
   }, 120_000);
 

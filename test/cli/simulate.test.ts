@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -26,7 +27,7 @@ describe('quotient simulate', () => {
     expect(a.status).toBe(0);
     expect(a.stderr).toBe('');
     expect(b.stdout).toBe(a.stdout);
-    const r = JSON.parse(a.stdout);
+    const r = readReport(a.stdout, 'SimulateReport');
     expect(r.seed).toBe(7);
     expect(r.totals.usedGpuHours + r.totals.idleGpuHours).toBeCloseTo(r.totals.capacityGpuHours, 1);
   });

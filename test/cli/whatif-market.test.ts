@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -15,13 +16,13 @@ const POLICY = ['policies/spot-market', '--trace', 'policies/spot-market/jobs.cs
 
 describe('quotient whatif --market', () => {
   it('releases, at a price move, exactly the jobs the simulation released there', () => {
-    const sim = JSON.parse(quotient('simulate', ...POLICY, '--json').stdout);
+    const sim = readReport(quotient('simulate', ...POLICY, '--json').stdout, 'SimulateReport');
     const atForty = sim.preemptions.first.filter((e: { hour: number; rule: string }) => e.hour === 40 && e.rule === 'market/spot-release').map((e: { job: string }) => e.job).sort();
     expect(atForty.length).toBeGreaterThan(0);
     // The shipped series moves ecs.gn7i-1gpu to 11/h at 40h: ask about that move one second earlier.
     const r = quotient('whatif', ...POLICY, '--market', `ecs.gn7i-1gpu=11@${40 * 3600 - 1}`, '--json');
     expect(r.status, r.stderr).toBe(0);
-    const a = JSON.parse(r.stdout);
+    const a = readReport(r.stdout, 'MarketWhatIfReport');
     expect(a.released.map((x: { job: string }) => x.job).sort()).toEqual(atForty);
     for (const x of a.released) {
       expect(x.cause).toBe('price');
@@ -36,7 +37,7 @@ describe('quotient whatif --market', () => {
   it('answers an inventory drop lowest bids first, and refuses a malformed event (exit 2)', () => {
     const r = quotient('whatif', ...POLICY, '--market', 'lingjun.gu8-8gpu=inventory:0@26h', '--json');
     expect(r.status, r.stderr).toBe(0);
-    const a = JSON.parse(r.stdout);
+    const a = readReport(r.stdout, 'MarketWhatIfReport');
     expect(a.inventory.after).toBe(0);
     for (const x of a.released) expect(x.cause).toBe('inventory');
     const bids = a.released.map((x: { bid: number }) => x.bid);

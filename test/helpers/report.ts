@@ -8,16 +8,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { expect } from 'vitest';
+import type { ReportKind } from '../../src/cli/output.js';
+
+export type { ReportKind } from '../../src/cli/output.js';
 
 /** The report kinds and their schema files. */
 export const SCHEMA_OF = {
   CheckReport: 'check-report.json',
   WhatIfReport: 'whatif-report.json',
+  MarketWhatIfReport: 'market-whatif-report.json',
   ScaleReport: 'scale-report.json',
   TestReport: 'test-report.json',
   ExplainReport: 'explain-report.json',
-} as const;
-export type ReportKind = keyof typeof SCHEMA_OF;
+  DiffReport: 'diff-report.json',
+  SimulateReport: 'simulate-report.json',
+  SweepReport: 'sweep-report.json',
+} as const satisfies Record<ReportKind, string>;
 
 const SCHEMAS = join(import.meta.dirname, '../../schemas');
 
