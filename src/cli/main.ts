@@ -63,6 +63,14 @@ registerDiff(program);
 registerSimulate(program);
 registerReport(program);
 
+// Declared before the top-level await below: report() reads it.
+/** What a kernel error about the build on disk means to the user (the rest are bugs). */
+const KERNEL_BUILD_PROBLEM: Partial<Record<KernelError['code'], string>> = {
+  'kernel/wasm-missing': 'the WebAssembly kernel is not built',
+  'kernel/wasm-corrupt': 'the WebAssembly kernel build is damaged (truncated or not a kernel)',
+  'kernel/layout-mismatch': 'the WebAssembly kernel build is stale: it was built from other sources than this code',
+};
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {
@@ -78,8 +86,9 @@ function report(e: unknown): number {
     log(`${colour.red('quotient:')} ${escapeDisplay(e.message)}${e.hint ? `\n  ${colour.cyan('hint:')} ${escapeDisplay(e.hint)}` : ''}`);
     return EXIT.failure;
   }
-  if (e instanceof KernelError && e.code === 'kernel/wasm-missing') {
-    log(`${colour.red('quotient:')} the WebAssembly kernel is not built (${e.message})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`);
+  if (e instanceof KernelError && KERNEL_BUILD_PROBLEM[e.code]) {
+    // The build on disk is missing, damaged or older than the code: say which, and how to rebuild.
+    log(`${colour.red('quotient:')} ${KERNEL_BUILD_PROBLEM[e.code]} (${escapeDisplay(e.message)})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`);
     return EXIT.failure;
   }
   if (e instanceof FindingsError) {

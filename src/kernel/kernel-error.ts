@@ -5,6 +5,7 @@
  */
 export type KernelErrorCode =
   | 'kernel/wasm-missing'
+  | 'kernel/wasm-corrupt'
   | 'kernel/layout-mismatch'
   | 'kernel/not-loaded'
   | 'kernel/invalid-snapshot'

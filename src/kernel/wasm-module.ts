@@ -14,6 +14,11 @@ import { CRITERIA } from './victim-order.js';
 /** Where the kernel build lands (`npm run build:kernel`, see asconfig.json). */
 export const KERNEL_WASM_URL = new URL('../../build/kernel.wasm', import.meta.url);
 
+/** The kernel file loaded: `QUOTIENT_KERNEL_WASM` when set (docs/cli.md), else the build's. */
+export function kernelWasmPath(): string {
+  return process.env.QUOTIENT_KERNEL_WASM || fileURLToPath(KERNEL_WASM_URL);
+}
+
 /** The functions `assembly/index.ts` exports; every argument and result is a number. */
 export interface KernelExports {
   memory: WebAssembly.Memory;
@@ -36,17 +41,23 @@ export interface KernelExports {
 let compiled: WebAssembly.Module | null = null;
 
 function compileKernel(): WebAssembly.Module {
+  const path = kernelWasmPath();
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = new Uint8Array(readFileSync(KERNEL_WASM_URL));
+    bytes = new Uint8Array(readFileSync(path));
   } catch (cause) {
-    throw new KernelError(
-      'kernel/wasm-missing',
-      `cannot read ${fileURLToPath(KERNEL_WASM_URL)} (${(cause as Error).message}); run \`npm run build:kernel\``,
-    );
+    throw new KernelError('kernel/wasm-missing', `cannot read ${path} (${(cause as Error).message}); run \`npm run build:kernel\``);
   }
-  const module = new WebAssembly.Module(bytes);
-  checkMirrors(new WebAssembly.Instance(module, kernelImports()).exports);
+  // A truncated or overwritten file, or a build for other imports, is named as such: it is not a bug in Quotient.
+  let module: WebAssembly.Module;
+  let instance: WebAssembly.Instance;
+  try {
+    module = new WebAssembly.Module(bytes);
+    instance = new WebAssembly.Instance(module, kernelImports());
+  } catch (cause) {
+    throw new KernelError('kernel/wasm-corrupt', `${path} is not a valid kernel build (${(cause as Error).message}); run \`npm run build:kernel\``);
+  }
+  checkMirrors(instance.exports);
   return module;
 }
 
