@@ -43,7 +43,7 @@ export function admissionEvaluator(policy: Policy): AdmissionEvaluator {
 
 /** Checks access, settings and caps for `job` against the snapshot's running jobs. */
 export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = admissionEvaluator(snap.policy)): Promise<AdmissionOutcome> {
-  const ws = snap.policy.workspaces.find((w) => w.name === job.workspace)!;
+  const ws = snap.memo('workspaces', () => new Map(snap.policy.workspaces.map((w) => [w.name, w]))).get(job.workspace)!;
   const refusal = accessRefusal(job, ws, snap.tree.get(job.quota));
   if (refusal) return { reject: [because('admission/access-denied', `${refusal.message}: breaks ${refusal.rule} (${sourceText(refusal.src)}); ${refusal.hint}`)], notes: [] };
   const role = roleIn(ws, job.submittedBy);
@@ -66,7 +66,8 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
   const need = totalRequest(job);
   const rows = verdict.caps.map((r) => {
     const cap = r.cap!;
-    const used = capUsage(cap, ws, snap.jobs);
+    // What the cap's subject runs: a pass over the running jobs once per cap and snapshot state.
+    const used = snap.memo(`cap-usage:${r.name}`, () => capUsage(cap, ws, snap.jobs));
     const res = cappedResources(cap);
     // Room as a share of each limit, so GPUs, millicores and MiB compare: the cap with the
     // least share left is the strictest; a negative share is a cap the job would overrun.

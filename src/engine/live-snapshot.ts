@@ -76,7 +76,10 @@ export class LiveSnapshot {
       }
     });
     this.keysAt = now;
-    if (changed) this.dirty = true;
+    if (changed) {
+      this.dirty = true;
+      this.snap.changed();
+    }
     this.sync();
   }
 
@@ -126,6 +129,7 @@ export class LiveSnapshot {
     this.poolBuf[i] = kpods[0] ? snap.state.nodes[kpods[0].node]!.pool : snap.poolIndexOf(job.quota);
     this.addUsage(job, q, 1);
     this.publish();
+    this.snap.changed();
     this.kernelAdd(kjob);
     return i;
   }
@@ -157,6 +161,7 @@ export class LiveSnapshot {
     snap.state.jobs.pop();
     snap.jobIndex.delete(job.name);
     this.publish();
+    this.snap.changed();
     this.kernelRemove(index);
     return job;
   }
@@ -176,6 +181,7 @@ export class LiveSnapshot {
     this.addUsage(job, q, 1);
     this.comboBuf[index] = comboIndex(job.priority, job.module, standing);
     snap.state.jobs[index]!.rank = RANK[standing];
+    this.snap.changed();
     this.dirty = true;
   }
 

@@ -12,7 +12,9 @@
  *      more than an ancestor guarantees at all, and `idleResources: none` keeps it off
  *      idle capacity.
  */
+import type { GangRequest } from '../kernel/types.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
+import type { Snapshot } from './snapshot.js';
 import type { AnswerContext } from './answer-context.js';
 import { because, type Reason } from './reason-codes.js';
 import { describeNeverFits } from './reasons.js';
@@ -34,6 +36,19 @@ export function neverRuns(ctx: AnswerContext): Reason[] | undefined {
  */
 function neverFitsPool(ctx: AnswerContext): string | undefined {
   const { snapshot: snap, req } = ctx;
+  // A pass over every node, a pure function of the nodes and the pod's shape: once per
+  // shape and snapshot state, not once per answer.
+  const fit = snap.memo(`empty-pool-fit:${req.pool}:${req.gpu}:${req.cpu}:${req.mem}`, () => emptyPoolFit(snap, req));
+  const { total, byGpu, maxCpu, maxMem } = fit;
+  if (total >= req.pods) return undefined;
+  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
+  if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
+  if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
+  return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
+}
+
+/** How many pods of the request's shape the pool's nodes hold when all are empty, in all and by GPUs alone. */
+function emptyPoolFit(snap: Snapshot, req: GangRequest): { total: number; byGpu: { pods: number; nodes: number; gpus: number }; maxCpu: number; maxMem: number } {
   let total = 0;
   const byGpu = { pods: 0, nodes: 0, gpus: 0 };
   let maxCpu = 0;
@@ -51,9 +66,5 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
     maxCpu = Math.max(maxCpu, node.cpu ?? Infinity);
     maxMem = Math.max(maxMem, node.memory ?? Infinity);
   });
-  if (total >= req.pods) return undefined;
-  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
-  if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
-  if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
-  return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
+  return { total, byGpu, maxCpu, maxMem };
 }

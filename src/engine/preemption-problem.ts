@@ -64,21 +64,59 @@ export interface CandidateSet {
 }
 
 /**
- * Eligible jobs under `table` (one preemptor class and target), against `overruns`:
- * one table lookup per running job. The hot path of an answer on a big snapshot: per
- * running job it reads the snapshot's per-job typed arrays and the table's cell, and
- * tests the few overruns. A candidate's mask has bit k when it counts in usage at
- * overruns[k]'s quota (SEMANTICS 3), so preempting it relieves that overrun.
+ * Eligible jobs under `table` (one preemptor class and target), against `overruns`. A
+ * candidate's mask has bit k when it counts in usage at overruns[k]'s quota (SEMANTICS
+ * 3), so preempting it relieves that overrun. The set is a pure function of the snapshot
+ * state, the table, the pool and the overruns' quotas, so it is built once per snapshot
+ * state from the table's eligible jobs (`eligibleJobs`) and then read: a warm answer does
+ * not walk the running jobs. Callers must not change the returned set.
  */
 export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: number, overruns: Overrun[]): CandidateSet {
+  const eligible = eligibleJobs(snap, table);
+  const key = `${pool}:${overruns.map((o) => o.quota).join(',')}`;
+  let set = eligible.sets.get(key);
+  if (!set) {
+    set = candidatesOf(snap, table, eligible, pool, overruns);
+    eligible.sets.set(key, set);
+  }
+  return set;
+}
+
+/** A table's eligible running jobs (nonzero cell), and the candidate sets built from them. */
+interface EligibleJobs {
+  jobs: Int32Array;
+  cells: Int32Array;
+  /** Candidate sets by pool and overrun quotas. */
+  sets: Map<string, CandidateSet>;
+}
+
+/** One table lookup per running job, once per table and snapshot state. */
+function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
+  const byTable = snap.memo('eligible-jobs', () => new WeakMap<EligibilityTable, EligibleJobs>());
+  let found = byTable.get(table);
+  if (found) return found;
+  const { jobQuota, jobCombo } = snap.index;
+  const jobs: number[] = [];
+  const cells: number[] = [];
+  for (let i = 0; i < jobQuota.length; i++) {
+    const cell = table.cellFor(jobQuota[i]!, jobCombo[i]!);
+    if (cell === 0) continue;
+    jobs.push(i);
+    cells.push(cell);
+  }
+  found = { jobs: Int32Array.from(jobs), cells: Int32Array.from(cells), sets: new Map() };
+  byTable.set(table, found);
+  return found;
+}
+
+function candidatesOf(snap: Snapshot, table: EligibilityTable, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
   const ruleOf = new Map<number, CompiledRule>();
   const tree = snap.tree;
-  const { jobQuota, jobCombo, jobPool } = snap.index;
-  for (let i = 0; i < jobQuota.length; i++) {
+  const { jobQuota, jobPool } = snap.index;
+  for (let e = 0; e < eligible.jobs.length; e++) {
+    const i = eligible.jobs[e]!;
     const vq = jobQuota[i]!;
-    const cell = table.cellFor(vq, jobCombo[i]!);
-    if (cell === 0) continue;
     let mask = 0;
     for (let k = 0; k < overruns.length; k++) {
       if (countsAt(tree, snap.jobs[i]!.standing, vq, overruns[k]!.quota)) mask |= 1 << k;
@@ -86,7 +124,7 @@ export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: nu
     // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
     if (mask === 0 && jobPool[i] !== pool) continue;
     candidates.push({ job: i, constraintMask: mask >>> 0 });
-    ruleOf.set(i, table.ruleAt(cell)!);
+    ruleOf.set(i, table.ruleAt(eligible.cells[e]!)!);
   }
   return { candidates, ruleOf };
 }

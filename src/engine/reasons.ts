@@ -2,7 +2,7 @@
  * Sentences for answers: why a job cannot be admitted, placed, or given victims, in the
  * policy's terms and citing the policy line (file:line:col).
  */
-import type { Candidate, GangRequest } from '../kernel/types.js';
+import type { Candidate, GangRequest, PoolRoom } from '../kernel/types.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { JobSpec } from '../model/policy.js';
 import { formatRange, inRange } from '../model/priority.js';
@@ -42,9 +42,18 @@ export function describeNeverFits(snap: Snapshot, o: Overrun): string {
  * to exhausted cpu or memory.
  */
 export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string, what: string): string {
-  const { freeGpus: free, largestFree: largest, podsFit: pods, fragmentedGpus: fragments } = snap.kernel.room(req);
+  const { freeGpus: free, largestFree: largest, podsFit: pods, fragmentedGpus: fragments } = roomOf(snap, req);
   const shape = `${req.gpu}-GPU pod`;
   return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} (largest on one node: ${largest}); ${req.pods} pod(s) × ${req.gpu} GPU${req.strict ? ' in aligned blocks (topology: strict)' : ''} do not fit: room for ${pods} such pod(s)${fragments > 0 ? `, and ${fragments} free GPU(s) are fragments no ${shape} can use` : ''}`;
+}
+
+/**
+ * The kernel's account of the pool's free room for pods of the request's shape (a pass
+ * over the pool's nodes inside the kernel): once per shape and snapshot state. The
+ * kernel holds the snapshot's state between queries (each query undoes its own work).
+ */
+export function roomOf(snap: Snapshot, req: GangRequest): PoolRoom {
+  return snap.memo(`room:${req.pool}:${req.gpu}:${req.cpu}:${req.mem}:${req.strict ? 1 : 0}:${req.models ?? 0}:${req.strategy}`, () => snap.kernel.room(req));
 }
 
 /** Why a job may not borrow a sibling's share (SEMANTICS 5.2). */
@@ -68,9 +77,10 @@ export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): strin
   if (cp) parts.push(`no job below ${quota.name} has a priority in preemptiblePriority ${formatRange(cp.preemptiblePriority)} and a module in [${cp.modules.join(', ')}] (${sourceText(cp.src)})`);
   else if (quota.children.length > 0) parts.push(`${quota.name} has no childPreemption`);
   const pool = snap.poolIndexOf(job.quota);
-  const idleInPool = snap.jobs.filter((j, i) => j.standing === 'idle' && snap.state.jobs[i]!.pods.some((p) => snap.state.nodes[p.node]!.pool === pool)).length;
+  // Counts over every running job, once per snapshot state (pool, quota), not per answer.
+  const idleInPool = snap.memo(`idle-in-pool:${pool}`, () => snap.jobs.filter((j, i) => j.standing === 'idle' && snap.state.jobs[i]!.pods.some((p) => snap.state.nodes[p.node]!.pool === pool)).length);
   parts.push(idleInPool === 0 ? 'no idle job holds GPUs in the pool' : `${idleInPool} idle job(s) hold GPUs in the pool but do not help`);
-  const borrowers = snap.jobs.filter((j) => j.standing === 'borrowing' && snap.tree.lenderReclaim(q, snap.tree.indexOf(j.quota)) !== undefined).length;
+  const borrowers = snap.memo(`lent-borrowers:${q}`, () => snap.jobs.filter((j) => j.standing === 'borrowing' && snap.tree.lenderReclaim(q, snap.tree.indexOf(j.quota)) !== undefined).length);
   parts.push(borrowers === 0 ? `nothing ${quota.name} or its ancestors lent is borrowed` : `${borrowers} borrower(s) of what ${quota.name}'s path lent may not be reclaimed (reclaim setting)`);
   return `no running job may be preempted: ${parts.join('; ')}`;
 }
@@ -126,17 +136,34 @@ export function explainBlockingBorrowers(ctx: AnswerContext, problem: Preemption
   for (const o of problem.over) {
     if (o.resource !== 0) continue;
     const a = tree.quotas[o.quota]!;
-    snap.jobs.forEach((j, i) => {
-      if (j.standing !== 'borrowing' || eligible.has(i) || named.has(i)) return;
-      const vq = tree.indexOf(j.quota);
-      if (vq === o.quota || !countsAt(tree, j.standing, vq, o.quota)) return;
+    for (const i of borrowersAt(snap, o.quota)) {
+      if (eligible.has(i) || named.has(i)) continue;
+      const j = snap.jobs[i]!;
+      const vq = snap.index.jobQuota[i]!;
       named.add(i);
       const gpus = j.pods * j.resources.gpu;
       const through = tree.quotas[vq]!.parent;
       out.push(`preemption (${problem.standing}): ${a.name} is full partly because ${jobLabel(j, viewer)} on ${j.quota} (priority ${j.priority}, ${j.module}, ${gpus} GPUs) borrows through ${through} beyond ${j.quota}'s guarantee; ${wouldNeed(ctx, problem.standing, j)}`);
-    });
+    }
   }
   return out;
+}
+
+/**
+ * The running borrowers that count in quota `a`'s usage from below it (SEMANTICS 3), in
+ * job order: found by one pass over the running jobs per quota and snapshot state.
+ */
+function borrowersAt(snap: Snapshot, a: number): number[] {
+  return snap.memo(`borrowers-at:${a}`, () => {
+    const out: number[] = [];
+    const { jobQuota } = snap.index;
+    snap.jobs.forEach((j, i) => {
+      if (j.standing !== 'borrowing') return;
+      const vq = jobQuota[i]!;
+      if (vq !== a && countsAt(snap.tree, j.standing, vq, a)) out.push(i);
+    });
+    return out;
+  });
 }
 
 /** The rule that would have to allow the job to preempt `victim`, and why it does not. */

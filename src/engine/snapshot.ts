@@ -27,6 +27,9 @@ export class Snapshot {
   readonly index: JobIndex;
   /** GPU model name → kernel model index (gpu-models.ts). */
   readonly models: ModelIndex;
+  /** Facts answers derive from this state, kept until it changes (memo). */
+  private readonly memos = new Map<string, unknown>();
+  private changes = 0;
 
   private constructor(
     readonly policy: Policy,
@@ -138,6 +141,36 @@ export class Snapshot {
     for (const job of jobs) kjobs.push(toKernelJob(job));
     kernel.load(state);
     return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel), findings };
+  }
+
+  /**
+   * How many times the running jobs changed since the build (live-snapshot.ts calls
+   * `changed` on every start, end and standing change).
+   */
+  get version(): number {
+    return this.changes;
+  }
+
+  /**
+   * Records a change of the running jobs, their standings or the kernel state: every
+   * memo is dropped, so no answer reads a fact of an earlier state.
+   */
+  changed(): void {
+    this.changes++;
+    this.memos.clear();
+  }
+
+  /**
+   * A fact that is a pure function of this state (the nodes, the running jobs, their
+   * standings and placements) and of `key`, computed once per state: answers on a big
+   * snapshot read it instead of walking every node or job again. The clock is not part
+   * of the state: a memo must not depend on it.
+   */
+  memo<T>(key: string, make: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = make();
+    this.memos.set(key, value);
+    return value;
   }
 
   /** The allowed-models mask of a job (0: any, or none of its models exists; see gpu-models.ts). */

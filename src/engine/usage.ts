@@ -53,8 +53,19 @@ export function overruns(tree: QuotaTree, usage: UsageTable, q: number, need: Re
 
 /** Quotas where `need` exceeds `min` outright: no preemption can ever make room there. */
 export function neverFits(tree: QuotaTree, q: number, need: Record<ResourceName, number>, target: 'in-quota' | 'borrowing'): Overrun[] {
-  const zero = tree.quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
-  return overruns(tree, zero, q, need, target);
+  return overruns(tree, zeroUsage(tree), q, need, target);
+}
+
+const zeros = new WeakMap<QuotaTree, UsageTable>();
+
+/** An all-zero usage table for `tree`, made once per tree (read only): answers ask for it every time. */
+function zeroUsage(tree: QuotaTree): UsageTable {
+  let zero = zeros.get(tree);
+  if (!zero || zero.length !== tree.quotas.length) {
+    zero = tree.quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
+    zeros.set(tree, zero);
+  }
+  return zero;
 }
 
 /**

@@ -13,23 +13,35 @@ export interface AdmissionVerdict {
   violations: AdmissionRule[];
 }
 
-/** Evaluates admission rules; build once with `new AdmissionEvaluator(rules)`. */
+/**
+ * Evaluates admission rules; build once with `new AdmissionEvaluator(rules)`. Every rule
+ * is scoped to its workspace (compile-admission.ts), so a submission runs only its own
+ * workspace's rules: one json-rules-engine per workspace, built on first use.
+ */
 export class AdmissionEvaluator {
-  private readonly engine: Engine;
-  private readonly byName: Map<string, AdmissionRule>;
+  private readonly engines = new Map<string, { engine: Engine; rules: AdmissionRule[] }>();
 
-  constructor(readonly rules: AdmissionRule[]) {
-    this.engine = new Engine([], { allowUndefinedFacts: false });
-    for (const r of rules) this.engine.addRule(r.rule);
-    this.byName = new Map(rules.map((r) => [r.name, r]));
-  }
+  constructor(readonly rules: AdmissionRule[]) {}
 
   /** The caps that apply and the settings broken, each in rule order. */
   async evaluate(facts: AdmissionFacts): Promise<AdmissionVerdict> {
-    if (this.rules.length === 0) return { caps: [], violations: [] };
-    const { events } = await this.engine.run({ ...facts });
+    const own = this.engineOf(facts.workspace);
+    if (own.rules.length === 0) return { caps: [], violations: [] };
+    const { events } = await own.engine.run({ ...facts });
     const fired = new Set(events.map((e) => (e.params as { rule: string }).rule));
-    const hits = this.rules.filter((r) => fired.has(r.name) && this.byName.has(r.name));
+    const hits = own.rules.filter((r) => fired.has(r.name));
     return { caps: hits.filter((r) => r.kind === 'cap'), violations: hits.filter((r) => r.kind !== 'cap') };
+  }
+
+  private engineOf(workspace: string): { engine: Engine; rules: AdmissionRule[] } {
+    let own = this.engines.get(workspace);
+    if (!own) {
+      const rules = this.rules.filter((r) => r.workspace === workspace);
+      const engine = new Engine([], { allowUndefinedFacts: false });
+      for (const r of rules) engine.addRule(r.rule);
+      own = { engine, rules };
+      this.engines.set(workspace, own);
+    }
+    return own;
   }
 }

@@ -14,6 +14,7 @@ import { createKernel } from '../../../src/kernel/create-kernel.js';
 import type { Cluster, RunningJob } from '../../../src/model/policy.js';
 import { EligibilityTables } from '../../../src/rules/eligibility-table.js';
 import { compileRules } from '../../../src/rules/compile-rules.js';
+import { scenarioArbitrary, scenarioYaml } from '../../../src/testing/index.js';
 import { openSession } from '../../helpers/session.js';
 
 const DIR = 'policies/inference-preempts-training';
@@ -83,6 +84,35 @@ describe('LiveSnapshot', () => {
         const expected = fresh(session, jobs.filter((j) => running.has(j.name)), backend);
         expect(view(live.snap)).toEqual(view(expected));
         expect(await answers(live.snap, session)).toEqual(await answers(expected, session));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('answers after each change equal a fresh build\'s, reasons and all: no memo of an earlier state survives a change', async () => {
+    // Answers memoize facts of the snapshot state (Snapshot.memo): candidate sets, borrowers,
+    // idle counts, room. Answering before every change fills them; a change must drop them.
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ flavours: ['full', 'plain', 'big-gangs'] }), fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), async (s, picks) => {
+        const session = openSession([{ path: 's.yaml', text: scenarioYaml(s) }]);
+        const w = session.policy.whatIfs[0]!;
+        const all = session.snapshot!.jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) }));
+        if (all.length === 0) return;
+        const order = new Map([...all.map((j) => j.name)].sort().map((n, i) => [n, i]));
+        const live = new LiveSnapshot(fresh(session, all, 'wasm'));
+        const tables = new EligibilityTables(compileRules(session.policy), session.tree);
+        const ask = (snap: Snapshot, t: EligibilityTables) => answerWhatIf({ snapshot: snap, tables: t }, w.name, w.submit);
+        for (const pick of picks) {
+          await ask(live.snap, tables); // fills the memos of the current state
+          const job = all[pick % all.length]!;
+          const at = live.snap.jobIndex.get(job.name);
+          if (at !== undefined) live.remove(at);
+          else live.start({ ...job, placement: [] }, job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 })), order.get(job.name)!);
+          live.sync();
+          // The same running jobs in the same order, built from scratch: every fact computed anew.
+          const expected = fresh(session, live.snap.jobs, 'wasm');
+          expect(await ask(live.snap, tables)).toEqual(await ask(expected, new EligibilityTables(compileRules(session.policy), session.tree)));
+        }
       }),
       { numRuns: RUNS },
     );
