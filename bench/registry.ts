@@ -79,8 +79,17 @@ function b3Figures(result: unknown): Figure[] {
   const nodes = num(result, 'cluster.nodes');
   return [
     { figure: `warm what-if, ${nodes?.toLocaleString('en-US') ?? '?'} nodes, median / p99`, ours: median === undefined ? 'n/a' : `${formatUs(median)} / ${formatUs(p99 ?? NaN)}`, anchor: '≤ 0.5 ms / ≤ 2 ms (target); kube-scheduler PreemptionAsync 1.75 ms' },
+    { figure: 'warm what-if, CPU time per answer, median / p99', ours: num(result, 'wasm.warmCpu.medianUs') === undefined ? 'n/a' : `${formatUs(num(result, 'wasm.warmCpu.medianUs')!)} / ${formatUs(num(result, 'wasm.warmCpu.p99Us') ?? NaN)}`, anchor: '≤ 0.5 ms / ≤ 2 ms (target)' },
     { figure: 'Session.open (wasm)', ours: fixed(num(result, 'oneTime.openWasmMs'), 0, ' ms'), anchor: '≤ 1.5 s CPU at 10,000 nodes (target, issue 11 item 2)' },
     { figure: 'warm answer, reference/wasm (same run)', ours: fixed(num(result, 'ratio.all'), 2, '×'), anchor: '-' },
+  ];
+}
+
+function cliFigures(result: unknown): Figure[] {
+  const extra = num(result, 'extraAnswerCpuMs.median');
+  return [
+    { figure: `quotient whatif, one more WhatIf (${num(result, 'nodes')?.toLocaleString('en-US') ?? '?'} nodes), CPU median (min-max)`, ours: extra === undefined ? 'n/a' : `${extra.toFixed(2)} ms (${fixed(num(result, 'extraAnswerCpuMs.min'), 2)}-${fixed(num(result, 'extraAnswerCpuMs.max'), 2)} ms)`, anchor: 'little more than one answer in-process (target); was ~16 ms at 10,000 nodes' },
+    { figure: 'CLI per extra answer / in-process per answer (same run)', ours: fixed(num(result, 'cliOverInProcess'), 2, '×'), anchor: '~1× (target); was ~5×' },
   ];
 }
 
@@ -119,6 +128,7 @@ function b7Figures(result: unknown): Figure[] {
 export const BENCHMARKS: Benchmark[] = [
   { id: 'b2', title: 'B2 placement latency', script: 'bench/b2-placement-latency.ts', quickArgs: ['--quick'], fullArgs: [], figures: b2Figures },
   { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
+  { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '99', '--repeats', '1'], fullArgs: [], figures: cliFigures },
   { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '60'], fullArgs: [], figures: b4Figures },
   { id: 'b5', title: 'B5 batch throughput', script: 'bench/b5-batch-throughput.ts', quickArgs: ['--only', 'small', '--small-queries', '20000', '--small-budget', '1'], fullArgs: [], figures: b5Figures },
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },

@@ -95,16 +95,8 @@ function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
   const byTable = snap.memo('eligible-jobs', () => new WeakMap<EligibilityTable, EligibleJobs>());
   let found = byTable.get(table);
   if (found) return found;
-  const { jobQuota, jobCombo } = snap.index;
-  const jobs: number[] = [];
-  const cells: number[] = [];
-  for (let i = 0; i < jobQuota.length; i++) {
-    const cell = table.cellFor(jobQuota[i]!, jobCombo[i]!);
-    if (cell === 0) continue;
-    jobs.push(i);
-    cells.push(cell);
-  }
-  found = { jobs: Int32Array.from(jobs), cells: Int32Array.from(cells), sets: new Map() };
+  const { jobs, cells } = table.eligibleAmong(snap.index.jobQuota, snap.index.jobCombo);
+  found = { jobs, cells, sets: new Map() };
   byTable.set(table, found);
   return found;
 }

@@ -150,20 +150,28 @@ export function explainBlockingBorrowers(ctx: AnswerContext, problem: Preemption
 }
 
 /**
- * The running borrowers that count in quota `a`'s usage from below it (SEMANTICS 3), in
- * job order: found by one pass over the running jobs per quota and snapshot state.
+ * The running borrowers that count in quota `a`'s usage from below it (SEMANTICS 3: a
+ * borrower counts at every ancestor of its own quota, not at its own), in job order. One
+ * pass over the running jobs per snapshot state files every borrower under each quota it
+ * counts at; an answer then reads its quotas' lists.
  */
-function borrowersAt(snap: Snapshot, a: number): number[] {
-  return snap.memo(`borrowers-at:${a}`, () => {
-    const out: number[] = [];
+function borrowersAt(snap: Snapshot, a: number): readonly number[] {
+  const byQuota = snap.memo('borrowers-by-quota', () => {
+    const out = new Map<number, number[]>();
     const { jobQuota } = snap.index;
-    snap.jobs.forEach((j, i) => {
-      if (j.standing !== 'borrowing') return;
+    for (let i = 0; i < jobQuota.length; i++) {
+      if (snap.jobs[i]!.standing !== 'borrowing') continue;
       const vq = jobQuota[i]!;
-      if (vq !== a && countsAt(snap.tree, j.standing, vq, a)) out.push(i);
-    });
+      for (const up of snap.tree.pathToRoot(vq)) {
+        if (!countsAt(snap.tree, 'borrowing', vq, up)) continue;
+        let list = out.get(up);
+        if (!list) out.set(up, (list = []));
+        list.push(i);
+      }
+    }
     return out;
   });
+  return byQuota.get(a) ?? [];
 }
 
 /** The rule that would have to allow the job to preempt `victim`, and why it does not. */

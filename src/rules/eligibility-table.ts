@@ -14,6 +14,9 @@ import { eligibleBy, makeEngine } from './evaluate-rules.js';
 import { comboIndex, COMBOS_PER_RELATION, victimCombos, type EligibilityFacts, type RelationKey } from './facts.js';
 import { rulePredicate, type RulePredicate } from './rule-predicate.js';
 
+/** Reused by `eligibleAmong` (job, cell pairs), so a table's scan allocates only its result. */
+let scratch = new Int32Array(0);
+
 /** The table of one preemptor class. */
 export class EligibilityTable {
   constructor(
@@ -48,6 +51,37 @@ export class EligibilityTable {
     // keys has one entry per quota and cells one per (key, combo): both in range by construction.
     const k = keys[victimQuota]!;
     return k < 0 ? 0 : this.cells[k * COMBOS_PER_RELATION + combo]!;
+  }
+
+  /**
+   * The running jobs this table makes eligible, given each job's victim quota and combo
+   * (the snapshot's per-job typed arrays): their indices and cells, in job order. One
+   * pass of two typed-array reads per job, with no call per job: candidate search does
+   * it once per table and snapshot state.
+   */
+  eligibleAmong(jobQuota: Int32Array, jobCombo: Int32Array): { jobs: Int32Array; cells: Int32Array } {
+    this.cellFor(0, 0); // fills keyOfQuota
+    const keys = this.keyOfQuota!;
+    const cells = this.cells;
+    if (scratch.length < 2 * jobQuota.length) scratch = new Int32Array(2 * jobQuota.length);
+    const out = scratch;
+    let n = 0;
+    for (let i = 0; i < jobQuota.length; i++) {
+      const k = keys[jobQuota[i]!]!;
+      if (k < 0) continue;
+      const cell = cells[k * COMBOS_PER_RELATION + jobCombo[i]!]!;
+      if (cell === 0) continue;
+      out[2 * n] = i;
+      out[2 * n + 1] = cell;
+      n++;
+    }
+    const jobs = new Int32Array(n);
+    const found = new Int32Array(n);
+    for (let e = 0; e < n; e++) {
+      jobs[e] = out[2 * e]!;
+      found[e] = out[2 * e + 1]!;
+    }
+    return { jobs, cells: found };
   }
 
   /** The rule a non-zero cell names. */
