@@ -1,7 +1,7 @@
 /** A what-if answer for people: a headline, the placement, a victims table, the reasons. */
-import Table from 'cli-table3';
 import type { Answer } from '../engine/answer.js';
 import type { ViewedAnswer } from '../engine/visibility.js';
+import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 
 const DECISION_COLOUR = { admit: colour.green, preempt: colour.yellow, wait: colour.magenta, reject: colour.red } as const;
@@ -19,24 +19,35 @@ export function formatGpus(gpus: number[]): string {
   return parts.join(',');
 }
 
-/** The text block for one answer. */
-export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string }): string {
+/** Placements listed node by node up to this many nodes; beyond, the first few and a count. */
+const PLACEMENT_NODES_SHOWN = 8;
+
+/**
+ * The placement as `node[gpus]`, one entry per node; a long one (a gang over many nodes)
+ * shows its first nodes and then how many more, with the totals (`--json` lists every pod).
+ */
+export function formatPlacement(placement: Array<{ node: string; gpus: number[] }>): string {
+  const byNode = new Map<string, number[][]>();
+  for (const p of placement) byNode.set(p.node, [...(byNode.get(p.node) ?? []), p.gpus]);
+  const entries = [...byNode].map(([n, g]) => `${n}[${g.map(formatGpus).join(' ')}]`);
+  if (entries.length <= PLACEMENT_NODES_SHOWN) return entries.join(', ');
+  const shown = PLACEMENT_NODES_SHOWN - 2;
+  const gpus = placement.reduce((s, p) => s + p.gpus.length, 0);
+  return `${entries.slice(0, shown).join(', ')} +${entries.length - shown} more node(s) (${entries.length} nodes, ${placement.length} pods, ${gpus} GPUs in all; --json lists every pod)`;
+}
+
+/** The text block for one answer, its tables fitted to `width` columns (the terminal's by default). */
+export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string }, width = terminalWidth()): string {
   const lines: string[] = [];
   const decision = DECISION_COLOUR[a.decision](a.decision.toUpperCase());
   lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);
   lines.push(`  ${a.job} on ${a.quota}: ${decision}${a.standing ? ` — runs ${a.standing}` : ''}`);
-  if (a.placement.length) {
-    const byNode = new Map<string, number[][]>();
-    for (const p of a.placement) byNode.set(p.node, [...(byNode.get(p.node) ?? []), p.gpus]);
-    lines.push(`  placement: ${[...byNode].map(([n, g]) => `${n}[${g.map(formatGpus).join(' ')}]`).join(', ')}`);
-  }
+  if (a.placement.length) lines.push(`  placement: ${formatPlacement(a.placement)}`);
   if (a.victims.length) {
-    const t = new Table({ head: ['victim', 'quota', 'prio', 'module', 'standing', 'GPUs', 'lost GPU-h', 'rule', 'source'], style: { head: [], border: [] } });
-    for (const v of a.victims) {
-      if ('hidden' in v) t.push([v.job, v.quota, v.priorityBand, '-', v.standing, v.gpus, '-', v.rule, v.source]);
-      else t.push([v.job, v.quota, v.priority, v.module, v.standing, v.gpus, v.lostGpuHours, v.rule, v.source]);
-    }
-    lines.push(t.toString().replace(/^/gm, '  '));
+    const rows = a.victims.map((v) =>
+      'hidden' in v ? [v.job, v.quota, v.priorityBand, '-', v.standing, v.gpus, '-', v.rule, v.source] : [v.job, v.quota, v.priority, v.module, v.standing, v.gpus, v.lostGpuHours, v.rule, v.source],
+    );
+    lines.push(fitTable(['victim', 'quota', 'prio', 'module', 'standing', 'GPUs', 'lost GPU-h', 'rule', 'source'], rows, width));
     for (const v of a.victims) lines.push(`  ${colour.dim('·')} ${v.job}: ${v.reason}`);
   }
   if (a.reasons.length) {
