@@ -18,9 +18,12 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-
 // eslint-disable-next-line no-control-regex -- control characters are what this matches
 const UNSAFE_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
+/** UNSAFE without the global flag: `exec` keeps no state between calls, so one object serves every check (loading checks every string). */
+const UNSAFE_ONE = new RegExp(UNSAFE.source);
+
 /** The first character of `text` that a name may not hold, if any (`freeText`: tabs and line feeds allowed). */
 export function unsafeCharacter(text: string, freeText = false): { index: number; char: string } | undefined {
-  const re = freeText ? UNSAFE_IN_TEXT : new RegExp(UNSAFE.source);
+  const re = freeText ? UNSAFE_IN_TEXT : UNSAFE_ONE;
   const m = re.exec(text);
   return m ? { index: m.index, char: m[0] } : undefined;
 }

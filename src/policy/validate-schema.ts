@@ -201,26 +201,40 @@ const FREE_TEXT = new Set(['description']);
  */
 function unsafeStrings(sd: SourceDoc, value: unknown): Finding[] {
   const out: Finding[] = [];
-  const stack: Array<{ v: unknown; path: PathSeg[] }> = [{ v: value, path: [] }];
-  const check = (text: string, path: PathSeg[], key: boolean): void => {
-    const last = path[path.length - 1];
+  // Each entry links to its parent instead of copying its path: a path is spelled out
+  // only for a finding (a snapshot has hundreds of thousands of strings, nearly all clean).
+  interface Entry {
+    v: unknown;
+    seg: PathSeg | undefined;
+    parent: Entry | undefined;
+  }
+  const pathOf = (e: Entry | undefined): PathSeg[] => {
+    const segs: PathSeg[] = [];
+    for (let at = e; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
+    return segs.reverse();
+  };
+  const check = (text: string, entry: Entry, key: boolean): void => {
+    const last = entry.seg;
     const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));
     if (!bad) return;
+    const path = pathOf(entry);
     const what = key ? `the key "${escapeDisplay(text)}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text)}")`;
     out.push(
       findingAt(sd, path, 'policy/control-character', `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`, 'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value', { key }),
     );
   };
+  const stack: Entry[] = [{ v: value, seg: undefined, parent: undefined }];
   while (stack.length > 0) {
     const top = stack.pop();
     if (!top) break;
-    const { v, path } = top;
-    if (typeof v === 'string') check(v, path, false);
-    else if (Array.isArray(v)) v.forEach((item, i) => stack.push({ v: item, path: [...path, i] }));
+    const v = top.v;
+    if (typeof v === 'string') check(v, top, false);
+    else if (Array.isArray(v)) v.forEach((item, i) => stack.push({ v: item, seg: i, parent: top }));
     else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v)) {
-        check(k, [...path, k], true);
-        stack.push({ v: item, path: [...path, k] });
+        const child: Entry = { v: item, seg: k, parent: top };
+        check(k, child, true);
+        stack.push(child);
       }
     }
   }
