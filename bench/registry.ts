@@ -94,10 +94,13 @@ function cliFigures(result: unknown): Figure[] {
 }
 
 function b4Figures(result: unknown): Figure[] {
+  // b4-victim-quality.ts --json: { all: { cases, optimalPct, worseOnCriterion: [c1..c5], ... }, small, large }.
+  const worse = at(result, 'all.worseOnCriterion');
+  const first = Array.isArray(worse) && typeof worse[0] === 'number' ? worse[0] : undefined;
   return [
-    { figure: 'victim sets optimal on all criteria', ours: fixed(num(result, 'fullyOptimalPct'), 1, ' %'), anchor: '≥ 99 % (target); Kueue / kube-scheduler: greedy, no claim' },
-    { figure: 'criterion 1 optimal', ours: fixed(num(result, 'criterion1OptimalPct'), 1, ' %'), anchor: '100 %' },
-    { figure: 'cases', ours: fixed(num(result, 'cases'), 0), anchor: '-' },
+    { figure: 'victim sets optimal on all criteria', ours: fixed(num(result, 'all.optimalPct'), 1, ' %'), anchor: '≥ 99 % (target); Kueue / kube-scheduler: greedy, no claim' },
+    { figure: 'cases worse than the optimum on criterion 1', ours: fixed(first, 0), anchor: '0' },
+    { figure: 'cases', ours: fixed(num(result, 'all.cases'), 0), anchor: '-' },
   ];
 }
 
@@ -129,7 +132,7 @@ export const BENCHMARKS: Benchmark[] = [
   { id: 'b2', title: 'B2 placement latency', script: 'bench/b2-placement-latency.ts', quickArgs: ['--quick'], fullArgs: [], figures: b2Figures },
   { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
   { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '99', '--repeats', '1'], fullArgs: [], figures: cliFigures },
-  { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '60'], fullArgs: [], figures: b4Figures },
-  { id: 'b5', title: 'B5 batch throughput', script: 'bench/b5-batch-throughput.ts', quickArgs: ['--only', 'small', '--small-queries', '20000', '--small-budget', '1'], fullArgs: [], figures: b5Figures },
+  { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '20'], fullArgs: [], figures: b4Figures },
+  { id: 'b5', title: 'B5 batch throughput', script: 'bench/b5-batch-throughput.ts', quickArgs: ['--only', 'small', '--small-queries', '2000', '--small-budget', '1'], fullArgs: [], figures: b5Figures },
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
 ];

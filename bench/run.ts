@@ -1,7 +1,7 @@
 /**
  * The benchmark harness (issue 11 item 1; BENCHMARKS.md): runs each benchmark in its own
  * child process — so each gets a clean heap and its own peak RSS, read from the child's
- * getrusage through bench/rss-probe.ts — collects its `--json` answer, and prints one
+ * getrusage through bench/rss-probe.mjs — collects its `--json` answer, and prints one
  * table of headline figures with the anchor or target each is compared with.
  *
  *   npm run bench                          # every benchmark, full size (minutes)
@@ -34,7 +34,7 @@ if (unknown.length > 0 || (only && only.some((id) => !BENCHMARKS.some((b) => b.i
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const probe = new URL('./rss-probe.ts', import.meta.url).href;
+const probe = new URL('./rss-probe.mjs', import.meta.url).href;
 
 /** One benchmark's run as the harness reports it. */
 interface BenchRun {
