@@ -7,6 +7,7 @@ import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
 import { formatOf, printDocument, report, say, colour, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
+import { noteSnapshot } from './snapshot-note.js';
 
 interface CheckOptions extends OutputOptions {
   failOnWarning?: boolean;
@@ -17,7 +18,7 @@ export function registerCheck(program: Command): void {
   const cmd = program
     .command('check')
     .description('validate policy files and lint them; every finding has a code, file:line:col, the field path and a hint')
-    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
     .option('--fail-on-warning', 'exit 1 on warnings too')
     .addHelpText('after', '\nExit codes: 0 clean, 1 findings (errors, or warnings with --fail-on-warning), 2 could not run.')
     .action((paths: string[], opts: CheckOptions) => {
@@ -25,7 +26,11 @@ export function registerCheck(program: Command): void {
       const bundles = readBundles(paths);
       const findings: Finding[] = [];
       // Validation gives the same findings on either kernel; the twin needs no build step.
-      for (const b of bundles) findings.push(...Session.open(b.files, { backend: 'reference' }).findings);
+      for (const b of bundles) {
+        const opened = Session.open(b.files, { backend: 'reference' });
+        noteSnapshot(b.label, opened.session?.policy);
+        findings.push(...opened.findings);
+      }
       const sorted = sortFindings(findings);
       if (format !== 'table') printDocument(format, report('CheckReport', { findings: sorted }));
       else {

@@ -38,7 +38,7 @@ export function bundleAtRevision(path: string, rev: string): Bundle {
   };
   const files = git('ls-tree', '-r', '--name-only', rev, '--', path).split('\n').filter((f) => /\.ya?ml$/.test(f));
   if (files.length === 0) throw new QuotientError('cli/no-files', `${path} holds no YAML files at ${rev}`, 'check the path and the revision');
-  return { label: `${path}@${rev}`, files: files.map((f) => ({ path: `${rev}:${f}`, text: git('show', `${rev}:./${f}`) })) };
+  return { label: `${path}@${rev}`, paths: [path], files: files.map((f) => ({ path: `${rev}:${f}`, text: git('show', `${rev}:./${f}`) })) };
 }
 
 function open(b: Bundle, backend: 'wasm' | 'reference'): Side {

@@ -3,6 +3,7 @@ import type { Answer } from '../engine/answer.js';
 import type { ViewedAnswer } from '../engine/visibility.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
+import { describeSnapshot, type AnswerSnapshot } from './snapshot-note.js';
 
 const DECISION_COLOUR = { admit: colour.green, preempt: colour.yellow, wait: colour.magenta, reject: colour.red } as const;
 
@@ -37,10 +38,11 @@ export function formatPlacement(placement: Array<{ node: string; gpus: number[] 
 }
 
 /** The text block for one answer, its tables fitted to `width` columns (the terminal's by default). */
-export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string }, width = terminalWidth()): string {
+export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string; snapshot?: AnswerSnapshot }, width = terminalWidth()): string {
   const lines: string[] = [];
   const decision = DECISION_COLOUR[a.decision](a.decision.toUpperCase());
   lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);
+  if (a.snapshot) lines.push(colour.dim(`  ${describeSnapshot(a.snapshot)}`));
   lines.push(`  ${a.job} on ${a.quota}: ${decision}${a.standing ? ` — runs ${a.standing}` : ''}`);
   if (a.placement.length) lines.push(`  placement: ${formatPlacement(a.placement)}`);
   if (a.victims.length) {

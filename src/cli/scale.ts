@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { ScaleAnswer } from '../engine/scale.js';
 import { Session } from '../engine/session.js';
+import { noteSnapshot } from './snapshot-note.js';
 import { readBundles } from '../policy/read-files.js';
 import type { InputFile } from '../policy/source-doc.js';
 import { applyScaling } from '../policy/apply-scaling.js';
@@ -53,7 +54,7 @@ export function registerScale(program: Command): void {
   const cmd = program
     .command('scale')
     .description('what if quotas were scaled: check the new mins fit, list the jobs whose standing changes and what each team could now get; --apply writes the mins back')
-    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
     .option('--set <Quota=GPUs...>', "new min.gpu values (instead of the files' ScaleQuota documents)")
     .option('-q, --query <name...>', 'answer only the ScaleQuota documents with these names')
     .option('--apply', 'write the new min values into the policy files (keeps comments and layout; atomic)')
@@ -91,6 +92,7 @@ export function registerScale(program: Command): void {
         }
         if (findings.length) log(renderFindings(findings));
         warnings.push(...findings);
+        noteSnapshot(b.label, session.policy);
         sessions.push(session);
         if (!session.snapshot)
           throw new QuotientError('scale/no-cluster', `the policy ${b.label} has no Cluster document`, 'a scaling what-if needs a snapshot: add a Cluster document with nodes and running jobs');

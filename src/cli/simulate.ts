@@ -6,6 +6,7 @@ import { SingleBar } from 'cli-progress';
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { ClusterNode, Policy, SeriesPoint } from '../model/policy.js';
 import { loadPolicy } from '../policy/load-policy.js';
+import { noteSnapshot } from './snapshot-note.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
 import { parseSeeds, parseShard, planSweep, type SweepDocument, type SweepRun } from '../simulate/sweep.js';
 import { marketSeries, readMarketCsv, type TypeSeries } from '../simulate/market.js';
@@ -199,6 +200,7 @@ export function loadBundle(b: Bundle): { policy: Policy; label: string } {
   }
   const warnings = loaded.findings.filter((f) => f.severity === 'warning');
   if (warnings.length) log(renderFindings(warnings));
+  noteSnapshot(b.label, loaded.policy);
   return { policy: loaded.policy, label: b.label };
 }
 

@@ -5,6 +5,7 @@ import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { uniqueFileNames } from '../io/safe-file-name.js';
 import { writeInFolder } from '../io/write-in-folder.js';
+import { noteSnapshot } from './snapshot-note.js';
 import { readBundles } from '../policy/read-files.js';
 import type { PolicyPromise } from '../model/promise.js';
 import type { InputFile } from '../policy/source-doc.js';
@@ -32,7 +33,7 @@ export function registerTest(program: Command): void {
   const cmd = program
     .command('test')
     .description("check the Promise documents of a policy: generate cluster states consistent with it, ask each promise's submissions, and report held or broken with a replayable counterexample")
-    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
     .option('-n, --runs <n>', 'generated states per promise', String(DEFAULT_RUNS))
     .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
     .option('-p, --promise <name...>', 'check only these promises')
@@ -50,15 +51,16 @@ export function registerTest(program: Command): void {
       const workers = workersFlag(opts.workers);
       const wanted = new Set(opts.promise ?? []);
       // Validate every policy on this thread first: errors are reported before any work starts.
-      const plans: Array<{ policy: string; files: InputFile[]; session: Session; promises: PolicyPromise[] }> = [];
+      const plans: Array<{ policy: string; paths: string[]; files: InputFile[]; session: Session; promises: PolicyPromise[] }> = [];
       for (const b of readBundles(paths)) {
         const { session, findings } = Session.open(b.files, { backend: kernel });
         if (!session) {
           log(renderFindings(sortFindings(findings)));
           throw new QuotientError('test/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)})`, 'run `quotient check` on it and fix the errors first');
         }
+        noteSnapshot(b.label, session.policy);
         const promises = session.policy.promises.filter((p) => wanted.size === 0 || wanted.has(p.name));
-        if (promises.length) plans.push({ policy: b.label, files: b.files, session, promises });
+        if (promises.length) plans.push({ policy: b.label, paths: b.paths, files: b.files, session, promises });
       }
       if (plans.length === 0) {
         throw wanted.size
@@ -87,8 +89,8 @@ export function registerTest(program: Command): void {
       if (opts.save) saveCounterexamples(opts.save, groups);
       if (opts.format === 'junit') process.stdout.write(junitReport(groups));
       else if (opts.format === 'tap') process.stdout.write(tapReport(groups));
-      // A bundle of loose files is labelled by its paths joined with spaces; a folder by its path (which may hold spaces).
-      const pathsOf = new Map(plans.map((p) => [p.policy, p.files.map((f) => f.path).join(' ') === p.policy ? p.files.map((f) => f.path) : [p.policy]]));
+      // The paths that make each policy again (a folder, its files, or a folder and the files named beside it).
+      const pathsOf = new Map(plans.map((p) => [p.policy, p.paths]));
       const replay = (policy: string, r: PromiseResult) => replayCommand({ paths: pathsOf.get(policy) ?? [policy], promise: r.promise, seed: r.seed, runs, kernel: opts.kernel });
       if (opts.format === 'junit' || opts.format === 'tap') {
         // Printed above.

@@ -16,6 +16,7 @@ import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { submitDocument } from './submit-flags.js';
 import { readInput } from './read-input.js';
+import { snapshotOf, type AnswerSnapshot } from './snapshot-note.js';
 import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
 import { jobDocumentPath, paiWhatIfDocument, relocateFindings } from '../interop/pai-whatif.js';
 
@@ -80,7 +81,7 @@ export function registerWhatIf(program: Command): void {
   const cmd = program
     .command('whatif')
     .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
-    .argument('[paths...]', 'policy files (merged into one policy) or folders (one policy each)')
+    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
     .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime')
     .option('--job <request.json>', 'a PAI DLC CreateJob request body instead (JobSpecs, ResourceConfig.GPU/GPUType, Priority, ResourceId as the quota, WorkspaceId, SpotSpec, Settings.OversoldType); see docs/interop.md')
@@ -111,7 +112,7 @@ export function registerWhatIf(program: Command): void {
       const user = asUser(opts);
       if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
       const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
-      const answers: Array<(Answer | ViewedAnswer) & { policy: string }> = [];
+      const answers: Array<(Answer | ViewedAnswer) & { policy: string; snapshot?: AnswerSnapshot }> = [];
       // Warnings of the policies answered from: in the report beside the answers, and on stderr.
       const warnings: Finding[] = [];
       const wanted = new Set(opts.query ?? []);
@@ -150,15 +151,18 @@ export function registerWhatIf(program: Command): void {
           else if (pai) queries = queries.filter((w) => w.src.file === jobDocumentPath(pai.path));
           else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
           queries.forEach((w) => found.add(w.name));
+          // A snapshot from files named beside the folder is named in every answer (snapshot-note.ts).
+          const snapshot = snapshotOf(session.policy);
+          const head = snapshot ? { policy: b.label, snapshot } : { policy: b.label };
           if (pool) {
             // The policy was validated here; the workers open it once each and answer in batches.
             const pooled = await pool.answerAll(b.label, files, queries.map((w) => ({ query: w.name, job: w.submit })), { now });
-            for (const a of pooled) answers.push({ policy: b.label, ...a });
+            for (const a of pooled) answers.push({ ...head, ...a });
           } else {
             for (const w of queries) {
               const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
               // The stand-in name never shows: the answer names the job as the user did.
-              const named = { policy: b.label, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
+              const named = { ...head, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
               answers.push(pai ? { ...named, notes: [...named.notes, ...pai.submission.notes.map((n) => because('interop/pai-request', `PAI request: ${n}`))] } : named);
             }
           }

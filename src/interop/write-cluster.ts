@@ -29,8 +29,8 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
     ...(j.startedAt !== undefined && j.startedAt <= at ? { startedAt: new Date(j.startedAt).toISOString() } : {}),
     placement: j.placement,
   }));
-  const doc = new Document({ apiVersion: API_VERSION, kind: 'Cluster', metadata: { name }, spec: { at: new Date(at).toISOString(), nodes: nodeDocs, jobs: jobDocs } });
-  doc.commentBefore = ` Imported by \`quotient import kubectl\` from ${source}.\n Jobs over their quota's min need standing: borrowing (or idle) before the policy accepts them.`;
+  const doc = new Document({ apiVersion: API_VERSION, kind: 'Cluster', metadata: { name }, spec: { at: new Date(at).toISOString(), standings: 'derive', nodes: nodeDocs, jobs: jobDocs } });
+  doc.commentBefore = ` Imported by \`quotient import kubectl\` from ${source}.\n Kubernetes does not say which jobs run within their quota's guarantee: with standings: derive,\n the policy's quota tree decides when the snapshot is loaded (docs/interop.md), and says which\n jobs it takes as borrowing or idle. Write standing: on a job to state it yourself.`;
   const spec = doc.get('spec') as YAMLMap;
   const comment = (list: unknown, lines: (i: number) => string[]): void => {
     if (!isSeq(list)) return;

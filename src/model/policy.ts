@@ -331,6 +331,14 @@ export interface SpotMarket {
   src: Source;
 }
 
+/** Where the snapshot came from when files named beside a policy folder hold it (policy/beside-cluster.ts). */
+export interface SnapshotSource {
+  /** The files named beside the folder whose Cluster documents make the snapshot. */
+  files: string[];
+  /** The folder's files whose Cluster documents they replaced (empty: the folder had none). */
+  replaced: string[];
+}
+
 /** Everything the files say, merged. */
 export interface Policy {
   pools: Pool[];
@@ -344,4 +352,6 @@ export interface Policy {
   /** SpotMarket documents (quotient simulate); absent when a Policy is made by hand. */
   spotMarkets?: SpotMarket[];
   files: string[];
+  /** Set when the snapshot came from files named beside a policy folder. */
+  snapshotFrom?: SnapshotSource;
 }

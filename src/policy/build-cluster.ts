@@ -18,7 +18,7 @@ import { closest } from './suggest.js';
 import type { TypedDoc } from './validate-schema.js';
 
 /** Where each job came from, for findings made after building. */
-export type JobOrigins = Map<string, { sd: SourceDoc; path: PathSeg[] }>;
+export type JobOrigins = Map<string, { sd: SourceDoc; path: PathSeg[]; derive?: boolean }>;
 
 /** Builds the merged snapshot, or undefined when no Cluster document is given. */
 export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], names: NameIndex, now: number): { cluster?: Cluster; origins: JobOrigins } {
@@ -88,7 +88,11 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
     (spec.jobs ?? []).forEach((input, ji) => {
       const path: PathSeg[] = ['spec', 'jobs', ji];
       const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, origins, atBroken);
-      if (job) jobs.push(job);
+      if (!job) return;
+      jobs.push(job);
+      // `standings: derive`: a job that states no standing gets the one the quota tree explains (derive-standings.ts).
+      const origin = origins.get(job.name);
+      if (origin && spec.standings === 'derive' && input.standing === undefined && job.standing !== 'idle') origin.derive = true;
     });
   }
   return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, src: sourceAt(first.sd, []) }, origins };

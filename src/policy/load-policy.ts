@@ -16,7 +16,8 @@
  * The engine adds one more stage when it opens a session (`place`, engine/session.ts).
  */
 import { hasErrors, sortFindings, type Finding } from '../errors.js';
-import type { Cluster, Policy, ScaleQuota, SpotMarket, WhatIf, Workspace } from '../model/policy.js';
+import type { Cluster, Policy, ScaleQuota, SnapshotSource, SpotMarket, WhatIf, Workspace } from '../model/policy.js';
+import { replaceCluster } from './beside-cluster.js';
 import type { PolicyPromise } from '../model/promise.js';
 import { buildCluster, type JobOrigins } from './build-cluster.js';
 import type { NameIndex } from './build-job.js';
@@ -29,6 +30,7 @@ import { buildWorkspaces } from './build-workspaces.js';
 import { checkCaps } from './check-caps.js';
 import { checkScales } from './check-scales.js';
 import { checkSnapshot } from './check-snapshot.js';
+import { deriveStandings } from './derive-standings.js';
 import { Collector } from './collector.js';
 import { parseFiles, type InputFile, type SourceDoc } from './source-doc.js';
 import { validateDocuments, type TypedDoc } from './validate-schema.js';
@@ -61,6 +63,7 @@ interface LoadState {
   promises: PolicyPromise[];
   scales: ScaleQuota[];
   spotMarkets: SpotMarket[];
+  snapshotFrom?: SnapshotSource;
 }
 
 /** One named stage: reads the state the stages before it left, records findings into `c`. */
@@ -95,6 +98,10 @@ const STAGES: readonly Stage[] = [
   {
     name: 'build',
     run(s, c) {
+      // A snapshot named beside the policy folder replaces the folder's (beside-cluster.ts).
+      const beside = replaceCluster(s.files, s.typed);
+      s.typed = beside.typed;
+      s.snapshotFrom = beside.from;
       const qb = buildQuotas(c, s.typed);
       s.qb = qb;
       s.workspaces = buildWorkspaces(c, s.typed, qb.quotas);
@@ -115,6 +122,7 @@ const STAGES: readonly Stage[] = [
     name: 'snapshot',
     run(s, c) {
       if (!s.cluster) return;
+      deriveStandings(c, s.cluster, built(s).quotas, s.origins);
       checkSnapshot(c, s.cluster, built(s).pools, built(s), s.origins);
       checkCaps(c, s.cluster, s.workspaces);
     },
@@ -138,7 +146,7 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
     if (hasErrors(c.findings)) return { findings: sortFindings(findings) };
   }
   const qb = built(state);
-  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces: state.workspaces, cluster: state.cluster, whatIfs: state.whatIfs, scales: state.scales, promises: state.promises, spotMarkets: state.spotMarkets, files: files.map((f) => f.path) };
+  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces: state.workspaces, cluster: state.cluster, whatIfs: state.whatIfs, scales: state.scales, promises: state.promises, spotMarkets: state.spotMarkets, files: files.map((f) => f.path), ...(state.snapshotFrom ? { snapshotFrom: state.snapshotFrom } : {}) };
   return { policy, findings: sortFindings(findings) };
 }
 

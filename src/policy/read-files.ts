@@ -24,9 +24,11 @@ import { digestOf } from '../io/digest.js';
 import { policyFolder, settleFolder } from '../io/settle-folder.js';
 
 export interface Bundle {
-  /** What the user named: the folder, or the files joined by spaces. */
+  /** What the user named: the folder, the files joined by spaces, or `folder + files` when files were named beside a folder. */
   label: string;
   files: InputFile[];
+  /** The paths that make this policy again on a command line (the folder, then any files named beside it). */
+  paths: string[];
 }
 
 /** What was read, by display path: renderers print the line a finding points at from it. */
@@ -37,7 +39,14 @@ export function readSourceText(path: string): string | undefined {
   return readTexts.get(path);
 }
 
-/** Reads the paths into bundles. Unreadable or empty paths are a QuotientError (exit 2). */
+/**
+ * Reads the paths into bundles. Unreadable or empty paths are a QuotientError (exit 2).
+ *
+ * Files named without a folder form one bundle. Files named beside folders join every
+ * bundle the folders stand for (`quotient whatif policy/ cluster.yaml`): they are marked
+ * `beside`, and when they hold a Cluster it replaces the folder's (beside-cluster.ts). A
+ * named file that is already one of the folder's is not read twice.
+ */
 export function readBundles(paths: string[], cwd = process.cwd(), limits: Limits = currentLimits()): Bundle[] {
   if (paths.length === 0) throw new QuotientError('cli/no-files', 'no policy files given', 'name one or more YAML files or folders, e.g. `quotient check policies/`');
   const bundles: Bundle[] = [];
@@ -48,11 +57,29 @@ export function readBundles(paths: string[], cwd = process.cwd(), limits: Limits
     else if (st.isFile()) loose.push(p);
     else throw new QuotientError('cli/not-a-file', `${p} is ${kindOf(st)}, not a policy file`, 'name YAML files or folders of them');
   }
-  if (loose.length > 0) {
-    settle(policyFolder(loose));
-    bundles.unshift({ label: loose.join(' '), files: readAll(loose, limits) });
+  if (loose.length === 0) return bundles;
+  settle(policyFolder(loose));
+  if (bundles.length === 0) return [{ label: loose.join(' '), files: readAll(loose, limits), paths: loose }];
+  return bundles.map((b) => withBeside(b, loose, limits));
+}
+
+/** `b` with the files named beside its folder added, each read once and marked `beside`. */
+function withBeside(b: Bundle, loose: string[], limits: Limits): Bundle {
+  const inside = new Set(b.files.map((f) => realPathOf(f.path)));
+  const extra = loose.filter((p) => !inside.has(realPathOf(p)));
+  if (extra.length === 0) return b;
+  // The size limit is for the whole policy: the folder's bytes count against the files beside it.
+  const already = b.files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
+  const files = readAll(extra, { ...limits, maxBytes: Math.max(0, limits.maxBytes - already) }).map((f) => Object.assign(f, { beside: true as const }));
+  return { label: `${b.label} + ${extra.join(' ')}`, files: [...b.files, ...files], paths: [...b.paths, ...extra] };
+}
+
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
-  return bundles;
 }
 
 /**
@@ -109,6 +136,7 @@ function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<strin
     return [
       {
         label: display(dir, cwd),
+        paths: [display(dir, cwd)],
         files: readAll(
           yamlFiles(entries, seen).map((f) => display(f, cwd)),
           limits,

@@ -188,6 +188,10 @@ const nodeFields = {
 
 export const clusterSpec = z.strictObject({
   at: z.string().optional().describe('Snapshot time (ISO 8601); default now.'),
+  standings: z
+    .enum(['stated', 'derive'])
+    .optional()
+    .describe("How this document's jobs that state no standing get one: stated (default: in-quota, and a quota over its min is refused) or derive (a real cluster's snapshot, as `quotient import kubectl` writes it: highest priority, then longest running, stay in-quota; a job over a guarantee runs borrowing where its quota's selfPreemption.highPriority lets it, otherwise idle; each one a warning)."),
   nodeGroups: z
     .array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields }))
     .optional(),

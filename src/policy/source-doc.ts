@@ -39,6 +39,11 @@ export interface InputFile {
   findings?: Finding[];
   /** SHA-256 of the bytes the text was read from (set when read from disk): `scale --apply` checks it before replacing the file. */
   digest?: string;
+  /**
+   * Named on the command line beside a policy folder (`quotient whatif policy/ cluster.yaml`):
+   * its documents join the folder's, and its Cluster documents replace the folder's.
+   */
+  beside?: true;
 }
 
 /** Formats a path as users read it: `spec.quotas[0].min.gpu`. */

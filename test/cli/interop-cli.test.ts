@@ -3,21 +3,10 @@
  * summary and findings go to stderr, bad input is a located error with exit 1 and
  * never a stack trace.
  */
-import { spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { onlyAnswer, readReport } from '../helpers/report.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = join(ROOT, 'dist/cli/main.js');
-
-/** Runs the CLI; `input` is fed to stdin. */
-export function quotient(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }, timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { quotient } from '../helpers/run-cli.js';
 
 const STATE = 'test/fixtures/interop/kubectl-state.json';
 

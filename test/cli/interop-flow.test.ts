@@ -1,0 +1,120 @@
+/**
+ * Issue 10's "done when", as a new user walks it (docs/interop.md): a kubectl dump (the
+ * shipped fixture stands in for a cluster) → `import kubectl` → `whatif POLICY
+ * cluster.yaml --job pai-request.json`; Kueue and Koordinator quota sets import, export
+ * and come back with their losses reported; `diff` on the seeds' quota scaling as a table
+ * and as Markdown. Each step runs the built CLI the way the docs write it.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { quotient } from '../helpers/run-cli.js';
+
+const F = 'test/fixtures/interop';
+const dir = mkdtempSync(join(tmpdir(), 'quotient-flow-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Quota {
+  name: string;
+  min: { gpu: number };
+  children?: Quota[];
+}
+/** Every quota of an imported tree as `name=min.gpu`, depth first. */
+function mins(yaml: string): string[] {
+  const walk = (qs: Quota[]): string[] => qs.flatMap((q) => [`${q.name}=${q.min.gpu}`, ...walk(q.children ?? [])]);
+  return walk((parseYaml(yaml) as { spec: { quotas: Quota[] } }).spec.quotas);
+}
+
+describe('a live cluster asked a PAI job request', () => {
+  const state = join(dir, 'state.json');
+  const cluster = join(dir, 'cluster.yaml');
+  copyFileSync(join(F, 'kubectl-state.json'), state);
+
+  it('imports the kubectl dump into a snapshot, listing what it skipped', () => {
+    const r = quotient(['import', 'kubectl', state]);
+    expect(r.status).toBe(0);
+    writeFileSync(cluster, r.stdout);
+    expect(r.stdout).toMatch(/\n {2}standings: derive\n/);
+    expect(r.stderr).toMatch(/^imported: 24 node\(s\), 16 job\(s\) from 35 pod\(s\)$/m);
+    expect(r.stderr).toMatch(/state\.json:\d+:\d+ +warning +interop\/bad-quantity +node "gpu-node-bad"/);
+  });
+
+  it('answers the request against the policy folder and the snapshot named beside it, and says which snapshot it used', () => {
+    const r = quotient(['whatif', `${F}/policy`, cluster, '--job', `${F}/pai-request.json`, '--json']);
+    expect(r.status).toBe(0);
+    const a = JSON.parse(r.stdout) as {
+      policy: string;
+      snapshot: { name: string; files: string[]; replaced: string[] };
+      job: string;
+      decision: string;
+      standing: string;
+      placement: Array<{ node: string }>;
+    };
+    expect(a.snapshot).toMatchObject({ name: 'imported', files: [cluster], replaced: [`${F}/policy/cluster.yaml`] });
+    expect(a.policy).toBe(`${F}/policy + ${cluster}`);
+    // team-a guarantees 16 and uses 16 in quota: priority 7 is in its highPriority 6-9, so the job borrows.
+    expect(a).toMatchObject({ job: 'llm-finetune', decision: 'admit', standing: 'borrowing' });
+    // GPUType NVIDIA-H100-80GB-HBM3: gpu-node-16..22 (23 is cordoned).
+    expect(a.placement.map((p) => p.node).every((n) => /^gpu-node-(1[6-9]|2[0-2])$/.test(n))).toBe(true);
+    // The teams over their guarantees load, each job so read located in the snapshot file.
+    const derived = [...r.stderr.matchAll(/cluster\.yaml:(\d+):\d+ +warning +policy\/derived-standing +job "([^"]+)"[^\n]* it runs (borrowing|idle)/g)].map((m) => `${m[2]}=${m[3]}`);
+    expect(derived).toEqual(['team-a/debug-0=idle', 'team-a/debug-1=idle', 'team-a/embed-7c9f=borrowing', 'team-b/llama-pretrain=idle']);
+  });
+
+  it('says the snapshot in the table too', () => {
+    const r = quotient(['whatif', `${F}/policy`, cluster, '--job', `${F}/pai-request.json`]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`snapshot "imported" (at `);
+    expect(r.stdout).toContain(`from ${cluster}, replacing the Cluster of ${F}/policy/cluster.yaml`);
+    expect(r.stdout).toMatch(/llm-finetune on team-a: ADMIT — runs borrowing/);
+  });
+
+  it('locates an error in the snapshot file, not in the folder', () => {
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, readFileSync(cluster, 'utf8').replace('quota: team-b', 'quota: team-z'));
+    const r = quotient(['whatif', `${F}/policy`, broken, '--job', `${F}/pai-request.json`]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${broken.replace(/[.]/g, '\\.')}:\\d+:\\d+ +error +policy/unknown-quota`));
+    expect(r.stderr).not.toMatch(/\.js:\d+:\d+/);
+  });
+});
+
+describe('quota sets of other schedulers: import, export, and back', () => {
+  for (const [format, file, lossy] of [
+    ['kueue', 'kueue-v1beta2.yaml', true],
+    ['kueue', 'kueue-v1beta1.yaml', false],
+    ['koordinator', 'koordinator.yaml', true],
+  ] as const) {
+    it(`${format} ${file}: the tree survives export and import, and both report what has no counterpart`, () => {
+      const imported = quotient(['import', format, `${F}/quotas/${file}`]);
+      expect(imported.status).toBe(0);
+      expect(imported.stderr).toMatch(/imported \d+ quota\(s\) from \w+; \d+ field\(s\) or object\(s\) not carried over are listed above/);
+      if (lossy) expect(imported.stderr).toMatch(/warning +interop\/no-counterpart/);
+      const tree = join(dir, `${format}-${file}`);
+      writeFileSync(tree, imported.stdout);
+      const exported = quotient(['export', format, tree]);
+      expect(exported.status).toBe(0);
+      expect(exported.stderr).toMatch(/\d+ one-to-one, \d+ approximated, \d+ lost/);
+      const back = quotient(['import', format, '-'], exported.stdout);
+      expect(back.status).toBe(0);
+      expect(mins(back.stdout)).toEqual(mins(imported.stdout));
+    });
+  }
+});
+
+describe("quotient diff on the seeds' quota scaling", () => {
+  const OLD = 'docs/examples/quota-scaling-diff/old';
+  const NEW = 'docs/examples/quota-scaling-diff/new';
+
+  it('prints the changed answer as a table and as Markdown', () => {
+    const table = quotient(['diff', OLD, NEW, '--samples', '0']);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/team-b-needs-16/);
+    expect(table.stdout).toMatch(/wait/);
+    const md = quotient(['diff', OLD, NEW, '--samples', '0', '-o', 'markdown']);
+    expect(md.status).toBe(0);
+    expect(md.stdout).toMatch(/^\| .*\| wait \| preempt/m);
+  });
+});

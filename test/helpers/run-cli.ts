@@ -1,0 +1,14 @@
+/** Runs the built CLI (dist/cli/main.js) from the repository root, without colour. */
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: CLI tests run there, so paths read as the docs write them. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+
+/** Runs `quotient ARGS`; `input` is fed to stdin. */
+export function quotient(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }, timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
