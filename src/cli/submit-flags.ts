@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
 import type { InputFile } from '../policy/source-doc.js';
 
-const KEYS: Record<string, 'string' | 'number' | 'resource'> = {
+const KEYS: Record<string, 'string' | 'number' | 'resource' | 'models'> = {
   name: 'string',
   workspace: 'string',
   quota: 'string',
@@ -19,6 +19,9 @@ const KEYS: Record<string, 'string' | 'number' | 'resource'> = {
   idleResources: 'string',
   submittedBy: 'string',
   maxRuntime: 'string',
+  // The GPU models the pods may run on: `gpuModel=A` (repeatable) or `gpuModels=A|B`; commas already separate pairs.
+  gpuModel: 'models',
+  gpuModels: 'models',
 };
 
 /** The flag values as a WhatIf file named `--submit`; `submittedBy` defaults to the `--as` user. */
@@ -36,6 +39,7 @@ export function submitDocument(pairs: string[], asUser?: string): InputFile {
     if (!kind) throw new QuotientError('cli/bad-submit', `--submit has no key "${key}"`, `keys: ${Object.keys(KEYS).join(', ')}`);
     const typed = kind === 'string' ? value : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
     if (kind === 'resource') resources[key] = typed;
+    else if (kind === 'models') job.gpuModels = [...((job.gpuModels as string[] | undefined) ?? []), ...value.split('|').map((m) => m.trim())];
     else job[key] = typed;
   }
   job.resources = resources;

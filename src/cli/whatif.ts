@@ -83,7 +83,7 @@ export function registerWhatIf(program: Command): void {
     .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
     .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
-    .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime')
+    .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime, gpuModel (repeatable) or gpuModels=A|B')
     .option('--job <request.json>', 'a PAI DLC CreateJob request body instead (JobSpecs, ResourceConfig.GPU/GPUType, Priority, ResourceId as the quota, WorkspaceId, SpotSpec, Settings.OversoldType); see docs/interop.md')
     .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')

@@ -43,7 +43,7 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
       report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `ElasticQuota ${o.name}: spec.${key} has no counterpart in Quotient (a quota may borrow up to what its siblings leave unused, without a cap); it is not imported`, key === 'max' ? 'the answers assume no max' : 'it does not change what Quotient answers');
     }
     const parent = o.labels[LABEL_PARENT];
-    if (parent !== undefined && parent !== '' && parent !== ROOT_QUOTA) q.parent = parent;
+    if (parent !== undefined && parent !== '' && parent !== ROOT_QUOTA) Object.assign(q, { parent, parentPath: [...o.path, 'metadata', 'labels', LABEL_PARENT] });
     if (o.labels[LABEL_IS_PARENT] === 'true') isParent.set(name, o);
     for (const field of ['labels', 'annotations'] as const) {
       for (const [k, value] of Object.entries(o[field])) {

@@ -51,7 +51,7 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
       if (spec[otherField] !== undefined) report.error(o.sd, [...sp, otherField], 'interop/kueue-field-version', `${o.kind} ${o.name}: spec.${otherField} is not a field of ${o.apiVersion} (it is spec.${parentField})`, `write spec.${parentField}, or change apiVersion`);
       const parent = spec[parentField];
       if (parent !== undefined && (typeof parent !== 'string' || parent === '')) report.error(o.sd, [...sp, parentField], 'interop/invalid-field', `spec.${parentField} must be a name`, 'a Cohort name');
-      else if (typeof parent === 'string') q.parent = parent;
+      else if (typeof parent === 'string') Object.assign(q, { parent, parentPath: [...sp, parentField] });
       for (const key of Object.keys(spec)) {
         if ((o.kind === 'ClusterQueue' ? CQ_READ : COHORT_READ).includes(key)) continue;
         report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `${o.kind} ${o.name}: spec.${key} has no counterpart in Quotient; it is not imported`, noCounterpartHint(key));

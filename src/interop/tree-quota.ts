@@ -28,7 +28,7 @@ export interface TreeQuota {
 }
 
 /** A quota as an import reads it: where it is, and the name of the object it came from. */
-export type LocatedQuota = TreeQuota & { sd: SourceDoc; path: PathSeg[]; objectName?: string };
+export type LocatedQuota = TreeQuota & { sd: SourceDoc; path: PathSeg[]; objectName?: string; /** Where the parent is named, for findings about it. */ parentPath?: PathSeg[] };
 
 /** What became of one field in an export or import. */
 export type Fate = 'one-to-one' | 'approximated' | 'lost';
@@ -113,7 +113,7 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
   const byObject = new Map(quotas.filter((q) => q.objectName !== undefined).map((q) => [q.objectName!, q.name]));
   for (const q of quotas) if (q.parent !== null && !byName.has(q.parent) && byObject.has(q.parent)) q.parent = byObject.get(q.parent)!;
   for (const q of byName.values()) {
-    if (q.parent !== null && !byName.has(q.parent)) report.error(q.sd, q.path, 'interop/unknown-parent', `quota "${q.name}" names parent "${q.parent}", which the input does not declare`, 'include the parent object, or remove the parent reference');
+    if (q.parent !== null && !byName.has(q.parent)) report.error(q.sd, q.parentPath ?? q.path, 'interop/unknown-parent', `quota "${q.name}" names parent "${q.parent}", which the input does not declare`, 'include the parent object, or remove the parent reference');
   }
   if (report.failed) return [];
   const out: TreeQuota[] = [];
@@ -121,7 +121,7 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
   const visit = (q: LocatedQuota): void => {
     if (state.get(q.name) === 'done') return;
     if (state.get(q.name) === 'visiting') {
-      report.error(q.sd, q.path, 'interop/parent-cycle', `quota "${q.name}" is its own ancestor`, 'break the cycle of parent references');
+      report.error(q.sd, q.parentPath ?? q.path, 'interop/parent-cycle', `quota "${q.name}" is its own ancestor`, 'break the cycle of parent references');
       return;
     }
     state.set(q.name, 'visiting');

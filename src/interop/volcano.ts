@@ -41,7 +41,7 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
     addResourceList(o.sd, [...sp, 'deserved'], spec.deserved, q.min, names, report, `Queue ${o.name}`);
     const parent = spec.parent;
     if (parent !== undefined && typeof parent !== 'string') report.error(o.sd, [...sp, 'parent'], 'interop/invalid-field', `Queue ${o.name}: spec.parent must be a queue name`, 'e.g. root');
-    else if (typeof parent === 'string' && parent !== '' && (parent !== VOLCANO_ROOT || hasRoot)) q.parent = parent;
+    else if (typeof parent === 'string' && parent !== '' && (parent !== VOLCANO_ROOT || hasRoot)) Object.assign(q, { parent, parentPath: [...sp, 'parent'] });
     if (spec.dequeueStrategy === 'fifo') q.queueStrategy = 'fifo';
     for (const [key, value] of Object.entries(spec)) {
       if (key === 'deserved' || key === 'parent' || (key === 'dequeueStrategy' && value === 'fifo')) continue;

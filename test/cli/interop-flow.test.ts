@@ -118,3 +118,31 @@ describe("quotient diff on the seeds' quota scaling", () => {
     expect(md.stdout).toMatch(/^\| .*\| wait \| preempt/m);
   });
 });
+
+describe('--submit with GPU models', () => {
+  const ask = (...extra: string[]) => quotient(['whatif', `${F}/policy`, '--submit', 'quota=team-a', 'workspace=team-a', 'module=EAS', 'priority=9', 'pods=1', 'gpu=8', ...extra, '--json']);
+
+  it('places the job only on nodes of the models given (gpuModel repeatable, or gpuModels=A|B)', () => {
+    for (const models of [['gpuModel=NVIDIA-H100-80GB-HBM3'], ['gpuModels=NVIDIA-H100-80GB-HBM3|NVIDIA-B200'], ['gpuModel=NVIDIA-B200', 'gpuModel=NVIDIA-H100-80GB-HBM3']]) {
+      const r = ask(...models);
+      expect(r.status).toBe(0);
+      const a = JSON.parse(r.stdout) as { decision: string; placement: Array<{ node: string }> };
+      expect(a.decision).toBe('admit');
+      expect(a.placement.every((p) => /^gpu-node-(1[6-9]|2[0-2])$/.test(p.node))).toBe(true);
+    }
+  });
+
+  it('rejects a model the pool does not have, naming the models it has', () => {
+    const a = JSON.parse(ask('gpuModel=NVIDIA-B200').stdout) as { decision: string; reasons: string[] };
+    expect(a.decision).toBe('reject');
+    expect(a.reasons[0]).toMatch(/asks for NVIDIA-B200.*its nodes have NVIDIA-A100-SXM4-80GB, NVIDIA-H100-80GB-HBM3/);
+  });
+
+  it('locates an empty model at --submit and its field path, without a trace', () => {
+    const r = ask('gpuModels=NVIDIA-H100-80GB-HBM3||NVIDIA-B200');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^--submit +error +policy\/empty +spec\.submit\.gpuModels\[1\] must not be empty/m);
+    expect(r.stderr).not.toMatch(/\.js:\d+:\d+/);
+  });
+});

@@ -115,10 +115,10 @@ describe('import koordinator', () => {
     expect(w.find((f) => f.code === 'interop/unmapped-resource')?.message).toMatch(/rdma\/hca/);
   });
 
-  it('refuses a parent that is not in the input, at the quota', () => {
+  it('refuses a parent that is not in the input, at the label that names it', () => {
     const text = readFileSync(`${DIR}/koordinator.yaml`, 'utf8').replace('quota.scheduling.koordinator.sh/parent: platform\n    quota.scheduling.koordinator.sh/is-parent: "false"', 'quota.scheduling.koordinator.sh/parent: platfrom\n    quota.scheduling.koordinator.sh/is-parent: "false"');
     const r = importQuotas('koordinator', [{ path: 'k.yaml', text }], NAMES);
-    expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'interop/unknown-parent', line: 14, column: 1 }]);
+    expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'interop/unknown-parent', line: 20, column: 45, path: 'metadata.labels.quota.scheduling.koordinator.sh/parent' }]);
   });
 });
 
