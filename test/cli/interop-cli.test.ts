@@ -3,9 +3,9 @@
  * summary and findings go to stderr, bad input is a located error with exit 1 and
  * never a stack trace.
  */
-import { onlyAnswer, readReport } from '../helpers/report.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { onlyAnswer, readReport } from '../helpers/report.js';
 import { quotient } from '../helpers/run-cli.js';
 
 const STATE = 'test/fixtures/interop/kubectl-state.json';
@@ -101,7 +101,7 @@ describe('quotient export / import of quota trees', () => {
     const r = quotient(['import', 'volcano', '-'], 'apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: q }\nspec:\n  parent: nowhere\n');
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/<stdin>:1:1 +error +interop\/unknown-parent/);
+    expect(r.stderr).toMatch(/<stdin>:5:11 +error +interop\/unknown-parent/);
   });
 
   it('refuses an unknown format with exit 2', () => {

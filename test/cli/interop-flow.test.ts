@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { onlyAnswer, readReport } from '../helpers/report.js';
 import { quotient } from '../helpers/run-cli.js';
 
 const F = 'test/fixtures/interop';
@@ -44,7 +45,7 @@ describe('a live cluster asked a PAI job request', () => {
   it('answers the request against the policy folder and the snapshot named beside it, and says which snapshot it used', () => {
     const r = quotient(['whatif', `${F}/policy`, cluster, '--job', `${F}/pai-request.json`, '--json']);
     expect(r.status).toBe(0);
-    const a = JSON.parse(r.stdout) as {
+    const a = onlyAnswer(r.stdout) as {
       policy: string;
       snapshot: { name: string; files: string[]; replaced: string[] };
       job: string;
@@ -126,22 +127,25 @@ describe('--submit with GPU models', () => {
     for (const models of [['gpuModel=NVIDIA-H100-80GB-HBM3'], ['gpuModels=NVIDIA-H100-80GB-HBM3|NVIDIA-B200'], ['gpuModel=NVIDIA-B200', 'gpuModel=NVIDIA-H100-80GB-HBM3']]) {
       const r = ask(...models);
       expect(r.status).toBe(0);
-      const a = JSON.parse(r.stdout) as { decision: string; placement: Array<{ node: string }> };
+      const a = onlyAnswer(r.stdout) as { decision: string; placement: Array<{ node: string }> };
       expect(a.decision).toBe('admit');
       expect(a.placement.every((p) => /^gpu-node-(1[6-9]|2[0-2])$/.test(p.node))).toBe(true);
     }
   });
 
   it('rejects a model the pool does not have, naming the models it has', () => {
-    const a = JSON.parse(ask('gpuModel=NVIDIA-B200').stdout) as { decision: string; reasons: string[] };
+    const a = onlyAnswer(ask('gpuModel=NVIDIA-B200').stdout) as { decision: string; reasons: Array<{ code: string; message: string }> };
     expect(a.decision).toBe('reject');
-    expect(a.reasons[0]).toMatch(/asks for NVIDIA-B200.*its nodes have NVIDIA-A100-SXM4-80GB, NVIDIA-H100-80GB-HBM3/);
+    expect(a.reasons[0]!.code).toBe('placement/gpu-model');
+    expect(a.reasons[0]!.message).toMatch(/asks for NVIDIA-B200.*its nodes have NVIDIA-A100-SXM4-80GB, NVIDIA-H100-80GB-HBM3/);
   });
 
-  it('locates an empty model at --submit and its field path, without a trace', () => {
+  it('locates an empty model at --submit and its field path, exit 1, without a trace', () => {
     const r = ask('gpuModels=NVIDIA-H100-80GB-HBM3||NVIDIA-B200');
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
+    expect(r.status).toBe(1);
+    const report = readReport(r.stdout, 'WhatIfReport') as { answers: unknown[]; findings: Array<{ file: string; code: string; path: string }> };
+    expect(report.answers).toEqual([]);
+    expect(report.findings).toMatchObject([{ file: '--submit', code: 'policy/empty', path: 'spec.submit.gpuModels[1]' }]);
     expect(r.stderr).toMatch(/^--submit +error +policy\/empty +spec\.submit\.gpuModels\[1\] must not be empty/m);
     expect(r.stderr).not.toMatch(/\.js:\d+:\d+/);
   });
