@@ -7,13 +7,24 @@
  * `Snapshot.build` of the same jobs would (test/unit/engine/live-snapshot.test.ts).
  *
  * Jobs live at dense indices 0..count-1; removing a job moves the last one into its
- * place (swap-remove), the order the kernel's `removeJob` keeps too.
+ * place (swap-remove).
+ *
+ * The kernel follows in one of two ways, chosen by the Snapshot's kernel:
+ *   - incremental (the Snapshot was built on a `DenseKernel`): each start, end and
+ *     standing change is one addJob / removeJob of the kernel, and a running job's
+ *     lost-work key is brought up to the current time only when it is a candidate of a
+ *     victim search (only candidates' keys are read) — no per-event cost grows with the
+ *     number of running jobs;
+ *   - reload (any other kernel): changes mark the kernel dirty and `sync` reloads the
+ *     whole state before the next question; `refreshLostWork` recomputes every key.
+ * Both give the same answers (test/unit/simulate/incremental-kernel.test.ts).
  */
-import type { KernelJob, KernelPod, PodPlacement } from '../kernel/types.js';
+import type { KernelJob, KernelPod, PodPlacement, VictimAlternative } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
 import type { RunningJob, Standing } from '../model/policy.js';
 import { RESOURCE_NAMES } from '../model/resources.js';
 import { comboIndex } from '../rules/facts.js';
+import { DenseKernel } from './dense-kernel.js';
 import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
 import { countsAt, totalRequest } from './usage.js';
 
@@ -24,8 +35,12 @@ export class LiveSnapshot {
   private quotaBuf: Int32Array;
   private comboBuf: Int32Array;
   private poolBuf: Int32Array;
-  /** The time lost-work keys of the kernel jobs were computed at. */
+  /** The time lost-work keys of the kernel jobs were computed at (reload mode). */
   private keysAt: number;
+  /** Incremental mode: the kernel, with dense indices. */
+  private readonly dense: DenseKernel | undefined;
+  /** Incremental mode: per job, the time its lost-work key was computed at. */
+  private keyAtBuf: Float64Array;
 
   constructor(readonly snap: Snapshot) {
     const n = snap.jobs.length;
@@ -33,8 +48,19 @@ export class LiveSnapshot {
     this.quotaBuf = grow(snap.index.jobQuota, cap);
     this.comboBuf = grow(snap.index.jobCombo, cap);
     this.poolBuf = grow(snap.index.jobPool, cap);
+    this.keyAtBuf = new Float64Array(cap).fill(snap.cluster.at);
     this.keysAt = snap.cluster.at;
+    this.dense = snap.kernel instanceof DenseKernel ? snap.kernel : undefined;
+    if (this.dense) {
+      if (this.dense.size !== n) throw new Error(`live snapshot: the kernel holds ${this.dense.size} jobs, the snapshot ${n}`);
+      this.dense.beforeVictims = (alternatives) => this.freshenCandidates(alternatives);
+    }
     this.publish();
+  }
+
+  /** True when each change is one kernel addJob / removeJob (the Snapshot's kernel is a DenseKernel). */
+  get incremental(): boolean {
+    return this.dense !== undefined;
   }
 
   /** Running jobs. */
@@ -53,9 +79,12 @@ export class LiveSnapshot {
     this.snap.cluster.at = t;
   }
 
-  /** True when the kernel's lost-work keys were computed before the current time. */
+  /**
+   * True when the kernel's lost-work keys were computed before the current time. Never
+   * in incremental mode: there a candidate's key is freshened as its victim search starts.
+   */
   get keysStale(): boolean {
-    return this.keysAt !== this.snap.cluster.at;
+    return !this.dense && this.keysAt !== this.snap.cluster.at;
   }
 
   /**
@@ -70,8 +99,10 @@ export class LiveSnapshot {
     this.snap.jobs.forEach((job, i) => {
       const k = kjobs[i]!;
       const lost = lostGpuHours(job, now);
+      this.keyAtBuf[i] = now;
       if (k.lostWork !== lost) {
         k.lostWork = lost;
+        if (this.dense) this.dense.rewrite(i, k);
         changed = true;
       }
     });
@@ -122,7 +153,11 @@ export class LiveSnapshot {
       this.quotaBuf = grow(this.quotaBuf, this.quotaBuf.length * 2);
       this.comboBuf = grow(this.comboBuf, this.comboBuf.length * 2);
       this.poolBuf = grow(this.poolBuf, this.poolBuf.length * 2);
+      const keyAt = new Float64Array(this.quotaBuf.length);
+      keyAt.set(this.keyAtBuf);
+      this.keyAtBuf = keyAt;
     }
+    this.keyAtBuf[i] = snap.cluster.at;
     const q = snap.tree.indexOf(job.quota);
     this.quotaBuf[i] = q;
     this.comboBuf[i] = comboIndex(job.priority, job.module, job.standing);
@@ -156,6 +191,7 @@ export class LiveSnapshot {
       this.quotaBuf[index] = this.quotaBuf[last]!;
       this.comboBuf[index] = this.comboBuf[last]!;
       this.poolBuf[index] = this.poolBuf[last]!;
+      this.keyAtBuf[index] = this.keyAtBuf[last]!;
     }
     snap.jobs.pop();
     snap.state.jobs.pop();
@@ -180,9 +216,11 @@ export class LiveSnapshot {
     job.standing = standing;
     this.addUsage(job, q, 1);
     this.comboBuf[index] = comboIndex(job.priority, job.module, standing);
-    snap.state.jobs[index]!.rank = RANK[standing];
+    const kjob = snap.state.jobs[index]!;
+    kjob.rank = RANK[standing];
     this.snap.changed();
-    this.dirty = true;
+    if (this.dense) this.dense.rewrite(index, kjob);
+    else this.dirty = true;
   }
 
   /** GPUs held by the running job at `index`. */
@@ -213,16 +251,28 @@ export class LiveSnapshot {
   }
 
   /**
-   * The kernel must hold exactly `state` before the engine next asks it. A removal
-   * renumbers jobs (swap-remove), so the kernel is reloaded — lazily, once for every
-   * change since the last question (`sync`), not once per change.
+   * The kernel must hold exactly `state` before the engine next asks it. Incremental:
+   * the DenseKernel adds the job at the same dense index. Reload: a removal renumbers
+   * jobs (swap-remove), so the kernel is reloaded — lazily, once for every change since
+   * the last question (`sync`), not once per change.
    */
-  private kernelAdd(_job: KernelJob): void {
-    this.dirty = true;
+  private kernelAdd(job: KernelJob): void {
+    if (!this.dense) {
+      this.dirty = true;
+      return;
+    }
+    const i = this.dense.addJob(job);
+    if (i !== this.snap.jobs.length - 1) throw new Error(`live snapshot: the kernel added job ${i}, the snapshot ${this.snap.jobs.length - 1}`);
+    this.dense.compactIfDue(this.snap.state);
   }
 
-  private kernelRemove(_index: number): void {
-    this.dirty = true;
+  private kernelRemove(index: number): void {
+    if (!this.dense) {
+      this.dirty = true;
+      return;
+    }
+    this.dense.removeJob(index);
+    this.dense.compactIfDue(this.snap.state);
   }
 
   private dirty = false;
@@ -232,6 +282,36 @@ export class LiveSnapshot {
     if (!this.dirty) return;
     this.snap.kernel.load(this.snap.state);
     this.dirty = false;
+  }
+
+  /**
+   * Incremental mode, before a victim search: every candidate's lost-work key as of now
+   * (SEMANTICS 5.3 criterion 2), rewritten in the kernel where it changed. Keys of jobs
+   * that are not candidates are never read, so they may lag.
+   */
+  private freshenCandidates(alternatives: readonly VictimAlternative[]): void {
+    const dense = this.dense!;
+    const now = this.snap.cluster.at;
+    const jobs = this.snap.jobs;
+    const kjobs = this.snap.state.jobs;
+    let changed = false;
+    for (const alt of alternatives) {
+      for (const c of alt.candidates) {
+        const j = c.job;
+        if (this.keyAtBuf[j] === now) continue;
+        const job = jobs[j];
+        const k = kjobs[j];
+        if (!job || !k) continue; // not a job: the kernel refuses the candidate, located
+        this.keyAtBuf[j] = now;
+        const lost = lostGpuHours(job, now);
+        if (k.lostWork === lost) continue;
+        k.lostWork = lost;
+        dense.rewrite(j, k);
+        changed = true;
+      }
+    }
+    // As refreshLostWork: a changed key is a change of the state answers memoize from.
+    if (changed) this.snap.changed();
   }
 }
 

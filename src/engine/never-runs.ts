@@ -35,11 +35,8 @@ export function neverRuns(ctx: AnswerContext): Reason[] | undefined {
  * undefined when it could.
  */
 function neverFitsPool(ctx: AnswerContext): string | undefined {
-  const { snapshot: snap, req } = ctx;
-  // A pass over every node, a pure function of the nodes and the pod's shape: once per
-  // shape and snapshot state, not once per answer.
-  const fit = snap.memo(`empty-pool-fit:${req.pool}:${req.gpu}:${req.cpu}:${req.mem}`, () => emptyPoolFit(snap, req));
-  const { total, byGpu, maxCpu, maxMem } = fit;
+  const { req } = ctx;
+  const { total, byGpu, maxCpu, maxMem } = emptyPoolFit(ctx.snapshot, req);
   if (total >= req.pods) return undefined;
   if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
   if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
@@ -47,8 +44,28 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
   return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
 }
 
+interface EmptyPoolFit {
+  total: number;
+  byGpu: { pods: number; nodes: number; gpus: number };
+  maxCpu: number;
+  maxMem: number;
+}
+
+/**
+ * Per snapshot (keyed by its kernel node list, made once by Snapshot.build), the
+ * empty-pool fits already counted, by pod shape. The count reads only the nodes'
+ * capacities and pools, which no start or end changes (a simulation keeps one snapshot
+ * for its whole run), so it outlives every change of the running jobs.
+ */
+const emptyFits = new WeakMap<readonly unknown[], Map<string, EmptyPoolFit>>();
+
 /** How many pods of the request's shape the pool's nodes hold when all are empty, in all and by GPUs alone. */
-function emptyPoolFit(snap: Snapshot, req: GangRequest): { total: number; byGpu: { pods: number; nodes: number; gpus: number }; maxCpu: number; maxMem: number } {
+function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
+  let byShape = emptyFits.get(snap.state.nodes);
+  if (!byShape) emptyFits.set(snap.state.nodes, (byShape = new Map<string, EmptyPoolFit>()));
+  const key = `${req.pool}:${req.gpu}:${req.cpu}:${req.mem}`;
+  const known = byShape.get(key);
+  if (known) return known;
   let total = 0;
   const byGpu = { pods: 0, nodes: 0, gpus: 0 };
   let maxCpu = 0;
@@ -66,5 +83,7 @@ function emptyPoolFit(snap: Snapshot, req: GangRequest): { total: number; byGpu:
     maxCpu = Math.max(maxCpu, node.cpu ?? Infinity);
     maxMem = Math.max(maxMem, node.memory ?? Infinity);
   });
-  return { total, byGpu, maxCpu, maxMem };
+  const fit = { total, byGpu, maxCpu, maxMem };
+  byShape.set(key, fit);
+  return fit;
 }

@@ -21,6 +21,7 @@
 import type { EngineContext } from '../engine/whatif.js';
 import { answerWhatIf } from '../engine/whatif.js';
 import type { Answer } from '../engine/answer.js';
+import { DenseKernel } from '../engine/dense-kernel.js';
 import { LiveSnapshot } from '../engine/live-snapshot.js';
 import { popcount, Snapshot } from '../engine/snapshot.js';
 import { bidPrice, canStart, selectReleases, SPOT_RULE, type RunningSpot } from '../engine/spot-rules.js';
@@ -65,6 +66,12 @@ export interface SimOptions {
   until?: number;
   backend?: 'wasm' | 'reference';
   kernel?: Kernel;
+  /**
+   * How the kernel follows the cluster: 'incremental' (default) adds and removes one job
+   * per start and end (engine/dense-kernel.ts); 'reload' writes the whole cluster again
+   * before a question after any change — the slow path, kept to check that both decide alike.
+   */
+  kernelUpdates?: 'incremental' | 'reload';
   /**
    * The scheduler's cycle (ms): queues are tried at multiples of it, as PAI's and
    * Kubernetes' schedulers run in cycles; 0 or absent = after every event.
@@ -160,7 +167,8 @@ class Simulation {
     this.policy = { ...input.policy, quotas: input.policy.quotas.map((q) => ({ ...q, min: { ...q.min } })) };
     this.tree = new QuotaTree(this.policy.quotas);
     const cluster: Cluster = { name: 'simulate', at: 0, nodes: input.nodes, jobs: [], src: { file: input.label, line: 1, column: 1, path: '' } };
-    const kernel = options.kernel ?? createKernel(options.backend ?? 'wasm');
+    const inner = options.kernel ?? createKernel(options.backend ?? 'wasm');
+    const kernel = options.kernelUpdates === 'reload' || inner instanceof DenseKernel ? inner : new DenseKernel(inner);
     const built = Snapshot.build(this.policy, cluster, kernel);
     if (!built.snapshot || hasErrors(built.findings)) throw new QuotientError('simulate/bad-cluster', 'the cluster could not be loaded', built.findings.map((f) => f.message).join('; '));
     this.snap = built.snapshot;
@@ -394,7 +402,8 @@ class Simulation {
     this.live.sync();
     const pods: PodPlacement[] = answer.placement.map((p) => ({ node: this.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
     const standing = answer.standing as Standing;
-    const job: RunningJob = { ...js.sim.spec, standing, startedAt: this.now, placement: [], placedByEngine: false };
+    // Object.assign keeps one hidden class per spec shape (a spread literal makes one per job).
+    const job: RunningJob = Object.assign({}, js.sim.spec, { standing, startedAt: this.now, placement: [], placedByEngine: false });
     this.live.start(job, pods, js.order);
     const maskGpus = pods.reduce((s, p) => s + popcount(p.mask), 0);
     this.metrics.started(js.team, js.quota, standing, this.gpus(js), maskGpus);

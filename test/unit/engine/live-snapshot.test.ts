@@ -1,12 +1,14 @@
 /**
  * A LiveSnapshot after any sequence of starts and ends must be the cluster a fresh
  * Snapshot.build of the same running jobs is: same usage per quota, same per-job facts,
- * same node bitmaps, and the same what-if answers (on both kernels).
+ * same node bitmaps, and the same what-if answers (on both kernels, reloaded or followed
+ * incrementally through a DenseKernel).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DenseKernel } from '../../../src/engine/dense-kernel.js';
 import { LiveSnapshot } from '../../../src/engine/live-snapshot.js';
 import { Snapshot } from '../../../src/engine/snapshot.js';
 import { answerWhatIf } from '../../../src/engine/whatif.js';
@@ -27,10 +29,12 @@ function placedJobs() {
   return { session: s, jobs: s.snapshot!.jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) })) };
 }
 
-function fresh(session: ReturnType<typeof openSession>, jobs: RunningJob[], backend: 'wasm' | 'reference'): Snapshot {
+function fresh(session: ReturnType<typeof openSession>, jobs: RunningJob[], backend: 'wasm' | 'reference', incremental = false): Snapshot {
   const c = session.policy.cluster!;
   const cluster: Cluster = { ...c, jobs: jobs.map((j) => ({ ...j, placement: j.placement.map((p) => ({ ...p, gpus: [...p.gpus] })) })) };
-  return Snapshot.build(session.policy, cluster, createKernel(backend)).snapshot!;
+  // On a DenseKernel (compacting often) the LiveSnapshot follows incrementally; else it reloads.
+  const kernel = incremental ? new DenseKernel(createKernel(backend), 2) : createKernel(backend);
+  return Snapshot.build(session.policy, cluster, kernel).snapshot!;
 }
 
 /** The state a question can see, keyed by job name so that index order does not matter. */
@@ -66,8 +70,9 @@ describe('LiveSnapshot', () => {
     const { session, jobs } = placedJobs();
     const order = new Map([...jobs.map((j) => j.name)].sort().map((n, i) => [n, i]));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.nat(jobs.length - 1), { minLength: 1, maxLength: 20 }), fc.constantFrom<'wasm' | 'reference'>('wasm', 'reference'), async (toggles, backend) => {
-        const live = new LiveSnapshot(fresh(session, [], backend));
+      fc.asyncProperty(fc.array(fc.nat(jobs.length - 1), { minLength: 1, maxLength: 20 }), fc.constantFrom<'wasm' | 'reference'>('wasm', 'reference'), fc.boolean(), async (toggles, backend, incremental) => {
+        const live = new LiveSnapshot(fresh(session, [], backend, incremental));
+        expect(live.incremental).toBe(incremental);
         const running = new Set<string>();
         for (const k of toggles) {
           const job = jobs[k]!;
