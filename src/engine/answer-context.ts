@@ -20,7 +20,7 @@ export interface EngineContext {
   snapshot: Snapshot;
   tables: EligibilityTables;
   /** Who is asking: sentences name only the jobs they may see (visibility.ts). */
-  viewer?: Viewer;
+  viewer?: Viewer | undefined;
 }
 
 /** One way the job could run on quota, and what stands in its way. */
@@ -49,7 +49,7 @@ export interface AnswerContext extends EngineContext {
   mayBorrow: boolean;
   inQuota: Way;
   /** Present when `mayBorrow`. */
-  borrowing?: Way;
+  borrowing?: Way | undefined;
 }
 
 /** Builds the context of `job` against the engine's snapshot. */
@@ -63,8 +63,11 @@ export function answerContext(engine: EngineContext, query: string, job: JobSpec
   const sp = quota.selfPreemption;
   const mayBorrow = quota.parent !== null && sp !== undefined && inRange(sp.highPriority, job.priority);
   const way = (standing: Way['standing']): Way => wayOf(snap, q, need, standing);
-  return {
-    ...engine,
+  // An explicit literal: one hidden class for every context (a spread makes the shape vary).
+  const ctx: AnswerContext = {
+    snapshot: engine.snapshot,
+    tables: engine.tables,
+    viewer: engine.viewer,
     query,
     job,
     q,
@@ -75,8 +78,9 @@ export function answerContext(engine: EngineContext, query: string, job: JobSpec
     need,
     mayBorrow,
     inQuota: way('in-quota'),
-    ...(mayBorrow ? { borrowing: way('borrowing') } : {}),
+    borrowing: mayBorrow ? way('borrowing') : undefined,
   };
+  return ctx;
 }
 
 /** What running `need` on quota `q` as `standing` would overrun, now and on an empty cluster. */

@@ -34,7 +34,7 @@ import { QuotaTree } from '../model/quota-tree.js';
 import { rescaleStandings } from '../model/rescale.js';
 import { compileRules } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
-import { EventHeap } from './event-heap.js';
+import { EventHeap, PHASE } from './event-heap.js';
 import { JobQueue, type QueueEntry } from './job-queue.js';
 import type { TypeSeries } from './market.js';
 import { type GroupAcc, Metrics, spotFigures } from './metrics.js';
@@ -144,7 +144,11 @@ class Simulation {
   private readonly snap: Snapshot;
   private readonly ctx: EngineContext;
   private readonly heap = new EventHeap();
-  private readonly jobs: JobState[];
+  /** Per job id, its state from arrival until it ends; undefined before and after. */
+  private readonly jobs: Array<JobState | undefined>;
+  private readonly orderOf: Int32Array;
+  private readonly typeIndex: Map<string, number>;
+  /** Running jobs by name (victims and releases are named): only running ones, so it stays small. */
   private readonly byName = new Map<string, JobState>();
   private readonly queues: Array<JobQueue<Entry>>;
   private readonly spot: SpotType[];
@@ -156,6 +160,8 @@ class Simulation {
   private readonly memo = new Map<string, number>();
   private now = 0;
   private arrived = 0;
+  /** Job ids in arrival order: submission time, then id. */
+  private readonly arrivals: Int32Array;
   private nextCycle = -1;
 
   constructor(
@@ -176,19 +182,22 @@ class Simulation {
     this.ctx = { snapshot: this.snap, tables: new EligibilityTables(compileRules(this.policy), this.tree) };
     this.capacity = input.nodes.reduce((s, n) => s + n.gpus, 0);
 
-    const names = input.workload.jobs.map((j) => j.spec.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const orderOf = new Map(names.map((n, i) => [n, i]));
-    const typeIndex = new Map(input.market.map((s, i) => [s.type.name, i]));
-    this.jobs = input.workload.jobs.map((sim, id) => {
-      const typeIdx = sim.spot ? typeIndex.get(sim.spot.instanceType)! : -1;
-      const js: JobState = {
-        sim, id, order: orderOf.get(sim.spec.name)!, team: sim.spec.workspace, quota: this.tree.indexOf(sim.spec.quota),
-        status: 'pending', progress: 0, runId: 0, runStart: 0, standing: 'in-quota', restarts: 0, firstStart: -1,
-        typeIdx, bid: sim.spot ? bidPrice(sim.spot, input.market[typeIdx]!.type) : 0, costAt: 0,
-      };
-      this.byName.set(sim.spec.name, js);
-      return js;
+    // Name order (the last tie-break everywhere), as positions in one sort of the ids.
+    const wjobs = input.workload.jobs;
+    const byNameOrder = Array.from(wjobs.keys()).sort((a, b) => {
+      const x = wjobs[a]!.spec.name;
+      const y = wjobs[b]!.spec.name;
+      return x < y ? -1 : x > y ? 1 : 0;
     });
+    const orderOf = new Int32Array(wjobs.length);
+    byNameOrder.forEach((id, k) => (orderOf[id] = k));
+    this.orderOf = orderOf;
+    this.typeIndex = new Map(input.market.map((s, i) => [s.type.name, i]));
+    // A job's state exists from its arrival until it ends (done, ended Preempted, rejected):
+    // a month of jobs never lives in memory at once.
+    this.jobs = new Array<JobState | undefined>(wjobs.length).fill(undefined);
+    this.arrivals = Int32Array.from(wjobs.keys());
+    if (wjobs.some((j, i) => i > 0 && j.submit < wjobs[i - 1]!.submit)) this.arrivals.sort((a, b) => wjobs[a]!.submit - wjobs[b]!.submit || a - b);
     this.queues = this.policy.quotas.map((q) => new JobQueue<Entry>(q.queueStrategy, q.queue));
     this.spot = input.market.map((series) => ({ series, price: Infinity, inventory: 0, priceAt: 0, invAt: 0, inUse: 0, waiting: [], running: [] }));
 
@@ -208,7 +217,6 @@ class Simulation {
 
   async run(): Promise<Report> {
     const { workload } = this.input;
-    this.jobs.forEach((js) => this.heap.push(js.sim.submit, 'arrival', js.id));
     this.spot.forEach((t, i) => {
       if (t.series.prices[0]) this.heap.push(t.series.prices[0].at, 'market', i, 0);
       if (t.series.inventory[0]) this.heap.push(t.series.inventory[0].at, 'market', i, 1);
@@ -217,15 +225,18 @@ class Simulation {
     const until = this.options.until;
     let stepsSinceProgress = 0;
     let end = 0;
-    while (this.heap.size > 0) {
-      const next = this.heap.peek()!;
-      if (until !== undefined && next.t > until) break;
-      if (!this.hasWork() && next.kind !== 'arrival') break;
-      const t = next.t;
+    for (;;) {
+      const t = this.nextTime();
+      if (t === undefined) break;
+      if (until !== undefined && t > until) break;
+      if (!this.hasWork() && !this.arrivalNext()) break;
       this.metrics.advance(t);
       this.now = t;
       this.live.setTime(t);
-      while (this.heap.size > 0 && this.heap.peek()!.t === t) this.handle(this.heap.pop()!);
+      while (this.nextTime() === t) {
+        if (this.arrivalNext()) this.arrive(this.arrivals[this.arrived]!);
+        else this.handle(this.heap.pop()!);
+      }
       const cycle = this.options.cycle ?? 0;
       if (cycle <= 0 || t % cycle === 0) await this.schedule();
       else if (this.nextCycle <= t) {
@@ -247,6 +258,27 @@ class Simulation {
     return this.report(end);
   }
 
+  /**
+   * Arrivals are not heap events: they are read in submission order from `arrivals`
+   * (one Int32Array, not an event object per job), and run at their time after the
+   * heap's ends, scalings, market moves and protection ends and before a cycle tick —
+   * the phase order of event-heap.ts.
+   */
+  private arrivalNext(): boolean {
+    const id = this.arrivals[this.arrived];
+    if (id === undefined) return false;
+    const e = this.heap.peek();
+    if (!e) return true;
+    const at = this.input.workload.jobs[id]!.submit;
+    return at !== e.t ? at < e.t : PHASE.arrival < PHASE[e.kind];
+  }
+
+  /** The time of the next event or arrival, or undefined when none is left. */
+  private nextTime(): number | undefined {
+    if (this.arrivalNext()) return this.input.workload.jobs[this.arrivals[this.arrived]!]!.submit;
+    return this.heap.peek()?.t;
+  }
+
   /** Jobs remain that could still change state: arrivals to come, jobs running, or spot jobs that may yet win a bid. */
   private hasWork(): boolean {
     if (this.arrived < this.jobs.length) return true;
@@ -256,10 +288,12 @@ class Simulation {
 
   private handle(e: { kind: string; a: number; b: number }): void {
     switch (e.kind) {
-      case 'arrival':
-        return this.arrive(this.jobs[e.a]!);
-      case 'end':
-        return this.end(this.jobs[e.a]!, e.b);
+      case 'arrival': // arrivals come from `arrivals`, never from the heap
+        return;
+      case 'end': {
+        const js = this.jobs[e.a];
+        return js ? this.end(js, e.b) : undefined; // ended meanwhile (preempted for good)
+      }
       case 'market':
         return this.marketMove(e.a, e.b);
       case 'protection':
@@ -271,7 +305,15 @@ class Simulation {
     }
   }
 
-  private arrive(js: JobState): void {
+  private arrive(id: number): void {
+    const sim = this.input.workload.jobs[id]!;
+    const typeIdx = sim.spot ? this.typeIndex.get(sim.spot.instanceType)! : -1;
+    const js: JobState = {
+      sim, id, order: this.orderOf[id]!, team: sim.spec.workspace, quota: this.tree.indexOf(sim.spec.quota),
+      status: 'pending', progress: 0, runId: 0, runStart: 0, standing: 'in-quota', restarts: 0, firstStart: -1,
+      typeIdx, bid: sim.spot ? bidPrice(sim.spot, this.input.market[typeIdx]!.type) : 0, costAt: 0,
+    };
+    this.jobs[id] = js;
     this.arrived++;
     for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
     if (js.typeIdx >= 0) for (const a of this.spotGroups(js)) a.spot.jobs++;
@@ -296,6 +338,7 @@ class Simulation {
     else this.stopCluster(js);
     js.status = 'done';
     js.progress = js.sim.duration;
+    this.jobs[js.id] = undefined;
     for (const g of this.metrics.groups(js.team, js.quota)) {
       g.completed++;
       g.extraMs += this.now - js.sim.submit - js.sim.duration;
@@ -305,6 +348,7 @@ class Simulation {
   /** Takes a running job off the cluster. */
   private stopCluster(js: JobState): void {
     const idx = this.snap.jobIndex.get(js.sim.spec.name)!;
+    this.byName.delete(js.sim.spec.name);
     const maskGpus = this.live.gpusOf(idx);
     this.live.remove(idx);
     this.metrics.stopped(js.team, js.quota, js.standing, this.gpus(js), maskGpus);
@@ -331,6 +375,7 @@ class Simulation {
       return true;
     }
     js.status = 'preempted';
+    this.jobs[js.id] = undefined;
     for (const g of this.metrics.groups(js.team, js.quota)) g.endedPreempted++;
     return false;
   }
@@ -368,6 +413,7 @@ class Simulation {
       if (answer.decision === 'reject') {
         queue.remove(entry);
         js.status = 'rejected';
+        this.jobs[js.id] = undefined;
         for (const g of this.metrics.groups(js.team, js.quota)) g.rejected++;
         this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.map((r) => r.message).join('; ') });
         continue;
@@ -414,6 +460,7 @@ class Simulation {
   /** Bookkeeping of a start, on the cluster or the market. */
   private begin(js: JobState, standing: Standing): void {
     js.status = 'running';
+    this.byName.set(js.sim.spec.name, js);
     js.standing = standing;
     js.runId++;
     js.runStart = this.now;
@@ -475,6 +522,7 @@ class Simulation {
   /** Takes a spot job off the market, paying what it owes. */
   private stopSpot(js: JobState): void {
     const t = this.spot[js.typeIdx]!;
+    this.byName.delete(js.sim.spec.name);
     this.accrueJob(t, js);
     t.running.splice(t.running.indexOf(js), 1);
     t.inUse -= js.sim.spec.pods;
@@ -577,11 +625,15 @@ class Simulation {
     const m = this.metrics;
     const unfinished = new Map<string, number>();
     const unfinishedQ = new Map<number, number>();
-    for (const js of this.jobs) {
-      if (js.status === 'waiting' || js.status === 'running' || js.status === 'pending') {
-        unfinished.set(js.team, (unfinished.get(js.team) ?? 0) + 1);
-        unfinishedQ.set(js.quota, (unfinishedQ.get(js.quota) ?? 0) + 1);
-      }
+    const count = (team: string, quota: number) => {
+      unfinished.set(team, (unfinished.get(team) ?? 0) + 1);
+      unfinishedQ.set(quota, (unfinishedQ.get(quota) ?? 0) + 1);
+    };
+    // Still waiting or running, or not yet arrived (a run stopped by --until).
+    for (const js of this.jobs) if (js && (js.status === 'waiting' || js.status === 'running')) count(js.team, js.quota);
+    for (let k = this.arrived; k < this.arrivals.length; k++) {
+      const spec = this.input.workload.jobs[this.arrivals[k]!]!.spec;
+      count(spec.workspace, this.tree.indexOf(spec.quota));
     }
     const hours = end / HOUR;
     const all = m.all.figures([...unfinished.values()].reduce((s, x) => s + x, 0));
@@ -599,14 +651,14 @@ class Simulation {
     return {
       version: 1,
       policy: this.input.label,
-      workload: { source: this.input.workload.source, synthetic: this.input.workload.synthetic, jobs: this.jobs.length, rejectedRows: new Set(this.input.workload.rejected.map((f) => `${f.file}:${f.line}`)).size, notes: this.input.workload.notes },
+      workload: { source: this.input.workload.source, synthetic: this.input.workload.synthetic, jobs: this.input.workload.jobs.length, rejectedRows: new Set(this.input.workload.rejected.map((f) => `${f.file}:${f.line}`)).size, notes: this.input.workload.notes },
       seed: this.options.seed,
       hours: r4(hours),
       until: this.options.until === undefined ? null : r4(this.options.until / HOUR),
       cycleSeconds: (this.options.cycle ?? 0) / 1000,
       cluster: { nodes: this.input.nodes.length, gpus: this.capacity },
       totals: {
-        jobs: this.jobs.length,
+        jobs: this.input.workload.jobs.length,
         completed: all.completed,
         endedPreempted: all.endedPreempted,
         rejected: all.rejected,
