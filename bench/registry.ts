@@ -118,6 +118,27 @@ function b5Figures(result: unknown): Figure[] {
   return figures.length > 0 ? figures : [{ figure: 'throughput', ours: 'n/a', anchor: '≥ 100,000 q/s' }];
 }
 
+/** B6's rows: the PAI-shaped month first, then the openb replay. */
+function b6Figures(result: unknown): Figure[] {
+  const rows = at(result, 'rows');
+  const list = Array.isArray(rows) ? rows : [];
+  const month = list[0] as unknown;
+  const openb = list.find((r) => String(at(r, 'run')).startsWith('openb')) as unknown;
+  const wall = (r: unknown) => {
+    const median = num(r, 'wallSeconds');
+    return median === undefined ? 'n/a' : `${median} s (${fixed(num(r, 'wallMinSeconds'), 1)}-${fixed(num(r, 'wallMaxSeconds'), 1)} s)`;
+  };
+  const days = num(month, 'simulatedDays');
+  const jobs = num(month, 'jobs');
+  return [
+    { figure: `PAI-shaped month, ${jobs?.toLocaleString('en-US') ?? '?'} jobs / ${days ?? '?'} simulated days, wall median (min-max)`, ours: wall(month), anchor: '< 60 s for 30 days (target); Kueue: 15,000 workloads on 30 queues in ~351 s' },
+    { figure: 'CPU seconds of the month (median) / load average at the end', ours: `${fixed(num(month, 'cpuSeconds'), 1)} / ${fixed(num(month, 'loadAverage'), 1)}`, anchor: 'wall ≈ CPU when the 2 cores are free' },
+    { figure: 'simulated days per wall-second / jobs per second', ours: `${fixed(num(month, 'simulatedDaysPerWallSecond'), 2)} / ${fixed(num(month, 'jobsPerSecond'), 0)}`, anchor: 'Kueue ~43 workloads/s' },
+    { figure: 'peak RSS of the month (MiB)', ours: fixed(num(month, 'peakRssMiB'), 0), anchor: '< 1,024 MiB (target)' },
+    { figure: 'openb replay (8,152 pods, 1,213 nodes), wall median (min-max)', ours: wall(openb), anchor: '-' },
+  ];
+}
+
 function b7Figures(result: unknown): Figure[] {
   const median = num(result, 'ms.total.median');
   const min = num(result, 'ms.total.min');
@@ -134,5 +155,6 @@ export const BENCHMARKS: Benchmark[] = [
   { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '99', '--repeats', '1'], fullArgs: [], figures: cliFigures },
   { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '20'], fullArgs: [], figures: b4Figures },
   { id: 'b5', title: 'B5 batch throughput', script: 'bench/b5-batch-throughput.ts', quickArgs: ['--only', 'small', '--small-queries', '2000', '--small-budget', '1'], fullArgs: [], figures: b5Figures },
+  { id: 'b6', title: 'B6 trace replay', script: 'bench/b6-trace-replay.ts', quickArgs: ['--jobs', '20000', '--days', '1', '--repeat', '1'], fullArgs: [], figures: b6Figures },
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
 ];
