@@ -108,7 +108,7 @@ export class LiveSnapshot {
     });
     this.keysAt = now;
     if (changed) {
-      this.dirty = true;
+      if (!this.dense) this.dirty = true; // incremental: rewritten above, job by job
       this.snap.changed();
     }
     this.sync();
