@@ -6,7 +6,10 @@
 // Between queries, addJob/removeJob change the loaded state permanently (a simulation
 // starting and ending jobs). No strings cross the boundary.
 
-import { HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, LAYOUT_BASE, MAX_CONSTRAINTS, REGION_COUNT, regionStart } from './layout';
+import {
+  HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, HDR_REQ_MILLI, LAYOUT_BASE, MAX_CONSTRAINTS,
+  MILLI_PER_GPU, REGION_COUNT, regionStart,
+} from './layout';
 import {
   reserveRegions, commitState, beginQuery, restoreNodes, loaded, nodeCount, podCap, candidateCap,
   addJobState, removeJobState,
@@ -28,12 +31,12 @@ export { EXACT_LIMIT, SEARCH_BUDGET } from './victims';
 export {
   LAYOUT_BASE, HEADER_SIZE, HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_REGIONS, HDR_CONSTRAINTS,
   HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, HDR_DEFICITS, MAX_CONSTRAINTS, HDR_REQ_MODELS, HDR_OUT_FREE,
-  HDR_OUT_LARGEST, HDR_OUT_FITS, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
+  HDR_OUT_LARGEST, HDR_OUT_FITS, HDR_REQ_MILLI, NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM,
   NODE_POOL, NODE_MODEL, JOB_STRIDE, JOB_LOST_WORK, JOB_STARTED_AT, JOB_CPU_SUM, JOB_MEM_SUM, JOB_RANK,
   JOB_PRIORITY, JOB_GPUS, JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, JOB_FLAGS, JOB_REMOVED,
   POD_STRIDE,
-  POD_NODE, POD_MASK, POD_CPU, POD_MEM, UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU,
-  UNDO_FREE_MEM, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT, CANDIDATE_STRIDE,
+  POD_NODE, POD_MASK, POD_CPU, POD_MEM, POD_MILLI, SHARE_STRIDE, MILLI_PER_GPU, UNDO_STRIDE, UNDO_NODE, UNDO_MASK,
+  UNDO_FREE_CPU, UNDO_FREE_MEM, UNDO_SHARES, REGION_SHARES, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT, CANDIDATE_STRIDE,
   CANDIDATE_JOB, CANDIDATE_MASK, OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK, NODE_INDEX_BITS,
   MAX_NODES, REGION_NODES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
   REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
@@ -106,15 +109,21 @@ export function removeJob(j: u32): i32 {
  */
 export function room(gpu: u32, cpu: f64, mem: f64, pool: u32, strict: i32): i32 {
   if (!loaded) return STATUS_NOT_LOADED;
-  if (gpu < 1 || gpu > 32) return STATUS_BAD_REQUEST;
+  if (gpu < 1 || gpu > 32 || badShare(gpu)) return STATUS_BAD_REQUEST;
   setRequest(gpu, cpu, mem, pool, false, strict != 0);
   poolRoom();
   return STATUS_OK;
 }
 
+/** A share (HDR_REQ_MILLI 1..999) is of one GPU; 1000 or more is not a share. */
+function badShare(gpu: u32): bool {
+  const milli = load<u32>(<usize>LAYOUT_BASE + HDR_REQ_MILLI);
+  return milli >= MILLI_PER_GPU || (milli > 0 && gpu != 1);
+}
+
 function checkRequest(pods: u32, gpu: u32): i32 {
   if (!loaded) return STATUS_NOT_LOADED;
-  if (gpu < 1 || gpu > 32) return STATUS_BAD_REQUEST;
+  if (gpu < 1 || gpu > 32 || badShare(gpu)) return STATUS_BAD_REQUEST;
   if (<u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE) return STATUS_OK;
   if (pods > podCap) return STATUS_SCRATCH_TOO_SMALL;
   return STATUS_OK;

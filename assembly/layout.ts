@@ -14,18 +14,20 @@
 //   POOL_NODES  │ u32 × nodeCount              │ node indices grouped by pool, ascending
 //   NODE_STAMPS │ u32 × nodeCount              │ epoch a node was last saved to UNDO
 //   HEAP        │ u32 × nodeCount              │ placement heap keys (rank << 26 | unaligned << 25 | node)
-//   UNDO        │ undo × nodeCount   (24 B)    │ node u32 · mask u32 · freeCpu f64 · freeMem f64
+//   UNDO        │ undo × nodeCount   (88 B)    │ node u32 · mask u32 · freeCpu f64 · freeMem f64 ·
+//               │                              │ the node's 64 B of SHARES
 //   NODE_SLOTS  │ u32 × nodeCount              │ node n's position in POOL_NODES
 //   BUCKET_COUNTS u32 × poolCount × BUCKETS    │ nodes of pool p in bucket (free f, align level l)
 //   FREE_MASKS  │ u64 × poolCount              │ bit f: pool p has a node with f free GPUs
 //   LEVEL_MASKS │ u32 × poolCount × 33         │ bit l: bucket (f, l) of pool p is not empty
 //   BUCKET_BITS │ u64 × BUCKETS × ⌈nodes/64⌉   │ bit s: the node at POOL_NODES[s] is in the bucket
 //   BUCKET_SUMMARY u64 × BUCKETS × ⌈words/64⌉  │ bit w: word w of the bucket's bits is not zero
+//   SHARES      │ u16 × 32 × nodeCount (64 B)  │ milli-GPUs that sharing pods use on each GPU (0: not shared)
 //               ├──────────────────────────────┤ ── jobs: grow with addJob (capacities, not counts)
 //   JOBS        │ job × jobCap       (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
 //               │                              │ memSum f64 · rank · priority · gpus · order ·
 //               │                              │ podStart · podCount · gpuSum · flags (i32/u32)
-//   PODS        │ pod × podStoreCap  (24 B)    │ node u32 · mask u32 · cpu f64 · mem f64
+//   PODS        │ pod × podStoreCap  (32 B)    │ node u32 · mask u32 · cpu f64 · mem f64 · milli u32
 //   JOB_STAMPS  │ u32 × jobCap                 │ epoch a job was last seen as a candidate
 //               ├──────────────────────────────┤ ── scratch: grown when a bigger query comes
 //   CANDIDATES  │ cand × candidateCap (8 B)    │ job u32 · constraintMask u32   (JS writes)
@@ -45,6 +47,13 @@
 // (free GPUs f, align level l), l = log2(its largest free aligned block) + 1, 0 when it
 // has no free GPU; BUCKETS = 33 × 7. Every mask change goes through `setNodeMask`, so the
 // buckets follow queries, their undo, addJob and removeJob.
+//
+// GPU sharing (issue 11 item 6): a pod asking a share of one GPU (milli 1..999, openb's
+// gpu_milli) holds one bit of the mask like a whole-GPU pod, and adds its milli to that
+// GPU's SHARES slot. Invariant: a GPU's bit is set iff a whole-GPU pod holds it or its
+// SHARES slot is > 0 (never both), and no slot exceeds 1000. So a GPU partly used by
+// sharing pods is never free for a whole-GPU pod, and every whole-GPU structure (free
+// counts, aligned blocks, buckets) needs no change; sharing pods read SHARES.
 //
 // Jobs come after everything sized by nodes, so growing the job capacity (addJob) moves
 // only PODS and what follows it, never a node record. Removed jobs keep their slot
@@ -82,6 +91,8 @@ export const HDR_OUT_FREE: u32 = 900;
 export const HDR_OUT_LARGEST: u32 = 904;
 /** u32 out of `room`: how many pods of the request's shape fit on free capacity (sum of fits). */
 export const HDR_OUT_FITS: u32 = 908;
+/** u32 in: the request's share of one GPU in milli (1..999), 0 for whole GPUs; JS writes it per query. */
+export const HDR_REQ_MILLI: u32 = 912;
 
 export const NODE_STRIDE: u32 = 32;
 export const NODE_MASK: u32 = 0;
@@ -104,22 +115,32 @@ export const JOB_GPUS: u32 = 40;
 export const JOB_ORDER: u32 = 44;
 export const JOB_POD_START: u32 = 48;
 export const JOB_POD_COUNT: u32 = 52;
+/** Derived at commit: the milli-GPUs the job's pods hold (1000 per whole GPU, plus shares). */
 export const JOB_GPU_SUM: u32 = 56;
 /** Bit set JOB_REMOVED: removeJob freed the job's pods; it is never a candidate again. */
 export const JOB_FLAGS: u32 = 60;
 export const JOB_REMOVED: u32 = 1;
 
-export const POD_STRIDE: u32 = 24;
+export const POD_STRIDE: u32 = 32;
 export const POD_NODE: u32 = 0;
 export const POD_MASK: u32 = 4;
 export const POD_CPU: u32 = 8;
 export const POD_MEM: u32 = 16;
+/** Milli-GPUs of the one GPU in the mask the pod shares (1..999); 0 = it holds its GPUs whole. */
+export const POD_MILLI: u32 = 24;
 
-export const UNDO_STRIDE: u32 = 24;
+/** One node's SHARES record: a u16 per GPU index. */
+export const SHARE_STRIDE: u32 = 64;
+/** A whole GPU, in milli-GPUs. */
+export const MILLI_PER_GPU: u32 = 1000;
+
+export const UNDO_STRIDE: u32 = 88;
 export const UNDO_NODE: u32 = 0;
 export const UNDO_MASK: u32 = 4;
 export const UNDO_FREE_CPU: u32 = 8;
 export const UNDO_FREE_MEM: u32 = 16;
+/** The node's SHARES record as it was (SHARE_STRIDE bytes). */
+export const UNDO_SHARES: u32 = 24;
 
 export const CONSTRAINT_STRIDE: u32 = 16;
 export const CONSTRAINT_RESOURCE: u32 = 0;
@@ -154,16 +175,17 @@ export const REGION_FREE_MASKS: i32 = 8;
 export const REGION_LEVEL_MASKS: i32 = 9;
 export const REGION_BUCKET_BITS: i32 = 10;
 export const REGION_BUCKET_SUMMARY: i32 = 11;
-export const REGION_JOBS: i32 = 12;
-export const REGION_PODS: i32 = 13;
-export const REGION_JOB_STAMPS: i32 = 14;
-export const REGION_CANDIDATES: i32 = 15;
-export const REGION_ORDER: i32 = 16;
-export const REGION_OUT_VICTIMS: i32 = 17;
-export const REGION_OUT_PODS: i32 = 18;
+export const REGION_SHARES: i32 = 12;
+export const REGION_JOBS: i32 = 13;
+export const REGION_PODS: i32 = 14;
+export const REGION_JOB_STAMPS: i32 = 15;
+export const REGION_CANDIDATES: i32 = 16;
+export const REGION_ORDER: i32 = 17;
+export const REGION_OUT_VICTIMS: i32 = 18;
+export const REGION_OUT_PODS: i32 = 19;
 /** One past the last region: its offset is the end of the used memory. */
-export const REGION_END: i32 = 19;
-export const REGION_COUNT: i32 = 20;
+export const REGION_END: i32 = 20;
+export const REGION_COUNT: i32 = 21;
 
 /** Align levels 0..6 (no free GPU; largest free aligned block 1, 2, 4, 8, 16, 32). */
 export const LEVELS: u32 = 7;
@@ -219,6 +241,7 @@ export function computeRegions(
   at = putRegion(REGION_LEVEL_MASKS, at, p * 33 * 4);
   at = putRegion(REGION_BUCKET_BITS, at, <usize>BUCKETS * words * 8);
   at = putRegion(REGION_BUCKET_SUMMARY, at, <usize>BUCKETS * ((words + 63) >>> 6) * 8);
+  at = putRegion(REGION_SHARES, at, n * SHARE_STRIDE);
   at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
   at = putRegion(REGION_PODS, at, <usize>podStoreCap * POD_STRIDE);
   at = putRegion(REGION_JOB_STAMPS, at, j * 4);

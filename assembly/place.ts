@@ -10,11 +10,11 @@
 import {
   NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL, NODE_MODEL, NODE_INDEX_BITS,
   OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK, LAYOUT_BASE, HDR_REQ_MODELS, HDR_OUT_FREE,
-  HDR_OUT_LARGEST, HDR_OUT_FITS,
+  HDR_OUT_LARGEST, HDR_OUT_FITS, HDR_REQ_MILLI, MILLI_PER_GPU,
 } from './layout';
 import { freeMaskOf, isPowerOfTwo, freeBlockStarts, lowestBits, blockMask } from './bitmap';
 import {
-  nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask,
+  nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask, shareAt,
 } from './state';
 import { bestSlot, bucketFitsSum } from './buckets';
 
@@ -32,6 +32,8 @@ let reqShift: u32 = 0;
 let reqLimited: bool = false;
 /** Allowed GPU models, bit m = model m; 0 = any (read from HDR_REQ_MODELS per query). */
 let reqModels: u32 = 0;
+/** The pod's share of one GPU in milli (1..999), 0 for whole GPUs (HDR_REQ_MILLI per query). */
+let reqMilli: u32 = 0;
 
 const INDEX_MASK: u32 = (<u32>1 << NODE_INDEX_BITS) - 1;
 
@@ -41,6 +43,7 @@ const INDEX_MASK: u32 = (<u32>1 << NODE_INDEX_BITS) - 1;
  */
 export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool, strict: bool): void {
   reqModels = load<u32>(<usize>LAYOUT_BASE + HDR_REQ_MODELS);
+  reqMilli = load<u32>(<usize>LAYOUT_BASE + HDR_REQ_MILLI);
   reqGpu = gpu;
   reqCpu = cpu;
   reqMem = mem;
@@ -74,7 +77,9 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
   const g = reqGpu;
   const free = freeMaskOf(load<u32>(node + NODE_MASK), gpus);
   let gpuFits: u32;
-  if (reqStrict && reqPow2 && g <= gpus) {
+  if (reqMilli > 0) {
+    gpuFits = shareFits(n, gpus, free);
+  } else if (reqStrict && reqPow2 && g <= gpus) {
     gpuFits = popcnt<u32>(freeBlockStarts(free, g));
   } else {
     gpuFits = reqPow2 ? popcnt<u32>(free) >>> reqShift : popcnt<u32>(free) / g;
@@ -88,6 +93,99 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
   return <i32>f;
 }
 
+/**
+ * Pods of the request's share node `n` takes on its GPUs: on each GPU sharing pods
+ * already use, ⌊room / milli⌋; on each free GPU, ⌊1000 / milli⌋. Placing one pod (on a
+ * GPU where one fits) lowers it by exactly one.
+ */
+function shareFits(n: u32, gpus: u32, free: u32): u32 {
+  const m = reqMilli;
+  let fits = popcnt<u32>(free) * (MILLI_PER_GPU / m);
+  for (let g: u32 = 0; g < gpus; g++) {
+    const used = <u32>load<u16>(shareAt(n, g));
+    if (used > 0) fits += (MILLI_PER_GPU - used) / m;
+  }
+  return fits;
+}
+
+/** Milli-GPUs node `n` has left for sharing pods: free GPUs whole, plus the room on shared ones. */
+function freeMilli(n: u32): u32 {
+  const node = nodeAt(n);
+  const gpus = load<u32>(node + NODE_GPUS);
+  let left = popcnt<u32>(freeMaskOf(load<u32>(node + NODE_MASK), gpus)) * MILLI_PER_GPU;
+  for (let g: u32 = 0; g < gpus; g++) {
+    const used = <u32>load<u16>(shareAt(n, g));
+    if (used > 0) left += MILLI_PER_GPU - used;
+  }
+  return left;
+}
+
+/**
+ * The GPU a share goes to on node `n` (which fits one): binpack the shared GPU with the
+ * least room that still holds it, else the lowest free GPU; spread the lowest free GPU,
+ * else the shared GPU with the most room. Ties go to the lowest index.
+ */
+function chooseShareGpu(n: u32): u32 {
+  const node = nodeAt(n);
+  const gpus = load<u32>(node + NODE_GPUS);
+  const free = freeMaskOf(load<u32>(node + NODE_MASK), gpus);
+  if (reqSpread && free != 0) return ctz<u32>(free);
+  let best: i32 = -1;
+  let bestRoom: u32 = 0;
+  for (let g: u32 = 0; g < gpus; g++) {
+    const used = <u32>load<u16>(shareAt(n, g));
+    if (used == 0) continue;
+    const room = MILLI_PER_GPU - used;
+    if (room < reqMilli) continue;
+    if (best < 0 || (reqSpread ? room > bestRoom : room < bestRoom)) {
+      best = <i32>g;
+      bestRoom = room;
+    }
+  }
+  if (best >= 0) return <u32>best;
+  return ctz<u32>(free);
+}
+
+/**
+ * placeGang for a share of one GPU: pod by pod, one pass over the pool's nodes keeps the
+ * fitting node binpack ranks first (fewest milli-GPUs left), spread last (most), ties to
+ * the lowest index; the pod takes `chooseShareGpu`'s GPU. Shares are small gangs, so a
+ * pass per pod is fine; the buckets count whole free GPUs and cannot rank shares.
+ */
+function placeShares(pods: u32, from: u32, to: u32): bool {
+  let sum: u32 = 0;
+  for (let i = from; i < to; i++) sum += <u32>fitsOf(load<u32>(poolNodesPtr + (<usize>i << 2)));
+  if (sum < pods) return false;
+  for (let p: u32 = 0; p < pods; p++) {
+    let best: i32 = -1;
+    let bestLeft: u32 = 0;
+    for (let i = from; i < to; i++) {
+      const n = load<u32>(poolNodesPtr + (<usize>i << 2));
+      if (fitsOf(n) <= 0) continue;
+      const left = freeMilli(n);
+      if (best < 0 || (reqSpread ? left > bestLeft : left < bestLeft)) {
+        best = <i32>n;
+        bestLeft = left;
+      }
+    }
+    if (best < 0) return false;
+    const n = <u32>best;
+    const g = chooseShareGpu(n);
+    touchNode(n);
+    const slot = shareAt(n, g);
+    store<u16>(slot, <u16>(<u32>load<u16>(slot) + reqMilli));
+    const node = nodeAt(n);
+    const bit = <u32>1 << g;
+    setNodeMask(n, load<u32>(node + NODE_MASK) | bit);
+    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
+    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
+    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+    store<u32>(out + OUT_POD_NODE, n);
+    store<u32>(out + OUT_POD_MASK, bit);
+  }
+  return true;
+}
+
 /** Free GPUs of node `n` now. */
 @inline function freeCount(n: u32): u32 {
   const node = nodeAt(n);
@@ -99,7 +197,7 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
  * of two, any GPU model. The scans then take a branch-free path (the common case, and B2's).
  */
 @inline function plainShape(): bool {
-  return !reqStrict && !reqLimited && reqPow2 && reqModels == 0;
+  return !reqStrict && !reqLimited && reqPow2 && reqModels == 0 && reqMilli == 0;
 }
 
 /**
@@ -107,7 +205,7 @@ export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool
  * or memory asked, any model): the buckets then answer without a scan.
  */
 @inline function bucketShape(): bool {
-  return !reqStrict && !reqLimited && reqModels == 0;
+  return !reqStrict && !reqLimited && reqModels == 0 && reqMilli == 0;
 }
 
 /** Sum of fits over the request's pool: the gang is placeable iff it is ≥ P. */
@@ -217,6 +315,7 @@ export function placeGang(pods: u32): bool {
   const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
   const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
   if (bucketShape()) return placeByBuckets(pods, from, to);
+  if (reqMilli > 0) return placeShares(pods, from, to);
   let sum: u32 = 0;
   let size: u32 = 0;
   if (plainShape()) {

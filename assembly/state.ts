@@ -7,9 +7,9 @@ import {
   NODE_STRIDE, NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL,
   JOB_STRIDE, JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM,
   JOB_FLAGS, JOB_REMOVED,
-  POD_STRIDE, POD_NODE, POD_MASK, POD_CPU, POD_MEM,
-  UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU, UNDO_FREE_MEM,
-  REGION_NODES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
+  POD_STRIDE, POD_NODE, POD_MASK, POD_CPU, POD_MEM, POD_MILLI, SHARE_STRIDE, MILLI_PER_GPU,
+  UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU, UNDO_FREE_MEM, UNDO_SHARES,
+  REGION_NODES, REGION_SHARES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
   REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
   REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_END, MAX_NODES,
   computeRegions, regionStart,
@@ -42,6 +42,7 @@ export let candidatesPtr: usize = 0;
 export let orderPtr: usize = 0;
 export let outVictimsPtr: usize = 0;
 export let outPodsPtr: usize = 0;
+export let sharesPtr: usize = 0;
 
 /** Current query's epoch: a node/job stamped with it was already seen this query. */
 export let epoch: u32 = 0;
@@ -61,6 +62,7 @@ function cachePointers(): void {
   orderPtr = regionStart(REGION_ORDER);
   outVictimsPtr = regionStart(REGION_OUT_VICTIMS);
   outPodsPtr = regionStart(REGION_OUT_PODS);
+  sharesPtr = regionStart(REGION_SHARES);
   cacheBucketPointers(nodeCount);
 }
 
@@ -147,6 +149,7 @@ export function commitState(jobs: u32, pods: u32): bool {
   }
   store<u32>(starts, 0);
   buildBuckets(nodeCount, poolCount, nodesPtr, poolNodesPtr);
+  memory.fill(sharesPtr, 0, <usize>nodeCount * SHARE_STRIDE);
 
   for (let j: u32 = 0; j < jobCount; j++) {
     const job = jobsPtr + <usize>j * JOB_STRIDE;
@@ -158,8 +161,19 @@ export function commitState(jobs: u32, pods: u32): bool {
     let gpus: u32 = 0;
     for (let i = first; i < first + count; i++) {
       const pod = podsPtr + <usize>i * POD_STRIDE;
-      if (load<u32>(pod + POD_NODE) >= nodeCount) return false;
-      gpus += popcnt<u32>(load<u32>(pod + POD_MASK));
+      const n = load<u32>(pod + POD_NODE);
+      if (n >= nodeCount) return false;
+      const mask = load<u32>(pod + POD_MASK);
+      const milli = load<u32>(pod + POD_MILLI);
+      if (milli > 0) {
+        // JS wrote the node's mask with this GPU's bit set; the slot sums the shares.
+        if (milli >= MILLI_PER_GPU || popcnt<u32>(mask) != 1) return false;
+        const slot = shareAt(n, ctz<u32>(mask));
+        const sum = <u32>load<u16>(slot) + milli;
+        if (sum > MILLI_PER_GPU) return false;
+        store<u16>(slot, <u16>sum);
+      }
+      gpus += podMilli(mask, milli);
       cpu += load<f64>(pod + POD_CPU);
       mem += load<f64>(pod + POD_MEM);
     }
@@ -198,6 +212,7 @@ export function beginQuery(): void {
     store<u32>(entry + UNDO_MASK, load<u32>(node + NODE_MASK));
     store<f64>(entry + UNDO_FREE_CPU, load<f64>(node + NODE_FREE_CPU));
     store<f64>(entry + UNDO_FREE_MEM, load<f64>(node + NODE_FREE_MEM));
+    memory.copy(entry + UNDO_SHARES, shareAt(n, 0), SHARE_STRIDE);
     undoCount++;
   }
 }
@@ -211,6 +226,7 @@ export function restoreNodes(): void {
     setNodeMask(n, load<u32>(entry + UNDO_MASK));
     store<f64>(node + NODE_FREE_CPU, load<f64>(entry + UNDO_FREE_CPU));
     store<f64>(node + NODE_FREE_MEM, load<f64>(entry + UNDO_FREE_MEM));
+    memory.copy(shareAt(n, 0), entry + UNDO_SHARES, SHARE_STRIDE);
   }
   undoCount = 0;
 }
@@ -218,6 +234,16 @@ export function restoreNodes(): void {
 /** Address of node `n`'s record. */
 @inline export function nodeAt(n: u32): usize {
   return nodesPtr + <usize>n * NODE_STRIDE;
+}
+
+/** Address of node `n`'s SHARES slot for GPU `g` (u16 milli-GPUs used by sharing pods). */
+@inline export function shareAt(n: u32, g: u32): usize {
+  return sharesPtr + <usize>n * SHARE_STRIDE + (<usize>g << 1);
+}
+
+/** Milli-GPUs a pod holds: its share, or 1000 per GPU of its mask. */
+@inline export function podMilli(mask: u32, milli: u32): u32 {
+  return milli > 0 ? milli : popcnt<u32>(mask) * MILLI_PER_GPU;
 }
 
 /** Address of job `j`'s record. */
@@ -249,6 +275,19 @@ export function applyPod(i: u32, occupy: bool): void {
   const n = load<u32>(pod + POD_NODE);
   const node = nodeAt(n);
   const mask = load<u32>(pod + POD_MASK);
+  const milli = load<u32>(pod + POD_MILLI);
+  if (milli > 0) {
+    // A share: the slot follows the pods; the bit stays set while any share remains.
+    const slot = shareAt(n, ctz<u32>(mask));
+    const left = occupy ? <u32>load<u16>(slot) + milli : <u32>load<u16>(slot) - milli;
+    store<u16>(slot, <u16>left);
+    const used = load<u32>(node + NODE_MASK);
+    setNodeMask(n, left > 0 ? used | mask : used & ~mask);
+    const sign: f64 = occupy ? -1 : 1;
+    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) + sign * load<f64>(pod + POD_CPU));
+    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) + sign * load<f64>(pod + POD_MEM));
+    return;
+  }
   if (occupy) {
     setNodeMask(n, load<u32>(node + NODE_MASK) | mask);
     store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - load<f64>(pod + POD_CPU));
@@ -284,10 +323,19 @@ export function addJobState(): i32 {
     const pod = podAt(i);
     const n = load<u32>(pod + POD_NODE);
     const mask = load<u32>(pod + POD_MASK);
+    const milli = load<u32>(pod + POD_MILLI);
     let bad = n >= nodeCount;
     if (!bad) {
       const node = nodeAt(n);
-      bad = (mask & ~fullMask(load<u32>(node + NODE_GPUS))) != 0 || (mask & load<u32>(node + NODE_MASK)) != 0;
+      bad = (mask & ~fullMask(load<u32>(node + NODE_GPUS))) != 0;
+      if (!bad && milli > 0) {
+        // A share goes on a free GPU or one other shares hold, up to 1000 milli in all.
+        const share = <u32>load<u16>(shareAt(n, ctz<u32>(mask)));
+        bad = milli >= MILLI_PER_GPU || popcnt<u32>(mask) != 1 || share + milli > MILLI_PER_GPU
+          || (share == 0 && (mask & load<u32>(node + NODE_MASK)) != 0);
+      } else if (!bad) {
+        bad = (mask & load<u32>(node + NODE_MASK)) != 0;
+      }
     }
     if (bad) {
       // Take back the pods already placed: the snapshot is as before the call.
@@ -295,7 +343,7 @@ export function addJobState(): i32 {
       return -1;
     }
     applyPod(i, true);
-    gpus += popcnt<u32>(mask);
+    gpus += podMilli(mask, milli);
     cpu += load<f64>(pod + POD_CPU);
     mem += load<f64>(pod + POD_MEM);
   }

@@ -136,6 +136,7 @@ function relieveConstraints(pos: u32, relieve: bool): void {
     bits &= bits - 1;
     const resource = load<u32>(<usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE + CONSTRAINT_RESOURCE);
     let amount: f64;
+    // GPU deficits arrive in milli-GPUs (JS scales them), so shares relieve them exactly.
     if (resource == RESOURCE_GPU) amount = <f64>load<u32>(job + JOB_GPU_SUM);
     else if (resource == RESOURCE_CPU) amount = load<f64>(job + JOB_CPU_SUM);
     else amount = load<f64>(job + JOB_MEM_SUM);

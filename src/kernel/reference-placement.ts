@@ -6,18 +6,26 @@
 import { freeAlignedBlocks, freeMask, isPowerOfTwo, lowestFree, popcount, blockMask } from './gpu-mask.js';
 import type { GangRequest, KernelNode, PodPlacement } from './types.js';
 
+/** A whole GPU in milli-GPUs. */
+const MILLI = 1000;
+
 /** The parts of a node a query changes. */
 export interface NodeState {
   usedMask: number;
   freeCpu: number;
   freeMem: number;
+  /** Milli-GPUs sharing pods use on each GPU index (0: not shared); see assembly/layout.ts. */
+  shares: number[];
 }
+
+/** A loaded node as the twin keeps it: the snapshot's node plus its GPUs' shares. */
+export type TwinNode = KernelNode & { shares: number[] };
 
 /** Copy-on-write view of the loaded nodes for one query. */
 export class WorkingNodes {
   private readonly changed = new Map<number, NodeState>();
 
-  constructor(private readonly loaded: readonly KernelNode[]) {}
+  constructor(private readonly loaded: readonly TwinNode[]) {}
 
   /** Node `n` as the query currently sees it (do not mutate; use `edit`). */
   get(n: number): Readonly<NodeState> & { readonly gpus: number; readonly pool: number; readonly model?: number } {
@@ -31,11 +39,101 @@ export class WorkingNodes {
     let state = this.changed.get(n);
     if (!state) {
       const node = this.loaded[n]!;
-      state = { usedMask: node.usedMask >>> 0, freeCpu: node.freeCpu, freeMem: node.freeMem };
+      state = { usedMask: node.usedMask >>> 0, freeCpu: node.freeCpu, freeMem: node.freeMem, shares: [...node.shares] };
       this.changed.set(n, state);
     }
     return state;
   }
+}
+
+/** Puts a pod on a node's state (occupy) or takes it off: its GPUs or its share, cpu and memory. */
+export function applyPodTo(state: NodeState, pod: { mask: number; cpu: number; mem: number; milli?: number }, occupy: boolean): void {
+  if (pod.milli) {
+    // A share: the GPU's bit stays set while any share of it remains (assembly/state.ts applyPod).
+    const g = Math.log2(pod.mask >>> 0);
+    const left = state.shares[g]! + (occupy ? pod.milli : -pod.milli);
+    state.shares[g] = left;
+    state.usedMask = (left > 0 ? state.usedMask | pod.mask : state.usedMask & ~pod.mask) >>> 0;
+    const sign = occupy ? -1 : 1;
+    state.freeCpu += sign * pod.cpu;
+    state.freeMem += sign * pod.mem;
+    return;
+  }
+  if (occupy) {
+    state.usedMask = (state.usedMask | pod.mask) >>> 0;
+    state.freeCpu -= pod.cpu;
+    state.freeMem -= pod.mem;
+  } else {
+    state.usedMask = (state.usedMask & ~pod.mask) >>> 0;
+    state.freeCpu += pod.cpu;
+    state.freeMem += pod.mem;
+  }
+}
+
+/** Pods of `milli` the node's GPUs take: ⌊room / milli⌋ on each shared GPU, ⌊1000 / milli⌋ on each free one. */
+function shareFits(node: Readonly<NodeState> & { readonly gpus: number }, milli: number): number {
+  let fits = popcount(freeMask(node.usedMask, node.gpus)) * Math.floor(MILLI / milli);
+  for (let g = 0; g < node.gpus; g++) {
+    const used = node.shares[g]!;
+    if (used > 0) fits += Math.floor((MILLI - used) / milli);
+  }
+  return fits;
+}
+
+/** Milli-GPUs left for sharing pods: free GPUs whole, plus the room on shared ones. */
+function freeMilli(node: Readonly<NodeState> & { readonly gpus: number }): number {
+  let left = popcount(freeMask(node.usedMask, node.gpus)) * MILLI;
+  for (let g = 0; g < node.gpus; g++) if (node.shares[g]! > 0) left += MILLI - node.shares[g]!;
+  return left;
+}
+
+/**
+ * The GPU a share goes to: binpack the shared GPU with the least room that holds it, else
+ * the lowest free GPU; spread the lowest free GPU, else the shared GPU with the most room.
+ */
+function chooseShareGpu(node: Readonly<NodeState> & { readonly gpus: number }, milli: number, spread: boolean): number {
+  const free = freeMask(node.usedMask, node.gpus);
+  const lowestFreeGpu = (): number => Math.log2(lowestFree(free, 1));
+  if (spread && free !== 0) return lowestFreeGpu();
+  let best = -1;
+  let bestRoom = 0;
+  for (let g = 0; g < node.gpus; g++) {
+    const used = node.shares[g]!;
+    if (used === 0 || MILLI - used < milli) continue;
+    const room = MILLI - used;
+    if (best < 0 || (spread ? room > bestRoom : room < bestRoom)) {
+      best = g;
+      bestRoom = room;
+    }
+  }
+  return best >= 0 ? best : lowestFreeGpu();
+}
+
+/**
+ * Places a gang of shares pod by pod: the fitting node with the fewest milli-GPUs left
+ * (binpack) or the most (spread), ties to the lowest index; null when the pool lacks room.
+ */
+function placeShares(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest, milli: number): PodPlacement[] | null {
+  if (poolNodes.reduce((sum, n) => sum + fitsOf(nodes, n, req), 0) < req.pods) return null;
+  const placements: PodPlacement[] = [];
+  for (let p = 0; p < req.pods; p++) {
+    let best = -1;
+    let bestLeft = 0;
+    for (const n of poolNodes) {
+      if (fitsOf(nodes, n, req) < 1) continue;
+      const left = freeMilli(nodes.get(n));
+      if (best < 0 || (req.strategy === 'spread' ? left > bestLeft : left < bestLeft)) {
+        best = n;
+        bestLeft = left;
+      }
+    }
+    if (best < 0) return null;
+    const g = chooseShareGpu(nodes.get(best), milli, req.strategy === 'spread');
+    const mask = 2 ** g >>> 0;
+    applyPodTo(nodes.edit(best), { mask, cpu: req.cpu, mem: req.mem, milli }, true);
+    placements.push({ node: best, mask });
+  }
+  return placements;
 }
 
 /** A request's shape is aligned on a node when g is a power of two no bigger than the node. */
@@ -56,16 +154,18 @@ export function modelAllowed(node: { readonly model?: number }, req: GangRequest
 /**
  * How many more pods of the request's shape node `n` takes: none on a node of a model
  * the request does not allow; else the least of GPU fits (aligned free blocks under
- * strict topology for aligned shapes, else free / g), cpu fits and memory fits (a
+ * strict topology for aligned shapes, else free / g; for a share, `shareFits`), cpu fits and memory fits (a
  * resource not asked for does not limit).
  */
 export function fitsOf(nodes: WorkingNodes, n: number, req: GangRequest): number {
   const node = nodes.get(n);
   if (!modelAllowed(node, req)) return 0;
   const free = freeMask(node.usedMask, node.gpus);
-  const gpuFits = req.strict && alignedOn(req.gpu, node.gpus)
-    ? freeAlignedBlocks(free, node.gpus, req.gpu).length
-    : Math.floor(popcount(free) / req.gpu);
+  const gpuFits = req.milli
+    ? shareFits(node, req.milli)
+    : req.strict && alignedOn(req.gpu, node.gpus)
+      ? freeAlignedBlocks(free, node.gpus, req.gpu).length
+      : Math.floor(popcount(free) / req.gpu);
   let fits = gpuFits;
   if (req.cpu > 0) fits = Math.min(fits, Math.floor(node.freeCpu / req.cpu));
   if (req.mem > 0) fits = Math.min(fits, Math.floor(node.freeMem / req.mem));
@@ -100,6 +200,7 @@ function chooseGpus(nodes: WorkingNodes, n: number, g: number): number {
  * ones a node offering a free aligned block of the pod's size first; then the lowest index.
  */
 export function placeGang(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest): PodPlacement[] | null {
+  if (req.milli) return placeShares(nodes, poolNodes, req, req.milli);
   const fits = poolNodes.map((n) => fitsOf(nodes, n, req));
   if (fits.reduce((a, b) => a + b, 0) < req.pods) return null;
   const placements: PodPlacement[] = [];

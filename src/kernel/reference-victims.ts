@@ -15,13 +15,20 @@
  * The set kept is minimal (invariant 4): G and the second pass by their reprieve, the
  * exact optimum because dropping a victim from a feasible set makes it strictly better.
  */
-import { WorkingNodes, fitsOf } from './reference-placement.js';
+import { WorkingNodes, applyPodTo, fitsOf, type TwinNode } from './reference-placement.js';
+import { kernelDeficit } from './validate.js';
 import { RESOURCE_CPU, RESOURCE_GPU, type GangRequest, type KernelSnapshot, type VictimAlternative } from './types.js';
 import {
   CRITERIA, addToCost, compareCosts, compareJobs, compareNames, costOf, emptyCost, type SetCost, type VictimOrder,
 } from './victim-order.js';
 
-/** What evicting a job frees, per quota resource (summed over its pods in pod order). */
+/** The twin's loaded snapshot: nodes with their GPUs' shares. */
+export interface TwinSnapshot {
+  nodes: TwinNode[];
+  jobs: KernelSnapshot['jobs'];
+}
+
+/** What evicting a job frees, per quota resource (summed over its pods in pod order); GPUs in milli-GPUs. */
 export interface JobTotals {
   gpu: number;
   cpu: number;
@@ -42,7 +49,7 @@ class Search {
   fitsSum = 0;
 
   constructor(
-    private readonly snapshot: KernelSnapshot,
+    private readonly snapshot: TwinSnapshot,
     private readonly poolNodes: readonly number[],
     private readonly req: GangRequest,
     private readonly alt: VictimAlternative,
@@ -54,7 +61,7 @@ class Search {
   /** Nothing preempted, full deficits. */
   reset(): void {
     this.nodes = new WorkingNodes(this.snapshot.nodes);
-    this.deficits = this.alt.constraints.map((c) => c.deficit);
+    this.deficits = this.alt.constraints.map((c) => kernelDeficit(c.resource, c.deficit));
     this.fitsSum = this.poolNodes.reduce((sum, n) => sum + fitsOf(this.nodes, n, this.req), 0);
   }
 
@@ -79,23 +86,14 @@ class Search {
     for (const pod of this.snapshot.jobs[j]!.pods) {
       const counted = this.snapshot.nodes[pod.node]!.pool === this.req.pool;
       const before = counted ? fitsOf(this.nodes, pod.node, this.req) : 0;
-      const state = this.nodes.edit(pod.node);
-      if (free) {
-        state.usedMask = (state.usedMask & ~pod.mask) >>> 0;
-        state.freeCpu += pod.cpu;
-        state.freeMem += pod.mem;
-      } else {
-        state.usedMask = (state.usedMask | pod.mask) >>> 0;
-        state.freeCpu -= pod.cpu;
-        state.freeMem -= pod.mem;
-      }
+      applyPodTo(this.nodes.edit(pod.node), pod, !free);
       if (counted) this.fitsSum += fitsOf(this.nodes, pod.node, this.req) - before;
     }
   }
 }
 
 /** Greedy in the job order from criterion `from` over `positions`, then reprieve; the kept jobs in pick order, or null. */
-function greedyPass(s: Search, snapshot: KernelSnapshot, alt: VictimAlternative, positions: number[], order: VictimOrder, from: number): number[] | null {
+function greedyPass(s: Search, snapshot: TwinSnapshot, alt: VictimAlternative, positions: number[], order: VictimOrder, from: number): number[] | null {
   const jobOf = (pos: number) => alt.candidates[pos]!.job;
   const sorted = [...positions].sort((a, b) => {
     const ja = jobOf(a);
@@ -121,7 +119,7 @@ function greedyPass(s: Search, snapshot: KernelSnapshot, alt: VictimAlternative,
 
 /** The best set of one alternative, or null when even all its candidates do not suffice. */
 export function bestForAlternative(
-  snapshot: KernelSnapshot, poolNodes: readonly number[], req: GangRequest, alt: VictimAlternative,
+  snapshot: TwinSnapshot, poolNodes: readonly number[], req: GangRequest, alt: VictimAlternative,
   totals: readonly JobTotals[], order: VictimOrder,
 ): AlternativeBest | null {
   const jobs = snapshot.jobs;

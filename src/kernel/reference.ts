@@ -7,10 +7,10 @@
  */
 import { KernelError } from './kernel-error.js';
 import { popcount } from './gpu-mask.js';
-import { WorkingNodes, fitsOf, freeGpus, modelAllowed, placeGang } from './reference-placement.js';
-import { beatsAcross, bestForAlternative, type AlternativeBest, type JobTotals } from './reference-victims.js';
+import { WorkingNodes, applyPodTo, fitsOf, freeGpus, modelAllowed, placeGang, type TwinNode } from './reference-placement.js';
+import { beatsAcross, bestForAlternative, type AlternativeBest, type JobTotals, type TwinSnapshot } from './reference-victims.js';
 import {
-  failJob, validateCandidates, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
+  MILLI_PER_GPU, failJob, validateCandidates, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
 } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, compareJobs, type VictimOrder } from './victim-order.js';
 import type {
@@ -20,19 +20,14 @@ import type {
 
 /** Frees every pod of `job` on `nodes` (a query's copy-on-write view). */
 function freeJob(nodes: WorkingNodes, job: KernelJob): void {
-  for (const pod of job.pods) {
-    const state = nodes.edit(pod.node);
-    state.usedMask = (state.usedMask & ~pod.mask) >>> 0;
-    state.freeCpu += pod.cpu;
-    state.freeMem += pod.mem;
-  }
+  for (const pod of job.pods) applyPodTo(nodes.edit(pod.node), pod, false);
 }
 
-/** What a job's eviction frees, summed over its pods in pod order. */
+/** What a job's eviction frees, summed over its pods in pod order; GPUs in milli-GPUs (shares exact). */
 function jobTotals(job: KernelJob): JobTotals {
   const totals: JobTotals = { gpu: 0, cpu: 0, mem: 0 };
   for (const pod of job.pods) {
-    totals.gpu += popcount(pod.mask);
+    totals.gpu += pod.milli ? pod.milli : popcount(pod.mask) * MILLI_PER_GPU;
     totals.cpu += pod.cpu;
     totals.mem += pod.mem;
   }
@@ -43,23 +38,15 @@ function jobTotals(job: KernelJob): JobTotals {
 const fullMaskOf = (node: KernelNode): number => (node.gpus >= 32 ? 0xffffffff : 2 ** node.gpus - 1);
 
 /** Puts a pod on its node (occupy) or takes it off, in the wasm kernel's arithmetic order. */
-function applyPod(node: KernelNode, pod: KernelJob['pods'][number], occupy: boolean): void {
-  if (occupy) {
-    node.usedMask = (node.usedMask | pod.mask) >>> 0;
-    node.freeCpu -= pod.cpu;
-    node.freeMem -= pod.mem;
-  } else {
-    node.usedMask = (node.usedMask & ~pod.mask) >>> 0;
-    node.freeCpu += pod.cpu;
-    node.freeMem += pod.mem;
-  }
+function applyPod(node: TwinNode, pod: KernelJob['pods'][number], occupy: boolean): void {
+  applyPodTo(node, pod, occupy);
 }
 
 /** Placement and victim selection in plain TypeScript; `backend` is 'reference'. */
 export class ReferenceKernel implements Kernel {
   readonly backend = 'reference' as const;
   /** The kernel's own copy: node records change with addJob/removeJob, the caller's never do. */
-  private snapshot: KernelSnapshot | null = null;
+  private snapshot: TwinSnapshot | null = null;
   private poolNodes = new Map<number, number[]>();
   private totals: JobTotals[] = [];
   /** removed[j]: removeJob ended job j. */
@@ -68,7 +55,10 @@ export class ReferenceKernel implements Kernel {
   /** Copies the nodes and the job list, and indexes nodes by pool and jobs by totals. */
   load(snapshot: KernelSnapshot): void {
     validateSnapshot(snapshot);
-    this.snapshot = { nodes: snapshot.nodes.map((n) => ({ ...n })), jobs: [...snapshot.jobs] };
+    const nodes: TwinNode[] = snapshot.nodes.map((n) => ({ ...n, shares: new Array<number>(n.gpus).fill(0) }));
+    // Shares are derived from the sharing pods, as the wasm's commit does (validate checked the sums).
+    for (const job of snapshot.jobs) for (const pod of job.pods) if (pod.milli) nodes[pod.node]!.shares[Math.log2(pod.mask >>> 0)]! += pod.milli;
+    this.snapshot = { nodes, jobs: [...snapshot.jobs] };
     this.poolNodes = new Map();
     snapshot.nodes.forEach((node, n) => {
       const list = this.poolNodes.get(node.pool) ?? [];
@@ -87,12 +77,23 @@ export class ReferenceKernel implements Kernel {
     const snapshot = this.loaded();
     validateJob(job, snapshot.nodes.length);
     const masks = new Map<number, number>();
+    const shares = new Map<number, number>();
     job.pods.forEach((pod, p) => {
       const node = snapshot.nodes[pod.node]!;
       const used = masks.get(pod.node) ?? node.usedMask;
       const mask = pod.mask >>> 0;
       if (mask > fullMaskOf(node)) failJob(`job.pods[${p}].mask`, `names a GPU node ${pod.node} does not have`);
-      if (((used & mask) >>> 0) !== 0) failJob(`job.pods[${p}].mask`, `names a GPU of node ${pod.node} that is already held`);
+      if (pod.milli) {
+        // A share goes on a free GPU or one other shares use, up to 1000 milli in all.
+        const g = Math.log2(mask);
+        const key = pod.node * 32 + g;
+        const share = shares.get(key) ?? node.shares[g]!;
+        if (share === 0 && ((used & mask) >>> 0) !== 0) failJob(`job.pods[${p}].mask`, `names GPU ${g} of node ${pod.node}, which a whole-GPU pod holds`);
+        if (share + pod.milli > MILLI_PER_GPU) failJob(`job.pods[${p}].milli`, `brings GPU ${g} of node ${pod.node} above ${MILLI_PER_GPU} milli`);
+        shares.set(key, share + pod.milli);
+      } else if (((used & mask) >>> 0) !== 0) {
+        failJob(`job.pods[${p}].mask`, `names a GPU of node ${pod.node} that is already held`);
+      }
       masks.set(pod.node, (used | mask) >>> 0);
     });
     for (const pod of job.pods) applyPod(snapshot.nodes[pod.node]!, pod, true);
@@ -173,7 +174,7 @@ export class ReferenceKernel implements Kernel {
     return { ok: true, victims, pods: won.pods, alternative: won.index, exact: won.best.exact };
   }
 
-  private loaded(): KernelSnapshot {
+  private loaded(): TwinSnapshot {
     if (!this.snapshot) throw new KernelError('kernel/not-loaded', 'call load(snapshot) before a query');
     return this.snapshot;
   }

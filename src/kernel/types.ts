@@ -35,6 +35,12 @@ export interface KernelPod {
   mask: number;
   cpu: number;
   mem: number;
+  /**
+   * GPU sharing: the pod's share of the one GPU its mask names, in milli-GPUs 1..999
+   * (openb's gpu_milli). Absent or 0: the pod holds its mask's GPUs whole. Shares of one
+   * GPU sum to at most 1000, and a GPU sharing pods use is never also held whole.
+   */
+  milli?: number;
 }
 
 /**
@@ -50,7 +56,10 @@ export interface KernelJob {
   priority: number;
   /** GPU-hours lost if preempted now, >= 0 (criterion 2). */
   lostWork: number;
-  /** GPUs the job holds, >= 0 (criterion 3). */
+  /**
+   * GPUs the job holds, >= 0 (criterion 3), an integer in one unit across the snapshot:
+   * the engine gives milli-GPUs (1000 a whole GPU) so that shares compare exactly.
+   */
   gpus: number;
   /** Start time in epoch milliseconds; more recent is preferred as a victim (criterion 5). */
   startedAt: number;
@@ -80,6 +89,12 @@ export interface GangRequest {
   strict: boolean;
   /** Allowed GPU models: bit m set = model m may host a pod; 0 or absent = any model. */
   models?: number;
+  /**
+   * GPU sharing: each pod asks this share of one GPU, in milli-GPUs 1..999 (then `gpu`
+   * is 1). It goes on a GPU other shares use with room left, or a free GPU; never on a
+   * GPU a whole-GPU pod holds. Absent or 0: whole GPUs.
+   */
+  milli?: number;
 }
 
 /** Resource index used by quota constraints. */
@@ -89,7 +104,8 @@ export const RESOURCE_MEM = 2;
 
 /**
  * A quota the query would overrun: the chosen victims must together free at least
- * `deficit` of `resource` among the candidates whose `constraintMask` has this
+ * `deficit` of `resource` (GPUs, possibly fractional with shares: both kernels compare
+ * GPU deficits in milli-GPUs, rounded, against each job's milli-GPUs) among the candidates whose `constraintMask` has this
  * constraint's bit (bit k for constraints[k]). At most 32 constraints.
  */
 export interface QuotaConstraint {

@@ -56,7 +56,39 @@ export function validateSnapshot(snapshot: KernelSnapshot): SnapshotCounts {
     checkJob(job, nodes.length, `jobs[${j}]`, fail);
     pods += job.pods.length;
   });
+  checkShares(snapshot);
   return { nodes: nodes.length, jobs: jobs.length, pods, pools };
+}
+
+/** A whole GPU in milli-GPUs. */
+export const MILLI_PER_GPU = 1000;
+
+/**
+ * The sharing invariant the kernels rely on (assembly/layout.ts): each GPU sharing pods
+ * use has its bit set in the node's usedMask, holds at most 1000 milli, and no whole-GPU
+ * pod holds it too.
+ */
+function checkShares(snapshot: KernelSnapshot): void {
+  const shared = new Map<number, number>();
+  snapshot.jobs.forEach((job, j) => job.pods.forEach((pod, p) => {
+    if (!pod.milli) return;
+    const key = pod.node * 32 + Math.log2(pod.mask >>> 0);
+    const sum = (shared.get(key) ?? 0) + pod.milli;
+    if (sum > MILLI_PER_GPU) fail(`jobs[${j}].pods[${p}].milli`, `brings GPU ${key % 32} of node ${pod.node} to ${sum} milli (at most ${MILLI_PER_GPU})`);
+    if ((((snapshot.nodes[pod.node]!.usedMask >>> 0) & (pod.mask >>> 0)) >>> 0) === 0) {
+      fail(`nodes[${pod.node}].usedMask`, `must have the bit of GPU ${key % 32}, which jobs[${j}] shares`);
+    }
+    shared.set(key, sum);
+  }));
+  if (shared.size === 0) return;
+  snapshot.jobs.forEach((job, j) => job.pods.forEach((pod, p) => {
+    if (pod.milli) return;
+    for (let g = 0; g < 32; g++) {
+      if (((pod.mask >>> g) & 1) === 1 && shared.has(pod.node * 32 + g)) {
+        fail(`jobs[${j}].pods[${p}].mask`, `holds GPU ${g} of node ${pod.node} whole, which sharing pods use`);
+      }
+    }
+  }));
 }
 
 /** The shape checks of one job, reported through `failWith(where, rule)`. */
@@ -75,7 +107,17 @@ function checkJob(job: KernelJob, nodeCount: number, at: string, failWith: (wher
     if (!isMask(pod.mask)) failWith(`${where}.mask`, 'must be a 32-bit integer mask');
     if (!isFiniteNumber(pod.cpu)) failWith(`${where}.cpu`, 'must be a finite number');
     if (!isFiniteNumber(pod.mem)) failWith(`${where}.mem`, 'must be a finite number');
+    if (pod.milli !== undefined && pod.milli !== 0) {
+      if (!isInt(pod.milli, 1, MILLI_PER_GPU - 1)) failWith(`${where}.milli`, `must be an integer 1..${MILLI_PER_GPU - 1} (a share of one GPU)`);
+      if (!isSingleBit(pod.mask)) failWith(`${where}.mask`, 'must name exactly one GPU for a sharing pod');
+    }
   });
+}
+
+/** True when the 32-bit mask has exactly one bit set. */
+function isSingleBit(mask: number): boolean {
+  const m = mask >>> 0;
+  return m !== 0 && (m & (m - 1)) >>> 0 === 0;
 }
 
 /** Throws `kernel/invalid-job` for the job given to `addJob`/`removeJob`. */
@@ -101,6 +143,15 @@ export function validateRequest(req: GangRequest): void {
   if (req.strategy !== 'binpack' && req.strategy !== 'spread') bad('strategy', "must be 'binpack' or 'spread'");
   if (typeof req.strict !== 'boolean') bad('strict', 'must be a boolean');
   if (req.models !== undefined && !isMask(req.models)) bad('models', 'must be a 32-bit integer mask (bit m = model m; 0 = any)');
+  if (req.milli !== undefined && req.milli !== 0) {
+    if (!isInt(req.milli, 1, MILLI_PER_GPU - 1)) bad('milli', `must be an integer 1..${MILLI_PER_GPU - 1} (a share of one GPU)`);
+    if (req.gpu !== 1) bad('gpu', 'must be 1 when the pod asks a share (milli)');
+  }
+}
+
+/** A GPU deficit in the milli-GPUs both kernels compare it in (other resources as given). */
+export function kernelDeficit(resource: number, deficit: number): number {
+  return resource === 0 ? Math.round(deficit * MILLI_PER_GPU) : deficit;
 }
 
 /** Checks quota constraints (at most 32, known resource, finite deficit); throws `kernel/invalid-constraint`. */

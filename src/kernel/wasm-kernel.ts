@@ -9,7 +9,7 @@ import { KernelError, type KernelErrorCode } from './kernel-error.js';
 import { KERNEL_STATUS, STATUS_MEANING } from './kernel-status.js';
 import { LAYOUT, computeRegions } from './layout.js';
 import {
-  failCandidate, failJob, isMaskValue, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
+  failCandidate, failJob, isMaskValue, kernelDeficit, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
   type SnapshotCounts,
 } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
@@ -268,6 +268,7 @@ export class WasmKernel implements Kernel {
       u32[(podAt + LAYOUT.POD_MASK) >>> 2] = pod.mask >>> 0;
       f64[(podAt + LAYOUT.POD_CPU) >>> 3] = pod.cpu;
       f64[(podAt + LAYOUT.POD_MEM) >>> 3] = pod.mem;
+      u32[(podAt + LAYOUT.POD_MILLI) >>> 2] = pod.milli ?? 0;
       podAt += LAYOUT.POD_STRIDE;
     }
   }
@@ -278,9 +279,10 @@ export class WasmKernel implements Kernel {
     return (flags & LAYOUT.JOB_REMOVED) === 0;
   }
 
-  /** The request's allowed-models mask into the header, where the wasm reads it per query. */
+  /** The request's allowed-models mask and share into the header, where the wasm reads them per query. */
   private writeModels(req: GangRequest): void {
     this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MODELS) >>> 2] = (req.models ?? 0) >>> 0;
+    this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MILLI) >>> 2] = req.milli ?? 0;
   }
 
   /** Candidates into CANDIDATES, constraints into the header; the wasm checks duplicates. */
@@ -299,7 +301,7 @@ export class WasmKernel implements Kernel {
     at = LAYOUT.LAYOUT_BASE + LAYOUT.HDR_CONSTRAINTS;
     for (const c of constraints) {
       u32[(at + LAYOUT.CONSTRAINT_RESOURCE) >>> 2] = c.resource;
-      f64[(at + LAYOUT.CONSTRAINT_DEFICIT) >>> 3] = c.deficit;
+      f64[(at + LAYOUT.CONSTRAINT_DEFICIT) >>> 3] = kernelDeficit(c.resource, c.deficit);
       at += LAYOUT.CONSTRAINT_STRIDE;
     }
   }

@@ -54,12 +54,16 @@ const bitsOf = (mask: number): number[] => {
   return out;
 };
 
-/** How many pods of the request's shape a node with these free GPUs (indices), cpu and memory takes. */
-function podsNodeTakes(gpus: number, free: Set<number>, freeCpu: number, freeMem: number, req: GangRequest): number {
+/** How many pods of the request's shape a node with these free GPUs (indices), shares, cpu and memory takes. */
+function podsNodeTakes(gpus: number, free: Set<number>, shares: Map<number, number>, freeCpu: number, freeMem: number, req: GangRequest): number {
   const g = req.gpu;
   let byGpu: number;
   const aligned = (g & (g - 1)) === 0 && g <= gpus;
-  if (req.strict && aligned) {
+  if (req.milli) {
+    // A share: ⌊room / milli⌋ on each GPU shares still use, ⌊1000 / milli⌋ on each free GPU.
+    byGpu = free.size * Math.floor(1000 / req.milli);
+    for (const used of shares.values()) if (used > 0) byGpu += Math.floor((1000 - used) / req.milli);
+  } else if (req.strict && aligned) {
     byGpu = 0;
     for (let start = 0; start + g <= gpus; start += g) {
       let whole = true;
@@ -75,22 +79,38 @@ function podsNodeTakes(gpus: number, free: Set<number>, freeCpu: number, freeMem
   return n > 0 ? n : 0;
 }
 
-/** True when preempting exactly `jobs` relieves every constraint of `alt` and leaves room for the gang. */
+/**
+ * True when preempting exactly `jobs` relieves every constraint of `alt` and leaves room
+ * for the gang. GPU deficits count in milli-GPUs (a share frees its milli, a whole GPU
+ * 1000); a shared GPU is free again only when every share of it is preempted.
+ */
 export function oracleFeasible(state: KernelSnapshot, req: GangRequest, alt: OracleAlternative, jobs: readonly number[]): boolean {
   const maskOf = new Map(alt.candidates.map((c) => [c.job, c.constraintMask >>> 0]));
-  const left = alt.constraints.map((c) => c.deficit);
+  const left = alt.constraints.map((c) => (c.resource === 0 ? Math.round(c.deficit * 1000) : c.deficit));
   const freed = new Map<number, { gpus: Set<number>; cpu: number; mem: number }>();
+  const preempted = new Set(jobs);
+  // Shares still in use after the preemption, per node and GPU.
+  const shares = new Map<number, Map<number, number>>();
+  state.jobs.forEach((job, j) => {
+    for (const pod of job.pods) {
+      if (!pod.milli) continue;
+      const g = bitsOf(pod.mask >>> 0)[0]!;
+      const onNode = shares.get(pod.node) ?? new Map<number, number>();
+      onNode.set(g, (onNode.get(g) ?? 0) + (preempted.has(j) ? 0 : pod.milli));
+      shares.set(pod.node, onNode);
+    }
+  });
   for (const j of jobs) {
     const mask = maskOf.get(j) ?? 0;
     for (const pod of state.jobs[j]!.pods) {
       const f = freed.get(pod.node) ?? { gpus: new Set<number>(), cpu: 0, mem: 0 };
-      for (const b of bitsOf(pod.mask >>> 0)) f.gpus.add(b);
+      if (!pod.milli) for (const b of bitsOf(pod.mask >>> 0)) f.gpus.add(b);
       f.cpu += pod.cpu;
       f.mem += pod.mem;
       freed.set(pod.node, f);
       alt.constraints.forEach((c, k) => {
         if (!((mask >>> k) & 1)) return;
-        left[k]! -= c.resource === 0 ? bitsOf(pod.mask >>> 0).length : c.resource === 1 ? pod.cpu : pod.mem;
+        left[k]! -= c.resource === 0 ? (pod.milli ? pod.milli : bitsOf(pod.mask >>> 0).length * 1000) : c.resource === 1 ? pod.cpu : pod.mem;
       });
     }
   }
@@ -98,11 +118,16 @@ export function oracleFeasible(state: KernelSnapshot, req: GangRequest, alt: Ora
   let room = 0;
   state.nodes.forEach((node, n) => {
     if (node.pool !== req.pool) return;
+    if (req.models && !((req.models >>> (node.model ?? 0)) & 1)) return;
     const used = new Set(bitsOf(node.usedMask >>> 0));
     const f = freed.get(n);
+    const onNode = shares.get(n) ?? new Map<number, number>();
     const free = new Set<number>();
-    for (let i = 0; i < node.gpus; i++) if (!used.has(i) || f?.gpus.has(i)) free.add(i);
-    room += podsNodeTakes(node.gpus, free, node.freeCpu + (f?.cpu ?? 0), node.freeMem + (f?.mem ?? 0), req);
+    for (let i = 0; i < node.gpus; i++) {
+      const shared = onNode.has(i);
+      if (shared ? onNode.get(i) === 0 : !used.has(i) || f?.gpus.has(i)) free.add(i);
+    }
+    room += podsNodeTakes(node.gpus, free, onNode, node.freeCpu + (f?.cpu ?? 0), node.freeMem + (f?.mem ?? 0), req);
   });
   return room >= req.pods;
 }
