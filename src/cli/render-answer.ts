@@ -27,13 +27,18 @@ const PLACEMENT_NODES_SHOWN = 8;
  * The placement as `node[gpus]`, one entry per node; a long one (a gang over many nodes)
  * shows its first nodes and then how many more, with the totals (`--json` lists every pod).
  */
-export function formatPlacement(placement: Array<{ node: string; gpus: number[] }>): string {
+export function formatPlacement(placement: Array<{ node: string; gpus: number[]; gpuMilli?: number }>): string {
   const byNode = new Map<string, number[][]>();
-  for (const p of placement) byNode.set(p.node, [...(byNode.get(p.node) ?? []), p.gpus]);
-  const entries = [...byNode].map(([n, g]) => `${n}[${g.map(formatGpus).join(' ')}]`);
+  const shared: string[] = [];
+  // A sharing pod names its GPU and its share: `node-3 gpu 2 (460m)`.
+  for (const p of placement) {
+    if (p.gpuMilli) shared.push(`${p.node} gpu ${p.gpus.join(',')} (${p.gpuMilli}m)`);
+    else byNode.set(p.node, [...(byNode.get(p.node) ?? []), p.gpus]);
+  }
+  const entries = [...[...byNode].map(([n, g]) => `${n}[${g.map(formatGpus).join(' ')}]`), ...shared];
   if (entries.length <= PLACEMENT_NODES_SHOWN) return entries.join(', ');
   const shown = PLACEMENT_NODES_SHOWN - 2;
-  const gpus = placement.reduce((s, p) => s + p.gpus.length, 0);
+  const gpus = formatGpu(placement.reduce((s, p) => s + (p.gpuMilli ? p.gpuMilli / 1000 : p.gpus.length), 0));
   return `${entries.slice(0, shown).join(', ')} +${entries.length - shown} more node(s) (${entries.length} nodes, ${placement.length} pods, ${gpus} GPUs in all; --json lists every pod)`;
 }
 

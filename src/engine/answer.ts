@@ -11,7 +11,7 @@ import type { VictimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import { explainVictim } from '../rules/explain-victim.js';
 import type { Reason, ReasonCode } from './reason-codes.js';
-import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
+import { maskToIndices, podsGpus, type Snapshot } from './snapshot.js';
 
 export type { Reason, ReasonCode } from './reason-codes.js';
 
@@ -21,6 +21,8 @@ export interface PodAnswer {
   pod: number;
   node: string;
   gpus: number[];
+  /** GPU sharing: the pod's share of its one GPU in milli-GPUs (460 = 0.46 GPU); absent for whole GPUs. */
+  gpuMilli?: number;
 }
 
 export interface VictimAnswer {
@@ -76,9 +78,10 @@ const VICTIM_CODE: Record<CompiledRule['kind'], ReasonCode> = {
   child: 'victim/child-preemption',
 };
 
-/** The kernel's pod placements as the answer names them: node names and GPU indices. */
-export function placementOf(snap: Snapshot, pods: PodPlacement[]): PodAnswer[] {
-  return pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
+/** The kernel's pod placements as the answer names them: node names, GPU indices, and a sharing pod's share. */
+export function placementOf(snap: Snapshot, pods: PodPlacement[], req?: { milli?: number }): PodAnswer[] {
+  const milli = req?.milli;
+  return pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask), ...(milli ? { gpuMilli: milli } : {}) }));
 }
 
 /** The chosen victims (kernel job indices, in the kernel's order), each with its rule and why it is eligible. */
@@ -92,7 +95,8 @@ export function victimAnswers(snap: Snapshot, victims: number[], ruleOf: Map<num
       priority: v.priority,
       module: v.module,
       standing: v.standing,
-      gpus: snap.state.jobs[vi]!.pods.reduce((s, p) => s + popcount(p.mask), 0),
+      // A victim's shares count as the fraction of a GPU they free (0.46), whole pods by their GPUs.
+      gpus: podsGpus(snap.state.jobs[vi]!.pods),
       lostGpuHours: lostGpuHours(v, snap.cluster.at),
       rule: rule.name,
       source: rule.source,

@@ -22,10 +22,10 @@
 import type { KernelJob, KernelPod, PodPlacement, VictimAlternative } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
 import type { RunningJob, Standing } from '../model/policy.js';
-import { RESOURCE_NAMES } from '../model/resources.js';
+import { RESOURCE_NAMES, addGpu, shareMilli } from '../model/resources.js';
 import { comboIndex } from '../rules/facts.js';
 import { DenseKernel } from './dense-kernel.js';
-import { maskToIndices, popcount, type Snapshot } from './snapshot.js';
+import { kernelGpus, maskToIndices, podsGpus, popcount, type Snapshot } from './snapshot.js';
 import { countsAt, totalRequest } from './usage.js';
 
 const RANK: Record<Standing, number> = { idle: 0, borrowing: 1, 'in-quota': 2 };
@@ -126,14 +126,16 @@ export class LiveSnapshot {
     const cpu = job.resources.cpu ?? 0;
     const mem = job.resources.memory ?? 0;
     const kpods: KernelPod[] = [];
+    const milli = shareMilli(job.resources.gpu);
     for (const p of pods) {
       const node = snap.state.nodes[p.node];
       if (!node) throw new Error(`live snapshot: node ${p.node} does not exist`);
-      if ((node.usedMask & p.mask) !== 0) throw new Error(`live snapshot: job "${job.name}" would take GPUs already allocated on node ${p.node}`);
+      // A share may join a GPU other shares use (the kernel's addJob checks the 1000-milli bound).
+      if (!milli && (node.usedMask & p.mask) !== 0) throw new Error(`live snapshot: job "${job.name}" would take GPUs already allocated on node ${p.node}`);
       node.usedMask = (node.usedMask | p.mask) >>> 0;
       node.freeCpu -= cpu;
       node.freeMem -= mem;
-      kpods.push({ node: p.node, mask: p.mask >>> 0, cpu, mem });
+      kpods.push({ node: p.node, mask: p.mask >>> 0, cpu, mem, ...(milli ? { milli } : {}) });
     }
     job.placement = pods.map((p) => ({ node: snap.cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
     const kjob: KernelJob = {
@@ -141,7 +143,7 @@ export class LiveSnapshot {
       rank: RANK[job.standing],
       priority: job.priority,
       lostWork: lostGpuHours(job, snap.cluster.at),
-      gpus: job.pods * job.resources.gpu,
+      gpus: kernelGpus(job),
       startedAt: job.startedAt,
       order,
     };
@@ -177,7 +179,9 @@ export class LiveSnapshot {
     if (!job || !kjob) throw new Error(`live snapshot: no running job at index ${index}`);
     for (const p of kjob.pods) {
       const node = snap.state.nodes[p.node]!;
-      node.usedMask = (node.usedMask & ~p.mask) >>> 0;
+      // A shared GPU stays allocated while another job's share of it runs (kernel invariant).
+      const stillShared = p.milli !== undefined && snap.state.jobs.some((k) => k !== kjob && k.pods.some((o) => o.milli !== undefined && o.node === p.node && o.mask === p.mask));
+      if (!stillShared) node.usedMask = (node.usedMask & ~p.mask) >>> 0;
       node.freeCpu += p.cpu;
       node.freeMem += p.mem;
     }
@@ -225,9 +229,7 @@ export class LiveSnapshot {
 
   /** GPUs held by the running job at `index`. */
   gpusOf(index: number): number {
-    let g = 0;
-    for (const p of this.snap.state.jobs[index]!.pods) g += popcount(p.mask);
-    return g;
+    return podsGpus(this.snap.state.jobs[index]!.pods);
   }
 
   /** The kernel views see exactly `count` jobs (the candidate scan runs to `length`). */
@@ -246,7 +248,7 @@ export class LiveSnapshot {
     for (const a of tree.pathToRoot(q)) {
       if (!countsAt(tree, job.standing, q, a)) continue;
       const row = this.snap.usage[a]!;
-      RESOURCE_NAMES.forEach((r, k) => (row[k] = row[k]! + sign * need[r]));
+      RESOURCE_NAMES.forEach((r, k) => (row[k] = k === 0 ? addGpu(row[k]!, sign * need[r]) : row[k]! + sign * need[r]));
     }
   }
 

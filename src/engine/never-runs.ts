@@ -38,7 +38,7 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
   const { req } = ctx;
   const { total, byGpu, maxCpu, maxMem } = emptyPoolFit(ctx.snapshot, req);
   if (total >= req.pods) return undefined;
-  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`;
+  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.milli ? `${req.milli}m of a GPU` : `${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`}`;
   if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
   if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
   return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
@@ -63,7 +63,7 @@ const emptyFits = new WeakMap<readonly unknown[], Map<string, EmptyPoolFit>>();
 function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   let byShape = emptyFits.get(snap.state.nodes);
   if (!byShape) emptyFits.set(snap.state.nodes, (byShape = new Map<string, EmptyPoolFit>()));
-  const key = `${req.pool}:${req.gpu}:${req.cpu}:${req.mem}`;
+  const key = `${req.pool}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}`;
   const known = byShape.get(key);
   if (known) return known;
   let total = 0;
@@ -73,7 +73,8 @@ function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   snap.cluster.nodes.forEach((node, i) => {
     if (snap.state.nodes[i]!.pool !== req.pool) return;
     // On an empty node every aligned block is free, so strict topology changes nothing here.
-    const gpuFits = Math.floor(node.gpus / req.gpu);
+    // A share of one GPU fits ⌊1000 / milli⌋ times on each empty GPU.
+    const gpuFits = req.milli ? node.gpus * Math.floor(1000 / req.milli) : Math.floor(node.gpus / req.gpu);
     const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;
     const memFits = req.mem > 0 && node.memory !== undefined ? Math.floor(node.memory / req.mem) : Infinity;
     total += Math.min(gpuFits, cpuFits, memFits);

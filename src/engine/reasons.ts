@@ -8,7 +8,7 @@ import type { JobSpec } from '../model/policy.js';
 import { formatRange, inRange } from '../model/priority.js';
 import { formatCpu, formatMemory, RESOURCE_NAMES } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
-import { popcount, type Snapshot } from './snapshot.js';
+import { podsGpus, type Snapshot } from './snapshot.js';
 import { countsAt, type Overrun } from './usage.js';
 import { jobLabel, type Viewer } from './visibility.js';
 import type { AnswerContext } from './answer-context.js';
@@ -43,6 +43,10 @@ export function describeNeverFits(snap: Snapshot, o: Overrun): string {
  */
 export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string, what: string): string {
   const { freeGpus: free, largestFree: largest, podsFit: pods, fragmentedGpus: fragments } = roomOf(snap, req);
+  if (req.milli) {
+    // A share fits on a free GPU or beside other shares, so whole-GPU fragments say nothing here.
+    return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} and shared GPUs with room; ${req.pods} pod(s) × ${req.milli}m of a GPU do not fit: room for ${pods} such pod(s)`;
+  }
   const shape = `${req.gpu}-GPU pod`;
   return `pool "${poolName}" has ${free} ${what === 'free GPUs' ? 'free GPUs' : `free GPUs of ${what}`} (largest on one node: ${largest}); ${req.pods} pod(s) × ${req.gpu} GPU${req.strict ? ' in aligned blocks (topology: strict)' : ''} do not fit: room for ${pods} such pod(s)${fragments > 0 ? `, and ${fragments} free GPU(s) are fragments no ${shape} can use` : ''}`;
 }
@@ -53,7 +57,7 @@ export function explainNoRoom(snap: Snapshot, req: GangRequest, poolName: string
  * kernel holds the snapshot's state between queries (each query undoes its own work).
  */
 export function roomOf(snap: Snapshot, req: GangRequest): PoolRoom {
-  return snap.memo(`room:${req.pool}:${req.gpu}:${req.cpu}:${req.mem}:${req.strict ? 1 : 0}:${req.models ?? 0}:${req.strategy}`, () => snap.kernel.room(req));
+  return snap.memo(`room:${req.pool}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}:${req.strict ? 1 : 0}:${req.models ?? 0}:${req.strategy}`, () => snap.kernel.room(req));
 }
 
 /** Why a job may not borrow a sibling's share (SEMANTICS 5.2). */
@@ -95,7 +99,7 @@ export function explainShortfall(snap: Snapshot, candidates: Candidate[], ruleOf
     for (const c of candidates) {
       if (!((c.constraintMask >>> k) & 1)) continue;
       const pods = snap.state.jobs[c.job]!.pods;
-      relief += o.resource === 0 ? pods.reduce((s, p) => s + popcount(p.mask), 0) : o.resource === 1 ? pods.reduce((s, p) => s + p.cpu, 0) : pods.reduce((s, p) => s + p.mem, 0);
+      relief += o.resource === 0 ? podsGpus(pods) : o.resource === 1 ? pods.reduce((s, p) => s + p.cpu, 0) : pods.reduce((s, p) => s + p.mem, 0);
     }
     if (relief < o.deficit) {
       return `the eligible jobs [${list}] would bring ${snap.tree.at(o.quota).name} down by only ${amount(o.resource, relief)}, and it is ${amount(o.resource, o.deficit)} over (${describeOverrun(snap, o)})`;

@@ -6,6 +6,7 @@
 import type { Finding } from '../errors.js';
 import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
+import { MILLI_PER_GPU, addGpu, shareMilli } from '../model/resources.js';
 import type { Cluster, Policy, Pool, RunningJob } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
 import { comboIndex } from '../rules/facts.js';
@@ -70,22 +71,25 @@ export class Snapshot {
     const occupy = (job: RunningJob): void => {
       for (const p of job.placement) {
         const n = nodes[nodeIndex.get(p.node)!]!; // placements were validated against the nodes
+        // A shared GPU's bit is set too (the kernel's invariant: not free for a whole-GPU pod).
         for (const g of p.gpus) n.usedMask |= 1 << g;
         n.freeCpu -= job.resources.cpu ?? 0;
         n.freeMem -= job.resources.memory ?? 0;
       }
     };
+    const share = (job: RunningJob): number => shareMilli(job.resources.gpu);
     const toKernelJob = (job: RunningJob): KernelJob => ({
       pods: job.placement.map((p) => ({
         node: nodeIndex.get(p.node)!,
         mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0,
         cpu: job.resources.cpu ?? 0,
         mem: job.resources.memory ?? 0,
+        ...(share(job) ? { milli: share(job) } : {}),
       })),
       rank: RANK[job.standing],
       priority: job.priority,
       lostWork: lostGpuHours(job, cluster.at),
-      gpus: job.pods * job.resources.gpu,
+      gpus: kernelGpus(job),
       startedAt: job.startedAt,
       order: order.get(job.name)!,
     });
@@ -204,6 +208,15 @@ export class Snapshot {
   }
 }
 
+/**
+ * The GPUs a job holds as the kernel compares them (criterion 3): whole milli-GPUs, so a
+ * share (0.46 → 460) and whole GPUs (8 → 8000) order exactly. Every kernel job the engine
+ * makes uses this unit.
+ */
+export function kernelGpus(job: { pods: number; resources: { gpu: number } }): number {
+  return Math.round(job.pods * job.resources.gpu * MILLI_PER_GPU);
+}
+
 /** Per-job facts read by candidate search, one entry per running job. */
 export interface JobIndex {
   /** Quota index in the tree. */
@@ -243,6 +256,18 @@ export function assignIndices(used: number, gpus: number, count: number): number
   const out: number[] = [];
   for (let g = 0; g < gpus && out.length < count; g++) if (!((used >>> g) & 1)) out.push(g);
   return out;
+}
+
+/** GPUs a kernel pod holds: its share of one GPU (0.46), or its mask's GPUs whole. */
+export function podGpus(pod: { mask: number; milli?: number }): number {
+  return pod.milli ? pod.milli / MILLI_PER_GPU : popcount(pod.mask);
+}
+
+/** GPUs the pods hold together, summed in whole milli-GPUs (shares exact). */
+export function podsGpus(pods: ReadonlyArray<{ mask: number; milli?: number }>): number {
+  let g = 0;
+  for (const p of pods) g = addGpu(g, podGpus(p));
+  return g;
 }
 
 /** GPU indices of a mask, ascending. */

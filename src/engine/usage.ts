@@ -7,7 +7,7 @@
 import type { Quota, RunningJob } from '../model/policy.js';
 import { usageByQuota } from '../model/usage-rule.js';
 import type { QuotaTree } from '../model/quota-tree.js';
-import { RESOURCE_NAMES, type ResourceName } from '../model/resources.js';
+import { RESOURCE_NAMES, addGpu, type ResourceName } from '../model/resources.js';
 
 /** usage[quota][resource], resources in RESOURCE_NAMES order. */
 export type UsageTable = Float64Array[];
@@ -44,7 +44,8 @@ export function overruns(tree: QuotaTree, usage: UsageTable, q: number, need: Re
       const min = quota.min[r];
       if (min === undefined || need[r] === 0) return;
       const used = row[i]!;
-      const deficit = used + need[r] - min;
+      // GPU amounts are whole milli-GPUs (shares): round so 0.1 + 0.2 − 0.3 is 0, not 5e-17.
+      const deficit = i === 0 ? addGpu(used + need[r], -min) : used + need[r] - min;
       if (deficit > 0) out.push({ quota: a, resource: i, deficit, used, min, need: need[r] });
     });
   }

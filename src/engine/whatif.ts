@@ -22,6 +22,7 @@ import { checkAdmission } from './admission.js';
 import { answerContext, waysOf, type AnswerContext, type EngineContext } from './answer-context.js';
 import { placementOf, totalLostGpuHours, victimAnswers, type Answer } from './answer.js';
 import { because, type Reason } from './reason-codes.js';
+import { formatGpu } from '../model/resources.js';
 import { neverRuns } from './never-runs.js';
 import { kernelOrder, problemFor, type PreemptionProblem } from './preemption-problem.js';
 import { modelRefusal } from './model-reasons.js';
@@ -80,7 +81,7 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
   // Idle capacity: free GPUs only, never a victim (invariant 5); the answer when they suffice.
   const idleRun = (why: Reason[]): Decided | undefined => {
     const res = kernel.place(req);
-    return res.ok ? { ...base, decision: 'admit', standing: 'idle', placement: placementOf(snap, res.pods), victims: [], reasons: why } : undefined;
+    return res.ok ? { ...base, decision: 'admit', standing: 'idle', placement: placementOf(snap, res.pods, req), victims: [], reasons: why } : undefined;
   };
 
   if (job.idleResources === 'only') {
@@ -106,7 +107,7 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
   // 1. In quota on free capacity.
   if (inQuota.over.length === 0) {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(snap, res.pods), victims: [], reasons: [because('quota/fits', `in quota: ${snap.tree.pathNames(ctx.q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`), ...admission.notes] };
+    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(snap, res.pods, req), victims: [], reasons: [because('quota/fits', `in quota: ${snap.tree.pathNames(ctx.q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`), ...admission.notes] };
     reasons.push(because('placement/no-room', `in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`));
   } else {
     reasons.push(...inQuota.over.map((o) => because('quota/over-min', `in quota: ${describeOverrun(snap, o)}`)));
@@ -124,7 +125,7 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
         ...base,
         decision: 'admit',
         standing: 'borrowing',
-        placement: placementOf(snap, res.pods),
+        placement: placementOf(snap, res.pods, req),
         victims: [],
         reasons: [
           ...inQuota.over.map((o) => because('quota/over-min', describeOverrun(snap, o))),
@@ -211,12 +212,12 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     quota: job.quota,
     decision: 'preempt',
     standing: problem.standing,
-    placement: placementOf(snap, won.pods),
+    placement: placementOf(snap, won.pods, ctx.req),
     victims,
     reasons: [
       ...reasons.filter((r) => r.message.startsWith('preemption (')),
       ...why,
-      because('preempt/victims', `preempting ${victims.length} job(s) (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`),
+      because('preempt/victims', `preempting ${victims.length} job(s) (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`),
       ...withCandidates.filter((p) => p !== problem).map((p) => because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p)}`)),
       ...victimOrderReason(ctx.pool),
     ],
@@ -231,7 +232,7 @@ function otherWay(ctx: AnswerContext, p: PreemptionProblem): string {
   if (!res.ok) return `running ${p.standing} instead, no set of its eligible jobs makes room (${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}), so the set above is the only one`;
   const victims = victimAnswers(snap, res.victims, p.ruleOf, ctx.job.priority);
   const names = victims.map((v) => jobLabel(snap.job(snap.jobIndex.get(v.job)!), ctx.viewer)).join(', ');
-  return `running ${p.standing} instead would preempt ${names} (${victims.reduce((s, v) => s + v.gpus, 0)} GPUs, ${lostText(snap, victims, ctx.viewer)}); the set above wins, and the job's own standing would decide only an exact tie`;
+  return `running ${p.standing} instead would preempt ${names} (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}); the set above wins, and the job's own standing would decide only an exact tie`;
 }
 
 /** When the pool sets its own victimOrder, the answer says that order chose the victims (SEMANTICS 5.3). */

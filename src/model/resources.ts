@@ -1,12 +1,40 @@
 /**
- * Resource vectors. GPU is an integer count (placement works on it); cpu is in
- * millicores and memory in MiB so that every sum stays an exact integer. A quota that
- * names only `gpu` is unbounded in the others: `undefined` means "not limited / not asked".
+ * Resource vectors. GPU is a count (placement works on it), whole except for a pod that
+ * shares one GPU (0.46: 460 milli-GPUs); cpu is in millicores and memory in MiB so that
+ * every sum stays an exact integer. GPU sums are kept in whole milli-GPUs (`addGpu`). A
+ * quota that names only `gpu` is unbounded in the others: `undefined` means "not limited
+ * / not asked".
  */
 export interface Resources {
   gpu: number;
   cpu?: number;
   memory?: number;
+}
+
+/** A whole GPU in milli-GPUs: a pod's share of one GPU is a whole number of these. */
+export const MILLI_PER_GPU = 1000;
+
+/** True when a per-pod GPU ask is a share of one GPU (GPU sharing) rather than whole GPUs. */
+export function isGpuShare(gpu: number): boolean {
+  return gpu > 0 && gpu < 1;
+}
+
+/** A pod's share of one GPU in milli-GPUs (0 when it asks whole GPUs). */
+export function shareMilli(gpu: number): number {
+  return isGpuShare(gpu) ? Math.round(gpu * MILLI_PER_GPU) : 0;
+}
+
+/**
+ * `a + b` for GPU amounts, rounded to whole milli-GPUs: sums of shares (0.1 + 0.2) stay
+ * the nearest double to the exact milli sum, so comparisons with `min` never err.
+ */
+export function addGpu(a: number, b: number): number {
+  return Math.round((a + b) * MILLI_PER_GPU) / MILLI_PER_GPU;
+}
+
+/** GPUs as people write them: `8`, `0.46`, `2.5` (shares summed), never float noise. */
+export function formatGpu(gpu: number): string {
+  return String(Math.round(gpu * MILLI_PER_GPU) / MILLI_PER_GPU);
 }
 
 /** The resource names, in the order the kernel indexes them. */
@@ -16,7 +44,7 @@ export type ResourceName = (typeof RESOURCE_NAMES)[number];
 /** Adds `b` times `times` into `a` (missing dimensions count as 0). */
 export function addResources(a: Resources, b: Resources, times = 1): Resources {
   return {
-    gpu: a.gpu + b.gpu * times,
+    gpu: addGpu(a.gpu, b.gpu * times),
     cpu: (a.cpu ?? 0) + (b.cpu ?? 0) * times,
     memory: (a.memory ?? 0) + (b.memory ?? 0) * times,
   };
@@ -29,7 +57,7 @@ export function zeroResources(): Resources {
 
 /** Prints a resource vector the way policies write it: `8 GPU, 16 cpu, 64Gi`. */
 export function formatResources(r: Resources): string {
-  const parts = [`${r.gpu} GPU`];
+  const parts = [`${formatGpu(r.gpu)} GPU`];
   if (r.cpu) parts.push(`${formatCpu(r.cpu)} cpu`);
   if (r.memory) parts.push(formatMemory(r.memory));
   return parts.join(', ');

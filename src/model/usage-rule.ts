@@ -7,7 +7,7 @@
  */
 import type { Standing } from './policy.js';
 import type { QuotaTree } from './quota-tree.js';
-import { RESOURCE_NAMES, type ResourceName, type Resources } from './resources.js';
+import { RESOURCE_NAMES, addGpu, type ResourceName, type Resources } from './resources.js';
 
 /** True when a job of `standing` on quota `jobQuota` counts in usage(A). */
 export function countsAt(tree: QuotaTree, standing: Standing, jobQuota: number, a: number): boolean {
@@ -19,7 +19,7 @@ export function countsAt(tree: QuotaTree, standing: Standing, jobQuota: number, 
 /** A job's total request: pods × per-pod resources. */
 export function totalRequest(job: { pods: number; resources: Resources }): Record<ResourceName, number> {
   return {
-    gpu: job.pods * job.resources.gpu,
+    gpu: addGpu(0, job.pods * job.resources.gpu),
     cpu: job.pods * (job.resources.cpu ?? 0),
     memory: job.pods * (job.resources.memory ?? 0),
   };
@@ -39,7 +39,8 @@ export function usageByQuota(
     const need = totalRequest(job);
     for (const a of tree.pathToRoot(q)) {
       if (!countsAt(tree, standing, q, a)) continue;
-      RESOURCE_NAMES.forEach((r, i) => (usage[a]![i]! += need[r])); // a is a quota index, i a resource index
+      const row = usage[a]!; // a is a quota index, i a resource index
+      RESOURCE_NAMES.forEach((r, i) => (row[i] = i === 0 ? addGpu(row[i]!, need[r]) : row[i]! + need[r]));
     }
   }
   return usage;

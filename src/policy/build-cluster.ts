@@ -7,6 +7,7 @@
  */
 import type { Cluster, ClusterNode, Pool, RunningJob, Standing } from '../model/policy.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
+import { MILLI_PER_GPU, shareMilli } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { accessRefusal } from './access.js';
 import { buildJobSpec, type NameIndex } from './build-job.js';
@@ -81,13 +82,15 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
   const snapshotAt = at ?? now;
 
   const jobs: RunningJob[] = [];
-  // GPU ownership per node, to find GPUs that two jobs claim (invariant 1).
+  // GPU ownership per node, to find GPUs that two jobs claim (invariant 1), and the
+  // shares of GPUs that sharing pods split (at most 1000 milli-GPUs each).
   const owner = new Map<string, Map<number, string>>();
+  const sharers: Sharers = new Map();
   for (const td of clusterDocs) {
     const spec = td.spec as ClusterSpec;
     (spec.jobs ?? []).forEach((input, ji) => {
       const path: PathSeg[] = ['spec', 'jobs', ji];
-      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, origins, atBroken);
+      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, sharers, origins, atBroken);
       if (!job) return;
       jobs.push(job);
       // `standings: derive`: a job that states no standing gets the one the quota tree explains (derive-standings.ts).
@@ -107,6 +110,7 @@ function buildRunningJob(
   at: number,
   nodes: Map<string, ClusterNode>,
   owner: Map<string, Map<number, string>>,
+  sharers: Sharers,
   origins: JobOrigins,
   atBroken = false,
 ): RunningJob | undefined {
@@ -163,6 +167,12 @@ function buildRunningJob(
         placementOk = false;
         return;
       }
+      const share = shareMilli(spec.resources.gpu);
+      if (p.gpuCount !== undefined && share > 0) {
+        c.error(sd, [...pPath, 'gpuCount'], 'policy/placement-gpus', `pod ${pi} of job "${spec.name}" shares one GPU (${share}m), so its placement must name that GPU`, 'give gpus: [i], the index of the GPU the pod shares');
+        placementOk = false;
+        return;
+      }
       if (p.gpuCount !== undefined) {
         if (p.gpuCount !== spec.resources.gpu) {
           c.error(sd, [...pPath, 'gpuCount'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPU(s) but asks for ${spec.resources.gpu}`, 'give gpuCount equal to resources.gpu');
@@ -174,6 +184,10 @@ function buildRunningJob(
         return;
       }
       const gpus = p.gpus ?? [];
+      if (share > 0) {
+        if (!placeShare(c, sd, pPath, spec.name, share, p.node, node.gpus, gpus, owner, sharers)) placementOk = false;
+        return;
+      }
       if (gpus.length !== spec.resources.gpu) {
         c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${gpus.length} GPU(s) but asks for ${spec.resources.gpu}`, 'list exactly resources.gpu GPU indices per pod');
         placementOk = false;
@@ -183,9 +197,12 @@ function buildRunningJob(
       // One finding per pod and kind of problem, at the first GPU index it concerns.
       const beyond: Array<[g: number, at: number]> = [];
       const taken: Array<[g: number, at: number, by: string]> = [];
+      const shared = sharers.get(p.node);
       gpus.forEach((g, gi) => {
+        const sharedBy = shared?.get(g);
         if (g >= node.gpus) beyond.push([g, gi]);
         else if (held.has(g)) taken.push([g, gi, held.get(g)!]);
+        else if (sharedBy) taken.push([g, gi, sharedBy.jobs.join('", job "')]);
         else held.set(g, spec.name);
       });
       const firstBeyond = beyond[0];
@@ -214,6 +231,42 @@ function buildRunningJob(
     placedByEngine: false,
   });
   return running;
+}
+
+/** Per node, per GPU index: the milli-GPUs sharing pods use and the jobs they belong to. */
+type Sharers = Map<string, Map<number, { milli: number; jobs: string[] }>>;
+
+/**
+ * A sharing pod's placement: exactly one GPU index, on the node, that no whole-GPU pod
+ * holds and whose shares stay within 1000 milli-GPUs. False after a finding.
+ */
+function placeShare(
+  c: Collector, sd: SourceDoc, pPath: PathSeg[], job: string, share: number, nodeName: string, nodeGpus: number,
+  gpus: readonly number[], owner: Map<string, Map<number, string>>, sharers: Sharers,
+): boolean {
+  if (gpus.length !== 1) {
+    c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `a pod of job "${job}" shares one GPU (${share}m) but its placement lists ${gpus.length} GPUs`, 'give gpus: [i], the one GPU the pod shares');
+    return false;
+  }
+  const g = gpus[0]!;
+  if (g >= nodeGpus) {
+    c.error(sd, [...pPath, 'gpus', 0], 'policy/gpu-out-of-range', `GPU ${g} does not exist on node "${nodeName}" (it has GPUs 0-${nodeGpus - 1})`, `use indices 0..${nodeGpus - 1}`);
+    return false;
+  }
+  const whole = owner.get(nodeName)?.get(g);
+  if (whole !== undefined) {
+    c.error(sd, [...pPath, 'gpus', 0], 'policy/gpu-taken', `GPU ${g} of node "${nodeName}" is held whole by job "${whole}", so job "${job}" cannot share it`, 'a GPU is either held whole by one pod or shared by sharing pods: give this pod another GPU');
+    return false;
+  }
+  const onNode = sharers.get(nodeName) ?? new Map<number, { milli: number; jobs: string[] }>();
+  sharers.set(nodeName, onNode);
+  const now = onNode.get(g) ?? { milli: 0, jobs: [] };
+  if (now.milli + share > MILLI_PER_GPU) {
+    c.error(sd, [...pPath, 'gpus', 0], 'policy/gpu-taken', `GPU ${g} of node "${nodeName}" is shared by ${now.jobs.map((j) => `job "${j}"`).join(', ')} (${now.milli}m); job "${job}"'s ${share}m would bring it to ${now.milli + share}m, above ${MILLI_PER_GPU}m`, 'shares of one GPU add up to at most 1 GPU: give this pod another GPU, or lower the shares');
+    return false;
+  }
+  onNode.set(g, { milli: now.milli + share, jobs: [...now.jobs, job] });
+  return true;
 }
 
 /** SEMANTICS 2: an `only` job is idle; others in-quota unless stated; contradictions are errors. */

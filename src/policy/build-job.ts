@@ -5,6 +5,7 @@
  * submission it is a `reject` answer.
  */
 import type { JobSpec, Quota, Workspace } from '../model/policy.js';
+import { MILLI_PER_GPU } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { parseDurationField, parseResources, parseTimeField } from './parse-fields.js';
 import type { JobInput } from './schema.js';
@@ -29,6 +30,7 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     ok = false;
   }
   const resources = parseResources(c, sd, [...path, 'resources'], input.resources);
+  if (resources && !checkGpuShare(c, sd, [...path, 'resources', 'gpu'], resources.gpu)) ok = false;
   let checkpoint: JobSpec['checkpoint'];
   if (input.checkpoint) {
     const every = parseDurationField(c, sd, [...path, 'checkpoint', 'every'], input.checkpoint.every);
@@ -55,6 +57,22 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     ...(input.gpuModels ? { gpuModels: [...new Set(input.gpuModels)] } : {}),
     src: sourceAt(sd, path),
   };
+}
+
+/**
+ * A pod's GPUs are a whole number, or a share of one GPU (GPU sharing, openb's
+ * gpu_milli): below 1, in whole milli-GPUs. Anything else is `policy/gpu-share`.
+ */
+function checkGpuShare(c: Collector, sd: SourceDoc, path: PathSeg[], gpu: number): boolean {
+  if (Number.isInteger(gpu)) return true;
+  const milli = gpu * MILLI_PER_GPU;
+  if (gpu < 1 && Math.abs(milli - Math.round(milli)) < 1e-6 && Math.round(milli) >= 1) return true;
+  c.error(
+    sd, path, 'policy/gpu-share',
+    gpu > 1 ? `resources.gpu ${gpu} is neither a whole number of GPUs nor a share of one GPU` : `resources.gpu ${gpu} is not a whole number of milli-GPUs`,
+    gpu > 1 ? 'ask whole GPUs (1, 2, 8), or a share of one GPU below 1 such as 0.46; a pod shares at most one GPU' : 'give a share with at most three decimals, such as 0.46 (460 milli-GPUs)',
+  );
+  return false;
 }
 
 /**

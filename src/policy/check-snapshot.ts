@@ -6,6 +6,7 @@ import type { Cluster, Pool, Quota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
 import { countsAt, totalRequest } from '../model/usage-rule.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
+import { addGpu, isGpuShare } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import type { JobOrigins } from './build-cluster.js';
 import type { QuotaBuild } from './build-quotas.js';
@@ -53,7 +54,8 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
       const quota = tree.at(a);
       const used = usage[a]!; // one row per quota
       for (const r of ['gpu', 'cpu', 'memory'] as const) {
-        used[r] += need[r];
+        // GPU sums of shares stay in whole milli-GPUs, or 0.2 + 0.684 + 0.116 would exceed 1.
+        used[r] = r === 'gpu' ? addGpu(used[r], need[r]) : used[r] + need[r];
         const min = quota.min[r];
         if (min !== undefined && used[r] > min && !reported.has(a)) {
           reported.add(a);
@@ -67,15 +69,20 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
 }
 
 function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {
-  const used = new Map<string, { cpu: number; memory: number; gpus: number }>();
+  const used = new Map<string, { cpu: number; memory: number; gpus: number; shared: Set<number> }>();
   const nodes = new Map(cluster.nodes.map((n) => [n.name, n]));
   for (const job of cluster.jobs) {
     job.placement.forEach((p, pi) => {
       const node = nodes.get(p.node)!;
-      const u = used.get(p.node) ?? { cpu: 0, memory: 0, gpus: 0 };
+      const u = used.get(p.node) ?? { cpu: 0, memory: 0, gpus: 0, shared: new Set<number>() };
       used.set(p.node, u);
-      // Pods given by GPU count only (their indices come later) must still fit the node's GPUs.
-      u.gpus += p.indicesAssigned ? job.resources.gpu : p.gpus.length;
+      // Pods given by GPU count only (their indices come later) must still fit the node's GPUs;
+      // a GPU that sharing pods split counts once (build-cluster kept its shares within 1 GPU).
+      if (isGpuShare(job.resources.gpu)) {
+        const g = p.gpus[0]!;
+        u.gpus += u.shared.has(g) ? 0 : 1;
+        u.shared.add(g);
+      } else u.gpus += p.indicesAssigned ? job.resources.gpu : p.gpus.length;
       if (u.gpus > node.gpus) {
         const o = origins.get(job.name)!;
         c.error(o.sd, [...o.path, 'placement', pi, 'node'], 'policy/node-overcommitted', `node "${p.node}" has ${node.gpus} GPUs but its pods hold ${u.gpus} once job "${job.name}" is on it`, 'place the pod elsewhere, or give the GPU indices each pod holds');

@@ -28,7 +28,7 @@ const quotaResources = z.strictObject({
 });
 
 const podResources = z.strictObject({
-  gpu: z.number().int().positive().max(32).describe('GPUs per pod (a pod lives on one node; nodes have at most 32 GPUs).'),
+  gpu: z.number().positive().max(32).describe('GPUs per pod: a whole number (a pod lives on one node; nodes have at most 32 GPUs), or a share of one GPU below 1 with at most three decimals (`0.46`: 460 milli-GPUs, openb\'s gpu_milli) that sharing pods split.'),
   cpu: quantity.optional().describe('cpu per pod.'),
   memory: quantity.optional().describe('memory per pod.'),
 });
