@@ -139,6 +139,25 @@ function b6Figures(result: unknown): Figure[] {
   ];
 }
 
+/** B1's row for one trace and strategy. */
+function b1Row(result: unknown, trace: string, strategy: string): unknown {
+  const rows = at(result, 'results');
+  return Array.isArray(rows) ? rows.find((r) => at(r, 'trace') === trace && at(r, 'strategy') === strategy) : undefined;
+}
+
+function b1Figures(result: unknown): Figure[] {
+  const figures: Figure[] = [];
+  for (const trace of ['default', 'multigpu50']) {
+    const paper = (policy: string, key: string): string => fixed(num(result, `anchors.${trace}.${policy}.${key}`), 2, '%');
+    const fit = b1Row(result, trace, 'bestfit-sim');
+    const ours = b1Row(result, trace, 'binpack');
+    figures.push({ figure: `[${trace}] GPUs allocated at 130 %, BestFit reproduced (faithfulness)`, ours: fixed(num(fit, 'allocatedPct'), 2, '%'), anchor: `BestFit ${paper('05-BestFit', 'allocatedPct')} (within 0.5 points)` });
+    figures.push({ figure: `[${trace}] GPUs allocated at 130 %, kernel binpack`, ours: fixed(num(ours, 'allocatedPct'), 2, '%'), anchor: `FGD ${paper('06-FGD', 'allocatedPct')}; target ≥ ${trace === 'default' ? '95.5' : '97.3'}%` });
+    figures.push({ figure: `[${trace}] fragmentation at 90 %, kernel binpack`, ours: fixed(num(ours, 'fragAt90Pct'), 2, '%'), anchor: `BestFit ${paper('05-BestFit', 'fragAt90Pct')}, FGD ${paper('06-FGD', 'fragAt90Pct')}` });
+  }
+  return figures;
+}
+
 function b7Figures(result: unknown): Figure[] {
   const median = num(result, 'ms.total.median');
   const min = num(result, 'ms.total.min');
@@ -150,6 +169,7 @@ function b7Figures(result: unknown): Figure[] {
 
 /** Every benchmark, in the order `npm run bench` runs them. */
 export const BENCHMARKS: Benchmark[] = [
+  { id: 'b1', title: 'B1 placement quality (openb)', script: 'bench/b1-placement-quality.ts', quickArgs: ['--seeds', '1', '--strategies', 'bestfit-sim,binpack'], fullArgs: [], figures: b1Figures },
   { id: 'b2', title: 'B2 placement latency', script: 'bench/b2-placement-latency.ts', quickArgs: ['--quick'], fullArgs: [], figures: b2Figures },
   { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
   { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '99', '--repeats', '1'], fullArgs: [], figures: cliFigures },

@@ -1,0 +1,338 @@
+/**
+ * B1 placement quality on the real trace (BENCHMARKS.md, issue 11 item 7): the openb pod
+ * lists replayed onto the 1,213 openb GPU nodes through the kernel (GPU sharing, GPU
+ * models, cpu and memory honoured), in seeded orders, until requests reach 130 % of the
+ * cluster's GPUs, as the FGD paper's simulator (hkust-adsl/kubernetes-scheduler-simulator)
+ * does it:
+ *
+ * - the trace is shuffled, then topped up by sampling pods with replacement until the
+ *   GPU milli requested would pass 1.3 × capacity (its `tuneUpPods`, including its check
+ *   of the pod's per-GPU milli), or pods are dropped at random while above (`tuneDownPods`);
+ * - each pod is placed once, in order, with no departures; a pod that does not fit is skipped;
+ * - GPU pods go through `kernel.place` (binpack or spread) and `kernel.addJob`; cpu-only
+ *   pods (the kernel places GPU pods only) go where the simulator's BestFit would put them,
+ *   added to the kernel as pods holding no GPU;
+ * - `bestfit-sim` and `random-sim` reproduce the simulator's BestFit and Random for every
+ *   pod (simulatorFit), so the replay itself can be checked against the published figures;
+ * - figures: % of GPU milli allocated when arrivals reach 130 %, and fragmentation at 90 %
+ *   by the simulator's own measure (`NodeGpuShareFragAmountScore`: expected GPU milli
+ *   that the workload's typical pods, the most frequent shapes covering 95 % of pods,
+ *   cannot use), as a % of all GPU milli.
+ *
+ * Anchors are read from ../shared/data/fgd-results (means over the paper's 10 seeds).
+ * Our seeds are not theirs (different RNG), so means are compared, not single runs.
+ *
+ *   npm run bench:b1                           # 10 seeds, both traces, every strategy
+ *   npm run -s bench:b1 -- --seeds 1 --json    # the --quick variant
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WasmKernel } from '../src/kernel/wasm-kernel.js';
+import type { GangRequest, KernelNode, PlacementStrategy } from '../src/kernel/types.js';
+import { printRows } from './timing.js';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const argOf = (name: string, fallback: string): string => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
+};
+const SEEDS = Number(argOf('--seeds', '10'));
+/** The traces: --data, else ../shared/data as from the main checkout, else ../../shared/data as from a worktree. */
+const DATA = argOf('--data', ['../shared/data', '../../shared/data'].find((d) => existsSync(join(d, 'openb'))) ?? '../shared/data');
+if (!existsSync(join(DATA, 'openb', 'openb_node_list_gpu_node.csv'))) {
+  console.error(`b1: no openb trace under ${DATA}/openb; give --data DIR (the folder holding openb/ and fgd-results/)`);
+  process.exit(2);
+}
+const TRACES = argOf('--traces', 'default,multigpu50').split(',');
+/** Kernel strategies (binpack, spread) and the simulator's own scores reproduced here (bestfit-sim, random-sim). */
+type Strategy = PlacementStrategy | 'bestfit-sim' | 'random-sim';
+const STRATEGIES = argOf('--strategies', 'bestfit-sim,random-sim,binpack,spread').split(',') as Strategy[];
+const TUNE = 1.3;
+const MILLI = 1000;
+
+interface Pod {
+  cpu: number;
+  mem: number;
+  gpus: number;
+  /** Milli per GPU (1000 for whole GPUs). */
+  milli: number;
+  spec: string;
+}
+
+/** Rows of a small CSV with no quoted fields (the openb files), as objects keyed by the header. */
+function readCsv(file: string): Array<Record<string, string>> {
+  const [head, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const keys = head!.split(',');
+  return lines.map((line) => {
+    const cells = line.split(',');
+    return Object.fromEntries(keys.map((k, i) => [k, cells[i] ?? '']));
+  });
+}
+
+/** mulberry32: a small seeded generator, so every run of a seed replays the same order. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const nodesCsv = readCsv(join(DATA, 'openb', 'openb_node_list_gpu_node.csv'));
+const models = [...new Set(nodesCsv.map((n) => n.model!))].sort();
+const nodeSpecs = nodesCsv.map((n) => ({ gpus: Number(n.gpu), cpu: Number(n.cpu_milli), mem: Number(n.memory_mib), model: models.indexOf(n.model!) }));
+const capacityMilli = nodeSpecs.reduce((s, n) => s + n.gpus * MILLI, 0);
+
+function readPods(trace: string): Pod[] {
+  return readCsv(join(DATA, 'openb', `openb_pod_list_${trace}.csv`)).map((r) => ({
+    cpu: Number(r.cpu_milli),
+    mem: Number(r.memory_mib),
+    gpus: Number(r.num_gpu),
+    milli: Number(r.num_gpu) === 0 ? 0 : Number(r.gpu_milli),
+    spec: r.gpu_spec ?? '',
+  }));
+}
+
+const totalMilli = (p: Pod): number => p.gpus * p.milli;
+
+/** The arrival order of one seed: shuffled, then tuned to 130 % of capacity like the simulator. */
+function arrivals(trace: Pod[], seed: number): Pod[] {
+  const random = rng(seed);
+  const pods = [...trace];
+  for (let i = pods.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [pods[i], pods[j]] = [pods[j]!, pods[i]!];
+  }
+  let requested = pods.reduce((s, p) => s + totalMilli(p), 0);
+  const target = TUNE * capacityMilli;
+  while (requested > target && pods.length > 0) {
+    const [gone] = pods.splice(Math.floor(random() * pods.length), 1);
+    requested -= totalMilli(gone!);
+  }
+  for (;;) {
+    const pod = trace[Math.floor(random() * trace.length)]!;
+    // The simulator compares with the pod's per-GPU milli here (not its total): kept as it does.
+    if (requested + pod.milli > target) break;
+    requested += totalMilli(pod);
+    pods.push(pod);
+  }
+  return pods;
+}
+
+/** The typical pods of a workload: shapes by frequency, the most frequent covering 95 % of pods (GetTypicalPods). */
+function typicalPods(trace: Pod[]): Array<{ pod: Pod; freq: number }> {
+  const counts = new Map<string, { pod: Pod; n: number }>();
+  for (const p of trace) {
+    const key = `${p.cpu}/${p.milli}/${p.gpus}/${p.spec}`;
+    const c = counts.get(key) ?? { pod: p, n: 0 };
+    c.n++;
+    counts.set(key, c);
+  }
+  const sorted = [...counts.values()].sort((a, b) => b.n - a.n);
+  const out: Array<{ pod: Pod; n: number }> = [];
+  let covered = 0;
+  for (const c of sorted) {
+    if (covered >= 0.95 * trace.length) break;
+    out.push(c);
+    covered += c.n;
+  }
+  return out.map((c) => ({ pod: c.pod, freq: c.n / covered }));
+}
+
+/** Node state the bench mirrors to measure fragmentation (the kernel keeps its own). */
+interface Mirror {
+  cpuLeft: number[];
+  memLeft: number[];
+  /** Milli left per GPU. */
+  gpuLeft: number[][];
+}
+
+/** FGD's fragmentation amount of one node (NodeGpuShareFragAmountScore), in GPU milli. */
+function nodeFrag(m: Mirror, n: number, typical: Array<{ pod: Pod; freq: number }>): number {
+  const left = m.gpuLeft[n]!;
+  const total = left.reduce((s, x) => s + x, 0);
+  if (total === 0) return 0;
+  const model = models[nodeSpecs[n]!.model]!;
+  let frag = 0;
+  for (const { pod, freq } of typical) {
+    const cpuOk = m.cpuLeft[n]! >= pod.cpu;
+    if (pod.milli === 0 || (pod.spec !== '' && !pod.spec.split('|').includes(model))) {
+      frag += freq * total; // cpu-only shapes and models the node lacks: every free milli counts
+      continue;
+    }
+    const fitting = left.filter((x) => x >= pod.milli).length;
+    if (fitting >= pod.gpus && cpuOk) frag += freq * left.reduce((s, x) => s + (x < pod.milli ? x : 0), 0);
+    else frag += freq * total;
+  }
+  return frag;
+}
+
+interface RunResult {
+  allocatedPct: number;
+  fragAt90Pct: number;
+  placed: number;
+  failed: number;
+  placeUs: number;
+}
+
+function replay(trace: Pod[], seed: number, strategy: Strategy, typical: Array<{ pod: Pod; freq: number }>): RunResult {
+  const random = rng(seed * 7919);
+  rngTie = rng(seed * 104729);
+  const kernel = new WasmKernel();
+  const nodes: KernelNode[] = nodeSpecs.map((n) => ({ gpus: n.gpus, usedMask: 0, freeCpu: n.cpu, freeMem: n.mem, pool: 0, model: n.model }));
+  kernel.load({ nodes, jobs: [] });
+  const m: Mirror = {
+    cpuLeft: nodeSpecs.map((n) => n.cpu),
+    memLeft: nodeSpecs.map((n) => n.mem),
+    gpuLeft: nodeSpecs.map((n) => new Array<number>(n.gpus).fill(MILLI)),
+  };
+  let arrived = 0;
+  let allocated = 0;
+  let fragAt90 = -1;
+  let placed = 0;
+  let failed = 0;
+  let placeNs = 0n;
+  let order = 0;
+  for (const pod of arrivals(trace, seed)) {
+    arrived += totalMilli(pod);
+    let node = -1;
+    let mask = 0;
+    if (strategy === 'bestfit-sim' || strategy === 'random-sim') {
+      const t = process.hrtime.bigint();
+      [node, mask] = simulatorFit(m, pod, strategy === 'random-sim' ? random : undefined);
+      placeNs += process.hrtime.bigint() - t;
+    } else if (pod.gpus > 0) {
+      const share = pod.milli < MILLI ? pod.milli : 0;
+      const allowed = pod.spec === '' ? 0 : pod.spec.split('|').reduce((mm, s) => (models.includes(s) ? mm | (1 << models.indexOf(s)) : mm), 0);
+      if (pod.spec !== '' && allowed === 0) {
+        failed++;
+        continue;
+      }
+      const req: GangRequest = { pods: 1, gpu: share ? 1 : pod.gpus, cpu: pod.cpu, mem: pod.mem, pool: 0, strategy: strategy, strict: false, ...(share ? { milli: share } : {}), ...(allowed ? { models: allowed } : {}) };
+      const t = process.hrtime.bigint();
+      const res = kernel.place(req);
+      placeNs += process.hrtime.bigint() - t;
+      if (res.ok) {
+        node = res.pods[0]!.node;
+        mask = res.pods[0]!.mask;
+      }
+    } else {
+      // cpu-only pods: the kernel places GPU pods only; these go where the simulator's
+      // BestFit puts them (measured: the choice moves the result by ~4 points).
+      [node, mask] = simulatorFit(m, pod);
+    }
+    if (node < 0) failed++;
+    else {
+      placed++;
+      const share = pod.gpus > 0 && pod.milli < MILLI ? pod.milli : 0;
+      kernel.addJob({ pods: [{ node, mask, cpu: pod.cpu, mem: pod.mem, ...(share ? { milli: share } : {}) }], rank: 0, priority: 1, lostWork: 0, gpus: totalMilli(pod), startedAt: 0, order: order++ });
+      m.cpuLeft[node]! -= pod.cpu;
+      m.memLeft[node]! -= pod.mem;
+      for (let g = 0; g < 32; g++) if ((mask >>> g) & 1) m.gpuLeft[node]![g]! -= share || MILLI;
+      allocated += totalMilli(pod);
+    }
+    if (fragAt90 < 0 && arrived >= 0.9 * capacityMilli) {
+      let frag = 0;
+      for (let n = 0; n < nodeSpecs.length; n++) frag += nodeFrag(m, n, typical);
+      fragAt90 = (100 * frag) / capacityMilli;
+    }
+  }
+  return { allocatedPct: (100 * allocated) / capacityMilli, fragAt90Pct: fragAt90, placed, failed, placeUs: Number(placeNs) / 1000 / Math.max(1, placed + failed) };
+}
+
+/**
+ * The simulator's own node and GPU choice, reproduced for the faithfulness check and for
+ * cpu-only pods: BestFit takes the feasible node with the highest score
+ * ⌊100 · (1 − (0.5 · cpu left / 128000 + 0.5 · GPU milli left / 8000))⌋ after the pod
+ * (best_fit_score.go), ties at random as kube-scheduler's selectHost; a share goes on the
+ * GPU with the least milli left that holds it, whole GPUs on the lowest free ones.
+ * With `random`, a feasible node and GPU at random (Random, gpusel random).
+ */
+function simulatorFit(m: Mirror, pod: Pod, random?: () => number): [number, number] {
+  const tie = rngTie;
+  let best = -1;
+  let bestScore = -Infinity;
+  let ties = 0;
+  for (let n = 0; n < nodeSpecs.length; n++) {
+    if (m.cpuLeft[n]! < pod.cpu || m.memLeft[n]! < pod.mem) continue;
+    if (pod.gpus > 0 && pod.spec !== '' && !pod.spec.split('|').includes(models[nodeSpecs[n]!.model]!)) continue;
+    const left = m.gpuLeft[n]!;
+    if (pod.gpus > 0 && left.filter((x) => x >= pod.milli).length < pod.gpus) continue;
+    const gpuLeft = left.reduce((s, x) => s + x, 0);
+    const score = random ? random() : Math.floor((1 - (0.5 * (m.cpuLeft[n]! - pod.cpu) / 128000 + 0.5 * (gpuLeft - totalMilli(pod)) / 8000)) * 100);
+    if (score > bestScore) {
+      best = n;
+      bestScore = score;
+      ties = 1;
+    } else if (score === bestScore && tie() * ++ties < 1) best = n; // reservoir: each tie equally likely
+  }
+  if (best < 0 || pod.gpus === 0) return [best, 0];
+  const left = m.gpuLeft[best]!;
+  const fitting = left.map((x, i) => [x, i] as const).filter(([x]) => x >= pod.milli);
+  if (random) {
+    let mask = 0;
+    const pool = [...fitting];
+    for (let k = 0; k < pod.gpus; k++) mask |= 1 << pool.splice(Math.floor(random() * pool.length), 1)[0]![1];
+    return [best, mask >>> 0];
+  }
+  if (pod.milli < MILLI) return [best, (1 << fitting.reduce((a, b) => (b[0] < a[0] ? b : a))[1]) >>> 0];
+  let mask = 0;
+  for (const [, i] of fitting.slice(0, pod.gpus)) mask |= 1 << i;
+  return [best, mask >>> 0];
+}
+
+/** Tie-breaks of simulatorFit: seeded per run (`replay` resets it). */
+let rngTie = rng(1);
+
+/** Mean over seeds of a column of the published results, per policy. */
+function published(file: string, trace: string, policy: string, column: string): number | undefined {
+  const rows = readCsv(join(DATA, 'fgd-results', file)).filter((r) => r.workload === `openb_pod_list_${trace}` && r.sc_policy === policy);
+  if (rows.length === 0) return undefined;
+  return rows.reduce((s, r) => s + Number(r[column]), 0) / rows.length;
+}
+
+const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+const results: Array<Record<string, unknown>> = [];
+for (const trace of TRACES) {
+  const pods = readPods(trace);
+  const typical = typicalPods(pods);
+  for (const strategy of STRATEGIES) {
+    const runs = Array.from({ length: SEEDS }, (_, s) => replay(pods, 42 + s, strategy, typical));
+    results.push({
+      trace,
+      strategy,
+      seeds: SEEDS,
+      allocatedPct: mean(runs.map((r) => r.allocatedPct)),
+      allocatedMin: Math.min(...runs.map((r) => r.allocatedPct)),
+      allocatedMax: Math.max(...runs.map((r) => r.allocatedPct)),
+      fragAt90Pct: mean(runs.map((r) => r.fragAt90Pct)),
+      placeUsMean: mean(runs.map((r) => r.placeUs)),
+      failedPods: mean(runs.map((r) => r.failed)),
+    });
+  }
+}
+const anchors: Record<string, Record<string, { allocatedPct?: number; fragAt90Pct?: number }>> = {};
+for (const trace of TRACES) {
+  anchors[trace] = {};
+  for (const policy of ['01-Random', '05-BestFit', '06-FGD']) {
+    anchors[trace][policy] = { allocatedPct: published('analysis_allo_discrete.csv', trace, policy, '130'), fragAt90Pct: published('analysis_frag_discrete.csv', trace, policy, '90') };
+  }
+}
+const out = { nodes: nodeSpecs.length, gpus: capacityMilli / MILLI, tune: TUNE, results, anchors };
+if (json) {
+  console.log(JSON.stringify(out, null, 2));
+} else {
+  const f = (x: unknown): string => (typeof x === 'number' ? x.toFixed(2) : 'n/a');
+  printRows(
+    ['trace', 'strategy', 'seeds', 'GPUs allocated % at 130 % (min-max)', 'frag % at 90 %', 'place µs/pod', 'BestFit (paper)', 'FGD (paper)', 'Random (paper)'],
+    results.map((r) => {
+      const a = anchors[r.trace as string]!;
+      return [String(r.trace), String(r.strategy), String(r.seeds), `${f(r.allocatedPct)} (${f(r.allocatedMin)}-${f(r.allocatedMax)})`, f(r.fragAt90Pct), f(r.placeUsMean), `${f(a['05-BestFit']?.allocatedPct)} / frag ${f(a['05-BestFit']?.fragAt90Pct)}`, `${f(a['06-FGD']?.allocatedPct)} / frag ${f(a['06-FGD']?.fragAt90Pct)}`, f(a['01-Random']?.allocatedPct)];
+    }),
+  );
+}
