@@ -125,4 +125,21 @@ describe('JSON contract', () => {
       expect(doc, `docs/cli.md exit-code row for ${c}`).toContain(`| \`${c.replace(' kubectl', '')}\` |`);
     }
   });
+  it('a sharing pod\'s answer (GPU sharing) matches the schema: placement carries gpuMilli, a victim its fraction of a GPU', () => {
+    const golden = readFileSync(join(ROOT, 'test/golden/sharing/victims-free-shares.yaml'), 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'quotient-share-'));
+    try {
+      // The golden case without its Expect documents is a plain policy.
+      writeFileSync(join(dir, 'share.yaml'), golden.slice(0, golden.indexOf('---\nkind: Expect')));
+      const r = quotient(['whatif', join(dir, 'share.yaml'), '--query', 'share', '--json']);
+      expect(r.status).toBe(0);
+      const a = onlyAnswer(r.stdout);
+      expect(a.placement).toEqual([{ pod: 0, node: 'n-0', gpus: [0], gpuMilli: 600 }]);
+      expect(a.victims.map((v: { gpus: number }) => v.gpus)).toEqual([0.5]);
+      const text = quotient(['whatif', join(dir, 'share.yaml'), '--query', 'share']);
+      expect(text.stdout).toContain('placement: n-0 gpu 0 (600m)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
