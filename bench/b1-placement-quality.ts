@@ -29,6 +29,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WasmKernel } from '../src/kernel/wasm-kernel.js';
 import type { GangRequest, KernelNode, PlacementStrategy } from '../src/kernel/types.js';
+import { seededRandom } from './synthetic-cluster.js';
 import { printRows } from './timing.js';
 
 const args = process.argv.slice(2);
@@ -70,17 +71,8 @@ function readCsv(file: string): Array<Record<string, string>> {
   });
 }
 
-/** mulberry32: a small seeded generator, so every run of a seed replays the same order. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator the other benches use (mulberry32): every run of a seed replays the same order. */
+const rng = seededRandom;
 
 const nodesCsv = readCsv(join(DATA, 'openb', 'openb_node_list_gpu_node.csv'));
 const models = [...new Set(nodesCsv.map((n) => n.model!))].sort();
