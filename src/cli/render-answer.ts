@@ -1,6 +1,7 @@
 /** A what-if answer for people: a headline, the placement, a victims table, the reasons. */
 import type { Answer } from '../engine/answer.js';
 import type { ViewedAnswer } from '../engine/visibility.js';
+import { formatGpu } from '../model/resources.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 import { describeSnapshot, type AnswerSnapshot } from './snapshot-note.js';
