@@ -25,7 +25,7 @@ import type { RunningJob, Standing } from '../model/policy.js';
 import { RESOURCE_NAMES, addGpu, shareMilli } from '../model/resources.js';
 import { comboIndex } from '../rules/facts.js';
 import { DenseKernel } from './dense-kernel.js';
-import { kernelGpus, maskToIndices, podsGpus, popcount, type Snapshot } from './snapshot.js';
+import { kernelGpus, maskToIndices, podsGpus, type Snapshot } from './snapshot.js';
 import { countsAt, totalRequest } from './usage.js';
 
 const RANK: Record<Standing, number> = { idle: 0, borrowing: 1, 'in-quota': 2 };
