@@ -204,7 +204,17 @@ function replay(trace: Pod[], seed: number, strategy: Strategy, typical: Array<{
         failed++;
         continue;
       }
-      const req: GangRequest = { pods: 1, gpu: share ? 1 : pod.gpus, cpu: pod.cpu, mem: pod.mem, pool: 0, strategy: strategy, strict: false, ...(share ? { milli: share } : {}), ...(allowed ? { models: allowed } : {}) };
+      const req: GangRequest = {
+        pods: 1,
+        gpu: share ? 1 : pod.gpus,
+        cpu: pod.cpu,
+        mem: pod.mem,
+        pool: 0,
+        strategy: strategy,
+        strict: false,
+        ...(share ? { milli: share } : {}),
+        ...(allowed ? { models: allowed } : {}),
+      };
       const t = process.hrtime.bigint();
       const res = kernel.place(req);
       placeNs += process.hrtime.bigint() - t;
@@ -255,7 +265,7 @@ function simulatorFit(m: Mirror, pod: Pod, random?: () => number): [number, numb
     const left = m.gpuLeft[n]!;
     if (pod.gpus > 0 && left.filter((x) => x >= pod.milli).length < pod.gpus) continue;
     const gpuLeft = left.reduce((s, x) => s + x, 0);
-    const score = random ? random() : Math.floor((1 - (0.5 * (m.cpuLeft[n]! - pod.cpu) / 128000 + 0.5 * (gpuLeft - totalMilli(pod)) / 8000)) * 100);
+    const score = random ? random() : Math.floor((1 - ((0.5 * (m.cpuLeft[n]! - pod.cpu)) / 128000 + (0.5 * (gpuLeft - totalMilli(pod))) / 8000)) * 100);
     if (score > bestScore) {
       best = n;
       bestScore = score;
@@ -324,7 +334,17 @@ if (json) {
     ['trace', 'strategy', 'seeds', 'GPUs allocated % at 130 % (min-max)', 'frag % at 90 %', 'place µs/pod', 'BestFit (paper)', 'FGD (paper)', 'Random (paper)'],
     results.map((r) => {
       const a = anchors[r.trace as string]!;
-      return [String(r.trace), String(r.strategy), String(r.seeds), `${f(r.allocatedPct)} (${f(r.allocatedMin)}-${f(r.allocatedMax)})`, f(r.fragAt90Pct), f(r.placeUsMean), `${f(a['05-BestFit']?.allocatedPct)} / frag ${f(a['05-BestFit']?.fragAt90Pct)}`, `${f(a['06-FGD']?.allocatedPct)} / frag ${f(a['06-FGD']?.fragAt90Pct)}`, f(a['01-Random']?.allocatedPct)];
+      return [
+        String(r.trace),
+        String(r.strategy),
+        String(r.seeds),
+        `${f(r.allocatedPct)} (${f(r.allocatedMin)}-${f(r.allocatedMax)})`,
+        f(r.fragAt90Pct),
+        f(r.placeUsMean),
+        `${f(a['05-BestFit']?.allocatedPct)} / frag ${f(a['05-BestFit']?.fragAt90Pct)}`,
+        `${f(a['06-FGD']?.allocatedPct)} / frag ${f(a['06-FGD']?.fragAt90Pct)}`,
+        f(a['01-Random']?.allocatedPct),
+      ];
     }),
   );
 }

@@ -22,7 +22,12 @@ const quick = process.argv.includes('--quick');
 /** Node counts: 10,000 is B2's size; 1,000 and 50,000 show whether cost depends on it. */
 const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 50_000];
 const BUDGET_MS = quick ? 300 : 1000;
-const SHAPES: Array<[pods: number, gpu: number]> = [[1, 8], [4, 8], [16, 2], [64, 1]];
+const SHAPES: Array<[pods: number, gpu: number]> = [
+  [1, 8],
+  [4, 8],
+  [16, 2],
+  [64, 1],
+];
 const ALLOCATED = 0.8;
 const json = process.argv.includes('--json');
 
@@ -31,7 +36,7 @@ const ANCHORS = [
   { what: 'full SIMD scan of the 10 KB bitmap (measured here)', us: 1.2 },
   { what: 'native floor', us: 0.2, note: '~0.1-0.3 µs' },
   { what: 'plain JS scan', us: 20 },
-  { what: "kube-scheduler at 5,000 nodes (680 pods/s)", us: 1500, note: '~1.5 ms a pod' },
+  { what: 'kube-scheduler at 5,000 nodes (680 pods/s)', us: 1500, note: '~1.5 ms a pod' },
 ];
 
 interface Row {
@@ -44,8 +49,7 @@ interface Row {
   ratio: number | null;
 }
 
-const gang = (pods: number, gpu: number): GangRequest =>
-  ({ pods, gpu, cpu: 0, mem: 0, pool: 0, strategy: 'binpack', strict: false });
+const gang = (pods: number, gpu: number): GangRequest => ({ pods, gpu, cpu: 0, mem: 0, pool: 0, strategy: 'binpack', strict: false });
 
 function compare(name: string, nodes: number, kernel: Kernel, twin: Kernel, op: (k: Kernel) => { ok: boolean }, budgetMs: number, timeTwin = true): Row {
   const answer = op(kernel);
@@ -111,16 +115,8 @@ function run(): { rows: Row[]; meta: Record<string, unknown> } {
 
 function printTable(rows: Row[], meta: Record<string, unknown>): void {
   const head = ['nodes', 'case', 'ok', 'kernel median (min-max)', 'twin median (min-max)', 'twin/kernel'];
-  const cell = (t: TimingSummary | null): string =>
-    t ? `${formatUs(t.medianUs)} (${formatUs(t.minUs)}-${formatUs(t.maxUs)})` : '-';
-  const body = rows.map((r) => [
-    r.nodes ? r.nodes.toLocaleString('en-US') : '-',
-    r.case,
-    r.ok ? 'yes' : 'no',
-    cell(r.kernel),
-    cell(r.twin),
-    r.ratio === null ? '-' : `${r.ratio.toFixed(1)}x`,
-  ]);
+  const cell = (t: TimingSummary | null): string => (t ? `${formatUs(t.medianUs)} (${formatUs(t.minUs)}-${formatUs(t.maxUs)})` : '-');
+  const body = rows.map((r) => [r.nodes ? r.nodes.toLocaleString('en-US') : '-', r.case, r.ok ? 'yes' : 'no', cell(r.kernel), cell(r.twin), r.ratio === null ? '-' : `${r.ratio.toFixed(1)}x`]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cols: string[]): string => cols.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(`B2 placement latency — 8-GPU nodes, ${ALLOCATED * 100}% of GPUs allocated, binpack; per call, node ${process.version}`);

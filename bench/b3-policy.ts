@@ -107,11 +107,28 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
     root.children.push(div);
     all.push(div);
     split(dmin, nTeam, GPUS, random).forEach((tmin, t) => {
-      const team: QuotaGen = { name: `div${d}-team${t}`, level: 2, min: tmin, children: [], division: d, self: chance(1 / 3) ? selfClause() : undefined, child: chance(0.25) ? childClause() : undefined, reclaim: pick(['any', 'any', 'lower-priority'] as const) };
+      const team: QuotaGen = {
+        name: `div${d}-team${t}`,
+        level: 2,
+        min: tmin,
+        children: [],
+        division: d,
+        self: chance(1 / 3) ? selfClause() : undefined,
+        child: chance(0.25) ? childClause() : undefined,
+        reclaim: pick(['any', 'any', 'lower-priority'] as const),
+      };
       div.children.push(team);
       all.push(team);
       split(Math.floor((tmin * 0.9) / GPUS) * GPUS, nProj, GPUS, random).forEach((pmin, p) => {
-        const proj: QuotaGen = { name: `div${d}-team${t}-proj${p}`, level: 3, min: pmin, children: [], division: d, self: chance(1 / 3) ? selfClause() : undefined, reclaim: pick(['any', 'any', 'lower-priority', 'never'] as const) };
+        const proj: QuotaGen = {
+          name: `div${d}-team${t}-proj${p}`,
+          level: 3,
+          min: pmin,
+          children: [],
+          division: d,
+          self: chance(1 / 3) ? selfClause() : undefined,
+          reclaim: pick(['any', 'any', 'lower-priority', 'never'] as const),
+        };
         team.children.push(proj);
         all.push(proj);
       });
@@ -121,7 +138,14 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
   // Jobs, by GPU budget: in quota per project, borrowing within each team's headroom, idle for the rest.
   const jobs: JobGen[] = [];
   const shape = (budget: number): [pods: number, gpu: number] => {
-    const shapes: Array<[number, number, number]> = [[1, 1, 0.66], [1, 2, 0.22], [1, 4, 0.07], [1, 8, 0.035], [2, 8, 0.01], [4, 8, 0.005]];
+    const shapes: Array<[number, number, number]> = [
+      [1, 1, 0.66],
+      [1, 2, 0.22],
+      [1, 4, 0.07],
+      [1, 8, 0.035],
+      [2, 8, 0.01],
+      [4, 8, 0.005],
+    ];
     for (let tries = 0; tries < 8; tries++) {
       let r = random();
       for (const [pods, gpu, w] of shapes) {
@@ -216,7 +240,11 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
       const weights = options.map((k) => small[k]!.length * (1 << k));
       let r = random() * weights.reduce((s, w) => s + w, 0);
       let k = options[0]!;
-      for (let i = 0; i < options.length; i++) if ((r -= weights[i]!) <= 0) { k = options[i]!; break; }
+      for (let i = 0; i < options.length; i++)
+        if ((r -= weights[i]!) <= 0) {
+          k = options[i]!;
+          break;
+        }
       chosen.push({ job: small[k]!.pop()!.job, size: 1 << k });
     }
     chosen.sort((a, b) => b.size - a.size);
@@ -230,7 +258,18 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
       let size = 1;
       while (offset % (size * 2) === 0 && offset + size * 2 <= GPUS) size *= 2;
       const quota = pick(idleQuotas);
-      const job: JobGen = { name: `j${jobs.length}`, quota, priority: 1 + Math.floor(random() * 4), module: pick(MODULES), standing: 'idle', pods: 1, gpu: size, startedMinAgo: 1 + Math.floor(random() * 72 * 60), checkpointMin: 0, placement: [{ node, gpus: Array.from({ length: size }, (_, g) => offset + g) }] };
+      const job: JobGen = {
+        name: `j${jobs.length}`,
+        quota,
+        priority: 1 + Math.floor(random() * 4),
+        module: pick(MODULES),
+        standing: 'idle',
+        pods: 1,
+        gpu: size,
+        startedMinAgo: 1 + Math.floor(random() * 72 * 60),
+        checkpointMin: 0,
+        placement: [{ node, gpus: Array.from({ length: size }, (_, g) => offset + g) }],
+      };
       jobs.push(job);
       offset += size;
     }
@@ -250,12 +289,14 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
   const borrowers9 = projects.filter((p) => p.self);
   const queries: B3Query[] = [];
   const levelOf = (q: QuotaGen): B3Query['level'] => (q.level === 1 ? 'division' : q.level === 2 ? 'team' : 'project');
-  for (const [pods, gpu] of [[1, 8], [4, 8], [16, 8]] as const) {
+  for (const [pods, gpu] of [
+    [1, 8],
+    [4, 8],
+    [16, 8],
+  ] as const) {
     for (let i = 0; i < perShape; i++) {
       const r = random();
-      const q = pods * gpu > 64
-        ? r < 0.4 ? pick(borrowers9) : r < 0.8 ? pick(teams) : pick(divisions)
-        : r < 0.7 ? pick(projects) : r < 0.9 ? pick(teams) : pick(divisions);
+      const q = pods * gpu > 64 ? (r < 0.4 ? pick(borrowers9) : r < 0.8 ? pick(teams) : pick(divisions)) : r < 0.7 ? pick(projects) : r < 0.9 ? pick(teams) : pick(divisions);
       queries.push({ name: `q-${pods}x${gpu}-${i}`, quota: q.name, level: levelOf(q), pods, gpu });
     }
   }
@@ -273,15 +314,21 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
     }
     return out;
   };
-  const quotasText = [
-    '# B3: generated by bench/b3-policy.ts',
-    API, 'kind: QuotaTree', 'metadata: { name: b3 }', 'spec:', '  pool: { name: gpu-pool }', '  quotas:',
-    ...quotaYaml(root, '    '),
-    ...divisions.flatMap((d) => {
-      const names = [d, ...d.children, ...d.children.flatMap((t) => t.children)].map((q) => q.name);
-      return ['---', API, 'kind: Workspace', `metadata: { name: ws-${d.name} }`, 'spec:', `  quotas: [${names.join(', ')}]`];
-    }),
-  ].join('\n') + '\n';
+  const quotasText =
+    [
+      '# B3: generated by bench/b3-policy.ts',
+      API,
+      'kind: QuotaTree',
+      'metadata: { name: b3 }',
+      'spec:',
+      '  pool: { name: gpu-pool }',
+      '  quotas:',
+      ...quotaYaml(root, '    '),
+      ...divisions.flatMap((d) => {
+        const names = [d, ...d.children, ...d.children.flatMap((t) => t.children)].map((q) => q.name);
+        return ['---', API, 'kind: Workspace', `metadata: { name: ws-${d.name} }`, 'spec:', `  quotas: [${names.join(', ')}]`];
+      }),
+    ].join('\n') + '\n';
   const wsOf = (q: QuotaGen): string => `ws-div${q.division < 0 ? 0 : q.division}`;
   const iso = (minAgo: number): string => new Date(AT_MS - minAgo * 60_000).toISOString().replace('.000Z', 'Z');
   const jobLines = kept.map((j) => {
@@ -291,15 +338,32 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
     const placement = j.placement.map((p) => `{ node: n-${p.node}, gpus: [${p.gpus.join(', ')}] }`).join(', ');
     return `    - { name: ${j.name}, workspace: ${wsOf(j.quota)}, quota: ${j.quota.name}, module: ${j.module}, priority: ${j.priority}, pods: ${j.pods}, resources: { gpu: ${j.gpu} }${idle}${standing}${cp}, startedAt: ${iso(j.startedMinAgo)}, placement: [${placement}] }`;
   });
-  const clusterText = [
-    '# B3: generated by bench/b3-policy.ts; every GPU allocated',
-    API, 'kind: Cluster', 'metadata: { name: b3-full }', 'spec:', `  at: ${AT}`, '  nodeGroups:', `    - { prefix: n-, count: ${nodes}, gpus: ${GPUS}, pool: gpu-pool }`, '  jobs:', ...jobLines,
-  ].join('\n') + '\n';
+  const clusterText =
+    [
+      '# B3: generated by bench/b3-policy.ts; every GPU allocated',
+      API,
+      'kind: Cluster',
+      'metadata: { name: b3-full }',
+      'spec:',
+      `  at: ${AT}`,
+      '  nodeGroups:',
+      `    - { prefix: n-, count: ${nodes}, gpus: ${GPUS}, pool: gpu-pool }`,
+      '  jobs:',
+      ...jobLines,
+    ].join('\n') + '\n';
   const byName = new Map(all.map((q) => [q.name, q]));
-  const whatifText = queries.map((q) => [
-    API, 'kind: WhatIf', `metadata: { name: ${q.name} }`, 'spec:',
-    `  submit: { name: ${q.name}-job, workspace: ${wsOf(byName.get(q.quota)!)}, quota: ${q.quota}, module: DLC, priority: 9, pods: ${q.pods}, resources: { gpu: ${q.gpu} } }`,
-  ].join('\n')).join('\n---\n') + '\n';
+  const whatifText =
+    queries
+      .map((q) =>
+        [
+          API,
+          'kind: WhatIf',
+          `metadata: { name: ${q.name} }`,
+          'spec:',
+          `  submit: { name: ${q.name}-job, workspace: ${wsOf(byName.get(q.quota)!)}, quota: ${q.quota}, module: DLC, priority: 9, pods: ${q.pods}, resources: { gpu: ${q.gpu} } }`,
+        ].join('\n'),
+      )
+      .join('\n---\n') + '\n';
   const files = [
     { path: 'b3/quotas.yaml', text: quotasText },
     { path: 'b3/cluster.yaml', text: clusterText },
@@ -309,9 +373,14 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
     files,
     queries,
     stats: {
-      nodes, gpus: total, quotas: all.length, jobs: kept.length,
+      nodes,
+      gpus: total,
+      quotas: all.length,
+      jobs: kept.length,
       pods: kept.reduce((s, j) => s + j.pods, 0),
-      inQuotaGpus, borrowingGpus, idleGpus: kept.filter((j) => j.standing === 'idle').reduce((s, j) => s + j.pods * j.gpu, 0),
+      inQuotaGpus,
+      borrowingGpus,
+      idleGpus: kept.filter((j) => j.standing === 'idle').reduce((s, j) => s + j.pods * j.gpu, 0),
       bytes: files.reduce((s, f) => s + Buffer.byteLength(f.text), 0),
     },
   };

@@ -189,30 +189,59 @@ function printTable(r: Awaited<ReturnType<typeof run>>): void {
   const c = r.cluster;
   const n = (x: number) => x.toLocaleString('en-US');
   console.log(`B3 what-if with preemption — node ${r.node}`);
-  console.log(`cluster: ${n(c.nodes)} nodes × 8 GPUs (${n(c.gpus)} GPUs, all allocated: ${n(c.inQuotaGpus)} in quota, ${n(c.borrowingGpus)} borrowing, ${n(c.idleGpus)} idle), ${n(c.quotas)} quotas, ${n(c.jobs)} running jobs (${n(c.pods)} pods), ${(c.bytes / 1e6).toFixed(1)} MB of YAML`);
-  console.log(`queries: ${r.queries} priority-9 WhatIfs (${SHAPES.map((s) => s).join(', ')}); answers: ${Object.entries(r.decisions).map(([k, v]) => `${v} ${k}`).join(', ')}; victims per preempt: median ${r.victimsPerPreempt.median}, max ${r.victimsPerPreempt.max}`);
+  console.log(
+    `cluster: ${n(c.nodes)} nodes × 8 GPUs (${n(c.gpus)} GPUs, all allocated: ${n(c.inQuotaGpus)} in quota, ${n(c.borrowingGpus)} borrowing, ${n(c.idleGpus)} idle), ${n(c.quotas)} quotas, ${n(c.jobs)} running jobs (${n(c.pods)} pods), ${(c.bytes / 1e6).toFixed(1)} MB of YAML`,
+  );
+  console.log(
+    `queries: ${r.queries} priority-9 WhatIfs (${SHAPES.map((s) => s).join(', ')}); answers: ${Object.entries(r.decisions)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}; victims per preempt: median ${r.victimsPerPreempt.median}, max ${r.victimsPerPreempt.max}`,
+  );
   console.log(`wasm and reference answers: identical (${r.queries} of ${r.queries})\n`);
   console.log('One-time costs');
   const o = r.oneTime;
-  printRows(['step', 'wasm', 'reference'], [
-    ['generate the YAML (bench only)', `${o.generateMs.toFixed(0)} ms`, ''],
-    ['load + validate (loadPolicy)', `${o.loadValidateMs.toFixed(0)} ms`, ''],
-    ['Session.open (load + rules + snapshot + kernel load)', `${o.openWasmMs.toFixed(0)} ms`, `${o.openReferenceMs.toFixed(0)} ms`],
-    ['first answer (builds its eligibility table)', formatUs(o.firstQueryWasmUs), formatUs(o.firstQueryReferenceUs)],
-    ['cold answers, each builds a table: median (p99)', `${formatUs(r.wasm.cold.medianUs)} (${formatUs(r.wasm.cold.p99Us)})`, `${formatUs(r.reference.cold.medianUs)} (${formatUs(r.reference.cold.p99Us)})`],
-  ]);
+  printRows(
+    ['step', 'wasm', 'reference'],
+    [
+      ['generate the YAML (bench only)', `${o.generateMs.toFixed(0)} ms`, ''],
+      ['load + validate (loadPolicy)', `${o.loadValidateMs.toFixed(0)} ms`, ''],
+      ['Session.open (load + rules + snapshot + kernel load)', `${o.openWasmMs.toFixed(0)} ms`, `${o.openReferenceMs.toFixed(0)} ms`],
+      ['first answer (builds its eligibility table)', formatUs(o.firstQueryWasmUs), formatUs(o.firstQueryReferenceUs)],
+      [
+        'cold answers, each builds a table: median (p99)',
+        `${formatUs(r.wasm.cold.medianUs)} (${formatUs(r.wasm.cold.p99Us)})`,
+        `${formatUs(r.reference.cold.medianUs)} (${formatUs(r.reference.cold.p99Us)})`,
+      ],
+    ],
+  );
   console.log(`\nWarm answers (tables built), per answer: ${r.warmRounds.wasm} rounds wasm, ${r.warmRounds.reference} rounds reference`);
   const cell = (d: Distribution) => `${formatUs(d.medianUs)} / ${formatUs(d.p99Us)} (${formatUs(d.minUs)}-${formatUs(d.maxUs)})`;
-  printRows(['shape', 'n', 'wasm median / p99 (min-max)', 'reference median / p99 (min-max)', 'ref/wasm'], [...SHAPES, 'all' as const].map((s) => [
-    s, String(r.wasm.warm[s].samples), cell(r.wasm.warm[s]), cell(r.reference.warm[s]), `${r.ratio[s]!.toFixed(2)}x`,
-  ]));
-  console.log(`CPU time per warm answer (wasm, all shapes): median ${formatUs(r.wasm.warmCpu.medianUs)}, p99 ${formatUs(r.wasm.warmCpu.p99Us)} (${formatUs(r.wasm.warmCpu.minUs)}-${formatUs(r.wasm.warmCpu.maxUs)}); reference ${formatUs(r.reference.warmCpu.medianUs)}`);
+  printRows(
+    ['shape', 'n', 'wasm median / p99 (min-max)', 'reference median / p99 (min-max)', 'ref/wasm'],
+    [...SHAPES, 'all' as const].map((s) => [s, String(r.wasm.warm[s].samples), cell(r.wasm.warm[s]), cell(r.reference.warm[s]), `${r.ratio[s]!.toFixed(2)}x`]),
+  );
+  console.log(
+    `CPU time per warm answer (wasm, all shapes): median ${formatUs(r.wasm.warmCpu.medianUs)}, p99 ${formatUs(r.wasm.warmCpu.p99Us)} (${formatUs(r.wasm.warmCpu.minUs)}-${formatUs(r.wasm.warmCpu.maxUs)}); reference ${formatUs(r.reference.warmCpu.medianUs)}`,
+  );
   console.log('\nWhere a warm answer goes (wasm run)');
-  printRows(['part', 'per answer', 'share of the median answer'], [
-    ['inside the kernel (place + selectVictims), mean', `${formatUs(r.wasm.kernelUsPerAnswer)} (${r.wasm.kernelCallsPerAnswer.toFixed(1)} calls)`, `${(100 * r.wasm.kernelUsPerAnswer / r.wasm.warm.all.medianUs).toFixed(0)}%`],
-    [`findCandidates alone (memoized per snapshot state), one call, median (p99); ~${n(Math.round(r.wasm.candidates))} candidates`, `${formatUs(r.wasm.findCandidates.medianUs)} (${formatUs(r.wasm.findCandidates.p99Us)})`, `${(100 * r.wasm.findCandidates.medianUs / r.wasm.warm.all.medianUs).toFixed(0)}% (1-2 calls per answer)`],
-  ]);
-  console.log(`kernel alone, reference/wasm: ${(r.reference.kernelUsPerAnswer / r.wasm.kernelUsPerAnswer).toFixed(1)}x (${formatUs(r.reference.kernelUsPerAnswer)} vs ${formatUs(r.wasm.kernelUsPerAnswer)} per answer); end to end the TypeScript around it dominates.`);
+  printRows(
+    ['part', 'per answer', 'share of the median answer'],
+    [
+      [
+        'inside the kernel (place + selectVictims), mean',
+        `${formatUs(r.wasm.kernelUsPerAnswer)} (${r.wasm.kernelCallsPerAnswer.toFixed(1)} calls)`,
+        `${((100 * r.wasm.kernelUsPerAnswer) / r.wasm.warm.all.medianUs).toFixed(0)}%`,
+      ],
+      [
+        `findCandidates alone (memoized per snapshot state), one call, median (p99); ~${n(Math.round(r.wasm.candidates))} candidates`,
+        `${formatUs(r.wasm.findCandidates.medianUs)} (${formatUs(r.wasm.findCandidates.p99Us)})`,
+        `${((100 * r.wasm.findCandidates.medianUs) / r.wasm.warm.all.medianUs).toFixed(0)}% (1-2 calls per answer)`,
+      ],
+    ],
+  );
+  console.log(
+    `kernel alone, reference/wasm: ${(r.reference.kernelUsPerAnswer / r.wasm.kernelUsPerAnswer).toFixed(1)}x (${formatUs(r.reference.kernelUsPerAnswer)} vs ${formatUs(r.wasm.kernelUsPerAnswer)} per answer); end to end the TypeScript around it dominates.`,
+  );
   console.log('Anchors (BENCHMARKS.md B3, per what-if):');
   for (const a of ANCHORS) console.log(`  ${a.what}${a.us ? `: ${formatUs(a.us)}` : ''}`);
 }

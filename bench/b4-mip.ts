@@ -30,7 +30,11 @@ let solver: Highs | undefined;
 
 /** The optimum of one alternative: the victims (job indices, ascending), or null when infeasible. */
 export async function mipOptimum(
-  state: KernelSnapshot, req: GangRequest, candidates: readonly Candidate[], constraints: readonly QuotaConstraint[], order: readonly number[],
+  state: KernelSnapshot,
+  req: GangRequest,
+  candidates: readonly Candidate[],
+  constraints: readonly QuotaConstraint[],
+  order: readonly number[],
 ): Promise<number[] | null> {
   solver ??= await highsLoader();
   const jobs = candidates.map((c) => state.jobs[c.job]!);
@@ -124,7 +128,12 @@ export async function mipOptimum(
     else if (id === 5) fixed.push(...extra.map((e) => e.replace(/^ t/, ' u')), ` h5: s >= ${best}`);
     else fixed.push(` f${fixed.length}: ${objective} ${sense === 'Minimize' ? '<=' : '>='} ${best}`);
   }
-  return values ? all.filter((k) => values[k] === 1).map((k) => candidates[k]!.job).sort((a, b) => a - b) : null;
+  return values
+    ? all
+        .filter((k) => values[k] === 1)
+        .map((k) => candidates[k]!.job)
+        .sort((a, b) => a - b)
+    : null;
 }
 
 function fmt(v: number): string {

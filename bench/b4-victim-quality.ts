@@ -63,9 +63,11 @@ function firstWorse(a: OracleCost, b: OracleCost): number {
 }
 
 async function collect(size: 'small' | 'large', target: number, rows: Row[], counts: { scanned: number; strict: number; mipFailed: number }): Promise<void> {
-  const arb = scenarioArbitrary(size === 'small'
-    ? { maxNodes: 12, flavours: ['full', 'big-gangs', 'all-idle', 'plain', 'extreme-priorities'] }
-    : { maxNodes: 200, maxJobs: 300, flavours: ['full', 'big-gangs', 'all-idle', 'plain', 'extreme-priorities'] });
+  const arb = scenarioArbitrary(
+    size === 'small'
+      ? { maxNodes: 12, flavours: ['full', 'big-gangs', 'all-idle', 'plain', 'extreme-priorities'] }
+      : { maxNodes: 200, maxJobs: 300, flavours: ['full', 'big-gangs', 'all-idle', 'plain', 'extreme-priorities'] },
+  );
   let found = 0;
   for (let round = 0; found < target && round < 400; round++) {
     for (const s of fc.sample(arb, { numRuns: 100, seed: seed * 1000 + round + (size === 'large' ? 500 : 0) })) {
@@ -126,10 +128,21 @@ function summary(rows: Row[]) {
     notOptimal: worse.length,
     worseOnCriterion: [1, 2, 3, 4, 5].map((c) => worse.filter((r) => r.worseOn === c).length),
     lostGapGpuHours: { median: q(gaps, 0.5), worst: gaps.at(-1) ?? 0 },
-    candidates: { median: q(rows.map((r) => r.candidates).sort((a, b) => a - b), 0.5), max: Math.max(0, ...rows.map((r) => r.candidates)) },
+    candidates: {
+      median: q(
+        rows.map((r) => r.candidates).sort((a, b) => a - b),
+        0.5,
+      ),
+      max: Math.max(0, ...rows.map((r) => r.candidates)),
+    },
     nodes: { max: Math.max(0, ...rows.map((r) => r.nodes)) },
     kernelMs: { median: round3(q(kernel, 0.5)), max: round3(kernel.at(-1) ?? 0) },
-    mipMsMedian: round3(q(rows.map((r) => r.mipMs).sort((a, b) => a - b), 0.5)),
+    mipMsMedian: round3(
+      q(
+        rows.map((r) => r.mipMs).sort((a, b) => a - b),
+        0.5,
+      ),
+    ),
   };
 }
 
@@ -156,11 +169,19 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  console.log(`B4 victim-set quality against HiGHS (exact MIP, lexicographic 5.3 order): seed ${seed}, ${counts.scanned} scenarios scanned, ${counts.strict} left out for strict topology, ${result.seconds} s`);
+  console.log(
+    `B4 victim-set quality against HiGHS (exact MIP, lexicographic 5.3 order): seed ${seed}, ${counts.scanned} scenarios scanned, ${counts.strict} left out for strict topology, ${result.seconds} s`,
+  );
   console.log('| states | cases | optimal | proven exact by the kernel | median gap (lost GPU-h) | worst gap | worse on criterion 1/2/3/4/5 | candidates median/max | kernel ms median/max |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const [name, s] of [['small (<= 12 nodes)', result.small], ['large (<= 200 nodes)', result.large], ['all', result.all]] as const) {
-    console.log(`| ${name} | ${s.cases} | ${s.optimalPct}% | ${s.exactPct}% | ${s.lostGapGpuHours.median.toFixed(2)} | ${s.lostGapGpuHours.worst.toFixed(2)} | ${s.worseOnCriterion.join('/')} | ${s.candidates.median}/${s.candidates.max} | ${s.kernelMs.median}/${s.kernelMs.max} |`);
+  for (const [name, s] of [
+    ['small (<= 12 nodes)', result.small],
+    ['large (<= 200 nodes)', result.large],
+    ['all', result.all],
+  ] as const) {
+    console.log(
+      `| ${name} | ${s.cases} | ${s.optimalPct}% | ${s.exactPct}% | ${s.lostGapGpuHours.median.toFixed(2)} | ${s.lostGapGpuHours.worst.toFixed(2)} | ${s.worseOnCriterion.join('/')} | ${s.candidates.median}/${s.candidates.max} | ${s.kernelMs.median}/${s.kernelMs.max} |`,
+    );
   }
   console.log('Target (issue 8): optimal on >= 99% of cases, and on every small one.');
 }
@@ -172,8 +193,13 @@ function sizes(): void {
     for (const costs of ['tied', 'distinct']) {
       const nodes = Array.from({ length: d }, () => ({ gpus: 1, usedMask: 1, freeCpu: 1e9, freeMem: 1e9, pool: 0 }));
       const jobs = Array.from({ length: d }, (_, i) => ({
-        pods: [{ node: i, mask: 1, cpu: 0, mem: 0 }], rank: 2, priority: 3,
-        lostWork: costs === 'tied' ? 1 : ((i * 7919) % 13) + i / 100, gpus: 1, startedAt: 0, order: i,
+        pods: [{ node: i, mask: 1, cpu: 0, mem: 0 }],
+        rank: 2,
+        priority: 3,
+        lostWork: costs === 'tied' ? 1 : ((i * 7919) % 13) + i / 100,
+        gpus: 1,
+        startedAt: 0,
+        order: i,
       }));
       const kernel = new WasmKernel();
       kernel.load({ nodes, jobs });

@@ -50,11 +50,7 @@ const WORKERS = [1, 2];
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
 /** Figures B5 is compared with (BENCHMARKS.md). */
-const ANCHORS = [
-  'a Piscina round trip measured here: 35-50 µs (compare: per-task overhead above)',
-  '26-29k tiny tasks/s on 2 workers',
-  '2.3 µs per query when 10k are batched in one task',
-];
+const ANCHORS = ['a Piscina round trip measured here: 35-50 µs (compare: per-task overhead above)', '26-29k tiny tasks/s on 2 workers', '2.3 µs per query when 10k are batched in one task'];
 
 interface Variant {
   name: 'full' | 'small';
@@ -78,7 +74,16 @@ interface Cell {
   qpsMax: number;
 }
 
-const SHAPES: Array<[pods: number, gpu: number]> = [[1, 8], [2, 8], [4, 8], [8, 8], [16, 8], [1, 1], [1, 2], [1, 4]];
+const SHAPES: Array<[pods: number, gpu: number]> = [
+  [1, 8],
+  [2, 8],
+  [4, 8],
+  [8, 8],
+  [16, 8],
+  [1, 1],
+  [1, 2],
+  [1, 4],
+];
 
 function makeQueries(session: Session, n: number): BatchQuery[] {
   const whatIfs = session.policy.whatIfs;
@@ -115,9 +120,7 @@ async function runVariant(v: Variant) {
   await inThread(session, probe);
   const probeTime = await inThread(session, probe);
   const perQueryUs = (probeTime.seconds * 1e6) / probe.length;
-  const n = v.name === 'full'
-    ? FULL_QUERIES
-    : Math.max(2000, Math.min(SMALL_MAX, Math.floor((SMALL_BUDGET_S * 1e6) / perQueryUs / 1000) * 1000));
+  const n = v.name === 'full' ? FULL_QUERIES : Math.max(2000, Math.min(SMALL_MAX, Math.floor((SMALL_BUDGET_S * 1e6) / perQueryUs / 1000) * 1000));
   const queries = makeQueries(session, n);
   const base = await inThread(session, queries);
   const baselineQps = n / base.seconds;
@@ -197,24 +200,45 @@ async function run() {
   const variants = [];
   for (const v of VARIANTS) if (!ONLY || ONLY === v.name) variants.push(await runVariant(v));
   const ceilingAfter = await parallelCeiling();
-  return { benchmark: 'B5 batch throughput', node: process.version, cores: availableParallelism(), loadAverage1m: load, parallelCeiling: { before: ceilingBefore, after: ceilingAfter }, variants, anchors: ANCHORS };
+  return {
+    benchmark: 'B5 batch throughput',
+    node: process.version,
+    cores: availableParallelism(),
+    loadAverage1m: load,
+    parallelCeiling: { before: ceilingBefore, after: ceilingAfter },
+    variants,
+    anchors: ANCHORS,
+  };
 }
 
 function printTable(r: Awaited<ReturnType<typeof run>>): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   console.log(`B5 batch throughput — node ${r.node}, ${r.cores} cores; queries per second (median of repeats, min-max)`);
-  console.log(`2-thread speed-up of a plain CPU loop on this machine now: ${r.parallelCeiling.before.toFixed(2)}x before, ${r.parallelCeiling.after.toFixed(2)}x after (2.00 = two free cores; load average ${r.loadAverage1m.toFixed(2)} at start)`);
+  console.log(
+    `2-thread speed-up of a plain CPU loop on this machine now: ${r.parallelCeiling.before.toFixed(2)}x before, ${r.parallelCeiling.after.toFixed(2)}x after (2.00 = two free cores; load average ${r.loadAverage1m.toFixed(2)} at start)`,
+  );
   for (const v of r.variants) {
     const c = v.cluster;
-    console.log(`\n[${v.variant}] ${n(c.nodes)} nodes × 8 GPUs, ${n(c.quotas)} quotas, ${n(c.jobs)} jobs; ${n(v.queries)} queries${v.variant === 'full' ? ' (not 100,000: a warm answer takes ms on this snapshot, see B3)' : v.queries < 100_000 ? ' (the time budget\'s worth, not 100,000)' : ''}, ${v.repeats} run(s) per cell`);
-    console.log(`answers: ${Object.entries(v.decisions).map(([k, x]) => `${n(x)} ${k}`).join(', ')}; Session.open in-thread ${n(v.openInThreadMs)} ms; pool warm (open in each worker) ${Object.entries(v.poolWarmMs).map(([w, ms]) => `${w}w ${n(ms)} ms`).join(', ')}`);
+    console.log(
+      `\n[${v.variant}] ${n(c.nodes)} nodes × 8 GPUs, ${n(c.quotas)} quotas, ${n(c.jobs)} jobs; ${n(v.queries)} queries${v.variant === 'full' ? ' (not 100,000: a warm answer takes ms on this snapshot, see B3)' : v.queries < 100_000 ? " (the time budget's worth, not 100,000)" : ''}, ${v.repeats} run(s) per cell`,
+    );
+    console.log(
+      `answers: ${Object.entries(v.decisions)
+        .map(([k, x]) => `${n(x)} ${k}`)
+        .join(', ')}; Session.open in-thread ${n(v.openInThreadMs)} ms; pool warm (open in each worker) ${Object.entries(v.poolWarmMs)
+        .map(([w, ms]) => `${w}w ${n(ms)} ms`)
+        .join(', ')}`,
+    );
     console.log(`in-thread baseline: ${n(v.inThread.qps)} q/s (${formatUs(v.inThread.usPerQuery)} per query)`);
-    printRows(['batch', 'tasks', '1 worker q/s', '2 workers q/s', '2w/1w', '2w vs in-thread'], BATCHES.map((b) => {
-      const one = v.cells.find((x) => x.workers === 1 && x.batch === b)!;
-      const two = v.cells.find((x) => x.workers === 2 && x.batch === b)!;
-      const cell = (x: Cell) => (v.repeats > 1 ? `${n(x.qps)} (${n(x.qpsMin)}-${n(x.qpsMax)})` : n(x.qps));
-      return [String(b), n(one.tasks), cell(one), cell(two), `${v.scaling[b]!.toFixed(2)}x`, `${(two.qps / v.inThread.qps).toFixed(2)}x`];
-    }));
+    printRows(
+      ['batch', 'tasks', '1 worker q/s', '2 workers q/s', '2w/1w', '2w vs in-thread'],
+      BATCHES.map((b) => {
+        const one = v.cells.find((x) => x.workers === 1 && x.batch === b)!;
+        const two = v.cells.find((x) => x.workers === 2 && x.batch === b)!;
+        const cell = (x: Cell) => (v.repeats > 1 ? `${n(x.qps)} (${n(x.qpsMin)}-${n(x.qpsMax)})` : n(x.qps));
+        return [String(b), n(one.tasks), cell(one), cell(two), `${v.scaling[b]!.toFixed(2)}x`, `${(two.qps / v.inThread.qps).toFixed(2)}x`];
+      }),
+    );
     console.log(`per-task overhead removed by batching (1 worker, batch 1 vs 1,000): ${v.taskOverheadUs > 0 ? `${formatUs(v.taskOverheadUs)} per task` : 'below the noise at this answer time'}`);
   }
   console.log('\nAnchors (BENCHMARKS.md B5):');

@@ -98,18 +98,21 @@ async function runOnce(name: string, nodesFile: string, format: 'pai' | 'openb',
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   let lastLog = started;
-  const report: Report = await simulate({ policy, label: POLICY, nodes, workload, market }, {
-    seed,
-    backend: 'wasm',
-    cycle: cycle * 1000,
-    onProgress: (done, total) => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-      if (!json && performance.now() - lastLog > 5000) {
-        lastLog = performance.now();
-        process.stderr.write(`  ${name}: ${done}/${total} arrived, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-      }
+  const report: Report = await simulate(
+    { policy, label: POLICY, nodes, workload, market },
+    {
+      seed,
+      backend: 'wasm',
+      cycle: cycle * 1000,
+      onProgress: (done, total) => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+        if (!json && performance.now() - lastLog > 5000) {
+          lastLog = performance.now();
+          process.stderr.write(`  ${name}: ${done}/${total} arrived, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+        }
+      },
     },
-  });
+  );
   const wall = (performance.now() - started) / 1000;
   const cpuUsed = process.cpuUsage(cpu0);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -150,14 +153,32 @@ async function main(): Promise<void> {
     rows.push(await run('openb replay (real trace)', join(data, 'openb/openb_node_list_gpu_node.csv'), 'openb', openb, repeat));
   }
   if (json) {
-    console.log(JSON.stringify({ bench: 'B6', cycleSeconds: cycle, anchor: 'Kueue baseline: 15,000 workloads on 30 queues in ~351 s wall; target: a 30-day month in < 60 s, peak RSS < 1 GiB', rows }, null, 2));
+    console.log(
+      JSON.stringify({ bench: 'B6', cycleSeconds: cycle, anchor: 'Kueue baseline: 15,000 workloads on 30 queues in ~351 s wall; target: a 30-day month in < 60 s, peak RSS < 1 GiB', rows }, null, 2),
+    );
     return;
   }
   printRows(
     ['run', 'jobs', 'sim days', 'wall s median (min-max)', 'CPU s', 'load', 'sim days / wall s', 'jobs / s', 'peak RSS MiB', 'utilisation', 'lost GPU-h', 'preemptions', 'wait p95 h by team'],
-    rows.map((r) => [r.run, String(r.jobs), String(r.simulatedDays), `${r.wallSeconds} (${r.wallMinSeconds}-${r.wallMaxSeconds}), ${r.repeats} runs`, String(r.cpuSeconds), String(r.loadAverage), String(r.simulatedDaysPerWallSecond), String(r.jobsPerSecond), String(r.peakRssMiB), `${(r.utilisation * 100).toFixed(1)}%`, String(r.lostGpuHours), String(r.preemptions), Object.entries(r.waitP95ByTeam).map(([k, v]) => `${k} ${v}`).join(', ')]),
+    rows.map((r) => [
+      r.run,
+      String(r.jobs),
+      String(r.simulatedDays),
+      `${r.wallSeconds} (${r.wallMinSeconds}-${r.wallMaxSeconds}), ${r.repeats} runs`,
+      String(r.cpuSeconds),
+      String(r.loadAverage),
+      String(r.simulatedDaysPerWallSecond),
+      String(r.jobsPerSecond),
+      String(r.peakRssMiB),
+      `${(r.utilisation * 100).toFixed(1)}%`,
+      String(r.lostGpuHours),
+      String(r.preemptions),
+      Object.entries(r.waitP95ByTeam)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    ]),
   );
-  console.log('\nanchor: Kueue\'s baseline, 15,000 workloads on 30 queues in ~351 s of wall time; target: the month in < 60 s, peak RSS < 1 GiB');
+  console.log("\nanchor: Kueue's baseline, 15,000 workloads on 30 queues in ~351 s of wall time; target: the month in < 60 s, peak RSS < 1 GiB");
 }
 
 await main();

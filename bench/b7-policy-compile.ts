@@ -74,15 +74,20 @@ const result = {
 };
 if (json) console.log(JSON.stringify(result, null, 2));
 else {
-  console.log(`B7 policy compile: ${p.stats.quotas} quotas, ${p.stats.workspaces} workspaces, ${p.stats.members} members, ${p.stats.resourcePolicies} resource policies, ${(p.stats.bytes / 1024).toFixed(0)} KiB of YAML; ${ROUNDS} rounds`);
+  console.log(
+    `B7 policy compile: ${p.stats.quotas} quotas, ${p.stats.workspaces} workspaces, ${p.stats.members} members, ${p.stats.resourcePolicies} resource policies, ${(p.stats.bytes / 1024).toFixed(0)} KiB of YAML; ${ROUNDS} rounds`,
+  );
   const row = (what: string, d: Distribution): string[] => [what, formatUs(d.medianUs), formatUs(d.minUs), formatUs(d.maxUs)];
-  printRows(['step', 'median', 'min', 'max'], [
-    row('load (parse, validate, build)', dist.load),
-    row('Session.open (load + rules + snapshot)', dist.open),
-    row('admission rules', dist.admission),
-    row(`tabulate ${tables} preemptor classes`, dist.tabulate),
-    row('open + admission + tabulate (the B7 figure)', dist.total),
-    row('  the same, CPU time of the process', cpuDist),
-  ]);
+  printRows(
+    ['step', 'median', 'min', 'max'],
+    [
+      row('load (parse, validate, build)', dist.load),
+      row('Session.open (load + rules + snapshot)', dist.open),
+      row('admission rules', dist.admission),
+      row(`tabulate ${tables} preemptor classes`, dist.tabulate),
+      row('open + admission + tabulate (the B7 figure)', dist.total),
+      row('  the same, CPU time of the process', cpuDist),
+    ],
+  );
   console.log(`\n${fastTables} of ${tables} tables filled by the rules' own operators without an engine run; target for the B7 figure: 300 ms`);
 }

@@ -22,7 +22,10 @@ export function b7Policy(seed = 7): B7Policy {
   let quotas = 1;
   let members = 0;
   let resourcePolicies = 0;
-  const DIV = 10, TEAM = 10, PROJ = 9, PROJ_GPU = 64;
+  const DIV = 10,
+    TEAM = 10,
+    PROJ = 9,
+    PROJ_GPU = 64;
   const teamGpu = PROJ * PROJ_GPU;
   const divGpu = TEAM * teamGpu;
   q.push('apiVersion: quotient.dev/v1', 'kind: QuotaTree', 'metadata: { name: b7 }', 'spec:', '  pool: { name: gpu-pool }', '  quotas:');

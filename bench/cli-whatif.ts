@@ -134,5 +134,7 @@ else {
   console.log(`quotient whatif with ${r.queries.few} WhatIfs: ${f(r.cliCpuMs.few)} ms CPU, peak ${f(r.peakRssMiB.few)} MiB`);
   console.log(`quotient whatif with ${r.queries.many} WhatIfs: ${f(r.cliCpuMs.many)} ms CPU, peak ${f(r.peakRssMiB.many)} MiB`);
   console.log(`one extra answer through the CLI: ${f(r.extraAnswerCpuMs, 2)} ms CPU`);
-  console.log(`in this process (Session.open ${r.inProcess.openCpuMs.toFixed(0)} ms CPU), each of the ${r.inProcess.answers} answered once: ${r.inProcess.perAnswerCpuMs.toFixed(2)} ms CPU per answer; CLI/in-process ${r.cliOverInProcess.toFixed(2)}×`);
+  console.log(
+    `in this process (Session.open ${r.inProcess.openCpuMs.toFixed(0)} ms CPU), each of the ${r.inProcess.answers} answered once: ${r.inProcess.perAnswerCpuMs.toFixed(2)} ms CPU per answer; CLI/in-process ${r.cliOverInProcess.toFixed(2)}×`,
+  );
 }

@@ -60,7 +60,10 @@ function b2Figures(result: unknown): Figure[] {
   const figures: Figure[] = [];
   const sizes = at(result, 'sizes');
   const largest = Array.isArray(sizes) ? sizes : [10_000];
-  for (const [shape, target] of [['1x8', '≤ 1 µs (target); SIMD bitmap scan ~1.2 µs; native ~0.1-0.3 µs'], ['64x1', '≤ 5 µs (target); plain JS scan ~20 µs']] as const) {
+  for (const [shape, target] of [
+    ['1x8', '≤ 1 µs (target); SIMD bitmap scan ~1.2 µs; native ~0.1-0.3 µs'],
+    ['64x1', '≤ 5 µs (target); plain JS scan ~20 µs'],
+  ] as const) {
     const row = b2Row(result, `place ${shape}`, 10_000);
     figures.push({ figure: `place ${shape}, 10,000 nodes, kernel median (min-max)`, ours: spread(row, 'kernel'), anchor: target });
     figures.push({ figure: `place ${shape}, twin/kernel (same run)`, ours: fixed(num(row, 'ratio'), 1, '×'), anchor: 'kernel faster than the twin' });
@@ -78,8 +81,16 @@ function b3Figures(result: unknown): Figure[] {
   const p99 = num(result, 'wasm.warm.all.p99Us');
   const nodes = num(result, 'cluster.nodes');
   return [
-    { figure: `warm what-if, ${nodes?.toLocaleString('en-US') ?? '?'} nodes, median / p99`, ours: median === undefined ? 'n/a' : `${formatUs(median)} / ${formatUs(p99 ?? NaN)}`, anchor: '≤ 0.5 ms / ≤ 2 ms (target); kube-scheduler PreemptionAsync 1.75 ms' },
-    { figure: 'warm what-if, CPU time per answer, median / p99', ours: num(result, 'wasm.warmCpu.medianUs') === undefined ? 'n/a' : `${formatUs(num(result, 'wasm.warmCpu.medianUs')!)} / ${formatUs(num(result, 'wasm.warmCpu.p99Us') ?? NaN)}`, anchor: '≤ 0.5 ms / ≤ 2 ms (target)' },
+    {
+      figure: `warm what-if, ${nodes?.toLocaleString('en-US') ?? '?'} nodes, median / p99`,
+      ours: median === undefined ? 'n/a' : `${formatUs(median)} / ${formatUs(p99 ?? NaN)}`,
+      anchor: '≤ 0.5 ms / ≤ 2 ms (target); kube-scheduler PreemptionAsync 1.75 ms',
+    },
+    {
+      figure: 'warm what-if, CPU time per answer, median / p99',
+      ours: num(result, 'wasm.warmCpu.medianUs') === undefined ? 'n/a' : `${formatUs(num(result, 'wasm.warmCpu.medianUs')!)} / ${formatUs(num(result, 'wasm.warmCpu.p99Us') ?? NaN)}`,
+      anchor: '≤ 0.5 ms / ≤ 2 ms (target)',
+    },
     { figure: 'Session.open (wasm)', ours: fixed(num(result, 'oneTime.openWasmMs'), 0, ' ms'), anchor: '≤ 1.5 s CPU at 10,000 nodes (target, issue 11 item 2)' },
     { figure: 'warm answer, reference/wasm (same run)', ours: fixed(num(result, 'ratio.all'), 2, '×'), anchor: '-' },
   ];
@@ -88,7 +99,11 @@ function b3Figures(result: unknown): Figure[] {
 function cliFigures(result: unknown): Figure[] {
   const extra = num(result, 'extraAnswerCpuMs.median');
   return [
-    { figure: `quotient whatif, one more WhatIf (${num(result, 'nodes')?.toLocaleString('en-US') ?? '?'} nodes), CPU median (min-max)`, ours: extra === undefined ? 'n/a' : `${extra.toFixed(2)} ms (${fixed(num(result, 'extraAnswerCpuMs.min'), 2)}-${fixed(num(result, 'extraAnswerCpuMs.max'), 2)} ms)`, anchor: 'little more than one answer in-process (target); was ~16 ms at 10,000 nodes' },
+    {
+      figure: `quotient whatif, one more WhatIf (${num(result, 'nodes')?.toLocaleString('en-US') ?? '?'} nodes), CPU median (min-max)`,
+      ours: extra === undefined ? 'n/a' : `${extra.toFixed(2)} ms (${fixed(num(result, 'extraAnswerCpuMs.min'), 2)}-${fixed(num(result, 'extraAnswerCpuMs.max'), 2)} ms)`,
+      anchor: 'little more than one answer in-process (target); was ~16 ms at 10,000 nodes',
+    },
     { figure: 'CLI per extra answer / in-process per answer (same run)', ours: fixed(num(result, 'cliOverInProcess'), 2, '×'), anchor: '~1× (target); was ~5×' },
   ];
 }
@@ -113,7 +128,11 @@ function b5Figures(result: unknown): Figure[] {
     const variant = at(v, 'variant');
     const name = typeof variant === 'string' ? variant : '?';
     figures.push({ figure: `[${name}] 2 workers, batch 1,000`, ours: fixed(num(cell, 'qps'), 0, ' q/s'), anchor: '≥ 100,000 q/s (target); Piscina 26-29k tiny tasks/s' });
-    figures.push({ figure: `[${name}] 1 → 2 workers at batch 1,000`, ours: fixed(num(v, 'scaling.1000'), 2, '×'), anchor: `≥ 1.7× (target); machine's 2-thread ceiling ${fixed(num(result, 'parallelCeiling.before'), 2, '×')}` });
+    figures.push({
+      figure: `[${name}] 1 → 2 workers at batch 1,000`,
+      ours: fixed(num(v, 'scaling.1000'), 2, '×'),
+      anchor: `≥ 1.7× (target); machine's 2-thread ceiling ${fixed(num(result, 'parallelCeiling.before'), 2, '×')}`,
+    });
   }
   return figures.length > 0 ? figures : [{ figure: 'throughput', ours: 'n/a', anchor: '≥ 100,000 q/s' }];
 }
@@ -131,9 +150,21 @@ function b6Figures(result: unknown): Figure[] {
   const days = num(month, 'simulatedDays');
   const jobs = num(month, 'jobs');
   return [
-    { figure: `PAI-shaped month, ${jobs?.toLocaleString('en-US') ?? '?'} jobs / ${days ?? '?'} simulated days, wall median (min-max)`, ours: wall(month), anchor: '< 60 s for 30 days (target); Kueue: 15,000 workloads on 30 queues in ~351 s' },
-    { figure: 'CPU seconds of the month (median) / load average at the end', ours: `${fixed(num(month, 'cpuSeconds'), 1)} / ${fixed(num(month, 'loadAverage'), 1)}`, anchor: 'wall ≈ CPU when the 2 cores are free' },
-    { figure: 'simulated days per wall-second / jobs per second', ours: `${fixed(num(month, 'simulatedDaysPerWallSecond'), 2)} / ${fixed(num(month, 'jobsPerSecond'), 0)}`, anchor: 'Kueue ~43 workloads/s' },
+    {
+      figure: `PAI-shaped month, ${jobs?.toLocaleString('en-US') ?? '?'} jobs / ${days ?? '?'} simulated days, wall median (min-max)`,
+      ours: wall(month),
+      anchor: '< 60 s for 30 days (target); Kueue: 15,000 workloads on 30 queues in ~351 s',
+    },
+    {
+      figure: 'CPU seconds of the month (median) / load average at the end',
+      ours: `${fixed(num(month, 'cpuSeconds'), 1)} / ${fixed(num(month, 'loadAverage'), 1)}`,
+      anchor: 'wall ≈ CPU when the 2 cores are free',
+    },
+    {
+      figure: 'simulated days per wall-second / jobs per second',
+      ours: `${fixed(num(month, 'simulatedDaysPerWallSecond'), 2)} / ${fixed(num(month, 'jobsPerSecond'), 0)}`,
+      anchor: 'Kueue ~43 workloads/s',
+    },
     { figure: 'peak RSS of the month (MiB)', ours: fixed(num(month, 'peakRssMiB'), 0), anchor: '< 1,024 MiB (target)' },
     { figure: 'openb replay (8,152 pods, 1,213 nodes), wall median (min-max)', ours: wall(openb), anchor: '-' },
   ];
@@ -151,9 +182,21 @@ function b1Figures(result: unknown): Figure[] {
     const paper = (policy: string, key: string): string => fixed(num(result, `anchors.${trace}.${policy}.${key}`), 2, '%');
     const fit = b1Row(result, trace, 'bestfit-sim');
     const ours = b1Row(result, trace, 'binpack');
-    figures.push({ figure: `[${trace}] GPUs allocated at 130 %, BestFit reproduced (faithfulness)`, ours: fixed(num(fit, 'allocatedPct'), 2, '%'), anchor: `BestFit ${paper('05-BestFit', 'allocatedPct')} (within 0.5 points)` });
-    figures.push({ figure: `[${trace}] GPUs allocated at 130 %, kernel binpack`, ours: fixed(num(ours, 'allocatedPct'), 2, '%'), anchor: `FGD ${paper('06-FGD', 'allocatedPct')}; target ≥ ${trace === 'default' ? '95.5' : '97.3'}%` });
-    figures.push({ figure: `[${trace}] fragmentation at 90 %, kernel binpack`, ours: fixed(num(ours, 'fragAt90Pct'), 2, '%'), anchor: `BestFit ${paper('05-BestFit', 'fragAt90Pct')}, FGD ${paper('06-FGD', 'fragAt90Pct')}` });
+    figures.push({
+      figure: `[${trace}] GPUs allocated at 130 %, BestFit reproduced (faithfulness)`,
+      ours: fixed(num(fit, 'allocatedPct'), 2, '%'),
+      anchor: `BestFit ${paper('05-BestFit', 'allocatedPct')} (within 0.5 points)`,
+    });
+    figures.push({
+      figure: `[${trace}] GPUs allocated at 130 %, kernel binpack`,
+      ours: fixed(num(ours, 'allocatedPct'), 2, '%'),
+      anchor: `FGD ${paper('06-FGD', 'allocatedPct')}; target ≥ ${trace === 'default' ? '95.5' : '97.3'}%`,
+    });
+    figures.push({
+      figure: `[${trace}] fragmentation at 90 %, kernel binpack`,
+      ours: fixed(num(ours, 'fragAt90Pct'), 2, '%'),
+      anchor: `BestFit ${paper('05-BestFit', 'fragAt90Pct')}, FGD ${paper('06-FGD', 'fragAt90Pct')}`,
+    });
   }
   return figures;
 }
@@ -163,7 +206,11 @@ function b7Figures(result: unknown): Figure[] {
   const min = num(result, 'ms.total.min');
   const max = num(result, 'ms.total.max');
   return [
-    { figure: 'load + validate + compile + tabulate, median (min-max)', ours: median === undefined ? 'n/a' : `${median.toFixed(0)} ms (${fixed(min, 0)}-${fixed(max, 0)} ms)`, anchor: '≤ 300 ms (target); json-rules-engine 0.7 ms per 10-rule run' },
+    {
+      figure: 'load + validate + compile + tabulate, median (min-max)',
+      ours: median === undefined ? 'n/a' : `${median.toFixed(0)} ms (${fixed(min, 0)}-${fixed(max, 0)} ms)`,
+      anchor: '≤ 300 ms (target); json-rules-engine 0.7 ms per 10-rule run',
+    },
   ];
 }
 
@@ -174,7 +221,14 @@ export const BENCHMARKS: Benchmark[] = [
   { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
   { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '99', '--repeats', '1'], fullArgs: [], figures: cliFigures },
   { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '20'], fullArgs: [], figures: b4Figures },
-  { id: 'b5', title: 'B5 batch throughput', script: 'bench/b5-batch-throughput.ts', quickArgs: ['--only', 'small', '--small-queries', '2000', '--small-budget', '1'], fullArgs: [], figures: b5Figures },
+  {
+    id: 'b5',
+    title: 'B5 batch throughput',
+    script: 'bench/b5-batch-throughput.ts',
+    quickArgs: ['--only', 'small', '--small-queries', '2000', '--small-budget', '1'],
+    fullArgs: [],
+    figures: b5Figures,
+  },
   { id: 'b6', title: 'B6 trace replay', script: 'bench/b6-trace-replay.ts', quickArgs: ['--jobs', '20000', '--days', '1', '--repeat', '1'], fullArgs: [], figures: b6Figures },
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
 ];

@@ -110,7 +110,11 @@ if (json) {
     r.figures.forEach((f, i) => body.push([i === 0 ? r.id : '', f.figure, f.ours, f.anchor, i === 0 ? rss : '', i === 0 ? wall : '']));
   }
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const line = (cols: string[]): string => cols.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cols: string[]): string =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(`Quotient benchmarks (${quick ? 'quick' : 'full'}) — node ${machine.node}, ${machine.cpus} cores (${machine.cpuModel}), load average ${machine.loadAverage1m.toFixed(2)}`);
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

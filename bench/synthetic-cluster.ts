@@ -47,7 +47,7 @@ export function syntheticCluster(opts: SyntheticClusterOptions): KernelSnapshot 
     [slots[i], slots[j]] = [slots[j]!, slots[i]!];
   }
   const used = new Array<number>(opts.nodes).fill(0);
-  for (let i = 0; i < target; i++) used[empty + Math.floor(slots[i]! / GPUS)]! |= 1 << slots[i]! % GPUS;
+  for (let i = 0; i < target; i++) used[empty + Math.floor(slots[i]! / GPUS)]! |= 1 << (slots[i]! % GPUS);
 
   const nodes: KernelNode[] = used.map((usedMask) => ({ gpus: GPUS, usedMask, freeCpu: PLENTY, freeMem: PLENTY, pool: 0 }));
   const jobs: KernelJob[] = [];

@@ -73,7 +73,11 @@ export function sinceUs(start: bigint): number {
 /** Prints rows as an aligned text table. */
 export function printRows(head: string[], body: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const line = (cols: string[]): string => cols.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cols: string[]): string =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));

@@ -60,14 +60,7 @@ function cmp(a: string, b: string): number {
 
 /** Orders findings by file, line, column, then code, so output is stable. */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort(
-    (a, b) =>
-      cmp(a.file, b.file) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      cmp(a.code, b.code) ||
-      cmp(a.message, b.message),
-  );
+  return [...findings].sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column || cmp(a.code, b.code) || cmp(a.message, b.message));
 }
 
 /** True when any finding is an error (warnings alone do not stop the pipeline). */

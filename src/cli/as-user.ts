@@ -7,7 +7,12 @@ import { nearest } from '../policy/suggest.js';
 export function asUser(opts: { as?: string }, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const user = opts.as ?? env.QUOTIENT_USER;
   if (user === undefined) return undefined;
-  if (user.trim() === '') throw new QuotientError('cli/bad-user', opts.as !== undefined ? '--as needs a user name' : 'QUOTIENT_USER is set but empty', 'give a user listed in a workspace\'s members or guests, or unset QUOTIENT_USER for the full view');
+  if (user.trim() === '')
+    throw new QuotientError(
+      'cli/bad-user',
+      opts.as !== undefined ? '--as needs a user name' : 'QUOTIENT_USER is set but empty',
+      "give a user listed in a workspace's members or guests, or unset QUOTIENT_USER for the full view",
+    );
   return user;
 }
 

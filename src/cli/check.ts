@@ -18,7 +18,7 @@ export function registerCheck(program: Command): void {
   const cmd = program
     .command('check')
     .description('validate policy files and lint them; every finding has a code, file:line:col, the field path and a hint')
-    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
+    .argument('[paths...]', "policy folders (one policy each) and files (merged into one policy, or joining each folder's policy; a Cluster among them replaces the folder's)")
     .option('--fail-on-warning', 'exit 1 on warnings too')
     .addHelpText('after', '\nExit codes: 0 clean, 1 findings (errors, or warnings with --fail-on-warning), 2 could not run.')
     .action((paths: string[], opts: CheckOptions) => {

@@ -32,11 +32,15 @@ export function bundleAtRevision(path: string, rev: string): Bundle {
     try {
       return execFileSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      const msg = String((e as { stderr?: string }).stderr ?? (e as Error).message).trim().split('\n')[0];
+      const msg = String((e as { stderr?: string }).stderr ?? (e as Error).message)
+        .trim()
+        .split('\n')[0];
       throw new QuotientError('cli/git', `git ${args.join(' ')} failed: ${msg}`, 'run inside the git repository that holds the policy, with a revision it has (e.g. --base main)');
     }
   };
-  const files = git('ls-tree', '-r', '--name-only', rev, '--', path).split('\n').filter((f) => /\.ya?ml$/.test(f));
+  const files = git('ls-tree', '-r', '--name-only', rev, '--', path)
+    .split('\n')
+    .filter((f) => /\.ya?ml$/.test(f));
   if (files.length === 0) throw new QuotientError('cli/no-files', `${path} holds no YAML files at ${rev}`, 'check the path and the revision');
   return { label: `${path}@${rev}`, paths: [path], files: files.map((f) => ({ path: `${rev}:${f}`, text: git('show', `${rev}:./${f}`) })) };
 }
@@ -46,7 +50,11 @@ function open(b: Bundle, backend: 'wasm' | 'reference'): Side {
   const { session, findings } = Session.open(b.files, { backend, now });
   if (!session) {
     log(renderFindings(sortFindings(findings)));
-    throw new QuotientError('diff/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answers are compared from a policy with errors`, 'run `quotient check` on it and fix the errors first');
+    throw new QuotientError(
+      'diff/invalid-policy',
+      `the policy ${b.label} has errors (${countFindings(findings)}); no answers are compared from a policy with errors`,
+      'run `quotient check` on it and fix the errors first',
+    );
   }
   return { label: b.label, session, files: b.files };
 }
@@ -60,7 +68,9 @@ function count(flag: string, v: string): number {
 export function registerDiff(program: Command): void {
   const cmd = program
     .command('diff')
-    .description('what a policy change does: ask the old and the new policy the same questions (every WhatIf, every Promise, a seeded sample of submissions) and list every answer that changed, with the rule and line on each side')
+    .description(
+      'what a policy change does: ask the old and the new policy the same questions (every WhatIf, every Promise, a seeded sample of submissions) and list every answer that changed, with the rule and line on each side',
+    )
     .argument('<paths...>', 'OLD NEW (folders or files of one policy each), or PATH with --base REV')
     .option('--base <rev>', 'compare PATH at this git revision (old) with PATH as it is now (new)')
     .option('--fail-on-change', 'exit 1 when any answer changed (a CI gate)')
@@ -69,7 +79,10 @@ export function registerDiff(program: Command): void {
     .option('--promise-runs <n>', 'generated states per promise, per side', '50')
     .option('--json', 'print a DiffReport as JSON: {apiVersion, kind, old, new, asked, changes} (schemas/diff-report.json)')
     .option('-o, --output <format>', 'table, json or markdown (a pull-request comment)')
-    .addHelpText('after', '\nExamples:\n  quotient diff docs/examples/quota-scaling-diff/old docs/examples/quota-scaling-diff/new\n  quotient diff policies/quota-scaling --base main --fail-on-change -o markdown\n\nExit codes: 0 compared (with --fail-on-change: nothing changed), 1 answers changed (with --fail-on-change), 2 could not run.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  quotient diff docs/examples/quota-scaling-diff/old docs/examples/quota-scaling-diff/new\n  quotient diff policies/quota-scaling --base main --fail-on-change -o markdown\n\nExit codes: 0 compared (with --fail-on-change: nothing changed), 1 answers changed (with --fail-on-change), 2 could not run.',
+    )
     .action(async (paths: string[], flags: DiffFlags) => {
       const format = flags.json ? 'json' : (flags.output ?? 'table');
       if (!['table', 'json', 'markdown'].includes(format)) throw new QuotientError('cli/bad-output', `-o ${format} is not table, json or markdown`, 'use -o table, -o json or -o markdown');
@@ -85,7 +98,11 @@ export function registerDiff(program: Command): void {
         oldB = oneBundle(paths[0]!);
         newB = oneBundle(paths[1]!);
       }
-      const result = await diffPolicies(open(oldB, backend), open(newB, backend), { samples: count('--samples', flags.samples), seed: count('--seed', flags.seed), promiseRuns: count('--promise-runs', flags.promiseRuns) });
+      const result = await diffPolicies(open(oldB, backend), open(newB, backend), {
+        samples: count('--samples', flags.samples),
+        seed: count('--seed', flags.seed),
+        promiseRuns: count('--promise-runs', flags.promiseRuns),
+      });
       if (format === 'json') printDocument('json', report('DiffReport', result));
       else if (format === 'markdown') process.stdout.write(renderMarkdown(result));
       else say(renderTable(result));
@@ -116,7 +133,12 @@ function summary(r: DiffResult): string {
 export function renderTable(r: DiffResult): string {
   const head = `${r.old} → ${r.new}: ${summary(r)}`;
   if (r.changes.length === 0) return head;
-  const t = new Table({ head: ['question', 'job', 'changed', 'old', 'new', 'why (old)', 'why (new)'], style: { head: [], border: [] }, wordWrap: true, colWidths: [null, 26, 14, 26, 26, 40, 40] as unknown as number[] });
+  const t = new Table({
+    head: ['question', 'job', 'changed', 'old', 'new', 'why (old)', 'why (new)'],
+    style: { head: [], border: [] },
+    wordWrap: true,
+    colWidths: [null, 26, 14, 26, 26, 40, 40] as unknown as number[],
+  });
   for (const c of r.changes) t.push([`${c.kind} ${c.question}`, c.job, c.changed.join(', '), side(c.old), side(c.new), c.old?.why ?? '', c.new?.why ?? '']);
   return `${head}\n${t.toString()}`;
 }
@@ -128,8 +150,10 @@ export function renderMarkdown(r: DiffResult): string {
   const lines = [`### Quotient: ${cell(r.old)} → ${cell(r.new)}`, '', summary(r), ''];
   if (r.changes.length) {
     lines.push('| question | job | changed | old | new | why (old) | why (new) |', '|---|---|---|---|---|---|---|');
-    for (const c of r.changes) lines.push(`| ${c.kind} \`${cell(c.question)}\` | ${cell(c.job)} | ${c.changed.join(', ')} | ${cell(side(c.old))} | ${cell(side(c.new))} | ${cell(c.old?.why ?? '')} | ${cell(c.new?.why ?? '')} |`);
+    for (const c of r.changes)
+      lines.push(
+        `| ${c.kind} \`${cell(c.question)}\` | ${cell(c.job)} | ${c.changed.join(', ')} | ${cell(side(c.old))} | ${cell(side(c.new))} | ${cell(c.old?.why ?? '')} | ${cell(c.new?.why ?? '')} |`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }
-

@@ -12,7 +12,7 @@ export function registerExplain(program: Command): void {
   const cmd = program
     .command('explain')
     .description('print the rules a policy compiles to: which jobs may preempt which, and why, with the policy line of each rule')
-    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
+    .argument('[paths...]', "policy folders (one policy each) and files (merged into one policy, or joining each folder's policy; a Cluster among them replaces the folder's)")
     .addHelpText('after', '\nExit codes: 0 printed, 2 could not run (including a policy with errors).')
     .action((paths: string[], opts: OutputOptions) => {
       const format = formatOf(opts);

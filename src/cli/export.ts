@@ -32,7 +32,12 @@ const FORMATS = ['kueue', 'koordinator', 'volcano', 'pai'] as const;
 
 /** The mapping rows as a table for people. */
 export function mappingTable(rows: MappingRow[]): string {
-  const t = new Table({ head: ['quota', 'Quotient field', 'becomes', 'fate', 'note'], style: { head: [], border: [] }, wordWrap: true, colWidths: [null, null, null, null, 60] as unknown as number[] });
+  const t = new Table({
+    head: ['quota', 'Quotient field', 'becomes', 'fate', 'note'],
+    style: { head: [], border: [] },
+    wordWrap: true,
+    colWidths: [null, null, null, null, 60] as unknown as number[],
+  });
   for (const r of rows) t.push([r.quota, r.field, r.target, r.fate, r.note]);
   const counts = (['one-to-one', 'approximated', 'lost'] as const).map((f) => `${rows.filter((r) => r.fate === f).length} ${f}`).join(', ');
   return `${t.toString()}\n${counts}`;
@@ -52,7 +57,10 @@ export function registerExport(program: Command): void {
     .option('--namespace <ns>', 'Koordinator: the namespace of the ElasticQuotas', 'default')
     .option('-o, --output <format>', 'yaml (multi-document; the default for Kubernetes objects) or json (a List; the default for pai)')
     .option('--report <file>', 'write the mapping table to this file instead of stderr')
-    .addHelpText('after', '\nExamples:\n  quotient export kueue policies/inference-preempts-training\n  quotient export pai policies/self-level-preemption -o json\n  quotient export koordinator policies/quota-scaling --report mapping.txt > quotas.yaml\n\nExit codes: 0 exported (losses are in the table), 2 could not run (bad flags, a policy with errors).')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  quotient export kueue policies/inference-preempts-training\n  quotient export pai policies/self-level-preemption -o json\n  quotient export koordinator policies/quota-scaling --report mapping.txt > quotas.yaml\n\nExit codes: 0 exported (losses are in the table), 2 could not run (bad flags, a policy with errors).',
+    )
     .action((format: string, paths: string[], flags: ExportFlags) => {
       if (!(FORMATS as readonly string[]).includes(format)) throw new QuotientError('cli/bad-format', `unknown format "${format}"`, `use one of ${FORMATS.join(', ')}`);
       if (flags.api !== 'v1beta1' && flags.api !== 'v1beta2') throw new QuotientError('cli/bad-flag', `--api ${flags.api} is not v1beta1 or v1beta2`, 'Kueue serves both; v1beta2 is current');
@@ -64,11 +72,20 @@ export function registerExport(program: Command): void {
       const { policy, findings } = loadPolicy(bundle.files);
       if (!policy) {
         log(renderFindings(sortFindings(findings)));
-        throw new QuotientError('export/invalid-policy', `the policy ${bundle.label} has errors (${countFindings(findings)}); nothing is exported from a policy with errors`, 'run `quotient check` on it and fix the errors first');
+        throw new QuotientError(
+          'export/invalid-policy',
+          `the policy ${bundle.label} has errors (${countFindings(findings)}); nothing is exported from a policy with errors`,
+          'run `quotient check` on it and fix the errors first',
+        );
       }
       const pools = policy.pools.map((p) => p.name);
       const poolName = flags.pool ?? (pools.length === 1 ? pools[0] : undefined);
-      if (poolName === undefined || !pools.includes(poolName)) throw new QuotientError('cli/bad-flag', flags.pool ? `no pool "${flags.pool}" in ${bundle.label}` : `${bundle.label} has ${pools.length} pools (${pools.join(', ')})`, 'choose one with --pool');
+      if (poolName === undefined || !pools.includes(poolName))
+        throw new QuotientError(
+          'cli/bad-flag',
+          flags.pool ? `no pool "${flags.pool}" in ${bundle.label}` : `${bundle.label} has ${pools.length} pools (${pools.join(', ')})`,
+          'choose one with --pool',
+        );
       const pool = policy.pools.find((p) => p.name === poolName)!;
       const quotas = treeOfPolicy(policy, poolName);
       const names = { gpu: flags.gpuResource };
@@ -86,7 +103,11 @@ export function registerExport(program: Command): void {
         rows = result.rows;
         document = result.objects;
       } else {
-        const pai = exportPai(quotas, pool.type, (policy.cluster?.nodes ?? []).filter((n) => n.pool === poolName));
+        const pai = exportPai(
+          quotas,
+          pool.type,
+          (policy.cluster?.nodes ?? []).filter((n) => n.pool === poolName),
+        );
         rows = pai.rows;
         document = pai.document;
       }

@@ -28,7 +28,12 @@ export const MAX_RUNS = 100_000;
 export function runsFlag(value: string): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw new QuotientError('cli/bad-runs', `--runs must be a positive whole number, got "${value}"`, 'for example --runs 500');
-  if (n > MAX_RUNS) throw new QuotientError('cli/too-many-runs', `--runs ${n} is more than the budget of ${MAX_RUNS.toLocaleString('en-US')} states per promise`, `search longer by running again with other seeds (--seed), ${MAX_RUNS.toLocaleString('en-US')} runs each`);
+  if (n > MAX_RUNS)
+    throw new QuotientError(
+      'cli/too-many-runs',
+      `--runs ${n} is more than the budget of ${MAX_RUNS.toLocaleString('en-US')} states per promise`,
+      `search longer by running again with other seeds (--seed), ${MAX_RUNS.toLocaleString('en-US')} runs each`,
+    );
   return n;
 }
 

@@ -33,7 +33,10 @@ interface KubectlFlags {
 /** `kueue,koordinator,namespace,label:KEY` → sources; anything else is a usage error. */
 function nameSources(flag: string, text: string): NameSource[] {
   const out: NameSource[] = [];
-  for (const s of text.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+  for (const s of text
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')) {
     if (s === 'kueue' || s === 'koordinator' || s === 'namespace' || (s.startsWith('label:') && s.length > 'label:'.length)) out.push(s as NameSource);
     else throw new QuotientError('cli/bad-flag', `${flag}: unknown source "${s}"`, 'use kueue, koordinator, namespace or label:KEY, comma-separated, in the order to try');
   }
@@ -43,7 +46,7 @@ function nameSources(flag: string, text: string): NameSource[] {
 
 /** Registers `import` and its formats. */
 export function registerImport(program: Command): Command {
-  const cmd = program.command('import').description('read other tools\' objects into Quotient documents');
+  const cmd = program.command('import').description("read other tools' objects into Quotient documents");
   cmd
     .command('kubectl')
     .description('a Cluster snapshot from `kubectl get nodes,pods -A -o json`: nodes, and running GPU pods grouped into gang jobs by owner')
@@ -52,14 +55,21 @@ export function registerImport(program: Command): Command {
     .option('--model-label <label>', 'node label holding the GPU model', 'nvidia.com/gpu.product')
     .option('--pool-label <label>', 'node label holding the pool name (nodes without it get --pool)')
     .option('--pool <name>', 'the pool of nodes without --pool-label', 'gpu-pool')
-    .option('--quota-from <sources>', 'where a pod\'s quota name comes from, in order: kueue (label kueue.x-k8s.io/queue-name), koordinator (label quota.scheduling.koordinator.sh/name), namespace, label:KEY', 'kueue,koordinator,namespace')
-    .option('--workspace-from <sources>', 'where a pod\'s workspace name comes from (same sources)', 'namespace')
+    .option(
+      '--quota-from <sources>',
+      "where a pod's quota name comes from, in order: kueue (label kueue.x-k8s.io/queue-name), koordinator (label quota.scheduling.koordinator.sh/name), namespace, label:KEY",
+      'kueue,koordinator,namespace',
+    )
+    .option('--workspace-from <sources>', "where a pod's workspace name comes from (same sources)", 'namespace')
     .option('--module-label <label>', 'pod label holding the module (DLC, DSW, EAS)', 'quotient.dev/module')
     .option('--module <module>', 'the module of pods without --module-label', 'DLC')
     .option('--priority-map <bands>', 'spec.priority → 1..9: FROM=PRIORITY bands, a pod gets the priority of the highest band it reaches', DEFAULT_PRIORITY_MAP)
     .option('--at <time>', 'the snapshot time (ISO 8601); default now')
-    .option('--name <name>', 'the Cluster document\'s name', 'imported')
-    .addHelpText('after', '\nExamples:\n  kubectl get nodes,pods -A -o json > state.json\n  quotient import kubectl state.json > cluster.yaml\n  kubectl get nodes,pods -A -o json | quotient import kubectl - --pool-label node.kubernetes.io/instance-type\n\nExit codes: 0 imported (skipped objects are listed on stderr), 1 the input is not a kubectl List (located errors), 2 could not run.')
+    .option('--name <name>', "the Cluster document's name", 'imported')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  kubectl get nodes,pods -A -o json > state.json\n  quotient import kubectl state.json > cluster.yaml\n  kubectl get nodes,pods -A -o json | quotient import kubectl - --pool-label node.kubernetes.io/instance-type\n\nExit codes: 0 imported (skipped objects are listed on stderr), 1 the input is not a kubectl List (located errors), 2 could not run.',
+    )
     .action((file: string, flags: KubectlFlags) => {
       if (!(MODULES as readonly string[]).includes(flags.module)) throw new QuotientError('cli/bad-flag', `--module ${flags.module} is not a module`, `use one of ${MODULES.join(', ')}`);
       const bands = parsePriorityMap(flags.priorityMap);
@@ -93,7 +103,7 @@ export function registerImport(program: Command): Command {
       .description(QUOTA_HELP[format])
       .argument('<files...>', 'YAML or JSON files (several objects per file, or a List); - for stdin')
       .option('--pool <name>', 'the pool of the QuotaTree', 'gpu-pool')
-      .option('--name <name>', 'the QuotaTree document\'s name', `${format}-import`)
+      .option('--name <name>', "the QuotaTree document's name", `${format}-import`)
       .option('--gpu-resource <name>', 'the resource counted as GPUs', 'nvidia.com/gpu')
       .addHelpText('after', `\nExit codes: 0 imported (fields without a counterpart are warnings on stderr), 1 the input cannot be read as ${format} quotas (located errors), 2 could not run.`)
       .action((files: string[], flags: { pool: string; name: string; gpuResource: string }) => {
@@ -119,7 +129,10 @@ const QUOTA_HELP: Record<QuotaFormat, string> = {
 };
 
 function summary(r: ReturnType<typeof importKubectl>, findings: string): string {
-  const read = Object.entries(r.read).map(([k, n]) => `${n} ${k}`).join(', ') || 'nothing';
+  const read =
+    Object.entries(r.read)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ') || 'nothing';
   const lines = [`read: ${read}`, `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)`, ...r.mapped.map((m) => `mapped: ${m}`)];
   const byReason = new Map<string, typeof r.skipped>();
   for (const s of r.skipped) byReason.set(`${s.kind}: ${s.reason}`, [...(byReason.get(`${s.kind}: ${s.reason}`) ?? []), s]);
@@ -128,7 +141,13 @@ function summary(r: ReturnType<typeof importKubectl>, findings: string): string 
     lines.push(`  ${list.length} × ${reason}`);
     // Every object is named; the first few with their place, the rest by name on one line.
     for (const s of list.slice(0, 5)) lines.push(`    ${s.name || '(no name)'}  ${s.where}`);
-    if (list.length > 5) lines.push(`    and ${list.length - 5} more: ${list.slice(5).map((s) => s.name || '(no name)').join(', ')}`);
+    if (list.length > 5)
+      lines.push(
+        `    and ${list.length - 5} more: ${list
+          .slice(5)
+          .map((s) => s.name || '(no name)')
+          .join(', ')}`,
+      );
   }
   if (findings) lines.push(findings);
   return lines.join('\n');

@@ -38,7 +38,14 @@ process.stderr.on('error', () => process.exit(EXIT.failure));
 
 /** "no space left on device (ENOSPC)": the reason a write failed, as people say it. */
 function writeFailure(e: NodeJS.ErrnoException): string {
-  const said: Record<string, string> = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EFBIG: 'the file is too large', EIO: 'input/output error', EBADF: 'the output is closed', EAGAIN: 'the output is not accepting data' };
+  const said: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'the file is too large',
+    EIO: 'input/output error',
+    EBADF: 'the output is closed',
+    EAGAIN: 'the output is not accepting data',
+  };
   return e.code ? `${said[e.code] ?? e.message.split('\n')[0] ?? e.code} (${e.code})` : (e.message.split('\n')[0] ?? 'unknown error');
 }
 
@@ -88,7 +95,9 @@ function report(e: unknown): number {
   }
   if (e instanceof KernelError && KERNEL_BUILD_PROBLEM[e.code]) {
     // The build on disk is missing, damaged or older than the code: say which, and how to rebuild.
-    log(`${colour.red('quotient:')} ${KERNEL_BUILD_PROBLEM[e.code]} (${escapeDisplay(e.message)})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`);
+    log(
+      `${colour.red('quotient:')} ${KERNEL_BUILD_PROBLEM[e.code]} (${escapeDisplay(e.message)})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`,
+    );
     return EXIT.failure;
   }
   if (e instanceof FindingsError) {

@@ -38,7 +38,16 @@ function timeChart(title: string, hours: number[], series: Record<string, number
   return {
     ...base(title),
     data: [
-      { name: 't', values, transform: opts.stack ? [{ type: 'stack', groupby: ['x'], sort: { field: 'c' }, field: 'y' }] : [{ type: 'formula', as: 'y0', expr: '0' }, { type: 'formula', as: 'y1', expr: 'datum.y' }] },
+      {
+        name: 't',
+        values,
+        transform: opts.stack
+          ? [{ type: 'stack', groupby: ['x'], sort: { field: 'c' }, field: 'y' }]
+          : [
+              { type: 'formula', as: 'y0', expr: '0' },
+              { type: 'formula', as: 'y1', expr: 'datum.y' },
+            ],
+      },
       { name: 'levels', values: levels },
     ],
     scales: [
@@ -57,11 +66,36 @@ function timeChart(title: string, hours: number[], series: Record<string, number
         from: { facet: { name: 'f', data: 't', groupby: 'c' } },
         marks: [
           opts.stack
-            ? { type: 'area', from: { data: 'f' }, encode: { enter: { interpolate: { value: 'step-after' }, x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y0' }, y2: { scale: 'y', field: 'y1' }, fill: { scale: 'color', field: 'c' }, fillOpacity: { value: 0.85 } } } }
-            : { type: 'line', from: { data: 'f' }, encode: { enter: { interpolate: { value: 'step-after' }, x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y1' }, stroke: { scale: 'color', field: 'c' }, strokeWidth: { value: 1.6 } } } },
+            ? {
+                type: 'area',
+                from: { data: 'f' },
+                encode: {
+                  enter: {
+                    interpolate: { value: 'step-after' },
+                    x: { scale: 'x', field: 'x' },
+                    y: { scale: 'y', field: 'y0' },
+                    y2: { scale: 'y', field: 'y1' },
+                    fill: { scale: 'color', field: 'c' },
+                    fillOpacity: { value: 0.85 },
+                  },
+                },
+              }
+            : {
+                type: 'line',
+                from: { data: 'f' },
+                encode: {
+                  enter: { interpolate: { value: 'step-after' }, x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y1' }, stroke: { scale: 'color', field: 'c' }, strokeWidth: { value: 1.6 } },
+                },
+              },
         ],
       },
-      { type: 'rule', from: { data: 'levels' }, encode: { enter: { x: { value: 0 }, x2: { signal: 'width' }, y: { scale: 'y', field: 'y' }, stroke: { scale: 'color', field: 'c' }, strokeDash: { value: [5, 4] }, strokeWidth: { value: 1.2 } } } },
+      {
+        type: 'rule',
+        from: { data: 'levels' },
+        encode: {
+          enter: { x: { value: 0 }, x2: { signal: 'width' }, y: { scale: 'y', field: 'y' }, stroke: { scale: 'color', field: 'c' }, strokeDash: { value: [5, 4] }, strokeWidth: { value: 1.2 } },
+        },
+      },
     ],
   };
 }
@@ -92,8 +126,27 @@ function barChart(title: string, rows: Array<{ label: string; g: string; value: 
         signals: [{ name: 'bandH', update: "bandwidth('y')" }],
         scales: [{ name: 'pos', type: 'band', range: [0, { signal: 'bandH' }], domain: { data: 'row', field: 'g' } }],
         marks: [
-          { type: 'rect', from: { data: 'row' }, encode: { enter: { y: { scale: 'pos', field: 'g' }, height: { scale: 'pos', band: 1 }, x: { scale: 'x', value: 0 }, x2: { scale: 'x', field: 'value' }, fill: { scale: 'color', field: 'g' } } } },
-          { type: 'text', from: { data: 'row' }, encode: { enter: { y: { scale: 'pos', field: 'g', band: 0.5 }, x: { scale: 'x', field: 'value', offset: 4 }, baseline: { value: 'middle' }, text: { field: 'value' }, fontSize: { value: 10 }, fill: { value: '#333' } } } },
+          {
+            type: 'rect',
+            from: { data: 'row' },
+            encode: {
+              enter: { y: { scale: 'pos', field: 'g' }, height: { scale: 'pos', band: 1 }, x: { scale: 'x', value: 0 }, x2: { scale: 'x', field: 'value' }, fill: { scale: 'color', field: 'g' } },
+            },
+          },
+          {
+            type: 'text',
+            from: { data: 'row' },
+            encode: {
+              enter: {
+                y: { scale: 'pos', field: 'g', band: 0.5 },
+                x: { scale: 'x', field: 'value', offset: 4 },
+                baseline: { value: 'middle' },
+                text: { field: 'value' },
+                fontSize: { value: 10 },
+                fill: { value: '#333' },
+              },
+            },
+          },
         ],
       },
     ],
@@ -106,8 +159,46 @@ function tile(label: string, value: string, sub = ''): string {
 
 function groupTable(kind: string, rows: Array<GroupFigures & { minGpu?: number; guaranteeUsed?: number }>): string {
   const quota = kind === 'quota';
-  const head = [kind, ...(quota ? ['min GPUs', 'guarantee used'] : []), 'jobs', 'done', 'unfinished', 'ended preempted', 'rejected', 'wait p50 h', 'p95 h', 'max h', 'GPU-h in quota', 'borrowing', 'idle', 'preempted', 'lost GPU-h', 'restarts', 'spot cost', 'spot saved'];
-  const body = rows.map((g) => [g.name, ...(quota ? [g.minGpu ?? 0, `${((g.guaranteeUsed ?? 0) * 100).toFixed(1)}%`] : []), g.jobs, g.completed, g.unfinished, g.endedPreempted, g.rejected, g.wait.p50, g.wait.p95, g.wait.max, g.gpuHours.inQuota, g.gpuHours.borrowing, g.gpuHours.idle, g.preempted, g.lostGpuHours, g.restarts, g.spot.cost, g.spot.saved]);
+  const head = [
+    kind,
+    ...(quota ? ['min GPUs', 'guarantee used'] : []),
+    'jobs',
+    'done',
+    'unfinished',
+    'ended preempted',
+    'rejected',
+    'wait p50 h',
+    'p95 h',
+    'max h',
+    'GPU-h in quota',
+    'borrowing',
+    'idle',
+    'preempted',
+    'lost GPU-h',
+    'restarts',
+    'spot cost',
+    'spot saved',
+  ];
+  const body = rows.map((g) => [
+    g.name,
+    ...(quota ? [g.minGpu ?? 0, `${((g.guaranteeUsed ?? 0) * 100).toFixed(1)}%`] : []),
+    g.jobs,
+    g.completed,
+    g.unfinished,
+    g.endedPreempted,
+    g.rejected,
+    g.wait.p50,
+    g.wait.p95,
+    g.wait.max,
+    g.gpuHours.inQuota,
+    g.gpuHours.borrowing,
+    g.gpuHours.idle,
+    g.preempted,
+    g.lostGpuHours,
+    g.restarts,
+    g.spot.cost,
+    g.spot.saved,
+  ]);
   return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body.map((r) => `<tr>${r.map((c, i) => `<td${i ? ' class="n"' : ''}>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
@@ -118,17 +209,55 @@ export async function renderHtml(r: Report): Promise<string> {
   const charts: Array<[string, vega.Spec]> = [];
   charts.push(['utilisation', timeChart('GPUs in use by team (stacked); dashed: cluster capacity', s.hour, s.byTeam, 'GPUs', { stack: true, levels: [{ name: 'capacity', value: r.cluster.gpus }] })]);
   const quotaLevels = r.quotas.map((q) => ({ name: q.name, value: q.minGpu }));
-  charts.push(['quotas', timeChart('Quota usage (in quota + borrowing); dashed: each quota\'s guarantee (min)', s.hour, s.byQuota, 'GPUs', { levels: quotaLevels })]);
+  charts.push(['quotas', timeChart("Quota usage (in quota + borrowing); dashed: each quota's guarantee (min)", s.hour, s.byQuota, 'GPUs', { levels: quotaLevels })]);
   charts.push(['idle', timeChart('Idle and fragmented GPUs (fragmented: free GPUs no waiting pod shape can use)', s.hour, { idle: s.idle, fragmented: s.fragmented }, 'GPUs')]);
   charts.push(['waiting', timeChart('Jobs waiting in quota queues, and spot jobs running', s.hour, { 'waiting in queues': s.waiting, 'spot running': s.spotRunning }, 'jobs')]);
-  charts.push(['wait', barChart('Queue wait by team (hours from submission to first start)', r.teams.flatMap((g) => [{ label: g.name, g: 'p50', value: g.wait.p50 }, { label: g.name, g: 'p95', value: g.wait.p95 }, { label: g.name, g: 'max', value: g.wait.max }]), 'hours')]);
+  charts.push([
+    'wait',
+    barChart(
+      'Queue wait by team (hours from submission to first start)',
+      r.teams.flatMap((g) => [
+        { label: g.name, g: 'p50', value: g.wait.p50 },
+        { label: g.name, g: 'p95', value: g.wait.p95 },
+        { label: g.name, g: 'max', value: g.wait.max },
+      ]),
+      'hours',
+    ),
+  ]);
   if (r.preemptions.byRule.length) {
-    charts.push(['rules', barChart('Preemptions by rule', r.preemptions.byRule.map((x) => ({ label: x.rule, g: 'preemptions', value: x.count })), 'preemptions')]);
-    charts.push(['victims', barChart('Preemptions and lost GPU-hours by victim team', r.preemptions.byVictimTeam.flatMap((x) => [{ label: x.team, g: 'preemptions', value: x.count }, { label: x.team, g: 'lost GPU-hours', value: x.lostGpuHours }]), 'count / GPU-hours')]);
+    charts.push([
+      'rules',
+      barChart(
+        'Preemptions by rule',
+        r.preemptions.byRule.map((x) => ({ label: x.rule, g: 'preemptions', value: x.count })),
+        'preemptions',
+      ),
+    ]);
+    charts.push([
+      'victims',
+      barChart(
+        'Preemptions and lost GPU-hours by victim team',
+        r.preemptions.byVictimTeam.flatMap((x) => [
+          { label: x.team, g: 'preemptions', value: x.count },
+          { label: x.team, g: 'lost GPU-hours', value: x.lostGpuHours },
+        ]),
+        'count / GPU-hours',
+      ),
+    ]);
   }
   if (r.spot.byInstanceType.length) {
     charts.push(['price', timeChart(`Spot market price per instance-hour${r.spot.synthetic ? ' (synthetic series)' : ''}`, s.hour, s.price, 'price / instance-hour')]);
-    charts.push(['spot', barChart('Spot cost vs pay-as-you-go for the same hours', r.spot.byInstanceType.flatMap((x) => [{ label: x.name, g: 'spot cost', value: x.cost }, { label: x.name, g: 'pay-as-you-go', value: x.payAsYouGo }]), 'money')]);
+    charts.push([
+      'spot',
+      barChart(
+        'Spot cost vs pay-as-you-go for the same hours',
+        r.spot.byInstanceType.flatMap((x) => [
+          { label: x.name, g: 'spot cost', value: x.cost },
+          { label: x.name, g: 'pay-as-you-go', value: x.payAsYouGo },
+        ]),
+        'money',
+      ),
+    ]);
   }
   const svgs = await Promise.all(charts.map(async ([id, spec]) => `<figure id="chart-${id}">${await svgOf(spec)}</figure>`));
   const tiles = [
@@ -137,9 +266,17 @@ export async function renderHtml(r: Report): Promise<string> {
     tile('Jobs', `${t.completed} done`, `${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected`),
     tile('Queue wait p95', `${t.wait.p95} h`, `p50 ${t.wait.p50} h, max ${t.wait.max} h`),
     tile('Preemptions', String(t.preemptions), `${t.restarts} restarts, ${t.lostGpuHours} GPU-hours lost`),
-    ...(r.spot.byInstanceType.length ? [tile('Spot saved', String(r.spot.saved), `cost ${r.spot.cost} vs ${r.spot.payAsYouGo} pay-as-you-go; ${r.spot.interruptions.price + r.spot.interruptions.inventory} released`)] : []),
+    ...(r.spot.byInstanceType.length
+      ? [tile('Spot saved', String(r.spot.saved), `cost ${r.spot.cost} vs ${r.spot.payAsYouGo} pay-as-you-go; ${r.spot.interruptions.price + r.spot.interruptions.inventory} released`)]
+      : []),
   ];
-  const events = r.preemptions.first.slice(0, 50).map((e) => `<tr><td class="n">${esc(e.hour)}</td><td>${esc(e.job)}</td><td>${esc(e.team)}</td><td>${esc(e.rule)}</td><td>${esc(e.source)}</td><td class="n">${esc(e.lostGpuHours)}</td><td>${esc(e.by)}</td><td>${esc(e.reason)}</td></tr>`).join('');
+  const events = r.preemptions.first
+    .slice(0, 50)
+    .map(
+      (e) =>
+        `<tr><td class="n">${esc(e.hour)}</td><td>${esc(e.job)}</td><td>${esc(e.team)}</td><td>${esc(e.rule)}</td><td>${esc(e.source)}</td><td class="n">${esc(e.lostGpuHours)}</td><td>${esc(e.by)}</td><td>${esc(e.reason)}</td></tr>`,
+    )
+    .join('');
   const notes = [...r.workload.notes, ...r.notes];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

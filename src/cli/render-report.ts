@@ -16,10 +16,16 @@ export function renderReport(r: Report): string {
   const out: string[] = [];
   const t = r.totals;
   out.push(colour.bold(`Simulation of ${r.policy}`));
-  out.push(`  workload: ${r.workload.source}${r.workload.synthetic ? ' (synthetic)' : ''}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`);
-  out.push(`  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`);
+  out.push(
+    `  workload: ${r.workload.source}${r.workload.synthetic ? ' (synthetic)' : ''}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`,
+  );
+  out.push(
+    `  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
+  );
   out.push(`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
-  out.push(`  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`);
+  out.push(
+    `  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
+  );
   out.push(`  queue wait (h): p50 ${t.wait.p50}, p95 ${t.wait.p95}, max ${t.wait.max} over ${t.wait.started} started job(s)`);
   out.push('');
   out.push(colour.bold('Teams'));

@@ -10,7 +10,13 @@ export function renderScale(a: ScaleAnswer & { policy?: string }, width = termin
   lines.push(`  set: ${a.set.map((s) => `${s.quota} ${s.before} → ${s.after}`).join(', ')}`);
   if (a.changes.length) {
     lines.push('  jobs whose standing changes:');
-    lines.push(fitTable(['job', 'workspace', 'quota', 'prio', 'GPUs', 'standing'], a.changes.map((c) => [c.job, c.workspace, c.quota, c.priority ?? c.priorityBand, c.gpus, `${c.from} → ${c.to}`]), width));
+    lines.push(
+      fitTable(
+        ['job', 'workspace', 'quota', 'prio', 'GPUs', 'standing'],
+        a.changes.map((c) => [c.job, c.workspace, c.quota, c.priority ?? c.priorityBand, c.gpus, `${c.from} → ${c.to}`]),
+        width,
+      ),
+    );
   }
   const arrow = (x: { before: number; after: number }) => (x.before === x.after ? String(x.after) : `${x.before} → ${x.after}`);
   const quotaRows = a.quotas.map((e) => {

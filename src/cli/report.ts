@@ -16,7 +16,10 @@ export function registerReport(program: Command): void {
     .command('merge')
     .description('merge the shard documents of a sweep (quotient simulate --shard i/N --json) into one')
     .argument('<files...>', 'one JSON or YAML document per shard')
-    .addHelpText('after', '\nExample:\n  quotient report merge shard-0.json shard-1.json shard-2.json --json > sweep.json\n\nExit codes: 0 merged, 2 the documents are unreadable or do not make one whole sweep.')
+    .addHelpText(
+      'after',
+      '\nExample:\n  quotient report merge shard-0.json shard-1.json shard-2.json --json > sweep.json\n\nExit codes: 0 merged, 2 the documents are unreadable or do not make one whole sweep.',
+    )
     .action((files: string[], opts: OutputOptions) => {
       const format = formatOf(opts);
       const docs = files.map((file) => {

@@ -54,7 +54,7 @@ export function registerScale(program: Command): void {
   const cmd = program
     .command('scale')
     .description('what if quotas were scaled: check the new mins fit, list the jobs whose standing changes and what each team could now get; --apply writes the mins back')
-    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
+    .argument('[paths...]', "policy folders (one policy each) and files (merged into one policy, or joining each folder's policy; a Cluster among them replaces the folder's)")
     .option('--set <Quota=GPUs...>', "new min.gpu values (instead of the files' ScaleQuota documents)")
     .option('-q, --query <name...>', 'answer only the ScaleQuota documents with these names')
     .option('--apply', 'write the new min values into the policy files (keeps comments and layout; atomic)')

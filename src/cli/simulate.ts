@@ -61,12 +61,15 @@ export function registerSimulate(program: Command): void {
     .option('--jobs <n>', 'jobs to generate (--generate)', '10000')
     .option('--days <n>', 'days the generated jobs arrive over (--generate)', '7')
     .option('--cluster <format:file>', 'the nodes from a public node list instead of the Cluster document: pai:FILE, openb:FILE or spot:FILE')
-    .option('--pool <name>', 'the pool the --cluster nodes join (default: the policy\'s only pool)')
+    .option('--pool <name>', "the pool the --cluster nodes join (default: the policy's only pool)")
     .option('--html <file>', 'also write the report as one self-contained HTML file with charts')
     .option('--cycle <time>', 'run the queues every TIME of simulated time (e.g. 30s), as real schedulers run in cycles; default after every event')
     .option('--seeds <list>', 'a sweep over seeds: 1-8 or 1,5,9 (prints a SweepReport)')
     .option('--shard <i/N>', 'run only shard i of N of the sweep (runs k with k mod N = i); merge the shards with `quotient report merge`')
-    .addHelpText('after', '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  quotient simulate policies/spot-market --trace policies/spot-market/jobs.csv\n  quotient simulate policies/idle-resources --trace jobs.yaml --json\n\nExit codes: 0 ran, 1 ran but rows of the jobs file were left out, 2 could not run.',
+    )
     .action(async (paths: string[], opts: SimulateOptions) => {
       const format = formatOf(opts);
       const backend = kernelFlag(opts.kernel);
@@ -74,7 +77,8 @@ export function registerSimulate(program: Command): void {
       const until = opts.until === undefined ? undefined : untilFlag(opts.until);
       const bundles = readBundles(paths);
       const sources = [opts.trace, opts.openb, opts.generate].filter((x) => x !== undefined).length;
-      if (sources === 0) throw new QuotientError('cli/no-workload', 'no workload given', 'name a jobs file with --trace FILE, an openb pod list with --openb FILE, or --generate pai (docs/simulate.md)');
+      if (sources === 0)
+        throw new QuotientError('cli/no-workload', 'no workload given', 'name a jobs file with --trace FILE, an openb pod list with --openb FILE, or --generate pai (docs/simulate.md)');
       if (sources > 1) throw new QuotientError('cli/conflicting-flags', '--trace, --openb and --generate each give the whole workload', 'give one of them');
       if (opts.seeds !== undefined || opts.shard !== undefined || bundles.length > 1) {
         process.exitCode = await runSweep(bundles, opts, format, backend, until);
@@ -91,7 +95,15 @@ export function registerSimulate(program: Command): void {
 }
 
 /** One simulation of one policy with one seed. */
-async function runOne(policy: Policy, label: string, opts: SimulateOptions, seed: number, backend: 'wasm' | 'reference', until: number | undefined, format: 'table' | 'json' | 'yaml'): Promise<{ report: Report; rejected: number }> {
+async function runOne(
+  policy: Policy,
+  label: string,
+  opts: SimulateOptions,
+  seed: number,
+  backend: 'wasm' | 'reference',
+  until: number | undefined,
+  format: 'table' | 'json' | 'yaml',
+): Promise<{ report: Report; rejected: number }> {
   const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
   checkRootsFit(policy, nodes);
   const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
@@ -130,7 +142,9 @@ export function renderSweep(doc: SweepDocument): string {
   const lines = [`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
   for (const r of doc.runs) {
     const t = r.report.totals;
-    lines.push(`  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`);
+    lines.push(
+      `  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`,
+    );
   }
   return lines.join('\n');
 }
@@ -239,14 +253,21 @@ export function readMarket(policy: Policy, seed: number, horizon: number): TypeS
   const findings: Finding[] = [];
   for (const m of markets) {
     const known = new Set(m.instanceTypes.map((t) => t.name));
-    for (const [file, column, into] of [[m.pricesFile, 'price', prices], [m.inventoryFile, 'inventory', inventory]] as const) {
+    for (const [file, column, into] of [
+      [m.pricesFile, 'price', prices],
+      [m.inventoryFile, 'inventory', inventory],
+    ] as const) {
       if (file === undefined) continue;
       const path = join(dirname(m.src.file), file);
       let text: string;
       try {
         text = readFileSync(path, 'utf8');
       } catch (e) {
-        throw new QuotientError('simulate/unreadable-market', `cannot read ${path} (named by SpotMarket "${m.name}" at ${m.src.file}:${m.src.line}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'the path is relative to the SpotMarket\'s file');
+        throw new QuotientError(
+          'simulate/unreadable-market',
+          `cannot read ${path} (named by SpotMarket "${m.name}" at ${m.src.file}:${m.src.line}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          "the path is relative to the SpotMarket's file",
+        );
       }
       const read = readMarketCsv(path, text, column, known);
       findings.push(...read.findings);
@@ -255,12 +276,17 @@ export function readMarket(policy: Policy, seed: number, horizon: number): TypeS
   }
   if (findings.length) {
     log(renderFindings(sortFindings(findings)));
-    throw new QuotientError('simulate/bad-market', 'the spot market\'s CSV files have errors', 'fix the rows named above');
+    throw new QuotientError('simulate/bad-market', "the spot market's CSV files have errors", 'fix the rows named above');
   }
   for (const m of markets) {
     for (const t of m.instanceTypes) {
       const missing = [!t.prices.length && !prices.has(t.name) && 'prices', !t.inventory.length && !inventory.has(t.name) && 'inventory'].filter(Boolean);
-      if (missing.length && !m.synthetic) throw new QuotientError('simulate/no-market-series', `instance type "${t.name}" has no ${missing.join(' and ')} in SpotMarket "${m.name}" or its files`, 'add rows for it to the CSV files, or a synthetic model (docs/simulate.md)');
+      if (missing.length && !m.synthetic)
+        throw new QuotientError(
+          'simulate/no-market-series',
+          `instance type "${t.name}" has no ${missing.join(' and ')} in SpotMarket "${m.name}" or its files`,
+          'add rows for it to the CSV files, or a synthetic model (docs/simulate.md)',
+        );
     }
   }
   return marketSeries(markets, { prices, inventory }, seed, horizon);
@@ -282,7 +308,14 @@ function progressBar(off: boolean): { update: (done: number, total: number) => v
       if (off) return;
       if (!bar && Date.now() - started < 1000) return;
       if (!bar) {
-        bar = new SingleBar({ stream: process.stderr, format: 'simulating [{bar}] {percentage}% | {value}/{total} jobs arrived | {duration}s', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000, clearOnComplete: true });
+        bar = new SingleBar({
+          stream: process.stderr,
+          format: 'simulating [{bar}] {percentage}% | {value}/{total} jobs arrived | {duration}s',
+          hideCursor: true,
+          noTTYOutput: true,
+          notTTYSchedule: 2000,
+          clearOnComplete: true,
+        });
         bar.start(total, done);
       } else bar.update(done);
     },
@@ -293,9 +326,15 @@ function progressBar(off: boolean): { update: (done: number, total: number) => v
 /** `--cluster FORMAT:FILE` → nodes of the pool `--pool` names (or the policy's only pool). */
 function loadNodes(value: string, poolFlag: string | undefined, policy: Policy): ClusterNode[] {
   const m = /^(\w+):(.+)$/.exec(value);
-  if (!m || !(CLUSTER_FORMATS as readonly string[]).includes(m[1]!)) throw new QuotientError('cli/bad-cluster', `--cluster must be FORMAT:FILE with FORMAT one of ${CLUSTER_FORMATS.join(', ')}, got "${value}"`, 'for example --cluster openb:../shared/data/openb/openb_node_list_gpu_node.csv');
+  if (!m || !(CLUSTER_FORMATS as readonly string[]).includes(m[1]!))
+    throw new QuotientError(
+      'cli/bad-cluster',
+      `--cluster must be FORMAT:FILE with FORMAT one of ${CLUSTER_FORMATS.join(', ')}, got "${value}"`,
+      'for example --cluster openb:../shared/data/openb/openb_node_list_gpu_node.csv',
+    );
   const pool = poolFlag ?? (policy.pools.length === 1 ? policy.pools[0]!.name : undefined);
-  if (pool === undefined) throw new QuotientError('cli/no-pool', `the policy has ${policy.pools.length} pools; --cluster nodes need one`, `name it with --pool (${policy.pools.map((p) => p.name).join(', ')})`);
+  if (pool === undefined)
+    throw new QuotientError('cli/no-pool', `the policy has ${policy.pools.length} pools; --cluster nodes need one`, `name it with --pool (${policy.pools.map((p) => p.name).join(', ')})`);
   if (!policy.pools.some((p) => p.name === pool)) throw new QuotientError('cli/unknown-pool', `no pool named "${pool}"`, `pools: ${policy.pools.map((p) => p.name).join(', ')}`);
   const loaded = loadCluster(m[1] as ClusterFormat, m[2]!, readText(m[2]!), pool);
   if (loaded.findings.length) {
@@ -313,7 +352,12 @@ function checkRootsFit(policy: Policy, nodes: ClusterNode[]): void {
     const gpus = nodes.filter((n) => n.pool === pool.name).reduce((s, n) => s + n.gpus, 0);
     const roots = policy.quotas.filter((q) => q.parent === null && q.pool === pool.name);
     const min = roots.reduce((s, q) => s + q.min.gpu, 0);
-    if (min > gpus) throw new QuotientError('simulate/roots-exceed-pool', `the root quotas of pool "${pool.name}" guarantee ${min} GPUs but its nodes hold ${gpus}`, 'lower the roots\' min.gpu or simulate on a bigger cluster');
+    if (min > gpus)
+      throw new QuotientError(
+        'simulate/roots-exceed-pool',
+        `the root quotas of pool "${pool.name}" guarantee ${min} GPUs but its nodes hold ${gpus}`,
+        "lower the roots' min.gpu or simulate on a bigger cluster",
+      );
   }
 }
 
@@ -330,7 +374,8 @@ function readOpenbFlag(opts: SimulateOptions, policy: Policy): Workload {
   if (typeof qos === 'string') throw new QuotientError('cli/bad-openb-qos', `--openb-qos: ${qos}`, 'for example --openb-qos LS=7/none,BE=1/only');
   const teams = opts.openbTeams === undefined ? defaultTeams(policy) : parseTeamsFlag(opts.openbTeams, policy);
   if (typeof teams === 'string') throw new QuotientError('cli/bad-openb-teams', `--openb-teams: ${teams}`, 'for example --openb-teams TeamA=2,TeamB=1');
-  if (teams.length === 0) throw new QuotientError('cli/bad-openb-teams', 'the policy has no leaf quota with exactly one workspace to map openb pods to', 'name the quotas with --openb-teams QUOTA=WEIGHT,...');
+  if (teams.length === 0)
+    throw new QuotientError('cli/bad-openb-teams', 'the policy has no leaf quota with exactly one workspace to map openb pods to', 'name the quotas with --openb-teams QUOTA=WEIGHT,...');
   const w = readOpenb(opts.openb!, readText(opts.openb!), { qos, teams });
   if (w.rejected.length) {
     log(renderFindings(w.rejected.slice(0, 20)));

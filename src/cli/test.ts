@@ -33,7 +33,7 @@ export function registerTest(program: Command): void {
   const cmd = program
     .command('test')
     .description("check the Promise documents of a policy: generate cluster states consistent with it, ask each promise's submissions, and report held or broken with a replayable counterexample")
-    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
+    .argument('[paths...]', "policy folders (one policy each) and files (merged into one policy, or joining each folder's policy; a Cluster among them replaces the folder's)")
     .option('-n, --runs <n>', 'generated states per promise', String(DEFAULT_RUNS))
     .option('--seed <n>', 'random seed (a broken promise prints the seed that replays it)')
     .option('-p, --promise <name...>', 'check only these promises')
@@ -46,7 +46,8 @@ export function registerTest(program: Command): void {
       const format = formatOf(opts);
       const runs = runsFlag(opts.runs);
       const seed = seedFlag(opts.seed);
-      if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap') throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
+      if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap')
+        throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
       const kernel = kernelFlag(opts.kernel);
       const workers = workersFlag(opts.workers);
       const wanted = new Set(opts.promise ?? []);
@@ -95,7 +96,10 @@ export function registerTest(program: Command): void {
       if (opts.format === 'junit' || opts.format === 'tap') {
         // Printed above.
       } else if (format !== 'table')
-        printDocument(format, report('TestReport', { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) }));
+        printDocument(
+          format,
+          report('TestReport', { seed, runs, policies: groups.map((g) => ({ ...g, results: g.results.map((r) => (r.status === 'broken' ? { ...r, replay: replay(g.policy, r) } : r)) })) }),
+        );
       else renderTable(groups, seed, replay);
       process.exitCode = groups.some((g) => g.results.some((r) => r.status === 'broken')) ? EXIT.findings : EXIT.ok;
     });

@@ -26,7 +26,12 @@ import { jobDocumentPath, paiWhatIfDocument, relocateFindings } from '../interop
  * --set` and in `whatif --submit` alike).
  */
 class InvalidJob extends QuotientError {
-  constructor(code: string, message: string, hint: string, readonly findings: Finding[] = []) {
+  constructor(
+    code: string,
+    message: string,
+    hint: string,
+    readonly findings: Finding[] = [],
+  ) {
     super(code, message, hint);
   }
 }
@@ -49,7 +54,12 @@ function readJobRequest(path: string): { path: string; submission: PaiSubmission
   const { submission, report: read } = readPaiJob(input);
   if (read.findings.length) log(renderFindings(sortFindings(read.findings)));
   if (!submission) {
-    throw new InvalidJob('whatif/invalid-job', `the PAI request ${input.path} is not valid (${countFindings(read.findings)})`, 'fix the JSON fields named above (docs/interop.md lists what each one means)', read.findings);
+    throw new InvalidJob(
+      'whatif/invalid-job',
+      `the PAI request ${input.path} is not valid (${countFindings(read.findings)})`,
+      'fix the JSON fields named above (docs/interop.md lists what each one means)',
+      read.findings,
+    );
   }
   return { path: input.path, submission };
 }
@@ -72,7 +82,10 @@ const SUBMIT_ALIAS = 'submitted-job#as';
 
 /** The name an ad-hoc job was given with `name=`, or the default. */
 function submittedName(pairs: string[]): string {
-  const given = pairs.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p.startsWith('name='));
+  const given = pairs
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p.startsWith('name='));
   return given.at(-1)?.slice('name='.length) ?? 'submitted-job';
 }
 
@@ -81,102 +94,136 @@ export function registerWhatIf(program: Command): void {
   const cmd = program
     .command('whatif')
     .description('answer "what if this job were submitted now?" against the Cluster snapshot: admit, preempt (whom, under which rule), wait or reject, and why')
-    .argument('[paths...]', 'policy folders (one policy each) and files (merged into one policy, or joining each folder\'s policy; a Cluster among them replaces the folder\'s)')
+    .argument('[paths...]', "policy folders (one policy each) and files (merged into one policy, or joining each folder's policy; a Cluster among them replaces the folder's)")
     .option('-q, --query <name...>', 'answer only the WhatIf documents with these names')
-    .option('-s, --submit <key=value...>', 'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime, gpuModel (repeatable) or gpuModels=A|B')
-    .option('--job <request.json>', 'a PAI DLC CreateJob request body instead (JobSpecs, ResourceConfig.GPU/GPUType, Priority, ResourceId as the quota, WorkspaceId, SpotSpec, Settings.OversoldType); see docs/interop.md')
-    .option('--as <user>', 'answer as this user sees it: other teams\' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)')
+    .option(
+      '-s, --submit <key=value...>',
+      'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime, gpuModel (repeatable) or gpuModels=A|B',
+    )
+    .option(
+      '--job <request.json>',
+      'a PAI DLC CreateJob request body instead (JobSpecs, ResourceConfig.GPU/GPUType, Priority, ResourceId as the quota, WorkspaceId, SpotSpec, Settings.OversoldType); see docs/interop.md',
+    )
+    .option('--as <user>', "answer as this user sees it: other teams' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)")
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
     .option('--market <event>', 'a spot market event instead: TYPE=PRICE@TIME or TYPE=inventory:COUNT@TIME; which spot jobs of --trace are released then, and what they lose (docs/simulate.md)')
     .option('--trace <file>', 'with --market: the jobs file whose spot jobs run on the market')
     .option('--seed <n>', 'with --market: the seed of a synthetic market', '1')
-    .addHelpText('after', '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt) or the job asked about (--submit, --job) is invalid, 2 could not run (including an invalid policy).')
-    .action(async (given: string[], opts: WhatIfOptions) => exitOneOnBadJob(formatOf(opts), async () => {
-      // Paths written after -q or --submit were taken as their values; give them back.
-      const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });
-      const format = formatOf(opts);
-      const kernel = kernelFlag(opts.kernel);
-      if (opts.market !== undefined) {
-        if (opts.submit || opts.query || opts.job) throw new QuotientError('cli/conflicting-flags', '--market asks about the spot market, not a submission', 'drop --submit, --query and --job');
-        process.exitCode = await answerMarketFlag(paths, opts.market, opts.trace, opts.seed, kernel, format);
-        return;
-      }
-      if (opts.submit && opts.query) throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', 'ask about the files\' WhatIf documents or about one ad-hoc job');
-      if (opts.job && (opts.submit || opts.query)) throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', 'ask about one PAI request, one ad-hoc job, or the files\' WhatIf documents');
-      const pai = opts.job === undefined ? undefined : readJobRequest(opts.job);
-      const workers = workersFlag(opts.workers);
-      const bundles = readBundles(paths);
-      // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.
-      const now = Date.now();
-      const user = asUser(opts);
-      if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
-      const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
-      const answers: Array<(Answer | ViewedAnswer) & { policy: string; snapshot?: AnswerSnapshot }> = [];
-      // Warnings of the policies answered from: in the report beside the answers, and on stderr.
-      const warnings: Finding[] = [];
-      const wanted = new Set(opts.query ?? []);
-      const found = new Set<string>();
-      try {
-        // Open and validate every policy first: nothing is answered from a set with errors.
-        const opened = bundles.map((b) => {
-          let files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : pai ? [...b.files, paiWhatIfDocument(pai.submission, pai.path, user)] : b.files;
-          let { session, findings } = Session.open(files, { backend: kernel, now });
-          if (pai) findings = relocateFindings(findings, pai.submission, pai.path);
-          // Under --as, "that name is taken" would confirm a job the user may not see:
-          // the ad-hoc job takes a free name instead (its answer is about the job, not the name).
-          if (!session && user !== undefined && opts.submit && findings.filter((f) => f.severity === 'error').every((f) => f.code === 'policy/duplicate-job' && f.file === '--submit')) {
-            files = [...b.files, submitDocument([...opts.submit, `name=${SUBMIT_ALIAS}`], user)];
-            ({ session, findings } = Session.open(files, { backend: kernel, now }));
-          }
-          if (!session) {
-            log(renderFindings(sortFindings(findings)));
-            const errors = findings.filter((f) => f.severity === 'error');
-            if (pai && errors.every((f) => f.file === pai.path)) {
-              throw new InvalidJob('whatif/invalid-job', `the PAI request ${pai.path} does not fit the policy ${b.label} (${countFindings(errors)})`, 'fix the request fields named above', findings);
-            }
-            if (opts.submit && errors.every((f) => f.file === '--submit')) throw new InvalidJob('whatif/invalid-submit', `the --submit job is not valid (${countFindings(errors)})`, 'fix the key=value pairs named above (see `quotient whatif --help` for the keys)', findings);
-            throw new QuotientError('whatif/invalid-policy', `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`, 'run `quotient check` on it and fix the errors first');
-          }
-          if (findings.length) log(renderFindings(findings));
-          warnings.push(...findings);
-          if (!session.snapshot) throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
-          return { b, files, session };
-        });
-        // A user unknown to every policy is a typo: refuse (the error lists the known users).
-        if (user !== undefined && !opened.some((o) => o.session.knows(user))) throw unknownUser(user, opened.map((o) => o.session));
-        for (const { b, files, session } of opened) {
-          let queries = session.policy.whatIfs;
-          if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
-          else if (pai) queries = queries.filter((w) => w.src.file === jobDocumentPath(pai.path));
-          else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
-          queries.forEach((w) => found.add(w.name));
-          // A snapshot from files named beside the folder is named in every answer (snapshot-note.ts).
-          const snapshot = snapshotOf(session.policy);
-          const head = snapshot ? { policy: b.label, snapshot } : { policy: b.label };
-          if (pool) {
-            // The policy was validated here; the workers open it once each and answer in batches.
-            const pooled = await pool.answerAll(b.label, files, queries.map((w) => ({ query: w.name, job: w.submit })), { now });
-            for (const a of pooled) answers.push({ ...head, ...a });
-          } else {
-            for (const w of queries) {
-              const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
-              // The stand-in name never shows: the answer names the job as the user did.
-              const named = { ...head, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
-              answers.push(pai ? { ...named, notes: [...named.notes, ...pai.submission.notes.map((n) => because('interop/pai-request', `PAI request: ${n}`))] } : named);
-            }
-          }
+    .addHelpText(
+      'after',
+      '\nExamples:\n  quotient whatif policies/inference-preempts-training\n  quotient whatif policies/inference-preempts-training --submit quota=Quota1 workspace=workspace-a module=EAS priority=9 pods=2 gpu=8 --json\n  quotient whatif policies/team-isolation --as bob --json\n\nExit codes: 0 answered, 1 an answer would preempt (with --fail-on-preempt) or the job asked about (--submit, --job) is invalid, 2 could not run (including an invalid policy).',
+    )
+    .action(async (given: string[], opts: WhatIfOptions) =>
+      exitOneOnBadJob(formatOf(opts), async () => {
+        // Paths written after -q or --submit were taken as their values; give them back.
+        const paths = takeBackPaths(given, opts, { submit: isPair, query: isName });
+        const format = formatOf(opts);
+        const kernel = kernelFlag(opts.kernel);
+        if (opts.market !== undefined) {
+          if (opts.submit || opts.query || opts.job) throw new QuotientError('cli/conflicting-flags', '--market asks about the spot market, not a submission', 'drop --submit, --query and --job');
+          process.exitCode = await answerMarketFlag(paths, opts.market, opts.trace, opts.seed, kernel, format);
+          return;
         }
-      } finally {
-        await pool?.close();
-      }
-      const missing = [...wanted].filter((n) => !found.has(n));
-      if (missing.length) throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');
-      if (answers.length === 0) throw new QuotientError('whatif/no-queries', 'the files hold no WhatIf document', 'add a WhatIf document, or ask about an ad-hoc job with --submit key=value ...');
-      if (format === 'table') say(answers.map((a) => renderAnswer(a)).join('\n\n'));
-      else printDocument(format, report('WhatIfReport', { findings: sortFindings(warnings), answers }));
-      process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
-    }));
+        if (opts.submit && opts.query)
+          throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', "ask about the files' WhatIf documents or about one ad-hoc job");
+        if (opts.job && (opts.submit || opts.query))
+          throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', "ask about one PAI request, one ad-hoc job, or the files' WhatIf documents");
+        const pai = opts.job === undefined ? undefined : readJobRequest(opts.job);
+        const workers = workersFlag(opts.workers);
+        const bundles = readBundles(paths);
+        // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.
+        const now = Date.now();
+        const user = asUser(opts);
+        if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
+        const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
+        const answers: Array<(Answer | ViewedAnswer) & { policy: string; snapshot?: AnswerSnapshot }> = [];
+        // Warnings of the policies answered from: in the report beside the answers, and on stderr.
+        const warnings: Finding[] = [];
+        const wanted = new Set(opts.query ?? []);
+        const found = new Set<string>();
+        try {
+          // Open and validate every policy first: nothing is answered from a set with errors.
+          const opened = bundles.map((b) => {
+            let files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : pai ? [...b.files, paiWhatIfDocument(pai.submission, pai.path, user)] : b.files;
+            let { session, findings } = Session.open(files, { backend: kernel, now });
+            if (pai) findings = relocateFindings(findings, pai.submission, pai.path);
+            // Under --as, "that name is taken" would confirm a job the user may not see:
+            // the ad-hoc job takes a free name instead (its answer is about the job, not the name).
+            if (!session && user !== undefined && opts.submit && findings.filter((f) => f.severity === 'error').every((f) => f.code === 'policy/duplicate-job' && f.file === '--submit')) {
+              files = [...b.files, submitDocument([...opts.submit, `name=${SUBMIT_ALIAS}`], user)];
+              ({ session, findings } = Session.open(files, { backend: kernel, now }));
+            }
+            if (!session) {
+              log(renderFindings(sortFindings(findings)));
+              const errors = findings.filter((f) => f.severity === 'error');
+              if (pai && errors.every((f) => f.file === pai.path)) {
+                throw new InvalidJob('whatif/invalid-job', `the PAI request ${pai.path} does not fit the policy ${b.label} (${countFindings(errors)})`, 'fix the request fields named above', findings);
+              }
+              if (opts.submit && errors.every((f) => f.file === '--submit'))
+                throw new InvalidJob(
+                  'whatif/invalid-submit',
+                  `the --submit job is not valid (${countFindings(errors)})`,
+                  'fix the key=value pairs named above (see `quotient whatif --help` for the keys)',
+                  findings,
+                );
+              throw new QuotientError(
+                'whatif/invalid-policy',
+                `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`,
+                'run `quotient check` on it and fix the errors first',
+              );
+            }
+            if (findings.length) log(renderFindings(findings));
+            warnings.push(...findings);
+            if (!session.snapshot)
+              throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+            return { b, files, session };
+          });
+          // A user unknown to every policy is a typo: refuse (the error lists the known users).
+          if (user !== undefined && !opened.some((o) => o.session.knows(user)))
+            throw unknownUser(
+              user,
+              opened.map((o) => o.session),
+            );
+          for (const { b, files, session } of opened) {
+            let queries = session.policy.whatIfs;
+            if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
+            else if (pai) queries = queries.filter((w) => w.src.file === jobDocumentPath(pai.path));
+            else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
+            queries.forEach((w) => found.add(w.name));
+            // A snapshot from files named beside the folder is named in every answer (snapshot-note.ts).
+            const snapshot = snapshotOf(session.policy);
+            const head = snapshot ? { policy: b.label, snapshot } : { policy: b.label };
+            if (pool) {
+              // The policy was validated here; the workers open it once each and answer in batches.
+              const pooled = await pool.answerAll(
+                b.label,
+                files,
+                queries.map((w) => ({ query: w.name, job: w.submit })),
+                { now },
+              );
+              for (const a of pooled) answers.push({ ...head, ...a });
+            } else {
+              for (const w of queries) {
+                const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
+                // The stand-in name never shows: the answer names the job as the user did.
+                const named = { ...head, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
+                answers.push(pai ? { ...named, notes: [...named.notes, ...pai.submission.notes.map((n) => because('interop/pai-request', `PAI request: ${n}`))] } : named);
+              }
+            }
+          }
+        } finally {
+          await pool?.close();
+        }
+        const missing = [...wanted].filter((n) => !found.has(n));
+        if (missing.length)
+          throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');
+        if (answers.length === 0) throw new QuotientError('whatif/no-queries', 'the files hold no WhatIf document', 'add a WhatIf document, or ask about an ad-hoc job with --submit key=value ...');
+        if (format === 'table') say(answers.map((a) => renderAnswer(a)).join('\n\n'));
+        else printDocument(format, report('WhatIfReport', { findings: sortFindings(warnings), answers }));
+        process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
+      }),
+    );
   // Options every answering command shares, listed after its own in --help.
   kernelOption(cmd);
   outputOptions(cmd, 'print a WhatIfReport as JSON: {apiVersion, kind, findings, answers: [...]} (schemas/whatif-report.json)');

@@ -82,17 +82,34 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
   const alone = rows.find((x) => x.res.some((res) => need[res] > x.cap.max[res]!));
   if (alone) {
     const res = alone.res.find((x) => need[x] > alone.cap.max[x]!)!;
-    return { reject: [because('admission/cap-never-fits', `the job alone asks for ${amount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`)], notes: [] };
+    return {
+      reject: [
+        because(
+          'admission/cap-never-fits',
+          `the job alone asks for ${amount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`,
+        ),
+      ],
+      notes: [],
+    };
   }
   const bit = rows[0]!; // verdict.caps is non-empty here (returned above when empty)
   if (bit.room < 0) {
     const res = bit.res.find((x) => bit.used[x] + need[x] > bit.cap.max[x]!)!;
     return {
-      blocked: [because('admission/cap-full', `cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`)],
+      blocked: [
+        because(
+          'admission/cap-full',
+          `cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`,
+        ),
+      ],
       notes: [],
     };
   }
-  return { notes: [because('admission/cap-room', `cap ${bit.r.name} (${capText(bit.cap)}, ${bit.r.source}) is the strictest that applies: ${bit.used.gpu} GPUs in use, ${bit.used.gpu + need.gpu} with this job`)] };
+  return {
+    notes: [
+      because('admission/cap-room', `cap ${bit.r.name} (${capText(bit.cap)}, ${bit.r.source}) is the strictest that applies: ${bit.used.gpu} GPUs in use, ${bit.used.gpu + need.gpu} with this job`),
+    ],
+  };
 }
 
 function subjectJobs(cap: ResourceCap, job: JobSpec): string {
@@ -121,4 +138,3 @@ function explainViolation(r: AdmissionRule, job: JobSpec, role: string | undefin
       return `${r.summary} ${cite}`;
   }
 }
-

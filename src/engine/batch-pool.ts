@@ -57,10 +57,16 @@ export class BatchPool {
     this.workers = positiveInteger('workers', options.workers ?? availableParallelism());
     this.batchSize = positiveInteger('batchSize', options.batchSize ?? 100);
     const backend = options.backend ?? 'wasm';
-    if (backend !== 'wasm' && backend !== 'reference') throw new QuotientError('batch/bad-option', `backend must be 'wasm' or 'reference', got ${JSON.stringify(backend)}`, 'pass backend: \'wasm\' or \'reference\'');
+    if (backend !== 'wasm' && backend !== 'reference')
+      throw new QuotientError('batch/bad-option', `backend must be 'wasm' or 'reference', got ${JSON.stringify(backend)}`, "pass backend: 'wasm' or 'reference'");
     this.backend = backend;
     // min = max: workers live as long as the pool, so their cached Sessions do too.
-    this.piscina = new Piscina<BatchTask, BatchResult>({ filename: resolveWorkerFile('engine/batch-worker'), minThreads: this.workers, maxThreads: this.workers, idleTimeout: Number.MAX_SAFE_INTEGER });
+    this.piscina = new Piscina<BatchTask, BatchResult>({
+      filename: resolveWorkerFile('engine/batch-worker'),
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+    });
   }
 
   /**

@@ -31,5 +31,14 @@ export function noteModelBlock(answer: Answer, snap: Snapshot, job: JobSpec): An
   const withModel = roomOf(snap, gangRequest(job, poolIdx, pool, snap.modelsOf(job)));
   const anyModel = roomOf(snap, gangRequest(job, poolIdx, pool));
   if (anyModel.podsFit <= withModel.podsFit || withModel.podsFit >= job.pods) return answer;
-  return { ...answer, reasons: [...answer.reasons, because('placement/gpu-model', `the GPU model blocks it: ${withModel.podsFit} of its ${job.pods} pod(s) fit on free GPUs of ${job.gpuModels.join(' or ')}; ${anyModel.podsFit} would fit on free GPUs of any model`)] };
+  return {
+    ...answer,
+    reasons: [
+      ...answer.reasons,
+      because(
+        'placement/gpu-model',
+        `the GPU model blocks it: ${withModel.podsFit} of its ${job.pods} pod(s) fit on free GPUs of ${job.gpuModels.join(' or ')}; ${anyModel.podsFit} would fit on free GPUs of any model`,
+      ),
+    ],
+  };
 }

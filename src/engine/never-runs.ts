@@ -23,7 +23,8 @@ import { describeNeverFits } from './reasons.js';
 export function neverRuns(ctx: AnswerContext): Reason[] | undefined {
   const { job, pool } = ctx;
   const poolTooSmall = neverFitsPool(ctx);
-  if (poolTooSmall) return [because('placement/never-fits-pool', `no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`)];
+  if (poolTooSmall)
+    return [because('placement/never-fits-pool', `no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`)];
   if (job.idleResources !== 'none' || ctx.inQuota.never.length === 0) return undefined;
   if (ctx.borrowing && ctx.borrowing.never.length === 0) return undefined;
   return ctx.inQuota.never.map((o) => because('quota/never-fits', `${describeNeverFits(ctx.snapshot, o)}; and the job may neither borrow nor run idle`));
@@ -38,7 +39,8 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
   const { req } = ctx;
   const { total, byGpu, maxCpu, maxMem } = emptyPoolFit(ctx.snapshot, req);
   if (total >= req.pods) return undefined;
-  if (byGpu.pods < req.pods) return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.milli ? `${req.milli}m of a GPU` : `${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`}`;
+  if (byGpu.pods < req.pods)
+    return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.milli ? `${req.milli}m of a GPU` : `${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`}`;
   if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
   if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
   return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;

@@ -47,7 +47,15 @@ export function kernelOrder(pool: Pool): VictimOrder {
 export async function problemFor(ctx: AnswerContext, way: Way): Promise<PreemptionProblem> {
   const table = await ctx.tables.tableFor(ctx.q, ctx.job.priority, way.standing);
   const { candidates, ruleOf } = findCandidates(ctx.snapshot, table, ctx.poolIdx, way.binding);
-  return { standing: way.standing, req: ctx.req, over: way.binding, constraints: way.binding.map((o) => ({ resource: o.resource, deficit: o.deficit })), candidates, ruleOf, order: kernelOrder(ctx.pool) };
+  return {
+    standing: way.standing,
+    req: ctx.req,
+    over: way.binding,
+    constraints: way.binding.map((o) => ({ resource: o.resource, deficit: o.deficit })),
+    candidates,
+    ruleOf,
+    order: kernelOrder(ctx.pool),
+  };
 }
 
 /** Builds the problem of preempting for `job` to run as `target` (for callers without a context: tests, benchmarks). */

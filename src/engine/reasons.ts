@@ -75,8 +75,12 @@ export function explainNoVictims(snap: Snapshot, q: number, job: JobSpec): strin
   const parts: string[] = [];
   const sp = quota.selfPreemption;
   if (!sp) parts.push(`${quota.name} has no selfPreemption`);
-  else if (!inRange(sp.highPriority, job.priority)) parts.push(`priority ${job.priority} is not in highPriority ${formatRange(sp.highPriority)} of ${quota.name}/selfPreemption (${sourceText(sp.src)})`);
-  else parts.push(`no job on ${quota.name} or its same-level quotas has a priority in lowPriority ${formatRange(sp.lowPriority)} below ${job.priority} and a module in [${sp.modules.join(', ')}] (${sourceText(sp.src)})`);
+  else if (!inRange(sp.highPriority, job.priority))
+    parts.push(`priority ${job.priority} is not in highPriority ${formatRange(sp.highPriority)} of ${quota.name}/selfPreemption (${sourceText(sp.src)})`);
+  else
+    parts.push(
+      `no job on ${quota.name} or its same-level quotas has a priority in lowPriority ${formatRange(sp.lowPriority)} below ${job.priority} and a module in [${sp.modules.join(', ')}] (${sourceText(sp.src)})`,
+    );
   const cp = quota.childPreemption;
   if (cp) parts.push(`no job below ${quota.name} has a priority in preemptiblePriority ${formatRange(cp.preemptiblePriority)} and a module in [${cp.modules.join(', ')}] (${sourceText(cp.src)})`);
   else if (quota.children.length > 0) parts.push(`${quota.name} has no childPreemption`);
@@ -147,7 +151,9 @@ export function explainBlockingBorrowers(ctx: AnswerContext, problem: Preemption
       named.add(i);
       const gpus = j.pods * j.resources.gpu;
       const through = tree.quotas[vq]!.parent;
-      out.push(`preemption (${problem.standing}): ${a.name} is full partly because ${jobLabel(j, viewer)} on ${j.quota} (priority ${j.priority}, ${j.module}, ${gpus} GPUs) borrows through ${through} beyond ${j.quota}'s guarantee; ${wouldNeed(ctx, problem.standing, j)}`);
+      out.push(
+        `preemption (${problem.standing}): ${a.name} is full partly because ${jobLabel(j, viewer)} on ${j.quota} (priority ${j.priority}, ${j.module}, ${gpus} GPUs) borrows through ${through} beyond ${j.quota}'s guarantee; ${wouldNeed(ctx, problem.standing, j)}`,
+      );
     }
   }
   return out;
@@ -188,7 +194,8 @@ function wouldNeed(ctx: AnswerContext, standing: 'in-quota' | 'borrowing', victi
     const cp = quota.childPreemption;
     const rule = `${quota.name}/childPreemption`;
     if (!cp) return `preempting it would need ${rule}, and ${quota.name} has no childPreemption (${sourceText(quota.src)})`;
-    if (!inRange(cp.preemptiblePriority, victim.priority)) return `preempting it would need ${rule} to cover priority ${victim.priority}, outside its preemptiblePriority ${formatRange(cp.preemptiblePriority)} (${sourceText(cp.src)})`;
+    if (!inRange(cp.preemptiblePriority, victim.priority))
+      return `preempting it would need ${rule} to cover priority ${victim.priority}, outside its preemptiblePriority ${formatRange(cp.preemptiblePriority)} (${sourceText(cp.src)})`;
     return `preempting it would need ${rule} to cover module ${victim.module}, not in its modules [${cp.modules.join(', ')}] (${sourceText(cp.src)})`;
   }
   if (relation === 'sibling' || relation === 'lent') {
@@ -200,7 +207,9 @@ function wouldNeed(ctx: AnswerContext, standing: 'in-quota' | 'borrowing', victi
   }
   if (relation === 'self') {
     const sp = quota.selfPreemption;
-    return sp ? `preempting it would need ${quota.name}/selfPreemption to cover it (lowPriority ${formatRange(sp.lowPriority)} below ${ctx.job.priority}, modules [${sp.modules.join(', ')}], ${sourceText(sp.src)})` : `preempting it would need a selfPreemption on ${quota.name}, which has none (${sourceText(quota.src)})`;
+    return sp
+      ? `preempting it would need ${quota.name}/selfPreemption to cover it (lowPriority ${formatRange(sp.lowPriority)} below ${ctx.job.priority}, modules [${sp.modules.join(', ')}], ${sourceText(sp.src)})`
+      : `preempting it would need a selfPreemption on ${quota.name}, which has none (${sourceText(quota.src)})`;
   }
   return `no rule lets a job on ${quota.name} preempt a job on ${victim.quota}`;
 }

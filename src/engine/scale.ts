@@ -129,7 +129,14 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
   });
   reasons.push(...scale.set.flatMap((e) => standingSummary(snap, e.quota, min(quotas[tree.indexOf(e.quota)]!, true), none.usage, after.standings, changes)));
   if (changes.length === 0) reasons.push('no running job changes standing: every quota still covers the jobs it holds in quota');
-  return { query: scale.name, ...(viewer ? { as: viewer.user } : {}), set: scale.set.map((e) => ({ quota: e.quota, before: quotas.find((q) => q.name === e.quota)!.min.gpu, after: e.gpu, source: sourceText(e.src) })), changes, quotas: effects, reasons };
+  return {
+    query: scale.name,
+    ...(viewer ? { as: viewer.user } : {}),
+    set: scale.set.map((e) => ({ quota: e.quota, before: quotas.find((q) => q.name === e.quota)!.min.gpu, after: e.gpu, source: sourceText(e.src) })),
+    changes,
+    quotas: effects,
+    reasons,
+  };
 }
 
 /**
@@ -147,11 +154,16 @@ function standingSummary(snap: Snapshot, quota: string, newMin: number, usageBef
   const turned = changes.filter((c) => c.quota === quota && c.to === 'borrowing');
   if (turned.length > 0) {
     const inQuota = own.filter((j) => j.standing === 'in-quota').length;
-    out.push(`${quota}: its jobs use ${before} GPUs, ${before - newMin} over the new min of ${newMin}: ${turned.length} of its ${inQuota} in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the ${before - newMin}: ${list(turned)}; the others stay in quota`);
+    out.push(
+      `${quota}: its jobs use ${before} GPUs, ${before - newMin} over the new min of ${newMin}: ${turned.length} of its ${inQuota} in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the ${before - newMin}: ${list(turned)}; the others stay in quota`,
+    );
   }
   const back = changes.filter((c) => c.quota === quota && c.to === 'in-quota');
   const still = own.filter((j) => j.standing === 'borrowing' && after.get(j.name) === 'borrowing').length;
-  if (back.length > 0) out.push(`${quota}: the new min of ${newMin} has room, so ${back.length} of its borrowing job(s) return in quota (${list(back)})${still > 0 ? `; ${still} other(s) stay borrowing, for want of room` : ''}`);
+  if (back.length > 0)
+    out.push(
+      `${quota}: the new min of ${newMin} has room, so ${back.length} of its borrowing job(s) return in quota (${list(back)})${still > 0 ? `; ${still} other(s) stay borrowing, for want of room` : ''}`,
+    );
   else if (still > 0 && turned.length === 0) out.push(`${quota}: its ${still} borrowing job(s) stay borrowing: the new min of ${newMin} has no room for them (its jobs use ${before})`);
   return out;
 }

@@ -287,4 +287,3 @@ export function popcount(mask: number): number {
   }
   return c;
 }
-

@@ -72,7 +72,14 @@ export function selectReleases(type: SpotInstanceType, running: RunningSpot[], p
     const bid = bidPrice(j.bid, type);
     if (bid < price && protectionOver(j.startedAt, now, protection)) {
       released.add(j.name);
-      out.push({ job: j.name, cause: 'price', bid, price, lostGpuHours: j.lostGpuHours, reason: `the market price of ${type.name} rose to ${fmt(price)}/h, above the job's bid of ${fmt(bid)}/h${bidNote(j.bid, type)}; its protection period is over, so its ${per(j)} were released without notice` });
+      out.push({
+        job: j.name,
+        cause: 'price',
+        bid,
+        price,
+        lostGpuHours: j.lostGpuHours,
+        reason: `the market price of ${type.name} rose to ${fmt(price)}/h, above the job's bid of ${fmt(bid)}/h${bidNote(j.bid, type)}; its protection period is over, so its ${per(j)} were released without notice`,
+      });
     }
   }
   let inUse = running.filter((j) => !released.has(j.name)).reduce((s, j) => s + j.pods, 0);
@@ -84,7 +91,14 @@ export function selectReleases(type: SpotInstanceType, running: RunningSpot[], p
       if (inUse <= inventory) break;
       inUse -= j.pods;
       const bid = bidPrice(j.bid, type);
-      out.push({ job: j.name, cause: 'inventory', bid, price, lostGpuHours: j.lostGpuHours, reason: `the spot inventory of ${type.name} fell to ${inventory} instance(s), fewer than the running spot jobs hold; the lowest bids go first and the job's ${fmt(bid)}/h was among them, so its ${per(j)} were released without notice` });
+      out.push({
+        job: j.name,
+        cause: 'inventory',
+        bid,
+        price,
+        lostGpuHours: j.lostGpuHours,
+        reason: `the spot inventory of ${type.name} fell to ${inventory} instance(s), fewer than the running spot jobs hold; the lowest bids go first and the job's ${fmt(bid)}/h was among them, so its ${per(j)} were released without notice`,
+      });
     }
   }
   return out;

@@ -95,7 +95,7 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
       reason: `a job of ${job.workspace} on ${v.quota} at ${priorityBand(v.priority)} priority is eligible under ${v.rule} (${v.source})`,
     };
   });
-    // The total counts only victims the viewer may see: it never reveals a hidden job's lost work.
+  // The total counts only victims the viewer may see: it never reveals a hidden job's lost work.
   const scrubbed = (r: Answer['reasons'][number]) => ({ ...r, message: scrub(r.message) });
   return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed) };
 }

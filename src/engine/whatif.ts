@@ -53,7 +53,12 @@ function submitterNotes(snap: Snapshot, job: JobSpec): Reason[] {
     ...(ws && ws.resourcePolicies.some((c) => 'user' in c.subject || 'role' in c.subject) ? [`${ws.name}'s per-user and per-role resource caps`] : []),
   ];
   if (skipped.length === 0) return [];
-  return [because('admission/submitter-unknown', `the job names no submittedBy, so ${skipped.join(', ')} ${skipped.length > 1 ? 'were' : 'was'} not checked; give submittedBy=USER (or --as USER / QUOTIENT_USER) to check them`)];
+  return [
+    because(
+      'admission/submitter-unknown',
+      `the job names no submittedBy, so ${skipped.join(', ')} ${skipped.length > 1 ? 'were' : 'was'} not checked; give submittedBy=USER (or --as USER / QUOTIENT_USER) to check them`,
+    ),
+  ];
 }
 
 /** An answer before its totals and notes (answerWhatIf adds them). */
@@ -87,13 +92,19 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
   if (job.idleResources === 'only') {
     const idle = idleRun([because('idle/runs-idle', 'idleResources: only: the job runs on idle capacity, outside every quota, and can be preempted whenever an owner needs it back')]);
     if (idle) return idle;
-    return wait([because('idle/no-room', explainNoRoom(snap, req, pool.name, 'idle capacity')), because('idle/never-preempts', 'a job on idle resources never preempts anything; it waits for free GPUs')]);
+    return wait([
+      because('idle/no-room', explainNoRoom(snap, req, pool.name, 'idle capacity')),
+      because('idle/never-preempts', 'a job on idle resources never preempts anything; it waits for free GPUs'),
+    ]);
   }
 
   // A full cap blocks every quota step; an `acceptable` job may still run idle.
   if (admission.blocked) {
     if (job.idleResources === 'acceptable') {
-      const idle = idleRun([...admission.blocked, because('idle/runs-idle', 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back')]);
+      const idle = idleRun([
+        ...admission.blocked,
+        because('idle/runs-idle', 'idleResources: acceptable: the cap keeps the job out of its quota, so it runs on idle capacity and can be preempted when an owner needs it back'),
+      ]);
       if (idle) return idle;
       return wait([...admission.blocked, because('idle/no-room', `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`)]);
     }
@@ -107,7 +118,24 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
   // 1. In quota on free capacity.
   if (inQuota.over.length === 0) {
     const res = kernel.place(req);
-    if (res.ok) return { ...base, decision: 'admit', standing: 'in-quota', placement: placementOf(snap, res.pods, req), victims: [], reasons: [because('quota/fits', `in quota: ${snap.tree.pathNames(ctx.q).map((n) => describeHeadroom(snap, n, need.gpu)).join('; ')}`), ...admission.notes] };
+    if (res.ok)
+      return {
+        ...base,
+        decision: 'admit',
+        standing: 'in-quota',
+        placement: placementOf(snap, res.pods, req),
+        victims: [],
+        reasons: [
+          because(
+            'quota/fits',
+            `in quota: ${snap.tree
+              .pathNames(ctx.q)
+              .map((n) => describeHeadroom(snap, n, need.gpu))
+              .join('; ')}`,
+          ),
+          ...admission.notes,
+        ],
+      };
     reasons.push(because('placement/no-room', `in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`));
   } else {
     reasons.push(...inQuota.over.map((o) => because('quota/over-min', `in quota: ${describeOverrun(snap, o)}`)));
@@ -146,7 +174,10 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
 
   // 4. Idle capacity for `acceptable` jobs.
   if (job.idleResources === 'acceptable') {
-    const idle = idleRun([...reasons, because('idle/runs-idle', 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back')]);
+    const idle = idleRun([
+      ...reasons,
+      because('idle/runs-idle', 'idleResources: acceptable: the quota cannot run the job now, so it runs on idle capacity and can be preempted when an owner needs it back'),
+    ]);
     if (idle) return idle;
     reasons.push(because('idle/no-room', `idle: ${explainNoRoom(snap, req, pool.name, 'idle capacity')}`));
   } else {
@@ -164,7 +195,14 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
   const open = waysOf(ctx).filter((w) => w.never.length === 0);
   if (open.length === 0) {
     // Every way asks for more than some quota guarantees at all: no victim could help.
-    reasons.push(because('preempt/cannot-help', `preemption: no preemption can help: ${waysOf(ctx).map((w) => describeNeverFits(snap, w.never[0]!)).join('; ')}`));
+    reasons.push(
+      because(
+        'preempt/cannot-help',
+        `preemption: no preemption can help: ${waysOf(ctx)
+          .map((w) => describeNeverFits(snap, w.never[0]!))
+          .join('; ')}`,
+      ),
+    );
     return undefined;
   }
   const problems: PreemptionProblem[] = [];
@@ -179,7 +217,10 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
       );
       continue;
     }
-    if (problem.candidates.length === 0 && w.standing === 'borrowing') reasons.push(because('preempt/no-candidates', `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`));
+    if (problem.candidates.length === 0 && w.standing === 'borrowing')
+      reasons.push(
+        because('preempt/no-candidates', `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`),
+      );
     problems.push(problem);
   }
   const withCandidates = problems.filter((p) => p.candidates.length > 0);
@@ -205,7 +246,8 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
   const won = { problem: winner, victims: res.victims, pods: res.pods };
   const { problem } = won;
   const victims = victimAnswers(snap, won.victims, problem.ruleOf, job.priority);
-  const why = problem.over.length > 0 ? problem.over.map((o) => because('quota/over-min', describeOverrun(snap, o))) : [because('placement/no-room', explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs'))];
+  const why =
+    problem.over.length > 0 ? problem.over.map((o) => because('quota/over-min', describeOverrun(snap, o))) : [because('placement/no-room', explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs'))];
   return {
     query: ctx.query,
     job: job.name,
@@ -217,7 +259,10 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     reasons: [
       ...reasons.filter((r) => r.message.startsWith('preemption (')),
       ...why,
-      because('preempt/victims', `preempting ${victims.length} job(s) (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`),
+      because(
+        'preempt/victims',
+        `preempting ${victims.length} job(s) (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`,
+      ),
       ...withCandidates.filter((p) => p !== problem).map((p) => because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p)}`)),
       ...victimOrderReason(ctx.pool),
     ],

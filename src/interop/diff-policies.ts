@@ -74,8 +74,12 @@ export async function diffPolicies(a: Side, b: Side, o: DiffOptions): Promise<Di
     const pb = b.session.policy.promises.find((p) => p.name === name);
     const ra = pa && a.session.snapshot ? await checkPromise(a.session, a.files, pa, { runs: o.promiseRuns, seed: o.seed }) : undefined;
     const rb = pb && b.session.snapshot ? await checkPromise(b.session, b.files, pb, { runs: o.promiseRuns, seed: o.seed }) : undefined;
-    const sa: Outcome | null = ra ? { decision: ra.status, standing: null, victims: [], lostGpuHours: 0, why: ra.counterexample ? `${ra.counterexample.broken.join('; ')} (${ra.source})` : ra.source } : null;
-    const sb: Outcome | null = rb ? { decision: rb.status, standing: null, victims: [], lostGpuHours: 0, why: rb.counterexample ? `${rb.counterexample.broken.join('; ')} (${rb.source})` : rb.source } : null;
+    const sa: Outcome | null = ra
+      ? { decision: ra.status, standing: null, victims: [], lostGpuHours: 0, why: ra.counterexample ? `${ra.counterexample.broken.join('; ')} (${ra.source})` : ra.source }
+      : null;
+    const sb: Outcome | null = rb
+      ? { decision: rb.status, standing: null, victims: [], lostGpuHours: 0, why: rb.counterexample ? `${rb.counterexample.broken.join('; ')} (${rb.source})` : rb.source }
+      : null;
     if (!sa || !sb) changes.push({ kind: 'promise', question: name, job: '', changed: ['presence'], old: sa, new: sb });
     else if (sa.decision !== sb.decision) changes.push({ kind: 'promise', question: name, job: '', changed: ['status'], old: sa, new: sb });
   }
@@ -91,7 +95,7 @@ export async function diffPolicies(a: Side, b: Side, o: DiffOptions): Promise<Di
 }
 
 function outcome(a: Answer): Outcome {
-  const cited = a.victims.length ? [...new Set(a.victims.map((v) => `${v.rule} (${v.source})`))].join('; ') : (a.reasons.find((r) => /:\d+:\d+/.test(r.message)) ?? a.reasons[0])?.message ?? '';
+  const cited = a.victims.length ? [...new Set(a.victims.map((v) => `${v.rule} (${v.source})`))].join('; ') : ((a.reasons.find((r) => /:\d+:\d+/.test(r.message)) ?? a.reasons[0])?.message ?? '');
   return {
     decision: a.decision,
     standing: a.standing,

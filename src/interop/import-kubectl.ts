@@ -116,13 +116,28 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
   if (report.failed) return out;
   const items: Array<{ sd: SourceDoc; path: PathSeg[]; obj: Record<string, unknown> }> = [];
   if (docs.length === 0) {
-    report.findings.push({ file: file.path, line: 1, column: 1, code: 'interop/not-a-list', severity: 'error', path: '', message: 'the input is empty', hint: 'give the output of `kubectl get nodes,pods -A -o json`' });
+    report.findings.push({
+      file: file.path,
+      line: 1,
+      column: 1,
+      code: 'interop/not-a-list',
+      severity: 'error',
+      path: '',
+      message: 'the input is empty',
+      hint: 'give the output of `kubectl get nodes,pods -A -o json`',
+    });
     return out;
   }
   for (const { sd, value } of docs) {
     const top = asObject(value);
     if (!top || (typeof top.kind === 'string' && top.kind !== 'List' && !top.kind.endsWith('List') && top.kind !== 'Node' && top.kind !== 'Pod')) {
-      report.error(sd, top ? ['kind'] : [], 'interop/not-a-list', `expected a Kubernetes List (kind: List with items), got ${top ? `kind ${JSON.stringify(top.kind)}` : 'a non-object'}`, 'give the output of `kubectl get nodes,pods -A -o json`');
+      report.error(
+        sd,
+        top ? ['kind'] : [],
+        'interop/not-a-list',
+        `expected a Kubernetes List (kind: List with items), got ${top ? `kind ${JSON.stringify(top.kind)}` : 'a non-object'}`,
+        'give the output of `kubectl get nodes,pods -A -o json`',
+      );
       continue;
     }
     if (top.kind === 'Node' || top.kind === 'Pod') {
@@ -191,7 +206,13 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
   }
   const gpus = parseCount(raw);
   if (gpus === undefined) {
-    report.warn(sd, [...allocPath, opts.gpuResource], 'interop/bad-quantity', `node "${name}": ${opts.gpuResource} ${JSON.stringify(raw)} is not a whole number of GPUs; the node is skipped`, 'allocatable GPUs are a whole count such as "8"');
+    report.warn(
+      sd,
+      [...allocPath, opts.gpuResource],
+      'interop/bad-quantity',
+      `node "${name}": ${opts.gpuResource} ${JSON.stringify(raw)} is not a whole number of GPUs; the node is skipped`,
+      'allocatable GPUs are a whole count such as "8"',
+    );
     skip(`${opts.gpuResource} ${JSON.stringify(raw)} is not a whole number`);
     return undefined;
   }
@@ -200,7 +221,13 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
     return undefined;
   }
   if (gpus > 32) {
-    report.warn(sd, [...allocPath, opts.gpuResource], 'interop/too-many-gpus', `node "${name}" has ${gpus} GPUs; Quotient models at most 32 per node, so the node is skipped`, 'split the node into smaller ones by hand if you need it');
+    report.warn(
+      sd,
+      [...allocPath, opts.gpuResource],
+      'interop/too-many-gpus',
+      `node "${name}" has ${gpus} GPUs; Quotient models at most 32 per node, so the node is skipped`,
+      'split the node into smaller ones by hand if you need it',
+    );
     skip(`${gpus} GPUs (more than 32)`);
     return undefined;
   }
@@ -209,7 +236,14 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
   for (const r of ['cpu', 'memory'] as const) {
     if (alloc[r] === undefined) continue;
     const v = r === 'cpu' ? parseCpu(alloc[r]) : parseMemory(alloc[r]);
-    if (v === undefined) report.warn(sd, [...allocPath, r], 'interop/bad-quantity', `node "${name}": ${r} ${JSON.stringify(alloc[r])} is not a quantity; the node's ${r} is left untracked`, r === 'cpu' ? 'cpu is cores ("96") or millicores ("95500m")' : 'memory is a size such as "1056Gi"');
+    if (v === undefined)
+      report.warn(
+        sd,
+        [...allocPath, r],
+        'interop/bad-quantity',
+        `node "${name}": ${r} ${JSON.stringify(alloc[r])} is not a quantity; the node's ${r} is left untracked`,
+        r === 'cpu' ? 'cpu is cores ("96") or millicores ("95500m")' : 'memory is a size such as "1056Gi"',
+      );
     else node[r] = v;
   }
   const meta = asObject(obj.metadata) ?? {};
@@ -233,7 +267,13 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
 }
 
 /** Sums a resource over a pod's containers: limits, else requests ("requests default to limits"). */
-function containerSum(path: PathSeg[], spec: Record<string, unknown>, resource: string, parse: (v: unknown) => number | undefined, prefer: 'limits' | 'requests'): { value?: number; bad?: { path: PathSeg[]; raw: unknown } } {
+function containerSum(
+  path: PathSeg[],
+  spec: Record<string, unknown>,
+  resource: string,
+  parse: (v: unknown) => number | undefined,
+  prefer: 'limits' | 'requests',
+): { value?: number; bad?: { path: PathSeg[]; raw: unknown } } {
   const containers = Array.isArray(spec.containers) ? spec.containers : [];
   let total: number | undefined;
   for (let i = 0; i < containers.length; i++) {
@@ -264,7 +304,15 @@ function nameFrom(sources: NameSource[], labels: Record<string, string>, namespa
   return undefined;
 }
 
-function readPod(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, nodes: Map<string, ImportedNode>, opts: KubectlOptions, report: Report, skip: (name: string, reason: string) => void): PodFacts | undefined {
+function readPod(
+  sd: SourceDoc,
+  path: PathSeg[],
+  obj: Record<string, unknown>,
+  nodes: Map<string, ImportedNode>,
+  opts: KubectlOptions,
+  report: Report,
+  skip: (name: string, reason: string) => void,
+): PodFacts | undefined {
   const meta = asObject(obj.metadata) ?? {};
   const name = typeof meta.name === 'string' ? meta.name : '';
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
@@ -281,7 +329,13 @@ function readPod(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, n
   }
   const gpu = containerSum(path, spec, opts.gpuResource, parseCount, 'limits');
   if (gpu.bad) {
-    report.warn(sd, gpu.bad.path, 'interop/bad-quantity', `pod "${full}": ${opts.gpuResource} ${JSON.stringify(gpu.bad.raw)} is not a whole number of GPUs; the pod is skipped`, 'GPU limits are a whole count such as "8"');
+    report.warn(
+      sd,
+      gpu.bad.path,
+      'interop/bad-quantity',
+      `pod "${full}": ${opts.gpuResource} ${JSON.stringify(gpu.bad.raw)} is not a whole number of GPUs; the pod is skipped`,
+      'GPU limits are a whole count such as "8"',
+    );
     skip(full, `${opts.gpuResource} ${JSON.stringify(gpu.bad.raw)} is not a whole number`);
     return undefined;
   }
@@ -295,14 +349,41 @@ function readPod(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, n
     return undefined;
   }
   if (gpu.value > node.gpus) {
-    report.warn(sd, [...path, 'spec', 'nodeName'], 'interop/pod-exceeds-node', `pod "${full}" holds ${gpu.value} GPUs on node "${node.name}", which has ${node.gpus}; the pod is skipped`, 'the input is inconsistent; take the snapshot again');
+    report.warn(
+      sd,
+      [...path, 'spec', 'nodeName'],
+      'interop/pod-exceeds-node',
+      `pod "${full}" holds ${gpu.value} GPUs on node "${node.name}", which has ${node.gpus}; the pod is skipped`,
+      'the input is inconsistent; take the snapshot again',
+    );
     skip(full, `holds ${gpu.value} GPUs on a ${node.gpus}-GPU node`);
     return undefined;
   }
-  const facts: PodFacts = { sd, path, name: full, namespace, node: node.name, gpu: gpu.value, priority: 1, kubePriority: 0, quota: '', quotaFrom: '', workspace: '', module: opts.module, owner: undefined };
+  const facts: PodFacts = {
+    sd,
+    path,
+    name: full,
+    namespace,
+    node: node.name,
+    gpu: gpu.value,
+    priority: 1,
+    kubePriority: 0,
+    quota: '',
+    quotaFrom: '',
+    workspace: '',
+    module: opts.module,
+    owner: undefined,
+  };
   for (const r of ['cpu', 'memory'] as const) {
     const v = containerSum(path, spec, r, r === 'cpu' ? parseCpu : parseMemory, 'requests');
-    if (v.bad) report.warn(sd, v.bad.path, 'interop/bad-quantity', `pod "${full}": ${r} ${JSON.stringify(v.bad.raw)} is not a quantity; the job's ${r} is left untracked`, r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"');
+    if (v.bad)
+      report.warn(
+        sd,
+        v.bad.path,
+        'interop/bad-quantity',
+        `pod "${full}": ${r} ${JSON.stringify(v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
+        r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"',
+      );
     else if (v.value !== undefined) facts[r] = v.value;
   }
   facts.kubePriority = typeof spec.priority === 'number' ? spec.priority : 0;
@@ -320,7 +401,14 @@ function readPod(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, n
   const moduleValue = labels[opts.moduleLabel];
   if (moduleValue !== undefined) {
     if ((MODULES as readonly string[]).includes(moduleValue)) facts.module = moduleValue as Module;
-    else report.warn(sd, [...path, 'metadata', 'labels', opts.moduleLabel], 'interop/unknown-module', `pod "${full}": module ${JSON.stringify(moduleValue)} is not one of ${MODULES.join(', ')}; ${opts.module} is used`, `label pods ${opts.moduleLabel}=DLC, DSW or EAS`);
+    else
+      report.warn(
+        sd,
+        [...path, 'metadata', 'labels', opts.moduleLabel],
+        'interop/unknown-module',
+        `pod "${full}": module ${JSON.stringify(moduleValue)} is not one of ${MODULES.join(', ')}; ${opts.module} is used`,
+        `label pods ${opts.moduleLabel}=DLC, DSW or EAS`,
+      );
   }
   const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(asObject).filter((r) => r !== undefined) : [];
   const owner = refs.find((r) => r.controller === true) ?? refs[0];
@@ -357,10 +445,20 @@ function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: Kube
       if (names.has(name)) name = `${name}(${head.owner?.kind ?? 'Pod'})`;
       names.add(name);
       const notes: string[] = [];
-      notes.push(head.owner ? `${group.length} pod(s) of ${head.owner.kind} ${head.namespace}/${head.owner.name}${shapes.size > 1 ? ` (pods of one shape; the owner has ${shapes.size} shapes)` : ''}` : `standalone pod ${head.name}`);
+      notes.push(
+        head.owner
+          ? `${group.length} pod(s) of ${head.owner.kind} ${head.namespace}/${head.owner.name}${shapes.size > 1 ? ` (pods of one shape; the owner has ${shapes.size} shapes)` : ''}`
+          : `standalone pod ${head.name}`,
+      );
       const differ = (f: (p: PodFacts) => string | number): boolean => group.some((p) => f(p) !== f(head));
       if (differ((p) => p.quota) || differ((p) => p.workspace) || differ((p) => p.priority) || differ((p) => p.module)) {
-        out.report.warn(head.sd, head.path, 'interop/mixed-gang', `the pods of ${name} differ in quota, workspace, priority or module; the first pod's (${head.name}) are used for the whole job`, 'label every pod of one owner alike');
+        out.report.warn(
+          head.sd,
+          head.path,
+          'interop/mixed-gang',
+          `the pods of ${name} differ in quota, workspace, priority or module; the first pod's (${head.name}) are used for the whole job`,
+          'label every pod of one owner alike',
+        );
       }
       // A node's GPUs: pods beyond its count are inconsistent input; the job is skipped.
       const over = group.find((p) => (used.get(p.node) ?? 0) + group.filter((q) => q.node === p.node).length * p.gpu > nodes.get(p.node)!.gpus);
@@ -390,7 +488,9 @@ function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: Kube
     }
   }
   const list = (m: Map<string, number>): string => [...m].map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
-  out.mapped.push(`pods: Running with spec.nodeName and GPUs → ${jobs.length} job(s) by controlling owner (${list(ownerKinds)}); GPUs from limits (requests when no limit), cpu and memory from requests (limits when no request)`);
+  out.mapped.push(
+    `pods: Running with spec.nodeName and GPUs → ${jobs.length} job(s) by controlling owner (${list(ownerKinds)}); GPUs from limits (requests when no limit), cpu and memory from requests (limits when no request)`,
+  );
   out.mapped.push(`quota per pod from ${list(quotaSources)}; workspace from ${opts.workspaceFrom.join(', ')}; module from label ${opts.moduleLabel} (default ${opts.module})`);
   out.mapped.push(`priority: spec.priority → 1..9 by bands ${opts.priorityMap.map((b) => `${b.from}=${b.priority}`).join(',')} (a pod without spec.priority counts as 0)`);
   out.mapped.push('placement: node and GPU count per pod (Kubernetes does not say which GPU indices a pod holds); Quotient assigns indices when it loads the snapshot and says so in answers');

@@ -23,7 +23,16 @@ export function importQuotas(format: QuotaFormat, files: InputFile[], names: Res
   if (report.failed) return { quotas: [], report };
   if (flat.length === 0) {
     const first = files[0];
-    report.findings.push({ file: first?.path ?? '', line: 1, column: 1, code: 'interop/no-quotas', severity: 'error', path: '', message: `no ${format} quota objects in the input`, hint: format === 'kueue' ? 'give ClusterQueue and Cohort objects' : format === 'koordinator' ? 'give ElasticQuota objects' : 'give Queue objects' });
+    report.findings.push({
+      file: first?.path ?? '',
+      line: 1,
+      column: 1,
+      code: 'interop/no-quotas',
+      severity: 'error',
+      path: '',
+      message: `no ${format} quota objects in the input`,
+      hint: format === 'kueue' ? 'give ClusterQueue and Cohort objects' : format === 'koordinator' ? 'give ElasticQuota objects' : 'give Queue objects',
+    });
     return { quotas: [], report };
   }
   return { quotas: orderTree(flat, report), report };

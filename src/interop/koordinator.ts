@@ -28,7 +28,14 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
       report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (only ElasticQuota is)`, 'give ElasticQuota objects');
       continue;
     }
-    if (o.apiVersion !== ELASTIC_QUOTA_API) report.warn(o.sd, [...o.path, 'apiVersion'], 'interop/api-version', `ElasticQuota ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${ELASTIC_QUOTA_API}`, `Koordinator's ElasticQuota is ${ELASTIC_QUOTA_API}`);
+    if (o.apiVersion !== ELASTIC_QUOTA_API)
+      report.warn(
+        o.sd,
+        [...o.path, 'apiVersion'],
+        'interop/api-version',
+        `ElasticQuota ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${ELASTIC_QUOTA_API}`,
+        `Koordinator's ElasticQuota is ${ELASTIC_QUOTA_API}`,
+      );
     if (o.name === ROOT_QUOTA || o.name === 'koordinator-system-quota' || o.name === 'koordinator-default-quota') {
       report.warn(o.sd, o.path, 'interop/skipped-object', `${o.name} is one of Koordinator's built-in quotas; it is not part of your tree`, 'quotas under koordinator-root-quota become roots');
       continue;
@@ -40,7 +47,13 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
     addResourceList(o.sd, [...sp, 'min'], spec.min, q.min, names, report, `ElasticQuota ${o.name}`);
     for (const key of Object.keys(spec)) {
       if (key === 'min') continue;
-      report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `ElasticQuota ${o.name}: spec.${key} has no counterpart in Quotient (a quota may borrow up to what its siblings leave unused, without a cap); it is not imported`, key === 'max' ? 'the answers assume no max' : 'it does not change what Quotient answers');
+      report.warn(
+        o.sd,
+        [...sp, key],
+        'interop/no-counterpart',
+        `ElasticQuota ${o.name}: spec.${key} has no counterpart in Quotient (a quota may borrow up to what its siblings leave unused, without a cap); it is not imported`,
+        key === 'max' ? 'the answers assume no max' : 'it does not change what Quotient answers',
+      );
     }
     const parent = o.labels[LABEL_PARENT];
     if (parent !== undefined && parent !== '' && parent !== ROOT_QUOTA) Object.assign(q, { parent, parentPath: [...o.path, 'metadata', 'labels', LABEL_PARENT] });
@@ -48,14 +61,30 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
     for (const field of ['labels', 'annotations'] as const) {
       for (const [k, value] of Object.entries(o[field])) {
         if (!k.startsWith(`${PREFIX}/`) || k === LABEL_PARENT || k === LABEL_IS_PARENT) continue;
-        report.warn(o.sd, [...o.path, 'metadata', field, k], 'interop/no-counterpart', `ElasticQuota ${o.name}: ${field === 'labels' ? 'label' : 'annotation'} ${k}=${value} has no counterpart in Quotient; it is not imported`, k.endsWith('/shared-weight') ? 'Quotient has no sharing weights' : k.endsWith('/allow-lent-resource') ? 'a Quotient quota always lends its unused guarantee (and takes it back by its reclaim mode)' : 'it does not change what Quotient answers');
+        report.warn(
+          o.sd,
+          [...o.path, 'metadata', field, k],
+          'interop/no-counterpart',
+          `ElasticQuota ${o.name}: ${field === 'labels' ? 'label' : 'annotation'} ${k}=${value} has no counterpart in Quotient; it is not imported`,
+          k.endsWith('/shared-weight')
+            ? 'Quotient has no sharing weights'
+            : k.endsWith('/allow-lent-resource')
+              ? 'a Quotient quota always lends its unused guarantee (and takes it back by its reclaim mode)'
+              : 'it does not change what Quotient answers',
+        );
       }
     }
     quotas.push(q);
   }
   for (const q of quotas) {
     if (q.parent !== null && !isParent.has(q.parent) && quotas.some((p) => p.name === q.parent)) {
-      report.warn(q.sd, [...q.path, 'metadata', 'labels', LABEL_PARENT], 'interop/parent-not-marked', `ElasticQuota ${q.name} names parent ${q.parent}, which is not labelled ${LABEL_IS_PARENT}: "true"`, 'Koordinator expects a parent quota to be marked is-parent');
+      report.warn(
+        q.sd,
+        [...q.path, 'metadata', 'labels', LABEL_PARENT],
+        'interop/parent-not-marked',
+        `ElasticQuota ${q.name} names parent ${q.parent}, which is not labelled ${LABEL_IS_PARENT}: "true"`,
+        'Koordinator expects a parent quota to be marked is-parent',
+      );
     }
   }
   return quotas;
@@ -77,13 +106,20 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
     // max has no Quotient counterpart; the tree's root guarantee bounds what any quota can borrow.
     let root = q;
     while (root.parent !== null) root = quotas.find((p) => p.name === root.parent)!;
-    rows.push({ quota: q.name, field: 'name', target: 'metadata.name', fate: kube.get(q.name) === q.name ? 'one-to-one' : 'approximated', note: kube.get(q.name) === q.name ? '' : `lower-cased; the exact name is kept in annotation ${NAME_ANNOTATION}` });
+    rows.push({
+      quota: q.name,
+      field: 'name',
+      target: 'metadata.name',
+      fate: kube.get(q.name) === q.name ? 'one-to-one' : 'approximated',
+      note: kube.get(q.name) === q.name ? '' : `lower-cased; the exact name is kept in annotation ${NAME_ANNOTATION}`,
+    });
     if (q.parent !== null) rows.push({ quota: q.name, field: 'parent', target: `label ${LABEL_PARENT}`, fate: 'one-to-one', note: kids.length ? `and ${LABEL_IS_PARENT}: "true"` : '' });
     rows.push({ quota: q.name, field: 'min', target: 'spec.min', fate: 'one-to-one', note: '' });
     rows.push({ quota: q.name, field: '(no field)', target: 'spec.max', fate: 'approximated', note: `Quotient has no cap on borrowing: max is the root's guarantee (${root.min.gpu} GPUs)` });
     if (q.reclaim && q.reclaim !== 'any') rows.push({ quota: q.name, field: 'reclaim', target: '—', fate: 'lost', note: 'ElasticQuota has no reclaim mode' });
     if (q.queueStrategy && q.queueStrategy !== 'fifo') rows.push({ quota: q.name, field: 'queueStrategy', target: '—', fate: 'lost', note: 'ElasticQuota has no queue strategy' });
-    if (q.selfPreemption) rows.push({ quota: q.name, field: 'selfPreemption', target: '—', fate: 'lost', note: 'Koordinator marks pods preemptible (label quota.scheduling.koordinator.sh/preemptible), not quotas' });
+    if (q.selfPreemption)
+      rows.push({ quota: q.name, field: 'selfPreemption', target: '—', fate: 'lost', note: 'Koordinator marks pods preemptible (label quota.scheduling.koordinator.sh/preemptible), not quotas' });
     if (q.childPreemption) rows.push({ quota: q.name, field: 'childPreemption', target: '—', fate: 'lost', note: 'ElasticQuota has no preemption settings' });
     return {
       apiVersion: ELASTIC_QUOTA_API,

@@ -34,11 +34,25 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
   const members = new Map<string, string[]>();
   const kueue = objects.filter((o) => o.apiVersion.startsWith(`${KUEUE_GROUP}/`));
   for (const o of objects) {
-    if (!o.apiVersion.startsWith(`${KUEUE_GROUP}/`)) report.warn(o.sd, [...o.path, 'apiVersion'], 'interop/skipped-object', `${o.kind} ${o.name} (${o.apiVersion || 'no apiVersion'}) is not a Kueue object; it is skipped`, `kueue objects have apiVersion ${KUEUE_GROUP}/v1beta1 or v1beta2`);
+    if (!o.apiVersion.startsWith(`${KUEUE_GROUP}/`))
+      report.warn(
+        o.sd,
+        [...o.path, 'apiVersion'],
+        'interop/skipped-object',
+        `${o.kind} ${o.name} (${o.apiVersion || 'no apiVersion'}) is not a Kueue object; it is skipped`,
+        `kueue objects have apiVersion ${KUEUE_GROUP}/v1beta1 or v1beta2`,
+      );
   }
   for (const o of kueue) {
     const version = o.apiVersion.slice(KUEUE_GROUP.length + 1);
-    if (version !== 'v1beta1' && version !== 'v1beta2') report.warn(o.sd, [...o.path, 'apiVersion'], 'interop/kueue-version', `${o.apiVersion} is read with v1beta2's field names (and v1beta1's where they differ)`, 'Quotient reads v1beta1 and v1beta2');
+    if (version !== 'v1beta1' && version !== 'v1beta2')
+      report.warn(
+        o.sd,
+        [...o.path, 'apiVersion'],
+        'interop/kueue-version',
+        `${o.apiVersion} is read with v1beta2's field names (and v1beta1's where they differ)`,
+        'Quotient reads v1beta1 and v1beta2',
+      );
     const spec = asObject(o.obj.spec) ?? {};
     const sp: PathSeg[] = [...o.path, 'spec'];
     const name = o.annotations[NAME_ANNOTATION] ?? o.name;
@@ -48,9 +62,17 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
       readResourceGroups(o, spec, sp, q, names, report, o.kind);
       const parentField = o.kind === 'ClusterQueue' ? (version === 'v1beta1' ? 'cohort' : 'cohortName') : version === 'v1beta1' ? 'parent' : 'parentName';
       const otherField = o.kind === 'ClusterQueue' ? (version === 'v1beta1' ? 'cohortName' : 'cohort') : version === 'v1beta1' ? 'parentName' : 'parent';
-      if (spec[otherField] !== undefined) report.error(o.sd, [...sp, otherField], 'interop/kueue-field-version', `${o.kind} ${o.name}: spec.${otherField} is not a field of ${o.apiVersion} (it is spec.${parentField})`, `write spec.${parentField}, or change apiVersion`);
+      if (spec[otherField] !== undefined)
+        report.error(
+          o.sd,
+          [...sp, otherField],
+          'interop/kueue-field-version',
+          `${o.kind} ${o.name}: spec.${otherField} is not a field of ${o.apiVersion} (it is spec.${parentField})`,
+          `write spec.${parentField}, or change apiVersion`,
+        );
       const parent = spec[parentField];
-      if (parent !== undefined && (typeof parent !== 'string' || parent === '')) report.error(o.sd, [...sp, parentField], 'interop/invalid-field', `spec.${parentField} must be a name`, 'a Cohort name');
+      if (parent !== undefined && (typeof parent !== 'string' || parent === ''))
+        report.error(o.sd, [...sp, parentField], 'interop/invalid-field', `spec.${parentField} must be a name`, 'a Cohort name');
       else if (typeof parent === 'string') Object.assign(q, { parent, parentPath: [...sp, parentField] });
       for (const key of Object.keys(spec)) {
         if ((o.kind === 'ClusterQueue' ? CQ_READ : COHORT_READ).includes(key)) continue;
@@ -59,15 +81,34 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
       if (o.kind === 'ClusterQueue') {
         const strategy = spec.queueingStrategy;
         if (strategy === 'StrictFIFO') q.queueStrategy = 'fifo';
-        else if (strategy !== undefined) report.warn(o.sd, [...sp, 'queueingStrategy'], 'interop/no-counterpart', `ClusterQueue ${o.name}: queueingStrategy ${JSON.stringify(strategy)} has no counterpart (Quotient's queue strategies are PAI's: fifo, round-robin, balance, intelligent); the default applies`, 'StrictFIFO maps to fifo');
+        else if (strategy !== undefined)
+          report.warn(
+            o.sd,
+            [...sp, 'queueingStrategy'],
+            'interop/no-counterpart',
+            `ClusterQueue ${o.name}: queueingStrategy ${JSON.stringify(strategy)} has no counterpart (Quotient's queue strategies are PAI's: fifo, round-robin, balance, intelligent); the default applies`,
+            'StrictFIFO maps to fifo',
+          );
         readPreemption(o, spec, sp, q, report);
       }
       if (o.kind === 'Cohort') cohorts.set(name, q);
       quotas.push(q);
     } else if (o.kind === 'WorkloadPriorityClass') {
-      report.warn(o.sd, o.path, 'interop/no-counterpart', `WorkloadPriorityClass ${o.name} (value ${JSON.stringify(o.obj.value)}) has no counterpart in a QuotaTree: Quotient's priorities are 1..9 on each job`, 'map class values onto 1..9 when you write jobs (quotient import kubectl --priority-map does it for pods)');
+      report.warn(
+        o.sd,
+        o.path,
+        'interop/no-counterpart',
+        `WorkloadPriorityClass ${o.name} (value ${JSON.stringify(o.obj.value)}) has no counterpart in a QuotaTree: Quotient's priorities are 1..9 on each job`,
+        'map class values onto 1..9 when you write jobs (quotient import kubectl --priority-map does it for pods)',
+      );
     } else {
-      report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (ClusterQueue, Cohort and WorkloadPriorityClass are)`, o.kind === 'ResourceFlavor' ? 'flavors are merged: a quota sums its nominalQuota over every flavor' : 'LocalQueues and Workloads are not part of a quota tree');
+      report.warn(
+        o.sd,
+        [...o.path, 'kind'],
+        'interop/skipped-object',
+        `${o.kind} ${o.name} is not read (ClusterQueue, Cohort and WorkloadPriorityClass are)`,
+        o.kind === 'ResourceFlavor' ? 'flavors are merged: a quota sums its nominalQuota over every flavor' : 'LocalQueues and Workloads are not part of a quota tree',
+      );
     }
   }
   // Parents are named by object name; a quota exported by Quotient keeps its own name in an annotation.
@@ -133,12 +174,26 @@ function readResourceGroups(o: ForeignObject, spec: Record<string, unknown>, sp:
         }
         if (res.nominalQuota !== undefined) addResource(o.sd, [...rp, 'nominalQuota'], res.name, res.nominalQuota, q.min, names, report, `${what} ${o.name}`);
         for (const lim of ['borrowingLimit', 'lendingLimit'] as const) {
-          if (res[lim] !== undefined) report.warn(o.sd, [...rp, lim], 'interop/no-counterpart', `${what} ${o.name}: ${lim} of ${res.name} has no counterpart in Quotient (a quota may borrow whatever its siblings leave unused, and lends all of its unused guarantee); it is not imported`, 'the answers assume no limit');
+          if (res[lim] !== undefined)
+            report.warn(
+              o.sd,
+              [...rp, lim],
+              'interop/no-counterpart',
+              `${what} ${o.name}: ${lim} of ${res.name} has no counterpart in Quotient (a quota may borrow whatever its siblings leave unused, and lends all of its unused guarantee); it is not imported`,
+              'the answers assume no limit',
+            );
         }
       });
     });
   });
-  if (flavorsSeen.length > 1) report.warn(o.sd, [...sp, 'resourceGroups'], 'interop/flavors-merged', `${what} ${o.name}: flavors ${flavorsSeen.join(', ')} are summed into one guarantee (Quotient's quota has one pool)`, 'give each flavor its own pool and QuotaTree if they must stay apart');
+  if (flavorsSeen.length > 1)
+    report.warn(
+      o.sd,
+      [...sp, 'resourceGroups'],
+      'interop/flavors-merged',
+      `${what} ${o.name}: flavors ${flavorsSeen.join(', ')} are summed into one guarantee (Quotient's quota has one pool)`,
+      'give each flavor its own pool and QuotaTree if they must stay apart',
+    );
 }
 
 function readPreemption(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, report: Report): void {
@@ -149,11 +204,26 @@ function readPreemption(o: ForeignObject, spec: Record<string, unknown>, sp: Pat
     if (key === 'reclaimWithinCohort') {
       const mode = typeof value === 'string' ? RECLAIM[value] : undefined;
       if (mode) q.reclaim = mode;
-      else report.error(o.sd, [...pp, key], 'interop/invalid-field', `ClusterQueue ${o.name}: reclaimWithinCohort ${JSON.stringify(value)} is not Never, LowerPriority or Any`, 'Kueue accepts Never, LowerPriority, Any');
+      else
+        report.error(
+          o.sd,
+          [...pp, key],
+          'interop/invalid-field',
+          `ClusterQueue ${o.name}: reclaimWithinCohort ${JSON.stringify(value)} is not Never, LowerPriority or Any`,
+          'Kueue accepts Never, LowerPriority, Any',
+        );
     } else if (key === 'withinClusterQueue' && value === 'Never') {
       continue;
     } else {
-      report.warn(o.sd, [...pp, key], 'interop/no-counterpart', `ClusterQueue ${o.name}: preemption.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`, key === 'withinClusterQueue' ? "Quotient's selfPreemption names priority ranges (highPriority over lowPriority) and modules; write one by hand" : 'Quotient models PAI\'s self- and child-level preemption');
+      report.warn(
+        o.sd,
+        [...pp, key],
+        'interop/no-counterpart',
+        `ClusterQueue ${o.name}: preemption.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`,
+        key === 'withinClusterQueue'
+          ? "Quotient's selfPreemption names priority ranges (highPriority over lowPriority) and modules; write one by hand"
+          : "Quotient models PAI's self- and child-level preemption",
+      );
     }
   }
 }
@@ -185,7 +255,13 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
   for (const q of quotas) {
     const kids = quotas.filter((k) => k.parent === q.name);
     const meta = { name: kube.get(q.name)!, annotations: { [NAME_ANNOTATION]: q.name } };
-    row(q.name, 'name', 'metadata.name', kube.get(q.name) === q.name ? 'one-to-one' : 'approximated', kube.get(q.name) === q.name ? '' : `Kubernetes names are lower case; the exact name is kept in annotation ${NAME_ANNOTATION}`);
+    row(
+      q.name,
+      'name',
+      'metadata.name',
+      kube.get(q.name) === q.name ? 'one-to-one' : 'approximated',
+      kube.get(q.name) === q.name ? '' : `Kubernetes names are lower case; the exact name is kept in annotation ${NAME_ANNOTATION}`,
+    );
     const parentField = o.version === 'v1beta1' ? (kids.length ? 'parent' : 'cohort') : kids.length ? 'parentName' : 'cohortName';
     const parent = q.parent === null ? {} : { [parentField]: kube.get(q.parent)! };
     if (q.parent !== null) row(q.name, 'parent', `spec.${parentField}`, 'one-to-one');
@@ -194,7 +270,13 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
       const own = { gpu: q.min.gpu - kids.reduce((s, k) => s + k.min.gpu, 0) } as TreeQuota['min'];
       for (const r of ['cpu', 'memory'] as const) if (q.min[r] !== undefined) own[r] = Math.max(0, q.min[r] - kids.reduce((s, k) => s + (k.min[r] ?? 0), 0));
       objects.push({ apiVersion, kind: 'Cohort', metadata: meta, spec: { ...parent, ...(hasAny(own) ? { resourceGroups: groups(own, o) } : {}) } });
-      row(q.name, 'min', 'spec.resourceGroups[].flavors[].resources[].nominalQuota', 'approximated', `a Cohort's nominalQuota is what it adds to its ClusterQueues': ${q.min.gpu} − ${q.min.gpu - own.gpu} = ${own.gpu} GPUs`);
+      row(
+        q.name,
+        'min',
+        'spec.resourceGroups[].flavors[].resources[].nominalQuota',
+        'approximated',
+        `a Cohort's nominalQuota is what it adds to its ClusterQueues': ${q.min.gpu} − ${q.min.gpu - own.gpu} = ${own.gpu} GPUs`,
+      );
       if (q.reclaim && q.reclaim !== 'any') row(q.name, 'reclaim', '—', 'lost', 'a Cohort has no preemption settings; reclaimWithinCohort belongs to ClusterQueues');
       if (q.queueStrategy && q.queueStrategy !== 'fifo') row(q.name, 'queueStrategy', '—', 'lost', 'a Cohort queues nothing itself');
       if (q.selfPreemption) row(q.name, 'selfPreemption', '—', 'lost', 'Kueue admits only through ClusterQueues; a Cohort has no own workloads');
@@ -207,14 +289,32 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
       }
       if (q.selfPreemption) {
         preemption.withinClusterQueue = 'LowerPriority';
-        row(q.name, 'selfPreemption', 'spec.preemption.withinClusterQueue: LowerPriority', 'approximated', `Kueue lets any workload preempt lower-priority ones of its ClusterQueue; Quotient's ${q.selfPreemption.highPriority} over ${q.selfPreemption.lowPriority} for ${q.selfPreemption.modules.join(', ')} is narrower`);
+        row(
+          q.name,
+          'selfPreemption',
+          'spec.preemption.withinClusterQueue: LowerPriority',
+          'approximated',
+          `Kueue lets any workload preempt lower-priority ones of its ClusterQueue; Quotient's ${q.selfPreemption.highPriority} over ${q.selfPreemption.lowPriority} for ${q.selfPreemption.modules.join(', ')} is narrower`,
+        );
       }
       const strategy = q.queueStrategy === 'fifo' ? 'StrictFIFO' : undefined;
-      if (q.queueStrategy) row(q.name, 'queueStrategy', strategy ? 'spec.queueingStrategy: StrictFIFO' : '—', strategy ? 'one-to-one' : 'lost', strategy ? '' : `${q.queueStrategy} has no Kueue counterpart (StrictFIFO, BestEffortFIFO)`);
-      objects.push({ apiVersion, kind: 'ClusterQueue', metadata: meta, spec: { ...parent, namespaceSelector: {}, ...(strategy ? { queueingStrategy: strategy } : {}), resourceGroups: groups(q.min, o), ...(Object.keys(preemption).length ? { preemption } : {}) } });
+      if (q.queueStrategy)
+        row(
+          q.name,
+          'queueStrategy',
+          strategy ? 'spec.queueingStrategy: StrictFIFO' : '—',
+          strategy ? 'one-to-one' : 'lost',
+          strategy ? '' : `${q.queueStrategy} has no Kueue counterpart (StrictFIFO, BestEffortFIFO)`,
+        );
+      objects.push({
+        apiVersion,
+        kind: 'ClusterQueue',
+        metadata: meta,
+        spec: { ...parent, namespaceSelector: {}, ...(strategy ? { queueingStrategy: strategy } : {}), resourceGroups: groups(q.min, o), ...(Object.keys(preemption).length ? { preemption } : {}) },
+      });
       row(q.name, 'min', 'spec.resourceGroups[0].flavors[0].resources[].nominalQuota', 'one-to-one', `in flavor ${o.flavor}`);
     }
-    if (q.childPreemption) row(q.name, 'childPreemption', '—', 'lost', 'Kueue has no preemption of a subtree\'s workloads by a parent');
+    if (q.childPreemption) row(q.name, 'childPreemption', '—', 'lost', "Kueue has no preemption of a subtree's workloads by a parent");
   }
   for (let p = 1; p <= 9; p++) objects.push({ apiVersion, kind: 'WorkloadPriorityClass', metadata: { name: `quotient-priority-${p}` }, value: p, description: `Quotient/PAI priority ${p}` });
   row('(all)', 'job priority 1..9', 'WorkloadPriorityClass quotient-priority-1..9 (value 1..9)', 'one-to-one', 'label jobs kueue.x-k8s.io/priority-class');

@@ -90,10 +90,19 @@ export function readObjects(files: InputFile[], report: Report): ForeignObject[]
     for (const { sd, value } of docs) {
       const top = asObject(value);
       if (!top) {
-        report.error(sd, [], 'interop/not-an-object', 'a document must be a Kubernetes object (apiVersion, kind, metadata, spec) or a List of them', 'give YAML or JSON objects as `kubectl get ... -o yaml` prints them');
+        report.error(
+          sd,
+          [],
+          'interop/not-an-object',
+          'a document must be a Kubernetes object (apiVersion, kind, metadata, spec) or a List of them',
+          'give YAML or JSON objects as `kubectl get ... -o yaml` prints them',
+        );
         continue;
       }
-      const items = typeof top.kind === 'string' && top.kind.endsWith('List') && Array.isArray(top.items) ? (top.items as unknown[]).map((it, i) => ({ it, path: ['items', i] as PathSeg[] })) : [{ it: top as unknown, path: [] as PathSeg[] }];
+      const items =
+        typeof top.kind === 'string' && top.kind.endsWith('List') && Array.isArray(top.items)
+          ? (top.items as unknown[]).map((it, i) => ({ it, path: ['items', i] as PathSeg[] }))
+          : [{ it: top as unknown, path: [] as PathSeg[] }];
       for (const { it, path } of items) {
         const obj = asObject(it);
         if (!obj) {
@@ -103,10 +112,25 @@ export function readObjects(files: InputFile[], report: Report): ForeignObject[]
         const meta = asObject(obj.metadata) ?? {};
         const name = typeof meta.name === 'string' ? meta.name : '';
         if (typeof obj.kind !== 'string' || !name) {
-          report.error(sd, typeof obj.kind !== 'string' ? [...path, 'kind'] : [...path, 'metadata'], 'interop/not-an-object', typeof obj.kind !== 'string' ? 'the object has no kind' : 'the object has no metadata.name', 'every Kubernetes object has a kind and a name');
+          report.error(
+            sd,
+            typeof obj.kind !== 'string' ? [...path, 'kind'] : [...path, 'metadata'],
+            'interop/not-an-object',
+            typeof obj.kind !== 'string' ? 'the object has no kind' : 'the object has no metadata.name',
+            'every Kubernetes object has a kind and a name',
+          );
           continue;
         }
-        out.push({ sd, path, obj, kind: obj.kind, apiVersion: typeof obj.apiVersion === 'string' ? obj.apiVersion : '', name, labels: stringMap(meta.labels), annotations: stringMap(meta.annotations) });
+        out.push({
+          sd,
+          path,
+          obj,
+          kind: obj.kind,
+          apiVersion: typeof obj.apiVersion === 'string' ? obj.apiVersion : '',
+          name,
+          labels: stringMap(meta.labels),
+          annotations: stringMap(meta.annotations),
+        });
       }
     }
   }

@@ -22,7 +22,7 @@ export const PAI_QUEUE_STRATEGY: Record<QueueStrategy, string> = {
 
 /** What the SDK says about QuotaConfig (CreateQuotaRequest.ts, `quotaConfig` remarks), carried in the output. */
 export const QUOTA_CONFIG_NOTE =
-  "PAI's SDK documents for CreateQuotaRequest.QuotaConfig: \"This parameter is ignored if the resource type is ECS or Lingjun. If the resource type is ACS, the specified VPC and ACS configurations are applied.\" The preemption settings below (EnableSelfQuotaPreemption, SubQuotaPreemptionConfig, ...) are therefore ignored by CreateQuota for ECS and Lingjun quotas; set them where PAI applies QuotaConfig. ParentQuotaId holds the parent's QuotaName: replace it with the id CreateQuota returns for the parent.";
+  'PAI\'s SDK documents for CreateQuotaRequest.QuotaConfig: "This parameter is ignored if the resource type is ECS or Lingjun. If the resource type is ACS, the specified VPC and ACS configurations are applied." The preemption settings below (EnableSelfQuotaPreemption, SubQuotaPreemptionConfig, ...) are therefore ignored by CreateQuota for ECS and Lingjun quotas; set them where PAI applies QuotaConfig. ParentQuotaId holds the parent\'s QuotaName: replace it with the id CreateQuota returns for the parent.';
 
 /** Priorities of a range `6-9` or `4`, listed. */
 function priorities(range: string): number[] {
@@ -48,12 +48,25 @@ export function exportPai(quotas: TreeQuota[], poolType: PoolType, nodes: Cluste
     if (shape) {
       const count = Math.ceil(q.min.gpu / shape.gpus);
       r.Min = { NodeSpecs: [{ Type: shape.type, Count: count }] };
-      rows.push({ quota: q.name, field: 'min.gpu', target: 'Min.NodeSpecs[0].Count', fate: count * shape.gpus === q.min.gpu ? 'one-to-one' : 'approximated', note: `${count} × ${shape.type} (${shape.gpus} GPUs each)${count * shape.gpus === q.min.gpu ? '' : `: ${count * shape.gpus} GPUs, rounded up from ${q.min.gpu}`}` });
+      rows.push({
+        quota: q.name,
+        field: 'min.gpu',
+        target: 'Min.NodeSpecs[0].Count',
+        fate: count * shape.gpus === q.min.gpu ? 'one-to-one' : 'approximated',
+        note: `${count} × ${shape.type} (${shape.gpus} GPUs each)${count * shape.gpus === q.min.gpu ? '' : `: ${count * shape.gpus} GPUs, rounded up from ${q.min.gpu}`}`,
+      });
     } else {
       r.Min = { NodeSpecs: [] };
-      rows.push({ quota: q.name, field: 'min.gpu', target: 'Min.NodeSpecs', fate: 'lost', note: "the SDK's ResourceSpec gives Min only as NodeSpecs (node Type and Count); the pool's snapshot nodes do not share one instanceType, so fill NodeSpecs by hand" });
+      rows.push({
+        quota: q.name,
+        field: 'min.gpu',
+        target: 'Min.NodeSpecs',
+        fate: 'lost',
+        note: "the SDK's ResourceSpec gives Min only as NodeSpecs (node Type and Count); the pool's snapshot nodes do not share one instanceType, so fill NodeSpecs by hand",
+      });
     }
-    if (q.min.cpu !== undefined || q.min.memory !== undefined) rows.push({ quota: q.name, field: 'min.cpu/memory', target: 'Min.NodeSpecs', fate: 'approximated', note: 'PAI derives cpu and memory from the node specs' });
+    if (q.min.cpu !== undefined || q.min.memory !== undefined)
+      rows.push({ quota: q.name, field: 'min.cpu/memory', target: 'Min.NodeSpecs', fate: 'approximated', note: 'PAI derives cpu and memory from the node specs' });
     if (q.queueStrategy) {
       r.QueueStrategy = PAI_QUEUE_STRATEGY[q.queueStrategy];
       rows.push({ quota: q.name, field: 'queueStrategy', target: 'QueueStrategy', fate: 'one-to-one', note: `${q.queueStrategy} → ${PAI_QUEUE_STRATEGY[q.queueStrategy]}` });
@@ -61,15 +74,31 @@ export function exportPai(quotas: TreeQuota[], poolType: PoolType, nodes: Cluste
     const config: Record<string, unknown> = {};
     if (q.selfPreemption) {
       config.EnableSelfQuotaPreemption = true;
-      config.SelfQuotaPreemptionConfig = { PreemptorPriorities: priorities(q.selfPreemption.highPriority), PreemptedPriorities: priorities(q.selfPreemption.lowPriority), PreemptedProducts: q.selfPreemption.modules };
-      rows.push({ quota: q.name, field: 'selfPreemption', target: 'QuotaConfig.SelfQuotaPreemptionConfig', fate: 'one-to-one', note: `priorities listed; modules as PreemptedProducts (the SDK does not enumerate product names). ${resourceType}: QuotaConfig ignored, see note` });
+      config.SelfQuotaPreemptionConfig = {
+        PreemptorPriorities: priorities(q.selfPreemption.highPriority),
+        PreemptedPriorities: priorities(q.selfPreemption.lowPriority),
+        PreemptedProducts: q.selfPreemption.modules,
+      };
+      rows.push({
+        quota: q.name,
+        field: 'selfPreemption',
+        target: 'QuotaConfig.SelfQuotaPreemptionConfig',
+        fate: 'one-to-one',
+        note: `priorities listed; modules as PreemptedProducts (the SDK does not enumerate product names). ${resourceType}: QuotaConfig ignored, see note`,
+      });
     }
     if (q.childPreemption) {
       const list = priorities(q.childPreemption.preemptiblePriority);
       const hi = list[list.length - 1]!;
       config.EnableSubQuotaPreemption = true;
       config.SubQuotaPreemptionConfig = { PreemptedPriorityUpperBound: hi, PreemptedProducts: q.childPreemption.modules };
-      rows.push({ quota: q.name, field: 'childPreemption', target: 'QuotaConfig.SubQuotaPreemptionConfig', fate: list[0] === 1 ? 'one-to-one' : 'approximated', note: `${list[0] === 1 ? '' : `PAI gives only an upper bound: ${q.childPreemption.preemptiblePriority} widens to 1-${hi}. `}${resourceType}: QuotaConfig ignored, see note` });
+      rows.push({
+        quota: q.name,
+        field: 'childPreemption',
+        target: 'QuotaConfig.SubQuotaPreemptionConfig',
+        fate: list[0] === 1 ? 'one-to-one' : 'approximated',
+        note: `${list[0] === 1 ? '' : `PAI gives only an upper bound: ${q.childPreemption.preemptiblePriority} widens to 1-${hi}. `}${resourceType}: QuotaConfig ignored, see note`,
+      });
     }
     if (Object.keys(config).length) r.QuotaConfig = config;
     if (q.reclaim && q.reclaim !== 'any') rows.push({ quota: q.name, field: 'reclaim', target: '—', fate: 'lost', note: 'CreateQuota has no reclaim mode' });

@@ -17,7 +17,10 @@ export const DEFAULT_PRIORITY_MAP = '0=1,100=2,1000=3,10000=4,100000=5,1000000=6
 /** Parses `from=priority,...`; returns an error message for a bad map. */
 export function parsePriorityMap(text: string): { bands?: PriorityBand[]; error?: string } {
   const bands: PriorityBand[] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const m = /^(-?\d+)=([1-9])$/.exec(part);
     if (!m) return { error: `"${part}" is not FROM=PRIORITY (an integer, then a priority 1..9)` };
     bands.push({ from: Number(m[1]), priority: Number(m[2]) });

@@ -54,7 +54,9 @@ function treeQuota(q: Quota): TreeQuota {
     min: { gpu: q.min.gpu, ...(q.min.cpu !== undefined ? { cpu: q.min.cpu } : {}), ...(q.min.memory !== undefined ? { memory: q.min.memory } : {}) },
     queueStrategy: q.queueStrategy,
     reclaim: q.reclaim,
-    ...(q.selfPreemption ? { selfPreemption: { highPriority: formatRange(q.selfPreemption.highPriority), lowPriority: formatRange(q.selfPreemption.lowPriority), modules: [...q.selfPreemption.modules] } } : {}),
+    ...(q.selfPreemption
+      ? { selfPreemption: { highPriority: formatRange(q.selfPreemption.highPriority), lowPriority: formatRange(q.selfPreemption.lowPriority), modules: [...q.selfPreemption.modules] } }
+      : {}),
     ...(q.childPreemption ? { childPreemption: { preemptiblePriority: formatRange(q.childPreemption.preemptiblePriority), modules: [...q.childPreemption.modules] } } : {}),
   };
 }
@@ -94,7 +96,13 @@ export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: 
     if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${JSON.stringify(value)} is not a quantity`, key === 'cpu' ? 'e.g. "96" or "500m"' : 'e.g. "768Gi"');
     else into[key] = (into[key] ?? 0) + n;
   } else {
-    report.warn(sd, path, 'interop/unmapped-resource', `${what}: resource ${key} has no counterpart in Quotient (it models ${names.gpu}, cpu and memory); it is not imported`, `Quotient counts GPUs as ${names.gpu}; use --gpu-resource if your GPUs have another name`);
+    report.warn(
+      sd,
+      path,
+      'interop/unmapped-resource',
+      `${what}: resource ${key} has no counterpart in Quotient (it models ${names.gpu}, cpu and memory); it is not imported`,
+      `Quotient counts GPUs as ${names.gpu}; use --gpu-resource if your GPUs have another name`,
+    );
   }
 }
 
@@ -113,7 +121,14 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
   const byObject = new Map(quotas.filter((q) => q.objectName !== undefined).map((q) => [q.objectName!, q.name]));
   for (const q of quotas) if (q.parent !== null && !byName.has(q.parent) && byObject.has(q.parent)) q.parent = byObject.get(q.parent)!;
   for (const q of byName.values()) {
-    if (q.parent !== null && !byName.has(q.parent)) report.error(q.sd, q.parentPath ?? q.path, 'interop/unknown-parent', `quota "${q.name}" names parent "${q.parent}", which the input does not declare`, 'include the parent object, or remove the parent reference');
+    if (q.parent !== null && !byName.has(q.parent))
+      report.error(
+        q.sd,
+        q.parentPath ?? q.path,
+        'interop/unknown-parent',
+        `quota "${q.name}" names parent "${q.parent}", which the input does not declare`,
+        'include the parent object, or remove the parent reference',
+      );
   }
   if (report.failed) return [];
   const out: TreeQuota[] = [];
@@ -136,7 +151,14 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
     const kids = out.filter((k) => k.parent === q.name);
     const sum = kids.reduce((s, k) => s + k.min.gpu, 0);
     const src = byName.get(q.name)!;
-    if (kids.length && sum > q.min.gpu) report.warn(src.sd, src.path, 'interop/children-exceed-parent', `the children of "${q.name}" guarantee ${sum} GPUs together, more than its ${q.min.gpu}; Quotient refuses such a tree (policy/children-exceed-parent)`, `raise "${q.name}"'s guarantee to ${sum} GPUs or lower a child's`);
+    if (kids.length && sum > q.min.gpu)
+      report.warn(
+        src.sd,
+        src.path,
+        'interop/children-exceed-parent',
+        `the children of "${q.name}" guarantee ${sum} GPUs together, more than its ${q.min.gpu}; Quotient refuses such a tree (policy/children-exceed-parent)`,
+        `raise "${q.name}"'s guarantee to ${sum} GPUs or lower a child's`,
+      );
   }
   return report.failed ? [] : out;
 }
@@ -180,7 +202,10 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
 
 /** A Kubernetes object name (RFC 1123 subdomain) for a Quotient name: lower case, other characters as `-`. */
 export function kubeName(name: string): string {
-  const n = name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  const n = name
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
   return n === '' ? 'quota' : n.slice(0, 253);
 }
 

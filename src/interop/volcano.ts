@@ -33,7 +33,14 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
       report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (only Queue is)`, 'give Volcano Queue objects');
       continue;
     }
-    if (o.apiVersion !== VOLCANO_API) report.warn(o.sd, [...o.path, 'apiVersion'], 'interop/api-version', `Queue ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${VOLCANO_API}`, `Volcano's Queue is ${VOLCANO_API}`);
+    if (o.apiVersion !== VOLCANO_API)
+      report.warn(
+        o.sd,
+        [...o.path, 'apiVersion'],
+        'interop/api-version',
+        `Queue ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${VOLCANO_API}`,
+        `Volcano's Queue is ${VOLCANO_API}`,
+      );
     const spec = asObject(o.obj.spec) ?? {};
     const sp: PathSeg[] = [...o.path, 'spec'];
     const name = o.annotations[NAME_ANNOTATION] ?? o.name;
@@ -46,7 +53,13 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
     for (const [key, value] of Object.entries(spec)) {
       if (key === 'deserved' || key === 'parent' || (key === 'dequeueStrategy' && value === 'fifo')) continue;
       if (key === 'reclaimable' && value === true) continue;
-      report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `Queue ${o.name}: spec.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`, HINTS[key] ?? (key === 'dequeueStrategy' ? 'fifo maps to queueStrategy fifo' : 'it does not change what Quotient answers'));
+      report.warn(
+        o.sd,
+        [...sp, key],
+        'interop/no-counterpart',
+        `Queue ${o.name}: spec.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`,
+        HINTS[key] ?? (key === 'dequeueStrategy' ? 'fifo maps to queueStrategy fifo' : 'it does not change what Quotient answers'),
+      );
     }
     quotas.push(q);
   }
@@ -58,10 +71,23 @@ export function exportVolcano(quotas: TreeQuota[], names: ResourceNames): { obje
   const rows: MappingRow[] = [];
   const kube = kubeNames(quotas);
   const objects = quotas.map((q) => {
-    rows.push({ quota: q.name, field: 'name', target: 'metadata.name', fate: kube.get(q.name) === q.name ? 'one-to-one' : 'approximated', note: kube.get(q.name) === q.name ? '' : `lower-cased; the exact name is kept in annotation ${NAME_ANNOTATION}` });
-    rows.push({ quota: q.name, field: 'parent', target: 'spec.parent', fate: 'one-to-one', note: q.parent === null ? 'a root hangs under Volcano\'s root queue' : '' });
-    rows.push({ quota: q.name, field: 'min', target: 'spec.deserved', fate: 'one-to-one', note: 'shared while unused and reclaimed back, as PAI\'s min' });
-    if (q.queueStrategy) rows.push({ quota: q.name, field: 'queueStrategy', target: q.queueStrategy === 'fifo' ? 'spec.dequeueStrategy: fifo' : '—', fate: q.queueStrategy === 'fifo' ? 'one-to-one' : 'lost', note: q.queueStrategy === 'fifo' ? '' : `${q.queueStrategy} has no Volcano counterpart (fifo, traverse)` });
+    rows.push({
+      quota: q.name,
+      field: 'name',
+      target: 'metadata.name',
+      fate: kube.get(q.name) === q.name ? 'one-to-one' : 'approximated',
+      note: kube.get(q.name) === q.name ? '' : `lower-cased; the exact name is kept in annotation ${NAME_ANNOTATION}`,
+    });
+    rows.push({ quota: q.name, field: 'parent', target: 'spec.parent', fate: 'one-to-one', note: q.parent === null ? "a root hangs under Volcano's root queue" : '' });
+    rows.push({ quota: q.name, field: 'min', target: 'spec.deserved', fate: 'one-to-one', note: "shared while unused and reclaimed back, as PAI's min" });
+    if (q.queueStrategy)
+      rows.push({
+        quota: q.name,
+        field: 'queueStrategy',
+        target: q.queueStrategy === 'fifo' ? 'spec.dequeueStrategy: fifo' : '—',
+        fate: q.queueStrategy === 'fifo' ? 'one-to-one' : 'lost',
+        note: q.queueStrategy === 'fifo' ? '' : `${q.queueStrategy} has no Volcano counterpart (fifo, traverse)`,
+      });
     if (q.reclaim && q.reclaim !== 'any') rows.push({ quota: q.name, field: 'reclaim', target: '—', fate: 'lost', note: 'Volcano reclaims deserved resources from any borrower' });
     if (q.selfPreemption) rows.push({ quota: q.name, field: 'selfPreemption', target: '—', fate: 'lost', note: 'Volcano preempts by job priority class inside a queue, without ranges or modules' });
     if (q.childPreemption) rows.push({ quota: q.name, field: 'childPreemption', target: '—', fate: 'lost', note: 'a Volcano queue has no preemption settings over its children' });
@@ -69,7 +95,12 @@ export function exportVolcano(quotas: TreeQuota[], names: ResourceNames): { obje
       apiVersion: VOLCANO_API,
       kind: 'Queue',
       metadata: { name: kube.get(q.name)!, annotations: { [NAME_ANNOTATION]: q.name } },
-      spec: { parent: q.parent === null ? VOLCANO_ROOT : kube.get(q.parent)!, deserved: resourceList(q.min, names), reclaimable: true, ...(q.queueStrategy === 'fifo' ? { dequeueStrategy: 'fifo' } : {}) },
+      spec: {
+        parent: q.parent === null ? VOLCANO_ROOT : kube.get(q.parent)!,
+        deserved: resourceList(q.min, names),
+        reclaimable: true,
+        ...(q.queueStrategy === 'fifo' ? { dequeueStrategy: 'fifo' } : {}),
+      },
     };
   });
   return { objects, rows };

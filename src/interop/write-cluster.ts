@@ -25,7 +25,11 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
     module: j.module,
     priority: j.priority,
     pods: j.pods,
-    resources: { gpu: j.resources.gpu, ...(j.resources.cpu !== undefined ? { cpu: formatCpu(j.resources.cpu) } : {}), ...(j.resources.memory !== undefined ? { memory: formatMemory(j.resources.memory) } : {}) },
+    resources: {
+      gpu: j.resources.gpu,
+      ...(j.resources.cpu !== undefined ? { cpu: formatCpu(j.resources.cpu) } : {}),
+      ...(j.resources.memory !== undefined ? { memory: formatMemory(j.resources.memory) } : {}),
+    },
     ...(j.startedAt !== undefined && j.startedAt <= at ? { startedAt: new Date(j.startedAt).toISOString() } : {}),
     placement: j.placement,
   }));
@@ -35,7 +39,10 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
   const comment = (list: unknown, lines: (i: number) => string[]): void => {
     if (!isSeq(list)) return;
     list.items.forEach((item, i) => {
-      if (isMap(item)) item.commentBefore = lines(i).map((l) => ` ${l}`).join('\n');
+      if (isMap(item))
+        item.commentBefore = lines(i)
+          .map((l) => ` ${l}`)
+          .join('\n');
     });
   };
   comment(spec.get('nodes'), (i) => [`Node ${nodes[i]!.name} at ${nodes[i]!.origin}: ${nodes[i]!.notes.join('; ')}`]);

@@ -17,7 +17,7 @@ export function popcount(mask: number): number {
 
 /** The node's GPUs as a mask: the low `gpus` bits. */
 export function fullMask(gpus: number): number {
-  return gpus >= 32 ? 0xffffffff : (2 ** gpus - 1);
+  return gpus >= 32 ? 0xffffffff : 2 ** gpus - 1;
 }
 
 /** Free GPUs of a node as a mask. */
@@ -40,7 +40,7 @@ export function freeAlignedBlocks(free: number, gpus: number, g: number): number
   const starts: number[] = [];
   for (let start = 0; start + g <= gpus; start += g) {
     const block = blockMask(start, g);
-    if (((free & block) >>> 0) === block) starts.push(start);
+    if ((free & block) >>> 0 === block) starts.push(start);
   }
   return starts;
 }

@@ -129,7 +129,7 @@ function placeShares(nodes: WorkingNodes, poolNodes: readonly number[], req: Gan
     }
     if (best < 0) return null;
     const g = chooseShareGpu(nodes.get(best), milli, req.strategy === 'spread');
-    const mask = 2 ** g >>> 0;
+    const mask = (2 ** g) >>> 0;
     applyPodTo(nodes.edit(best), { mask, cpu: req.cpu, mem: req.mem, milli }, true);
     placements.push({ node: best, mask });
   }
@@ -161,11 +161,7 @@ export function fitsOf(nodes: WorkingNodes, n: number, req: GangRequest): number
   const node = nodes.get(n);
   if (!modelAllowed(node, req)) return 0;
   const free = freeMask(node.usedMask, node.gpus);
-  const gpuFits = req.milli
-    ? shareFits(node, req.milli)
-    : req.strict && alignedOn(req.gpu, node.gpus)
-      ? freeAlignedBlocks(free, node.gpus, req.gpu).length
-      : Math.floor(popcount(free) / req.gpu);
+  const gpuFits = req.milli ? shareFits(node, req.milli) : req.strict && alignedOn(req.gpu, node.gpus) ? freeAlignedBlocks(free, node.gpus, req.gpu).length : Math.floor(popcount(free) / req.gpu);
   let fits = gpuFits;
   if (req.cpu > 0) fits = Math.min(fits, Math.floor(node.freeCpu / req.cpu));
   if (req.mem > 0) fits = Math.min(fits, Math.floor(node.freeMem / req.mem));

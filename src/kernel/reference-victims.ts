@@ -18,9 +18,7 @@
 import { WorkingNodes, applyPodTo, fitsOf, type TwinNode } from './reference-placement.js';
 import { kernelDeficit } from './validate.js';
 import { RESOURCE_CPU, RESOURCE_GPU, type GangRequest, type KernelSnapshot, type VictimAlternative } from './types.js';
-import {
-  CRITERIA, addToCost, compareCosts, compareJobs, compareNames, costOf, emptyCost, type SetCost, type VictimOrder,
-} from './victim-order.js';
+import { CRITERIA, addToCost, compareCosts, compareJobs, compareNames, costOf, emptyCost, type SetCost, type VictimOrder } from './victim-order.js';
 
 /** The twin's loaded snapshot: nodes with their GPUs' shares. */
 export interface TwinSnapshot {
@@ -119,8 +117,12 @@ function greedyPass(s: Search, snapshot: TwinSnapshot, alt: VictimAlternative, p
 
 /** The best set of one alternative, or null when even all its candidates do not suffice. */
 export function bestForAlternative(
-  snapshot: TwinSnapshot, poolNodes: readonly number[], req: GangRequest, alt: VictimAlternative,
-  totals: readonly JobTotals[], order: VictimOrder,
+  snapshot: TwinSnapshot,
+  poolNodes: readonly number[],
+  req: GangRequest,
+  alt: VictimAlternative,
+  totals: readonly JobTotals[],
+  order: VictimOrder,
 ): AlternativeBest | null {
   const jobs = snapshot.jobs;
   const s = new Search(snapshot, poolNodes, req, alt, totals);

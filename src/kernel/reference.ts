@@ -9,14 +9,9 @@ import { KernelError } from './kernel-error.js';
 import { popcount } from './gpu-mask.js';
 import { WorkingNodes, applyPodTo, fitsOf, freeGpus, modelAllowed, placeGang, type TwinNode } from './reference-placement.js';
 import { beatsAcross, bestForAlternative, type AlternativeBest, type JobTotals, type TwinSnapshot } from './reference-victims.js';
-import {
-  MILLI_PER_GPU, failJob, validateCandidates, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
-} from './validate.js';
+import { MILLI_PER_GPU, failJob, validateCandidates, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, compareJobs, type VictimOrder } from './victim-order.js';
-import type {
-  GangRequest, Kernel, KernelJob, KernelNode, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, VictimAlternative,
-  VictimResult,
-} from './types.js';
+import type { GangRequest, Kernel, KernelJob, KernelNode, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, VictimAlternative, VictimResult } from './types.js';
 
 /** Frees every pod of `job` on `nodes` (a query's copy-on-write view). */
 function freeJob(nodes: WorkingNodes, job: KernelJob): void {
@@ -88,10 +83,10 @@ export class ReferenceKernel implements Kernel {
         const g = Math.log2(mask);
         const key = pod.node * 32 + g;
         const share = shares.get(key) ?? node.shares[g]!;
-        if (share === 0 && ((used & mask) >>> 0) !== 0) failJob(`job.pods[${p}].mask`, `names GPU ${g} of node ${pod.node}, which a whole-GPU pod holds`);
+        if (share === 0 && (used & mask) >>> 0 !== 0) failJob(`job.pods[${p}].mask`, `names GPU ${g} of node ${pod.node}, which a whole-GPU pod holds`);
         if (share + pod.milli > MILLI_PER_GPU) failJob(`job.pods[${p}].milli`, `brings GPU ${g} of node ${pod.node} above ${MILLI_PER_GPU} milli`);
         shares.set(key, share + pod.milli);
-      } else if (((used & mask) >>> 0) !== 0) {
+      } else if ((used & mask) >>> 0 !== 0) {
         failJob(`job.pods[${p}].mask`, `names a GPU of node ${pod.node} that is already held`);
       }
       masks.set(pod.node, (used | mask) >>> 0);

@@ -21,8 +21,7 @@ export interface SnapshotCounts {
   pools: number;
 }
 
-const isInt = (x: unknown, lo: number, hi: number): boolean =>
-  typeof x === 'number' && Number.isInteger(x) && x >= lo && x <= hi;
+const isInt = (x: unknown, lo: number, hi: number): boolean => typeof x === 'number' && Number.isInteger(x) && x >= lo && x <= hi;
 const isMask = (x: unknown): boolean => isInt(x, -(2 ** 31), 2 ** 32 - 1);
 const isNumber = (x: unknown): boolean => typeof x === 'number' && !Number.isNaN(x);
 const isFiniteNumber = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
@@ -70,25 +69,29 @@ export const MILLI_PER_GPU = 1000;
  */
 function checkShares(snapshot: KernelSnapshot): void {
   const shared = new Map<number, number>();
-  snapshot.jobs.forEach((job, j) => job.pods.forEach((pod, p) => {
-    if (!pod.milli) return;
-    const key = pod.node * 32 + Math.log2(pod.mask >>> 0);
-    const sum = (shared.get(key) ?? 0) + pod.milli;
-    if (sum > MILLI_PER_GPU) fail(`jobs[${j}].pods[${p}].milli`, `brings GPU ${key % 32} of node ${pod.node} to ${sum} milli (at most ${MILLI_PER_GPU})`);
-    if ((((snapshot.nodes[pod.node]!.usedMask >>> 0) & (pod.mask >>> 0)) >>> 0) === 0) {
-      fail(`nodes[${pod.node}].usedMask`, `must have the bit of GPU ${key % 32}, which jobs[${j}] shares`);
-    }
-    shared.set(key, sum);
-  }));
-  if (shared.size === 0) return;
-  snapshot.jobs.forEach((job, j) => job.pods.forEach((pod, p) => {
-    if (pod.milli) return;
-    for (let g = 0; g < 32; g++) {
-      if (((pod.mask >>> g) & 1) === 1 && shared.has(pod.node * 32 + g)) {
-        fail(`jobs[${j}].pods[${p}].mask`, `holds GPU ${g} of node ${pod.node} whole, which sharing pods use`);
+  snapshot.jobs.forEach((job, j) =>
+    job.pods.forEach((pod, p) => {
+      if (!pod.milli) return;
+      const key = pod.node * 32 + Math.log2(pod.mask >>> 0);
+      const sum = (shared.get(key) ?? 0) + pod.milli;
+      if (sum > MILLI_PER_GPU) fail(`jobs[${j}].pods[${p}].milli`, `brings GPU ${key % 32} of node ${pod.node} to ${sum} milli (at most ${MILLI_PER_GPU})`);
+      if (((snapshot.nodes[pod.node]!.usedMask >>> 0) & (pod.mask >>> 0)) >>> 0 === 0) {
+        fail(`nodes[${pod.node}].usedMask`, `must have the bit of GPU ${key % 32}, which jobs[${j}] shares`);
       }
-    }
-  }));
+      shared.set(key, sum);
+    }),
+  );
+  if (shared.size === 0) return;
+  snapshot.jobs.forEach((job, j) =>
+    job.pods.forEach((pod, p) => {
+      if (pod.milli) return;
+      for (let g = 0; g < 32; g++) {
+        if (((pod.mask >>> g) & 1) === 1 && shared.has(pod.node * 32 + g)) {
+          fail(`jobs[${j}].pods[${p}].mask`, `holds GPU ${g} of node ${pod.node} whole, which sharing pods use`);
+        }
+      }
+    }),
+  );
 }
 
 /** The shape checks of one job, reported through `failWith(where, rule)`. */

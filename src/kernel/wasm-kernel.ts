@@ -8,16 +8,10 @@
 import { KernelError, type KernelErrorCode } from './kernel-error.js';
 import { KERNEL_STATUS, STATUS_MEANING } from './kernel-status.js';
 import { LAYOUT, computeRegions } from './layout.js';
-import {
-  failCandidate, failJob, isMaskValue, kernelDeficit, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot,
-  type SnapshotCounts,
-} from './validate.js';
+import { failCandidate, failJob, isMaskValue, kernelDeficit, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
-import type {
-  Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, QuotaConstraint,
-  VictimAlternative, VictimResult,
-} from './types.js';
+import type { Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, QuotaConstraint, VictimAlternative, VictimResult } from './types.js';
 
 /** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
 const MAX_PODS_PER_NODE = 32;
@@ -137,9 +131,7 @@ export class WasmKernel implements Kernel {
     validateRequest(req);
     this.ensurePodCap(req.pods, counts);
     this.writeModels(req);
-    const status = this.wasm.place(
-      req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
-    );
+    const status = this.wasm.place(req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0);
     if (status === KERNEL_STATUS.STATUS_NO_ROOM) return { ok: false, pods: [] };
     if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'place');
     return { ok: true, pods: this.readPods() };
@@ -170,8 +162,18 @@ export class WasmKernel implements Kernel {
       const { candidates, constraints, standing } = alternatives[a]!;
       this.writeQuery(candidates, constraints, counts);
       const status = this.wasm.selectVictims(
-        req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0,
-        candidates.length, constraints.length, code, a, standing === 'in-quota' ? 0 : 1,
+        req.pods,
+        req.gpu,
+        req.cpu,
+        req.mem,
+        req.pool,
+        req.strategy === 'spread' ? 1 : 0,
+        req.strict ? 1 : 0,
+        candidates.length,
+        constraints.length,
+        code,
+        a,
+        standing === 'in-quota' ? 0 : 1,
       );
       if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) throw statusError(status, 'selectVictims');
     }

@@ -33,8 +33,18 @@ export interface KernelExports {
   room(gpu: number, cpu: number, mem: number, pool: number, strict: number): number;
   place(pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number): number;
   selectVictims(
-    pods: number, gpu: number, cpu: number, mem: number, pool: number, strategy: number, strict: number,
-    candidates: number, constraints: number, order: number, alternative: number, standing: number,
+    pods: number,
+    gpu: number,
+    cpu: number,
+    mem: number,
+    pool: number,
+    strategy: number,
+    strict: number,
+    candidates: number,
+    constraints: number,
+    order: number,
+    alternative: number,
+    standing: number,
   ): number;
 }
 
@@ -72,10 +82,7 @@ export function checkMirrors(exports: WebAssembly.Exports): void {
     const global = exports[name];
     const actual: unknown = global instanceof WebAssembly.Global ? global.value : undefined;
     if (actual !== value) {
-      throw new KernelError(
-        'kernel/layout-mismatch',
-        `build/kernel.wasm has ${name} = ${String(actual)}, src/kernel expects ${value}; run \`npm run build:kernel\``,
-      );
+      throw new KernelError('kernel/layout-mismatch', `build/kernel.wasm has ${name} = ${String(actual)}, src/kernel expects ${value}; run \`npm run build:kernel\``);
     }
   }
 }

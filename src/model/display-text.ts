@@ -63,7 +63,9 @@ function escapeOne(char: string): string {
  */
 export function escapeTerminal(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what this matches
-  return text.replace(/\u001b\[[0-9;]*m|[\n\t]|[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (m) => (m.length > 1 || m === '\n' || m === '\t' ? m : escapeOne(m)));
+  return text.replace(/\u001b\[[0-9;]*m|[\n\t]|[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (m) =>
+    m.length > 1 || m === '\n' || m === '\t' ? m : escapeOne(m),
+  );
 }
 
 /**

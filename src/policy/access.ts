@@ -40,7 +40,10 @@ export function accessRefusal(job: Pick<JobSpec, 'name' | 'workspace' | 'quota' 
       src: ws.membersSrc,
       message: `user "${job.submittedBy}" is neither a member nor a guest of workspace "${ws.name}"`,
       hint: (() => {
-        const typo = nearest(job.submittedBy, ws.members.map((m) => m.user));
+        const typo = nearest(
+          job.submittedBy,
+          ws.members.map((m) => m.user),
+        );
         return typo ? `did you mean user "${typo}"?` : `submit from a workspace ${job.submittedBy} belongs to, or add them to ${ws.name}'s members or guests`;
       })(),
     };

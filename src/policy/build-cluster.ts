@@ -39,7 +39,13 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
   const addNode = (sd: SourceDoc, path: PathSeg[], node: ClusterNode): void => {
     if (nodeIndex.has(node.name)) {
       const declared = nodeOrigin.get(node.name);
-      c.error(sd, path, 'policy/duplicate-node', `node "${node.name}" is already declared at ${declared ? sourceText(declared) : '?'}`, 'node names are unique; rename it or change the group prefix/start');
+      c.error(
+        sd,
+        path,
+        'policy/duplicate-node',
+        `node "${node.name}" is already declared at ${declared ? sourceText(declared) : '?'}`,
+        'node names are unique; rename it or change the group prefix/start',
+      );
       return;
     }
     nodeIndex.set(node.name, node);
@@ -126,7 +132,13 @@ function buildRunningJob(
   const ws = names.workspaces.get(spec.workspace)!;
   const refusal = accessRefusal(spec, ws, names.quotas.get(spec.quota)!);
   if (refusal) {
-    c.error(sd, [...path, refusal.field], refusal.code, `running job "${spec.name}": ${refusal.message} (${refusal.rule} at ${refusal.src.file}:${refusal.src.line}:${refusal.src.column})`, refusal.hint);
+    c.error(
+      sd,
+      [...path, refusal.field],
+      refusal.code,
+      `running job "${spec.name}": ${refusal.message} (${refusal.rule} at ${refusal.src.file}:${refusal.src.line}:${refusal.src.column})`,
+      refusal.hint,
+    );
     return undefined;
   }
   const standing = resolveStanding(c, sd, path, input, names);
@@ -136,7 +148,7 @@ function buildRunningJob(
     const t = parseTimeField(c, sd, [...path, 'startedAt'], input.startedAt);
     if (t === undefined) return undefined;
     if (t > at && !atBroken) {
-      c.error(sd, [...path, 'startedAt'], 'policy/started-after-snapshot', `job "${spec.name}" starts after the snapshot time`, 'a running job must have started at or before the Cluster\'s `at`');
+      c.error(sd, [...path, 'startedAt'], 'policy/started-after-snapshot', `job "${spec.name}" starts after the snapshot time`, "a running job must have started at or before the Cluster's `at`");
       return undefined;
     }
     startedAt = t;
@@ -146,7 +158,13 @@ function buildRunningJob(
   let placementOk = true;
   if (input.placement) {
     if (placement.length !== spec.pods) {
-      c.error(sd, [...path, 'placement'], 'policy/placement-pod-count', `job "${spec.name}" has ${spec.pods} pod(s) but its placement lists ${placement.length}`, 'give one placement entry per pod, or none to let the engine place the job');
+      c.error(
+        sd,
+        [...path, 'placement'],
+        'policy/placement-pod-count',
+        `job "${spec.name}" has ${spec.pods} pod(s) but its placement lists ${placement.length}`,
+        'give one placement entry per pod, or none to let the engine place the job',
+      );
       placementOk = false;
     }
     placement.forEach((p, pi) => {
@@ -158,27 +176,57 @@ function buildRunningJob(
         return;
       }
       if (node.pool !== quotaPool) {
-        c.error(sd, [...pPath, 'node'], 'policy/wrong-pool', `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`, 'a quota\'s jobs run only on its pool\'s nodes; place the pod on a node of pool "' + quotaPool + '"');
+        c.error(
+          sd,
+          [...pPath, 'node'],
+          'policy/wrong-pool',
+          `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`,
+          "a quota's jobs run only on its pool's nodes; place the pod on a node of pool \"" + quotaPool + '"',
+        );
         placementOk = false;
       }
       // A pod gives its GPU indices, or (from Kubernetes, which does not say which) only their count.
       if ((p.gpus === undefined) === (p.gpuCount === undefined)) {
-        c.error(sd, pPath, 'policy/placement-gpus', `pod ${pi} of job "${spec.name}" must give either gpus (indices) or gpuCount`, p.gpus ? 'drop gpuCount: the indices already say how many' : 'add gpus: [0, 1, ...] or gpuCount: N');
+        c.error(
+          sd,
+          pPath,
+          'policy/placement-gpus',
+          `pod ${pi} of job "${spec.name}" must give either gpus (indices) or gpuCount`,
+          p.gpus ? 'drop gpuCount: the indices already say how many' : 'add gpus: [0, 1, ...] or gpuCount: N',
+        );
         placementOk = false;
         return;
       }
       const share = shareMilli(spec.resources.gpu);
       if (p.gpuCount !== undefined && share > 0) {
-        c.error(sd, [...pPath, 'gpuCount'], 'policy/placement-gpus', `pod ${pi} of job "${spec.name}" shares one GPU (${share}m), so its placement must name that GPU`, 'give gpus: [i], the index of the GPU the pod shares');
+        c.error(
+          sd,
+          [...pPath, 'gpuCount'],
+          'policy/placement-gpus',
+          `pod ${pi} of job "${spec.name}" shares one GPU (${share}m), so its placement must name that GPU`,
+          'give gpus: [i], the index of the GPU the pod shares',
+        );
         placementOk = false;
         return;
       }
       if (p.gpuCount !== undefined) {
         if (p.gpuCount !== spec.resources.gpu) {
-          c.error(sd, [...pPath, 'gpuCount'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPU(s) but asks for ${spec.resources.gpu}`, 'give gpuCount equal to resources.gpu');
+          c.error(
+            sd,
+            [...pPath, 'gpuCount'],
+            'policy/placement-gpu-count',
+            `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPU(s) but asks for ${spec.resources.gpu}`,
+            'give gpuCount equal to resources.gpu',
+          );
           placementOk = false;
         } else if (p.gpuCount > node.gpus) {
-          c.error(sd, [...pPath, 'gpuCount'], 'policy/gpu-out-of-range', `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPUs but node "${p.node}" has ${node.gpus}`, 'place the pod on a node with enough GPUs');
+          c.error(
+            sd,
+            [...pPath, 'gpuCount'],
+            'policy/gpu-out-of-range',
+            `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPUs but node "${p.node}" has ${node.gpus}`,
+            'place the pod on a node with enough GPUs',
+          );
           placementOk = false;
         }
         return;
@@ -189,7 +237,13 @@ function buildRunningJob(
         return;
       }
       if (gpus.length !== spec.resources.gpu) {
-        c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `pod ${pi} of job "${spec.name}" holds ${gpus.length} GPU(s) but asks for ${spec.resources.gpu}`, 'list exactly resources.gpu GPU indices per pod');
+        c.error(
+          sd,
+          [...pPath, 'gpus'],
+          'policy/placement-gpu-count',
+          `pod ${pi} of job "${spec.name}" holds ${gpus.length} GPU(s) but asks for ${spec.resources.gpu}`,
+          'list exactly resources.gpu GPU indices per pod',
+        );
         placementOk = false;
       }
       const held = owner.get(p.node) ?? new Map<number, string>();
@@ -207,15 +261,24 @@ function buildRunningJob(
       });
       const firstBeyond = beyond[0];
       if (firstBeyond) {
-        c.error(sd, [...pPath, 'gpus', firstBeyond[1]], 'policy/gpu-out-of-range', `GPU${beyond.length > 1 ? 's' : ''} ${beyond.map(([g]) => g).join(', ')} ${beyond.length > 1 ? 'do' : 'does'} not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`, `use indices 0..${node.gpus - 1}`);
+        c.error(
+          sd,
+          [...pPath, 'gpus', firstBeyond[1]],
+          'policy/gpu-out-of-range',
+          `GPU${beyond.length > 1 ? 's' : ''} ${beyond.map(([g]) => g).join(', ')} ${beyond.length > 1 ? 'do' : 'does'} not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`,
+          `use indices 0..${node.gpus - 1}`,
+        );
         placementOk = false;
       }
       const firstTaken = taken[0];
       if (firstTaken) {
         const owners = [...new Set(taken.map(([, , by]) => by))];
         const list = taken.map(([g]) => g).join(', ');
-        const message = owners.length === 1 && owners[0] === spec.name ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" twice` : `GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
-        c.error(sd, [...pPath, 'gpus', firstTaken[1]], 'policy/gpu-taken', message, 'a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job\'s placement');
+        const message =
+          owners.length === 1 && owners[0] === spec.name
+            ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" twice`
+            : `GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
+        c.error(sd, [...pPath, 'gpus', firstTaken[1]], 'policy/gpu-taken', message, "a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job's placement");
         placementOk = false;
       }
     });
@@ -241,11 +304,25 @@ type Sharers = Map<string, Map<number, { milli: number; jobs: string[] }>>;
  * holds and whose shares stay within 1000 milli-GPUs. False after a finding.
  */
 function placeShare(
-  c: Collector, sd: SourceDoc, pPath: PathSeg[], job: string, share: number, nodeName: string, nodeGpus: number,
-  gpus: readonly number[], owner: Map<string, Map<number, string>>, sharers: Sharers,
+  c: Collector,
+  sd: SourceDoc,
+  pPath: PathSeg[],
+  job: string,
+  share: number,
+  nodeName: string,
+  nodeGpus: number,
+  gpus: readonly number[],
+  owner: Map<string, Map<number, string>>,
+  sharers: Sharers,
 ): boolean {
   if (gpus.length !== 1) {
-    c.error(sd, [...pPath, 'gpus'], 'policy/placement-gpu-count', `a pod of job "${job}" shares one GPU (${share}m) but its placement lists ${gpus.length} GPUs`, 'give gpus: [i], the one GPU the pod shares');
+    c.error(
+      sd,
+      [...pPath, 'gpus'],
+      'policy/placement-gpu-count',
+      `a pod of job "${job}" shares one GPU (${share}m) but its placement lists ${gpus.length} GPUs`,
+      'give gpus: [i], the one GPU the pod shares',
+    );
     return false;
   }
   const g = gpus[0]!;
@@ -255,14 +332,26 @@ function placeShare(
   }
   const whole = owner.get(nodeName)?.get(g);
   if (whole !== undefined) {
-    c.error(sd, [...pPath, 'gpus', 0], 'policy/gpu-taken', `GPU ${g} of node "${nodeName}" is held whole by job "${whole}", so job "${job}" cannot share it`, 'a GPU is either held whole by one pod or shared by sharing pods: give this pod another GPU');
+    c.error(
+      sd,
+      [...pPath, 'gpus', 0],
+      'policy/gpu-taken',
+      `GPU ${g} of node "${nodeName}" is held whole by job "${whole}", so job "${job}" cannot share it`,
+      'a GPU is either held whole by one pod or shared by sharing pods: give this pod another GPU',
+    );
     return false;
   }
   const onNode = sharers.get(nodeName) ?? new Map<number, { milli: number; jobs: string[] }>();
   sharers.set(nodeName, onNode);
   const now = onNode.get(g) ?? { milli: 0, jobs: [] };
   if (now.milli + share > MILLI_PER_GPU) {
-    c.error(sd, [...pPath, 'gpus', 0], 'policy/gpu-taken', `GPU ${g} of node "${nodeName}" is shared by ${now.jobs.map((j) => `job "${j}"`).join(', ')} (${now.milli}m); job "${job}"'s ${share}m would bring it to ${now.milli + share}m, above ${MILLI_PER_GPU}m`, 'shares of one GPU add up to at most 1 GPU: give this pod another GPU, or lower the shares');
+    c.error(
+      sd,
+      [...pPath, 'gpus', 0],
+      'policy/gpu-taken',
+      `GPU ${g} of node "${nodeName}" is shared by ${now.jobs.map((j) => `job "${j}"`).join(', ')} (${now.milli}m); job "${job}"'s ${share}m would bring it to ${now.milli + share}m, above ${MILLI_PER_GPU}m`,
+      'shares of one GPU add up to at most 1 GPU: give this pod another GPU, or lower the shares',
+    );
     return false;
   }
   onNode.set(g, { milli: now.milli + share, jobs: [...now.jobs, job] });
@@ -274,15 +363,33 @@ function resolveStanding(c: Collector, sd: SourceDoc, path: PathSeg[], input: Ru
   const mode = input.idleResources ?? 'none';
   const standing: Standing = input.standing ?? (mode === 'only' ? 'idle' : 'in-quota');
   if (mode === 'only' && standing !== 'idle') {
-    c.error(sd, [...path, 'standing'], 'policy/standing-conflict', `job "${input.name}" has idleResources: only, so it runs idle, not ${standing}`, 'remove standing, or change idleResources to none or acceptable');
+    c.error(
+      sd,
+      [...path, 'standing'],
+      'policy/standing-conflict',
+      `job "${input.name}" has idleResources: only, so it runs idle, not ${standing}`,
+      'remove standing, or change idleResources to none or acceptable',
+    );
     return undefined;
   }
   if (mode === 'none' && standing === 'idle') {
-    c.error(sd, [...path, 'standing'], 'policy/standing-conflict', `job "${input.name}" has idleResources: none, so it cannot run idle`, 'set idleResources: acceptable or only for a job that runs on idle capacity');
+    c.error(
+      sd,
+      [...path, 'standing'],
+      'policy/standing-conflict',
+      `job "${input.name}" has idleResources: none, so it cannot run idle`,
+      'set idleResources: acceptable or only for a job that runs on idle capacity',
+    );
     return undefined;
   }
   if (standing === 'borrowing' && names.quotas.get(input.quota)?.parent === null) {
-    c.error(sd, [...path, 'standing'], 'policy/borrowing-at-root', `job "${input.name}" is borrowing on root quota "${input.quota}", which has no siblings to borrow from`, 'a root quota can only run in-quota jobs');
+    c.error(
+      sd,
+      [...path, 'standing'],
+      'policy/borrowing-at-root',
+      `job "${input.name}" is borrowing on root quota "${input.quota}", which has no siblings to borrow from`,
+      'a root quota can only run in-quota jobs',
+    );
     return undefined;
   }
   return standing;

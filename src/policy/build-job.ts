@@ -26,7 +26,13 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     ok = false;
   }
   if (!names.workspaces.has(input.workspace)) {
-    c.error(sd, [...path, 'workspace'], 'policy/unknown-workspace', `job "${input.name}" names workspace "${input.workspace}", which no Workspace declares`, closest(input.workspace, [...names.workspaces.keys()], 'workspace'));
+    c.error(
+      sd,
+      [...path, 'workspace'],
+      'policy/unknown-workspace',
+      `job "${input.name}" names workspace "${input.workspace}", which no Workspace declares`,
+      closest(input.workspace, [...names.workspaces.keys()], 'workspace'),
+    );
     ok = false;
   }
   const resources = parseResources(c, sd, [...path, 'resources'], input.resources);
@@ -68,7 +74,9 @@ function checkGpuShare(c: Collector, sd: SourceDoc, path: PathSeg[], gpu: number
   const milli = gpu * MILLI_PER_GPU;
   if (gpu < 1 && Math.abs(milli - Math.round(milli)) < 1e-6 && Math.round(milli) >= 1) return true;
   c.error(
-    sd, path, 'policy/gpu-share',
+    sd,
+    path,
+    'policy/gpu-share',
     gpu > 1 ? `resources.gpu ${gpu} is neither a whole number of GPUs nor a share of one GPU` : `resources.gpu ${gpu} is not a whole number of milli-GPUs`,
     gpu > 1 ? 'ask whole GPUs (1, 2, 8), or a share of one GPU below 1 such as 0.46; a pod shares at most one GPU' : 'give a share with at most three decimals, such as 0.46 (460 milli-GPUs)',
   );

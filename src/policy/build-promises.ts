@@ -119,11 +119,19 @@ function ints(c: Collector, sd: SourceDoc, path: PathSeg[], value: Choice, lo: n
 function selector(c: Collector, sd: SourceDoc, path: PathSeg[], s: NonNullable<PromiseSpec['expect']['neverPreempts']>, names: NameIndex): JobSelector {
   const out: JobSelector = {};
   if (s.quota !== undefined) {
-    if (!names.quotas.has(s.quota)) c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `the promise names quota "${s.quota}", which no QuotaTree declares`, closest(s.quota, [...names.quotas.keys()], 'quota'));
+    if (!names.quotas.has(s.quota))
+      c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `the promise names quota "${s.quota}", which no QuotaTree declares`, closest(s.quota, [...names.quotas.keys()], 'quota'));
     out.quota = s.quota;
   }
   if (s.workspace !== undefined) {
-    if (!names.workspaces.has(s.workspace)) c.error(sd, [...path, 'workspace'], 'policy/unknown-workspace', `the promise names workspace "${s.workspace}", which no Workspace declares`, closest(s.workspace, [...names.workspaces.keys()], 'workspace'));
+    if (!names.workspaces.has(s.workspace))
+      c.error(
+        sd,
+        [...path, 'workspace'],
+        'policy/unknown-workspace',
+        `the promise names workspace "${s.workspace}", which no Workspace declares`,
+        closest(s.workspace, [...names.workspaces.keys()], 'workspace'),
+      );
     out.workspace = s.workspace;
   }
   if (s.module !== undefined) out.module = list(s.module);

@@ -3,7 +3,17 @@
  * Checks here: duplicate quota and pool names, priority ranges, `lowPriority` below
  * `highPriority`, and children's `min` summing above their parent's (SEMANTICS 1).
  */
-import { DEFAULT_QUEUE_PARAMETERS, PAI_QUEUE_STRATEGIES, type ChildPreemption, type Pool, type Quota, type QueueParameters, type QueueStrategy, type Restriction, type SelfPreemption } from '../model/policy.js';
+import {
+  DEFAULT_QUEUE_PARAMETERS,
+  PAI_QUEUE_STRATEGIES,
+  type ChildPreemption,
+  type Pool,
+  type Quota,
+  type QueueParameters,
+  type QueueStrategy,
+  type Restriction,
+  type SelfPreemption,
+} from '../model/policy.js';
 import { VICTIM_CRITERIA, type VictimCriterion } from '../model/victim-order.js';
 import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
@@ -49,7 +59,13 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
       if (quotaDocs.has(input.name)) {
         const first = quotaDocs.get(input.name)!;
         const at = sourceAt(first.sd, first.path);
-        c.error(sd, [...path, 'name'], 'policy/duplicate-quota', `quota "${input.name}" is already declared at ${at.file}:${at.line}:${at.column}`, 'quota names are unique across all QuotaTrees; rename one of them');
+        c.error(
+          sd,
+          [...path, 'name'],
+          'policy/duplicate-quota',
+          `quota "${input.name}" is already declared at ${at.file}:${at.line}:${at.column}`,
+          'quota names are unique across all QuotaTrees; rename one of them',
+        );
         return;
       }
       quotaDocs.set(input.name, { sd, path });
@@ -76,13 +92,25 @@ function buildVictimOrder(c: Collector, sd: SourceDoc, order: VictimCriterion[] 
     const first = order.indexOf(name);
     if (first !== i) {
       ok = false;
-      c.error(sd, [...path, i], 'policy/victim-order-duplicate', `victimOrder lists "${name}" twice (items ${first + 1} and ${i + 1})`, 'list each criterion once: the first mention decides where it ranks');
+      c.error(
+        sd,
+        [...path, i],
+        'policy/victim-order-duplicate',
+        `victimOrder lists "${name}" twice (items ${first + 1} and ${i + 1})`,
+        'list each criterion once: the first mention decides where it ranks',
+      );
     }
   });
   const missing = VICTIM_CRITERIA.filter((name) => !order.includes(name));
   if (missing.length > 0) {
     ok = false;
-    c.error(sd, path, 'policy/victim-order-incomplete', `victimOrder leaves out ${missing.map((m) => `"${m}"`).join(', ')}`, `list all five criteria (${VICTIM_CRITERIA.join(', ')}), the one that decides first first`);
+    c.error(
+      sd,
+      path,
+      'policy/victim-order-incomplete',
+      `victimOrder leaves out ${missing.map((m) => `"${m}"`).join(', ')}`,
+      `list all five criteria (${VICTIM_CRITERIA.join(', ')}), the one that decides first first`,
+    );
   }
   return ok ? [...order] : [...VICTIM_CRITERIA];
 }
@@ -97,11 +125,23 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     const low = parseRange(c, sd, [...spPath, 'lowPriority'], sp.lowPriority);
     if (high && low) {
       if (low.hi >= high.lo) {
-        c.error(sd, [...spPath, 'lowPriority'], 'policy/low-not-below-high', `lowPriority ${formatRange(low)} is not below highPriority ${formatRange(high)} of quota "${input.name}"`, `PAI requires Low Preemption Priority below High Priority: make lowPriority end below ${high.lo}`);
+        c.error(
+          sd,
+          [...spPath, 'lowPriority'],
+          'policy/low-not-below-high',
+          `lowPriority ${formatRange(low)} is not below highPriority ${formatRange(high)} of quota "${input.name}"`,
+          `PAI requires Low Preemption Priority below High Priority: make lowPriority end below ${high.lo}`,
+        );
       } else {
         selfPreemption = { highPriority: high, lowPriority: low, modules: dedupe(sp.modules), src: sourceAt(sd, spPath) };
         if (high.hi < 9) {
-          c.warn(sd, [...spPath, 'highPriority'], 'policy/high-priority-gap', `highPriority ${formatRange(high)} of "${input.name}" stops below 9: a priority-${high.hi + 1} job may preempt less than a priority-${high.hi} one`, `end highPriority at 9 (${high.lo}-9) unless the most urgent jobs must never preempt`);
+          c.warn(
+            sd,
+            [...spPath, 'highPriority'],
+            'policy/high-priority-gap',
+            `highPriority ${formatRange(high)} of "${input.name}" stops below 9: a priority-${high.hi + 1} job may preempt less than a priority-${high.hi} one`,
+            `end highPriority at 9 (${high.lo}-9) unless the most urgent jobs must never preempt`,
+          );
         }
       }
     }
@@ -114,10 +154,22 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     if (range) {
       childPreemption = { preemptiblePriority: range, modules: dedupe(cp.modules), src: sourceAt(sd, cpPath) };
       if (!input.children?.length) {
-        c.warn(sd, cpPath, 'policy/child-preemption-without-children', `quota "${input.name}" has childPreemption but no children`, 'child-level preemption acts on descendant quotas; add children or remove the clause');
+        c.warn(
+          sd,
+          cpPath,
+          'policy/child-preemption-without-children',
+          `quota "${input.name}" has childPreemption but no children`,
+          'child-level preemption acts on descendant quotas; add children or remove the clause',
+        );
       }
       if (range.hi === 9) {
-        c.warn(sd, [...cpPath, 'preemptiblePriority'], 'policy/child-range-reaches-9', `preemptiblePriority ${formatRange(range)} of "${input.name}" reaches 9: no job of its descendants is safe, even from a priority-1 job on "${input.name}"`, 'child-level preemption ignores the preemptor\'s priority; end the range below the priorities you want to protect');
+        c.warn(
+          sd,
+          [...cpPath, 'preemptiblePriority'],
+          'policy/child-range-reaches-9',
+          `preemptiblePriority ${formatRange(range)} of "${input.name}" reaches 9: no job of its descendants is safe, even from a priority-1 job on "${input.name}"`,
+          "child-level preemption ignores the preemptor's priority; end the range below the priorities you want to protect",
+        );
       }
     }
   }

@@ -23,17 +23,45 @@ export function buildResourceCaps(c: Collector, sd: SourceDoc, ws: Workspace, in
     const path: PathSeg[] = ['spec', 'resourcePolicies', i];
     let ok = true;
     if ((input.role === undefined) === (input.user === undefined)) {
-      c.error(sd, path, 'policy/cap-subject', `resource policy ${i} of workspace "${ws.name}" must name exactly one of role or user`, 'write `role: developer` to cap everyone of a role, or `user: alice` to cap one user');
+      c.error(
+        sd,
+        path,
+        'policy/cap-subject',
+        `resource policy ${i} of workspace "${ws.name}" must name exactly one of role or user`,
+        'write `role: developer` to cap everyone of a role, or `user: alice` to cap one user',
+      );
       ok = false;
     } else if (input.role !== undefined && !known.includes(input.role)) {
-      c.error(sd, [...path, 'role'], 'policy/unknown-role', `resource policy ${i} of workspace "${ws.name}" caps role "${input.role}", which is neither built in nor declared in spec.roles`, closest(input.role, known, 'role'));
+      c.error(
+        sd,
+        [...path, 'role'],
+        'policy/unknown-role',
+        `resource policy ${i} of workspace "${ws.name}" caps role "${input.role}", which is neither built in nor declared in spec.roles`,
+        closest(input.role, known, 'role'),
+      );
       ok = false;
     } else if (input.user !== undefined && !ws.members.some((m) => m.user === input.user)) {
-      c.error(sd, [...path, 'user'], 'policy/unknown-user', `resource policy ${i} of workspace "${ws.name}" caps user "${input.user}", who is not a member or guest of it`, closest(input.user, ws.members.map((m) => m.user), 'user'));
+      c.error(
+        sd,
+        [...path, 'user'],
+        'policy/unknown-user',
+        `resource policy ${i} of workspace "${ws.name}" caps user "${input.user}", who is not a member or guest of it`,
+        closest(
+          input.user,
+          ws.members.map((m) => m.user),
+          'user',
+        ),
+      );
       ok = false;
     }
     if (input.quota !== undefined && !ws.quotas.includes(input.quota)) {
-      c.error(sd, [...path, 'quota'], 'policy/cap-quota-not-in-workspace', `resource policy ${i} of workspace "${ws.name}" caps quota "${input.quota}", which the workspace is not associated with`, `use one of ${ws.quotas.join(', ')}`);
+      c.error(
+        sd,
+        [...path, 'quota'],
+        'policy/cap-quota-not-in-workspace',
+        `resource policy ${i} of workspace "${ws.name}" caps quota "${input.quota}", which the workspace is not associated with`,
+        `use one of ${ws.quotas.join(', ')}`,
+      );
       ok = false;
     }
     const priority = input.priority === undefined ? { lo: 1, hi: 9 } : parseRange(c, sd, [...path, 'priority'], input.priority);
@@ -63,7 +91,13 @@ export function buildAdmission(c: Collector, sd: SourceDoc, ws: Workspace, input
     (input.priorities ?? []).forEach((p, pi) => {
       const pPath: PathSeg[] = [...path, 'priorities', pi];
       if (!known.includes(p.role)) {
-        c.error(sd, [...pPath, 'role'], 'policy/unknown-role', `admission for ${input.module} in workspace "${ws.name}" names role "${p.role}", which is neither built in nor declared in spec.roles`, closest(p.role, known, 'role'));
+        c.error(
+          sd,
+          [...pPath, 'role'],
+          'policy/unknown-role',
+          `admission for ${input.module} in workspace "${ws.name}" names role "${p.role}", which is neither built in nor declared in spec.roles`,
+          closest(p.role, known, 'role'),
+        );
         ok = false;
         return;
       }
@@ -80,7 +114,13 @@ export function buildAdmission(c: Collector, sd: SourceDoc, ws: Workspace, input
     (input.resourceSpecs ?? []).forEach((t, ti) => {
       const tPath: PathSeg[] = [...path, 'resourceSpecs', ti];
       if (specs.some((s) => s.name === t.name)) {
-        c.error(sd, [...tPath, 'name'], 'policy/duplicate-spec', `resource specification "${t.name}" is listed twice for ${input.module} in workspace "${ws.name}"`, 'template names are unique per module');
+        c.error(
+          sd,
+          [...tPath, 'name'],
+          'policy/duplicate-spec',
+          `resource specification "${t.name}" is listed twice for ${input.module} in workspace "${ws.name}"`,
+          'template names are unique per module',
+        );
         ok = false;
         return;
       }

@@ -28,7 +28,13 @@ export function buildSpotMarkets(c: Collector, docs: TypedDoc[]): SpotMarket[] {
     if (spec.synthetic) {
       const s = spec.synthetic;
       const every = s.every === undefined ? 3_600_000 : parseDurationField(c, sd, ['spec', 'synthetic', 'every'], s.every);
-      synthetic = { ...(s.seed !== undefined ? { seed: s.seed } : {}), every: every ?? 3_600_000, meanDiscount: s.meanDiscount ?? 0.35, volatility: s.volatility ?? 0.08, inventory: s.inventory ?? 64 };
+      synthetic = {
+        ...(s.seed !== undefined ? { seed: s.seed } : {}),
+        every: every ?? 3_600_000,
+        meanDiscount: s.meanDiscount ?? 0.35,
+        volatility: s.volatility ?? 0.08,
+        inventory: s.inventory ?? 64,
+      };
     }
     const types: SpotInstanceType[] = [];
     spec.instanceTypes.forEach((it, i) => {
@@ -38,11 +44,30 @@ export function buildSpotMarkets(c: Collector, docs: TypedDoc[]): SpotMarket[] {
         return;
       }
       typeNames.add(it.name);
-      const prices = series(c, sd, [...path, 'prices'], (it.prices ?? []).map((p) => ({ at: p.at, value: p.price })));
-      const inventory = series(c, sd, [...path, 'inventory'], (it.inventory ?? []).map((p) => ({ at: p.at, value: p.count })));
-      for (const [what, list, file] of [['prices', prices, spec.pricesFile], ['inventory', inventory, spec.inventoryFile]] as const) {
+      const prices = series(
+        c,
+        sd,
+        [...path, 'prices'],
+        (it.prices ?? []).map((p) => ({ at: p.at, value: p.price })),
+      );
+      const inventory = series(
+        c,
+        sd,
+        [...path, 'inventory'],
+        (it.inventory ?? []).map((p) => ({ at: p.at, value: p.count })),
+      );
+      for (const [what, list, file] of [
+        ['prices', prices, spec.pricesFile],
+        ['inventory', inventory, spec.inventoryFile],
+      ] as const) {
         if (list.length === 0 && file === undefined && !synthetic) {
-          c.error(sd, path, 'policy/no-market-series', `instance type "${it.name}" has no ${what}`, `give ${what} inline, a ${what === 'prices' ? 'pricesFile' : 'inventoryFile'} CSV, or a synthetic model (docs/simulate.md)`);
+          c.error(
+            sd,
+            path,
+            'policy/no-market-series',
+            `instance type "${it.name}" has no ${what}`,
+            `give ${what} inline, a ${what === 'prices' ? 'pricesFile' : 'inventoryFile'} CSV, or a synthetic model (docs/simulate.md)`,
+          );
         }
       }
       types.push({ name: it.name, pool: it.type ?? 'general', gpus: it.gpus, payAsYouGo: it.payAsYouGo, prices, inventory, src: sourceAt(sd, path) });

@@ -54,7 +54,13 @@ function buildRoles(c: Collector, sd: SourceDoc, ws: string, roles: string[]): s
   const out: string[] = [];
   roles.forEach((r, i) => {
     if ((BUILTIN_ROLES as readonly string[]).includes(r)) {
-      c.error(sd, ['spec', 'roles', i], 'policy/duplicate-role', `custom role "${r}" of workspace "${ws}" has the name of a built-in role`, `admin, developer and operator exist already; remove "${r}" from roles or give the custom role another name`);
+      c.error(
+        sd,
+        ['spec', 'roles', i],
+        'policy/duplicate-role',
+        `custom role "${r}" of workspace "${ws}" has the name of a built-in role`,
+        `admin, developer and operator exist already; remove "${r}" from roles or give the custom role another name`,
+      );
     } else if (out.includes(r)) {
       c.error(sd, ['spec', 'roles', i], 'policy/duplicate-role', `role "${r}" is declared twice in workspace "${ws}"`, 'declare each custom role once');
     } else out.push(r);
@@ -72,11 +78,23 @@ function buildMembers(c: Collector, sd: SourceDoc, ws: string, spec: WorkspaceSp
   for (const [field, list, guest] of lists) {
     list.forEach((m, i) => {
       if (out.some((o) => o.user === m.user)) {
-        c.error(sd, ['spec', field, i, 'user'], 'policy/duplicate-member', `user "${m.user}" is listed twice in workspace "${ws}" (members and guests together)`, 'give each user one entry and one role');
+        c.error(
+          sd,
+          ['spec', field, i, 'user'],
+          'policy/duplicate-member',
+          `user "${m.user}" is listed twice in workspace "${ws}" (members and guests together)`,
+          'give each user one entry and one role',
+        );
         return;
       }
       if (!known.includes(m.role)) {
-        c.error(sd, ['spec', field, i, 'role'], 'policy/unknown-role', `role "${m.role}" of user "${m.user}" is neither a built-in role nor declared in workspace "${ws}"'s roles`, `use admin, developer or operator, or add "${m.role}" to spec.roles`);
+        c.error(
+          sd,
+          ['spec', field, i, 'role'],
+          'policy/unknown-role',
+          `role "${m.role}" of user "${m.user}" is neither a built-in role nor declared in workspace "${ws}"'s roles`,
+          `use admin, developer or operator, or add "${m.role}" to spec.roles`,
+        );
       }
       out.push({ user: m.user, role: m.role, guest, src: sourceAt(sd, ['spec', field, i]) });
     });

@@ -15,7 +15,13 @@ export function checkCaps(c: Collector, cluster: Cluster, workspaces: Workspace[
       const used = capUsage(cap, ws, cluster.jobs);
       const r = cappedResources(cap).find((res) => used[res] > cap.max[res]!);
       if (!r) continue;
-      c.errorAt(cap.src, 'policy/over-cap', `running jobs of ${capText(cap)} already hold ${r === 'gpu' ? `${used.gpu} GPUs` : r === 'cpu' ? `${formatCpu(used.cpu)} cpu` : formatMemory(used.memory)} (workspace ${ws.name})`, 'new submissions under this cap will wait; raise the cap or let jobs finish', 'warning');
+      c.errorAt(
+        cap.src,
+        'policy/over-cap',
+        `running jobs of ${capText(cap)} already hold ${r === 'gpu' ? `${used.gpu} GPUs` : r === 'cpu' ? `${formatCpu(used.cpu)} cpu` : formatMemory(used.memory)} (workspace ${ws.name})`,
+        'new submissions under this cap will wait; raise the cap or let jobs finish',
+        'warning',
+      );
     }
   }
 }

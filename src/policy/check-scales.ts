@@ -26,7 +26,12 @@ export function checkScale(c: Collector, s: ScaleQuota, quotas: Quota[], pools: 
     const sum = children.reduce((t, ch) => t + min(ch), 0);
     if (sum <= min(p)) continue;
     const at = srcOf.get(p.name) ?? srcOf.get(children.find((ch) => newMin.has(ch.name) && min(ch) > ch.min.gpu)?.name ?? '') ?? srcOf.get(children.find((ch) => newMin.has(ch.name))!.name)!;
-    c.errorAt(at, 'policy/scale-children-exceed-parent', `after scaling "${s.name}", the children of "${p.name}" guarantee ${sum} GPUs (${children.map((ch) => `${ch.name} ${min(ch)}`).join(' + ')}) but "${p.name}" has ${min(p)}`, `lower a child by ${sum - min(p)} GPUs in the same scaling, or raise ${p.name} to at least ${sum}`);
+    c.errorAt(
+      at,
+      'policy/scale-children-exceed-parent',
+      `after scaling "${s.name}", the children of "${p.name}" guarantee ${sum} GPUs (${children.map((ch) => `${ch.name} ${min(ch)}`).join(' + ')}) but "${p.name}" has ${min(p)}`,
+      `lower a child by ${sum - min(p)} GPUs in the same scaling, or raise ${p.name} to at least ${sum}`,
+    );
   }
   if (!cluster) return;
   for (const pool of pools) {
@@ -36,7 +41,12 @@ export function checkScale(c: Collector, s: ScaleQuota, quotas: Quota[], pools: 
     const capacity = cluster.nodes.filter((n) => n.pool === pool.name).reduce((t, n) => t + n.gpus, 0);
     const total = roots.reduce((t, r) => t + min(r), 0);
     if (total > capacity) {
-      c.errorAt(srcOf.get(last.name)!, 'policy/scale-root-exceeds-pool', `after scaling "${s.name}", the root quotas of pool "${pool.name}" guarantee ${total} GPUs but its nodes have ${capacity}`, `keep the roots at ${capacity} GPUs or less, or add nodes to pool "${pool.name}"`);
+      c.errorAt(
+        srcOf.get(last.name)!,
+        'policy/scale-root-exceeds-pool',
+        `after scaling "${s.name}", the root quotas of pool "${pool.name}" guarantee ${total} GPUs but its nodes have ${capacity}`,
+        `keep the roots at ${capacity} GPUs or less, or add nodes to pool "${pool.name}"`,
+      );
     }
   }
   for (const o of rescaleStandings(quotas, cluster.jobs, newMin).over) {

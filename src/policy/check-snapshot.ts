@@ -32,7 +32,9 @@ function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: Q
         at.sd,
         [...at.path, 'min', 'gpu'],
         'policy/root-exceeds-pool',
-        roots.length > 1 ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot` : `root quota "${q.name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
+        roots.length > 1
+          ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`
+          : `root quota "${q.name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
         capacity === 0 ? `the Cluster has no nodes in pool "${pool.name}"; add them` : `lower min.gpu to ${capacity} or less, or add nodes to pool "${pool.name}"`,
       );
     }
@@ -60,8 +62,17 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
         if (min !== undefined && used[r] > min && !reported.has(a)) {
           reported.add(a);
           const o = origins.get(job.name)!;
-          const borrowingHint = a === q ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them` : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
-          c.error(o.sd, [...o.path, 'quota'], 'policy/over-quota', `with job "${job.name}", usage of quota "${quota.name}" reaches ${SHOW[r](used[r])}, above its min of ${SHOW[r](min)}`, borrowingHint);
+          const borrowingHint =
+            a === q
+              ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them`
+              : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
+          c.error(
+            o.sd,
+            [...o.path, 'quota'],
+            'policy/over-quota',
+            `with job "${job.name}", usage of quota "${quota.name}" reaches ${SHOW[r](used[r])}, above its min of ${SHOW[r](min)}`,
+            borrowingHint,
+          );
         }
       }
     }
@@ -85,7 +96,13 @@ function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins):
       } else u.gpus += p.indicesAssigned ? job.resources.gpu : p.gpus.length;
       if (u.gpus > node.gpus) {
         const o = origins.get(job.name)!;
-        c.error(o.sd, [...o.path, 'placement', pi, 'node'], 'policy/node-overcommitted', `node "${p.node}" has ${node.gpus} GPUs but its pods hold ${u.gpus} once job "${job.name}" is on it`, 'place the pod elsewhere, or give the GPU indices each pod holds');
+        c.error(
+          o.sd,
+          [...o.path, 'placement', pi, 'node'],
+          'policy/node-overcommitted',
+          `node "${p.node}" has ${node.gpus} GPUs but its pods hold ${u.gpus} once job "${job.name}" is on it`,
+          'place the pod elsewhere, or give the GPU indices each pod holds',
+        );
         u.gpus = -Infinity;
       }
       u.cpu += job.resources.cpu ?? 0;
@@ -94,7 +111,13 @@ function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins):
         const cap = node[r];
         if (cap !== undefined && u[r] > cap) {
           const o = origins.get(job.name)!;
-          c.error(o.sd, [...o.path, 'placement', pi, 'node'], 'policy/node-overcommitted', `node "${p.node}" has ${SHOW[r](cap)} but its pods ask for ${SHOW[r](u[r])} once job "${job.name}" is on it`, `place the pod elsewhere or lower resources.${r}`);
+          c.error(
+            o.sd,
+            [...o.path, 'placement', pi, 'node'],
+            'policy/node-overcommitted',
+            `node "${p.node}" has ${SHOW[r](cap)} but its pods ask for ${SHOW[r](u[r])} once job "${job.name}" is on it`,
+            `place the pod elsewhere or lower resources.${r}`,
+          );
           u[r] = -Infinity; // report a node once per resource
         }
       }

@@ -45,7 +45,8 @@ function maxNestingBound(text: string, limit: number): number {
     let dashes = 0;
     for (let i = lineStart + indent; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (c === 91 || c === 123) brackets++; // [ {
+      if (c === 91 || c === 123)
+        brackets++; // [ {
       else if (c === 45 && text.charCodeAt(i + 1) === 32) dashes++; // "- "
     }
     const bound = indent + brackets + dashes + 1;

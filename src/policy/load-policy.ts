@@ -92,7 +92,14 @@ const STAGES: readonly Stage[] = [
       // Nothing to check against: an empty or comment-only bundle must not pass as clean.
       const first = validated.typed[0]?.sd;
       const at = first ? { file: first.file, ...lineCol(first) } : { file: s.files[0]?.path ?? '', line: 1, column: 1 };
-      c.findings.push({ ...at, code: 'policy/no-quota-tree', severity: 'error', path: '', message: validated.typed.length ? 'the policy has no QuotaTree: nothing declares the quotas its documents refer to' : 'the policy holds no documents', hint: 'add a QuotaTree document (docs/policy-format.md section 2), or name the files that hold it together with these' });
+      c.findings.push({
+        ...at,
+        code: 'policy/no-quota-tree',
+        severity: 'error',
+        path: '',
+        message: validated.typed.length ? 'the policy has no QuotaTree: nothing declares the quotas its documents refer to' : 'the policy holds no documents',
+        hint: 'add a QuotaTree document (docs/policy-format.md section 2), or name the files that hold it together with these',
+      });
     },
   },
   {
@@ -146,7 +153,18 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
     if (hasErrors(c.findings)) return { findings: sortFindings(findings) };
   }
   const qb = built(state);
-  const policy: Policy = { pools: qb.pools, quotas: qb.quotas, workspaces: state.workspaces, cluster: state.cluster, whatIfs: state.whatIfs, scales: state.scales, promises: state.promises, spotMarkets: state.spotMarkets, files: files.map((f) => f.path), ...(state.snapshotFrom ? { snapshotFrom: state.snapshotFrom } : {}) };
+  const policy: Policy = {
+    pools: qb.pools,
+    quotas: qb.quotas,
+    workspaces: state.workspaces,
+    cluster: state.cluster,
+    whatIfs: state.whatIfs,
+    scales: state.scales,
+    promises: state.promises,
+    spotMarkets: state.spotMarkets,
+    files: files.map((f) => f.path),
+    ...(state.snapshotFrom ? { snapshotFrom: state.snapshotFrom } : {}),
+  };
   return { policy, findings: sortFindings(findings) };
 }
 

@@ -42,12 +42,7 @@ export function parseRange(c: Collector, sd: SourceDoc, path: PathSeg[], value: 
 }
 
 /** cpu and memory quantities of a resources map; gpu is already an integer by schema. */
-export function parseResources(
-  c: Collector,
-  sd: SourceDoc,
-  path: PathSeg[],
-  input: { gpu: number; cpu?: number | string; memory?: number | string },
-): Resources | undefined {
+export function parseResources(c: Collector, sd: SourceDoc, path: PathSeg[], input: { gpu: number; cpu?: number | string; memory?: number | string }): Resources | undefined {
   const out: Resources = { gpu: input.gpu };
   let ok = true;
   if (input.cpu !== undefined) {

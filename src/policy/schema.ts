@@ -15,9 +15,7 @@ export type Kind = (typeof KINDS)[number];
 
 const name = z.string().min(1).describe('A name, unique among objects of its kind.');
 /** A priority value `4` or range `6-9` (parsed and checked by parse-fields.ts). */
-const priorityValue = z
-  .union([z.number(), z.string()])
-  .describe('A priority 1..9 (`4`) or an inclusive range (`6-9`).');
+const priorityValue = z.union([z.number(), z.string()]).describe('A priority 1..9 (`4`) or an inclusive range (`6-9`).');
 const moduleList = z.array(z.enum(MODULES)).min(1).describe('Modules: DLC (training), DSW (notebooks), EAS (inference).');
 const quantity = z.union([z.number(), z.string()]);
 
@@ -28,19 +26,25 @@ const quotaResources = z.strictObject({
 });
 
 const podResources = z.strictObject({
-  gpu: z.number().positive().max(32).describe('GPUs per pod: a whole number (a pod lives on one node; nodes have at most 32 GPUs), or a share of one GPU below 1 with at most three decimals (`0.46`: 460 milli-GPUs, openb\'s gpu_milli) that sharing pods split.'),
+  gpu: z
+    .number()
+    .positive()
+    .max(32)
+    .describe(
+      "GPUs per pod: a whole number (a pod lives on one node; nodes have at most 32 GPUs), or a share of one GPU below 1 with at most three decimals (`0.46`: 460 milli-GPUs, openb's gpu_milli) that sharing pods split.",
+    ),
   cpu: quantity.optional().describe('cpu per pod.'),
   memory: quantity.optional().describe('memory per pod.'),
 });
 
 const selfPreemption = z.strictObject({
-  highPriority: priorityValue.describe('Priorities of this quota\'s jobs that may preempt.'),
+  highPriority: priorityValue.describe("Priorities of this quota's jobs that may preempt."),
   lowPriority: priorityValue.describe('Priorities that may be preempted; must be below highPriority.'),
   modules: moduleList,
 });
 
 const childPreemption = z.strictObject({
-  preemptiblePriority: priorityValue.describe('Priorities of descendant quotas\' jobs that may be preempted.'),
+  preemptiblePriority: priorityValue.describe("Priorities of descendant quotas' jobs that may be preempted."),
   modules: moduleList,
 });
 
@@ -61,7 +65,7 @@ const queueStrategyNames = [...QUEUE_STRATEGIES, ...Object.keys(PAI_QUEUE_STRATE
 
 const queueParameters = z.strictObject({
   balanceWindow: z.number().int().min(1).optional().describe('balance: the most jobs the window widens to (k). Default 8.'),
-  balanceWidenEvery: z.string().optional().describe('balance: the head\'s wait that widens the window by one job. Default 10m.'),
+  balanceWidenEvery: z.string().optional().describe("balance: the head's wait that widens the window by one job. Default 10m."),
   agingInterval: z.string().optional().describe('intelligent: a waiting job below intelligentFifoFrom gains one priority per interval. Default 1h.'),
   agingCap: z.number().int().min(1).max(9).optional().describe('intelligent: the highest priority aging reaches. Default 6.'),
   intelligentFifoFrom: z.number().int().min(1).max(9).optional().describe('intelligent: jobs at or above this priority queue FIFO. Default 7.'),
@@ -70,7 +74,10 @@ const queueParameters = z.strictObject({
 const quota: z.ZodType<QuotaInput> = z.strictObject({
   name,
   min: quotaResources,
-  queueStrategy: z.enum(queueStrategyNames).optional().describe('fifo, round-robin, balance or intelligent, or PAI\'s names PaiStrategyStrictFIFO, PaiStrategyRoundRobin, PaiStrategyBalance, PaiStrategyIntelligent. Default fifo.'),
+  queueStrategy: z
+    .enum(queueStrategyNames)
+    .optional()
+    .describe("fifo, round-robin, balance or intelligent, or PAI's names PaiStrategyStrictFIFO, PaiStrategyRoundRobin, PaiStrategyBalance, PaiStrategyIntelligent. Default fifo."),
   queue: queueParameters.optional().describe('Parameters of the queue strategy (quotient simulate).'),
   reclaim: z.enum(RECLAIM_MODES).optional().describe('How this quota takes back what siblings borrowed. Default any.'),
   selfPreemption: selfPreemption.optional(),
@@ -107,23 +114,27 @@ export const quotaTreeSpec = z.strictObject({
 });
 
 const capResources = z.strictObject({
-  gpu: z.number().int().min(0).describe('Most GPUs the subject\'s jobs may hold together.'),
+  gpu: z.number().int().min(0).describe("Most GPUs the subject's jobs may hold together."),
   cpu: quantity.optional(),
   memory: quantity.optional(),
 });
 
 const resourcePolicy = z.strictObject({
   role: name.optional().describe('The cap counts every user of this role (give role or user).'),
-  user: name.optional().describe('The cap counts this user\'s jobs (give role or user).'),
-  quota: name.optional().describe('The quota it applies on. Default: each of the workspace\'s quotas, separately.'),
+  user: name.optional().describe("The cap counts this user's jobs (give role or user)."),
+  quota: name.optional().describe("The quota it applies on. Default: each of the workspace's quotas, separately."),
   priority: priorityValue.optional().describe('The priorities it covers. Default 1-9.'),
   max: capResources,
 });
 
 const admission = z.strictObject({
   module: z.enum(MODULES),
-  maxRuntime: z.string().optional().describe('PAI\'s maximum runtime (`72h`): a job asking for longer is rejected.'),
-  priorities: z.array(z.strictObject({ role: name, priority: priorityValue })).min(1).optional().describe('Allowed priority range per role.'),
+  maxRuntime: z.string().optional().describe("PAI's maximum runtime (`72h`): a job asking for longer is rejected."),
+  priorities: z
+    .array(z.strictObject({ role: name, priority: priorityValue }))
+    .min(1)
+    .optional()
+    .describe('Allowed priority range per role.'),
   resourceSpecs: z
     .array(z.strictObject({ name, gpu: z.number().int().positive(), cpu: quantity.optional(), memory: quantity.optional() }))
     .min(1)
@@ -136,7 +147,10 @@ export const workspaceSpec = z.strictObject({
   modules: moduleList.optional().describe('Default: all modules.'),
   roles: z.array(name).min(1).optional().describe('Custom role names, besides admin, developer and operator.'),
   members: z.array(z.strictObject({ user: name, role: name })).optional(),
-  guests: z.array(z.strictObject({ user: name, role: name })).optional().describe('Non-workspace members granted use of this workspace\'s quotas, with a role.'),
+  guests: z
+    .array(z.strictObject({ user: name, role: name }))
+    .optional()
+    .describe("Non-workspace members granted use of this workspace's quotas, with a role."),
   resourcePolicies: z.array(resourcePolicy).optional(),
   admission: z.array(admission).optional().describe('Per-module admission settings.'),
 });
@@ -151,12 +165,10 @@ const jobFields = {
   resources: podResources,
   idleResources: z.enum(IDLE_MODES).optional().describe('Default none.'),
   checkpoint: z.strictObject({ every: z.string(), last: z.string().optional() }).optional(),
-  faultTolerance: z
-    .strictObject({ autoRestart: z.boolean(), maxRestarts: z.number().int().min(0).optional() })
-    .optional(),
+  faultTolerance: z.strictObject({ autoRestart: z.boolean(), maxRestarts: z.number().int().min(0).optional() }).optional(),
   submittedBy: name.optional().describe('The submitting user; must be a member or guest of the workspace.'),
   maxRuntime: z.string().optional().describe('The longest the job may run (`24h`).'),
-  gpuModels: z.array(z.string().min(1)).min(1).optional().describe('GPU models the pods may run on (PAI\'s GPUType, openb\'s gpu_spec), matched against nodes\' gpuModel. Default: any.'),
+  gpuModels: z.array(z.string().min(1)).min(1).optional().describe("GPU models the pods may run on (PAI's GPUType, openb's gpu_spec), matched against nodes' gpuModel. Default: any."),
 };
 
 export const jobSpec = z.strictObject(jobFields);
@@ -170,7 +182,13 @@ const runningJob = z.strictObject({
       z.strictObject({
         node: name,
         gpus: z.array(z.number().int().min(0)).min(1).optional().describe('The GPU indices the pod holds on the node (give gpus or gpuCount).'),
-        gpuCount: z.number().int().positive().max(32).optional().describe('How many GPUs the pod holds when their indices are not known (Kubernetes does not say): Quotient assigns the indices and says so in answers.'),
+        gpuCount: z
+          .number()
+          .int()
+          .positive()
+          .max(32)
+          .optional()
+          .describe('How many GPUs the pod holds when their indices are not known (Kubernetes does not say): Quotient assigns the indices and says so in answers.'),
       }),
     )
     .optional(),
@@ -191,10 +209,10 @@ export const clusterSpec = z.strictObject({
   standings: z
     .enum(['stated', 'derive'])
     .optional()
-    .describe("How this document's jobs that state no standing get one: stated (default: in-quota, and a quota over its min is refused) or derive (a real cluster's snapshot, as `quotient import kubectl` writes it: highest priority, then longest running, stay in-quota; a job over a guarantee runs borrowing where its quota's selfPreemption.highPriority lets it, otherwise idle; each one a warning)."),
-  nodeGroups: z
-    .array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields }))
-    .optional(),
+    .describe(
+      "How this document's jobs that state no standing get one: stated (default: in-quota, and a quota over its min is refused) or derive (a real cluster's snapshot, as `quotient import kubectl` writes it: highest priority, then longest running, stay in-quota; a job over a guarantee runs borrowing where its quota's selfPreemption.highPriority lets it, otherwise idle; each one a warning).",
+    ),
+  nodeGroups: z.array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields })).optional(),
   nodes: z.array(z.strictObject({ name, ...nodeFields })).optional(),
   jobs: z.array(runningJob).optional(),
 });
@@ -213,8 +231,16 @@ const spotInstanceType = z.strictObject({
   type: z.enum(POOL_TYPES).optional().describe('general (bids with priceLimit) or lingjun (bids with discountLimit). Default general.'),
   gpus: z.number().int().min(1).max(32).describe('GPUs per instance; a spot job takes one instance per pod.'),
   payAsYouGo: z.number().positive().describe('Pay-as-you-go price per instance-hour.'),
-  prices: z.array(z.strictObject({ at: simTime, price: z.number().min(0) })).min(1).optional().describe('Market price per instance-hour from each time on.'),
-  inventory: z.array(z.strictObject({ at: simTime, count: z.number().int().min(0) })).min(1).optional().describe('Spot instances available from each time on.'),
+  prices: z
+    .array(z.strictObject({ at: simTime, price: z.number().min(0) }))
+    .min(1)
+    .optional()
+    .describe('Market price per instance-hour from each time on.'),
+  inventory: z
+    .array(z.strictObject({ at: simTime, count: z.number().int().min(0) }))
+    .min(1)
+    .optional()
+    .describe('Spot instances available from each time on.'),
 });
 
 export const spotMarketSpec = z.strictObject({
@@ -223,7 +249,7 @@ export const spotMarketSpec = z.strictObject({
   inventoryFile: z.string().optional().describe('CSV `at,instanceType,inventory`, relative to this file.'),
   synthetic: z
     .strictObject({
-      seed: z.number().int().optional().describe('Default: the run\'s --seed.'),
+      seed: z.number().int().optional().describe("Default: the run's --seed."),
       every: z.string().optional().describe('How often the synthetic price and inventory move. Default 1h.'),
       meanDiscount: z.number().min(0.05).max(1).optional().describe('Long-run price as a share of pay-as-you-go. Default 0.35.'),
       volatility: z.number().min(0).max(1).optional().describe('Size of each move as a share of pay-as-you-go. Default 0.08.'),
@@ -262,7 +288,10 @@ export const promiseSpec = z.strictObject({
     .strictObject({
       jobs: choice.optional().describe('How many random running jobs to try adding (default 0-16).'),
       priority: choice.optional().describe('Priorities of the random jobs (default 1-9).'),
-      workspaces: z.union([name, z.array(name).min(1)]).optional().describe('Workspaces the random jobs belong to (default all).'),
+      workspaces: z
+        .union([name, z.array(name).min(1)])
+        .optional()
+        .describe('Workspaces the random jobs belong to (default all).'),
       keepSnapshotJobs: z.boolean().optional().describe("Keep the Cluster's own running jobs in every state (default true)."),
     })
     .optional(),

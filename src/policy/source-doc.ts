@@ -312,14 +312,7 @@ export function sourceAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = fals
 }
 
 /** Builds a finding located at `path` of `sd`, with the character offsets of the node it points at. */
-export function findingAt(
-  sd: SourceDoc,
-  path: readonly PathSeg[],
-  code: string,
-  message: string,
-  hint: string,
-  options: { severity?: 'error' | 'warning'; key?: boolean } = {},
-): Finding {
+export function findingAt(sd: SourceDoc, path: readonly PathSeg[], code: string, message: string, hint: string, options: { severity?: 'error' | 'warning'; key?: boolean } = {}): Finding {
   const node = nodeAt(sd, path, options.key ?? false);
   const start = node?.range?.[0] ?? 0;
   const end = node?.range?.[1] ?? start;

@@ -20,7 +20,10 @@ export function closest(name: string, known: readonly string[], what: string): s
   const best = nearest(name, known);
   if (best !== undefined) return `did you mean ${what} "${best}"?`;
   if (known.length === 0) return `no ${what} is declared; declare it first`;
-  const list = known.slice(0, 8).map((k) => `"${k}"`).join(', ');
+  const list = known
+    .slice(0, 8)
+    .map((k) => `"${k}"`)
+    .join(', ');
   return `known ${what}s: ${list}${known.length > 8 ? ', …' : ''}`;
 }
 

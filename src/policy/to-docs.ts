@@ -23,7 +23,9 @@ function resourcesDoc(r: Resources): Doc {
 export function jobSpecDoc(job: JobSpec): Doc {
   const d: Doc = { name: job.name, workspace: job.workspace, quota: job.quota, module: job.module, priority: job.priority, pods: job.pods, resources: resourcesDoc(job.resources) };
   if (job.idleResources !== 'none') d.idleResources = job.idleResources;
-  if (job.checkpoint) d.checkpoint = job.checkpoint.last === undefined ? { every: formatDuration(job.checkpoint.every) } : { every: formatDuration(job.checkpoint.every), last: new Date(job.checkpoint.last).toISOString() };
+  if (job.checkpoint)
+    d.checkpoint =
+      job.checkpoint.last === undefined ? { every: formatDuration(job.checkpoint.every) } : { every: formatDuration(job.checkpoint.every), last: new Date(job.checkpoint.last).toISOString() };
   if (job.faultTolerance) d.faultTolerance = { ...job.faultTolerance };
   if (job.gpuModels) d.gpuModels = [...job.gpuModels];
   return d;

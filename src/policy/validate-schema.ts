@@ -28,7 +28,9 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
       value = 'value' in sd ? sd.value : sd.doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
       // The yaml library refuses documents that expand aliases without bound ("billion laughs").
-      findings.push(findingAt(sd, [], 'policy/too-many-aliases', `the document could not be read: ${(e as Error).message.split('\n')[0]}`, 'use fewer YAML aliases (*name); at most 100 are expanded per document'));
+      findings.push(
+        findingAt(sd, [], 'policy/too-many-aliases', `the document could not be read: ${(e as Error).message.split('\n')[0]}`, 'use fewer YAML aliases (*name); at most 100 are expanded per document'),
+      );
       continue;
     }
     const unsafe = unsafeStrings(sd, value);
@@ -41,7 +43,13 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
     const foreign = value !== null && typeof value === 'object' && !Array.isArray(value) && !('apiVersion' in value) && !('kind' in value);
     if (value === null || typeof value !== 'object' || Array.isArray(value) || foreign) {
       findings.push(
-        findingAt(sd, [], 'policy/not-a-document', 'a policy document must be a mapping with apiVersion, kind, metadata and spec', `start the document with "apiVersion: ${API_VERSION}" and a kind (${KINDS.join(', ')})`),
+        findingAt(
+          sd,
+          [],
+          'policy/not-a-document',
+          'a policy document must be a mapping with apiVersion, kind, metadata and spec',
+          `start the document with "apiVersion: ${API_VERSION}" and a kind (${KINDS.join(', ')})`,
+        ),
       );
       continue;
     }
@@ -90,10 +98,17 @@ function issuesToFindings(sd: SourceDoc, prefix: PathSeg[], issues: readonly Iss
     const path = [...prefix, ...(issue.path as PathSeg[])];
     const where = formatPath(path) || 'the document';
     for (const key of issue.keys) {
-      const wanted = nearest(key, (missing.get(formatPath(path)) ?? []).filter((m) => !renamed.has(`${formatPath(path)}|${m}`)));
+      const wanted = nearest(
+        key,
+        (missing.get(formatPath(path)) ?? []).filter((m) => !renamed.has(`${formatPath(path)}|${m}`)),
+      );
       if (wanted !== undefined) {
         renamed.add(`${formatPath(path)}|${wanted}`);
-        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}: did you mean "${wanted}"?`, `rename "${key}" to "${wanted}", which ${where} requires`, { key: true }));
+        out.push(
+          findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}: did you mean "${wanted}"?`, `rename "${key}" to "${wanted}", which ${where} requires`, {
+            key: true,
+          }),
+        );
       } else {
         out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key), { key: true }));
       }
@@ -123,7 +138,13 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
     }
     case 'invalid_value': {
       if ((issue as { input?: unknown }).input === undefined) {
-        return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'} (one of ${issue.values.map(String).join(', ')})`);
+        return findingAt(
+          sd,
+          path.slice(0, -1),
+          'policy/missing-field',
+          `${where} is required`,
+          `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'} (one of ${issue.values.map(String).join(', ')})`,
+        );
       }
       const allowed = issue.values.map((v) => String(v));
       if (field === 'apiVersion') {
@@ -220,7 +241,14 @@ function unsafeStrings(sd: SourceDoc, value: unknown): Finding[] {
     const path = pathOf(entry);
     const what = key ? `the key "${escapeDisplay(text)}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text)}")`;
     out.push(
-      findingAt(sd, path, 'policy/control-character', `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`, 'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value', { key }),
+      findingAt(
+        sd,
+        path,
+        'policy/control-character',
+        `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`,
+        'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
+        { key },
+      ),
     );
   };
   const stack: Entry[] = [{ v: value, seg: undefined, parent: undefined }];

@@ -33,7 +33,13 @@ export function yamlErrorFinding(file: string, text: string, lines: LineCounter,
     case 'BAD_INDENT': {
       if (/^Flow (map|sequence)/.test(err.message)) {
         const what = err.message.startsWith('Flow map') ? 'a { … } mapping' : 'a [ … ] list';
-        return at(start, end, 'policy/yaml-syntax', `${what} opened above this line is not closed`, `close it with ${what.includes('{') ? '}' : ']'} (or indent its next lines more than the key that holds it)`);
+        return at(
+          start,
+          end,
+          'policy/yaml-syntax',
+          `${what} opened above this line is not closed`,
+          `close it with ${what.includes('{') ? '}' : ']'} (or indent its next lines more than the key that holds it)`,
+        );
       }
       const keyAt = firstContent(text, start);
       const key = keyName(text, keyAt);
@@ -42,7 +48,9 @@ export function yamlErrorFinding(file: string, text: string, lines: LineCounter,
       const message = above
         ? `"${key}" on line ${here.line} starts at column ${here.col}, but "${above.key}" on line ${above.line} starts at column ${above.column}: the keys of one mapping must line up`
         : `"${key}" is not lined up with the other keys of its mapping`;
-      const hint = above ? `indent "${key}" to column ${above.column} if it belongs with "${above.key}", or to the column of the mapping it belongs to` : 'indent every key of a mapping to the same column';
+      const hint = above
+        ? `indent "${key}" to column ${above.column} if it belongs with "${above.key}", or to the column of the mapping it belongs to`
+        : 'indent every key of a mapping to the same column';
       return at(keyAt, keyAt + key.length, 'policy/bad-indentation', message, hint);
     }
     case 'TAB_AS_INDENT':

@@ -64,19 +64,57 @@ export function compileAdmissionRules(policy: Policy): AdmissionRule[] {
   for (const ws of policy.workspaces) {
     for (const cap of ws.resourcePolicies) {
       const subject: ConditionProperties = 'user' in cap.subject ? { fact: 'user', operator: 'equal', value: cap.subject.user } : { fact: 'role', operator: 'equal', value: cap.subject.role };
-      out.push(make(capName(cap, ws), 'cap', ws.name, cap.src, { all: [...scope(ws.name), { fact: 'quota', operator: 'equal', value: cap.quota }, subject, ...inRange(cap.priority)] }, `resource cap of ${ws.name}: ${capText(cap)}; the strictest cap that applies wins`, { cap }));
+      out.push(
+        make(
+          capName(cap, ws),
+          'cap',
+          ws.name,
+          cap.src,
+          { all: [...scope(ws.name), { fact: 'quota', operator: 'equal', value: cap.quota }, subject, ...inRange(cap.priority)] },
+          `resource cap of ${ws.name}: ${capText(cap)}; the strictest cap that applies wins`,
+          { cap },
+        ),
+      );
     }
     for (const a of ws.admission) {
       const base = `${ws.name}/admission/${a.module}`;
       const mod: ConditionProperties = { fact: 'module', operator: 'equal', value: a.module };
       if (a.maxRuntime !== undefined) {
-        out.push(make(`${base}/maxRuntime`, 'max-runtime', ws.name, a.maxRuntimeSrc!, { all: [...scope(ws.name), mod, { fact: 'maxRuntime', operator: 'greaterThan', value: a.maxRuntime }] }, `${a.module} jobs of ${ws.name} may run at most ${durationText(a.maxRuntime)}; a job asking for a longer maxRuntime is rejected`, { admission: a }));
+        out.push(
+          make(
+            `${base}/maxRuntime`,
+            'max-runtime',
+            ws.name,
+            a.maxRuntimeSrc!,
+            { all: [...scope(ws.name), mod, { fact: 'maxRuntime', operator: 'greaterThan', value: a.maxRuntime }] },
+            `${a.module} jobs of ${ws.name} may run at most ${durationText(a.maxRuntime)}; a job asking for a longer maxRuntime is rejected`,
+            { admission: a },
+          ),
+        );
       }
       for (const p of a.priorities) {
         out.push(
-          make(`${base}/priorities/${p.role}`, 'role-priority', ws.name, p.src, {
-            all: [...scope(ws.name), mod, { fact: 'role', operator: 'equal', value: p.role }, { any: [{ fact: 'priority', operator: 'lessThan', value: p.priority.lo }, { fact: 'priority', operator: 'greaterThan', value: p.priority.hi }] }],
-          }, `${p.role} users of ${ws.name} may submit ${a.module} jobs only at priority ${formatRange(p.priority)}`, { admission: a, role: p.role }),
+          make(
+            `${base}/priorities/${p.role}`,
+            'role-priority',
+            ws.name,
+            p.src,
+            {
+              all: [
+                ...scope(ws.name),
+                mod,
+                { fact: 'role', operator: 'equal', value: p.role },
+                {
+                  any: [
+                    { fact: 'priority', operator: 'lessThan', value: p.priority.lo },
+                    { fact: 'priority', operator: 'greaterThan', value: p.priority.hi },
+                  ],
+                },
+              ],
+            },
+            `${p.role} users of ${ws.name} may submit ${a.module} jobs only at priority ${formatRange(p.priority)}`,
+            { admission: a, role: p.role },
+          ),
         );
       }
       if (a.resourceSpecs.length > 0) {
@@ -87,7 +125,17 @@ export function compileAdmissionRules(policy: Policy): AdmissionRule[] {
             ...(t.resources.memory !== undefined ? [{ fact: 'podMemory', operator: 'lessThanInclusive', value: t.resources.memory }] : []),
           ],
         }));
-        out.push(make(`${base}/resourceSpecs`, 'resource-spec', ws.name, a.resourceSpecsSrc!, { all: [...scope(ws.name), mod, { not: { any: matches } }] }, `every pod of a ${a.module} job of ${ws.name} must match one resource specification: ${specsText(a)}`, { admission: a }));
+        out.push(
+          make(
+            `${base}/resourceSpecs`,
+            'resource-spec',
+            ws.name,
+            a.resourceSpecsSrc!,
+            { all: [...scope(ws.name), mod, { not: { any: matches } }] },
+            `every pod of a ${a.module} job of ${ws.name} must match one resource specification: ${specsText(a)}`,
+            { admission: a },
+          ),
+        );
       }
     }
   }
@@ -113,7 +161,10 @@ function inRange(range: { lo: number; hi: number }): ConditionProperties[] {
 /** `gpu-1 (1 GPU, ≤ 8 cpu, ≤ 64Gi), gpu-8 (8 GPU)`. */
 export function specsText(a: ModuleAdmission): string {
   return a.resourceSpecs
-    .map((t) => `${t.name} (${[`${t.resources.gpu} GPU`, ...(t.resources.cpu !== undefined ? [`≤ ${formatCpu(t.resources.cpu)} cpu`] : []), ...(t.resources.memory !== undefined ? [`≤ ${formatMemory(t.resources.memory)}`] : [])].join(', ')})`)
+    .map(
+      (t) =>
+        `${t.name} (${[`${t.resources.gpu} GPU`, ...(t.resources.cpu !== undefined ? [`≤ ${formatCpu(t.resources.cpu)} cpu`] : []), ...(t.resources.memory !== undefined ? [`≤ ${formatMemory(t.resources.memory)}`] : [])].join(', ')})`,
+    )
     .join(', ');
 }
 

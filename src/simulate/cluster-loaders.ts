@@ -28,12 +28,36 @@ export function loadCluster(format: ClusterFormat, file: string, text: string, p
   const nodes: ClusterNode[] = [];
   let cpuOnly = 0;
   const bad = (line: number, field: string, value: string, message: string) =>
-    findings.push({ file, line, column: 1, code: 'cluster/bad-value', severity: 'error', path: field, message: `${field} = "${value}": ${message}`, hint: `see docs/simulate.md "Real data" for the ${format} columns` });
+    findings.push({
+      file,
+      line,
+      column: 1,
+      code: 'cluster/bad-value',
+      severity: 'error',
+      path: field,
+      message: `${field} = "${value}": ${message}`,
+      hint: `see docs/simulate.md "Real data" for the ${format} columns`,
+    });
   let rows: Array<{ record: string[] | Record<string, string>; info: { lines: number } }>;
   try {
-    rows = (parseCsv(text, { columns: format !== 'pai', info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown) as typeof rows;
+    rows = parseCsv(text, { columns: format !== 'pai', info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown as typeof rows;
   } catch (e) {
-    return { nodes, findings: [{ file, line: (e as { lines?: number }).lines ?? 1, column: 1, code: 'cluster/bad-csv', severity: 'error', path: '', message: `the CSV cannot be read: ${(e as Error).message}`, hint: 'check the file is the node list named' }], notes: [] };
+    return {
+      nodes,
+      findings: [
+        {
+          file,
+          line: (e as { lines?: number }).lines ?? 1,
+          column: 1,
+          code: 'cluster/bad-csv',
+          severity: 'error',
+          path: '',
+          message: `the CSV cannot be read: ${(e as Error).message}`,
+          hint: 'check the file is the node list named',
+        },
+      ],
+      notes: [],
+    };
   }
   for (const { record, info } of rows) {
     const line = info.lines;

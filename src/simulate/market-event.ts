@@ -50,7 +50,12 @@ export function parseMarketEvent(value: string): MarketEvent | string {
 /** Simulates up to the event and applies the release rule to it. */
 export async function answerMarketEvent(input: SimInput, options: Omit<SimOptions, 'until' | 'onStep'>, event: MarketEvent): Promise<MarketAnswer> {
   const series = input.market.find((s) => s.type.name === event.instanceType);
-  if (!series) throw new QuotientError('whatif/unknown-instance-type', `no SpotMarket has instance type "${event.instanceType}"`, `instance types: ${input.market.map((s) => s.type.name).join(', ') || '(none)'}`);
+  if (!series)
+    throw new QuotientError(
+      'whatif/unknown-instance-type',
+      `no SpotMarket has instance type "${event.instanceType}"`,
+      `instance types: ${input.market.map((s) => s.type.name).join(', ') || '(none)'}`,
+    );
   let last: SimView | undefined;
   await simulate(input, { ...options, until: event.at, onStep: (v) => (last = v) });
   const spot = last?.spot.find((s) => s.type === event.instanceType);
@@ -60,7 +65,14 @@ export async function answerMarketEvent(input: SimInput, options: Omit<SimOption
   const protection = series.market.protectionPeriod;
   const running: RunningSpot[] = (spot?.running ?? []).map((r) => {
     const j = teamOf.get(r.job)!;
-    return { name: r.job, pods: r.pods, gpusPerPod: j.spec.resources.gpu, bid: j.spot!, startedAt: r.startedAt, lostGpuHours: lostGpuHours({ startedAt: r.startedAt, checkpoint: j.spec.checkpoint, pods: j.spec.pods, resources: j.spec.resources }, event.at) };
+    return {
+      name: r.job,
+      pods: r.pods,
+      gpusPerPod: j.spec.resources.gpu,
+      bid: j.spot!,
+      startedAt: r.startedAt,
+      lostGpuHours: lostGpuHours({ startedAt: r.startedAt, checkpoint: j.spec.checkpoint, pods: j.spec.pods, resources: j.spec.resources }, event.at),
+    };
   });
   const releases = selectReleases(series.type, running, after.price, after.inventory, event.at, protection);
   const gone = new Set(releases.map((r) => r.job));
@@ -71,13 +83,15 @@ export async function answerMarketEvent(input: SimInput, options: Omit<SimOption
     price: { before: before.price, after: after.price },
     inventory: { before: before.inventory, after: after.inventory },
     released: releases.map((r) => ({ ...r, team: teamOf.get(r.job)!.spec.workspace, restarts: !!teamOf.get(r.job)!.spec.faultTolerance?.autoRestart })),
-    protectedUntilHour: running.filter((r) => !gone.has(r.name) && event.at - r.startedAt < protection).map((r) => ({ job: r.name, bid: spot!.running.find((x) => x.job === r.name)!.bid, hour: hour(r.startedAt + protection) })),
+    protectedUntilHour: running
+      .filter((r) => !gone.has(r.name) && event.at - r.startedAt < protection)
+      .map((r) => ({ job: r.name, bid: spot!.running.find((x) => x.job === r.name)!.bid, hour: hour(r.startedAt + protection) })),
     keepsRunning: running.filter((r) => !gone.has(r.name) && event.at - r.startedAt >= protection).map((r) => ({ job: r.name, bid: spot!.running.find((x) => x.job === r.name)!.bid })),
     lostGpuHours: Math.round(releases.reduce((s, r) => s + r.lostGpuHours, 0) * 100) / 100,
     assumptions: [
       `the workload is simulated from the start up to hour ${hour(event.at)} on this policy; the spot jobs running then are the ones asked about`,
       'a protected job is checked again when its protection period ends, against the price and inventory of that moment',
-      'lost work counts from each job\'s last checkpoint (SEMANTICS 7); a released job with autoRestart re-enters the bidding queue',
+      "lost work counts from each job's last checkpoint (SEMANTICS 7); a released job with autoRestart re-enters the bidding queue",
     ],
   };
 }

@@ -37,9 +37,18 @@ export function readMarketCsv(file: string, text: string, column: 'price' | 'inv
     findings.push({ file, line, column: 1, code: 'market/bad-value', severity: 'error', path: field, message: `${field} = "${value}": ${message}`, hint });
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = (parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown) as typeof records;
+    records = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown as typeof records;
   } catch (e) {
-    findings.push({ file, line: (e as { lines?: number }).lines ?? 1, column: 1, code: 'market/bad-csv', severity: 'error', path: '', message: `the CSV cannot be read: ${(e as Error).message}`, hint: `columns are at,instanceType,${column}` });
+    findings.push({
+      file,
+      line: (e as { lines?: number }).lines ?? 1,
+      column: 1,
+      code: 'market/bad-csv',
+      severity: 'error',
+      path: '',
+      message: `the CSV cannot be read: ${(e as Error).message}`,
+      hint: `columns are at,instanceType,${column}`,
+    });
     return { series, findings };
   }
   for (const { record, info } of records) {
@@ -50,12 +59,19 @@ export function readMarketCsv(file: string, text: string, column: 'price' | 'inv
     let ok = true;
     if (at === undefined) ok = !!bad(line, 'at', record.at ?? '', 'is not a time from the start', 'write seconds (3600) or a duration (36h)');
     if (!known.has(name)) ok = !!bad(line, 'instanceType', name, 'is not an instance type of the SpotMarket', `instance types are: ${[...known].join(', ')}`);
-    if (record[column] === undefined || !Number.isFinite(v) || v < 0 || (column === 'inventory' && !Number.isInteger(v))) ok = !!bad(line, column, record[column] ?? '', column === 'price' ? 'is not a price' : 'is not a whole count', column === 'price' ? 'write a price per instance-hour' : 'write the number of spot instances');
+    if (record[column] === undefined || !Number.isFinite(v) || v < 0 || (column === 'inventory' && !Number.isInteger(v)))
+      ok = !!bad(
+        line,
+        column,
+        record[column] ?? '',
+        column === 'price' ? 'is not a price' : 'is not a whole count',
+        column === 'price' ? 'write a price per instance-hour' : 'write the number of spot instances',
+      );
     if (!ok) continue;
     const list = series.get(name) ?? [];
     const prev = list[list.length - 1];
     if (prev && at! <= prev.at) {
-      bad(line, 'at', record.at ?? '', `goes back in time for ${name}`, 'list each instance type\'s points in increasing time');
+      bad(line, 'at', record.at ?? '', `goes back in time for ${name}`, "list each instance type's points in increasing time");
       continue;
     }
     list.push({ at: at!, value: v });

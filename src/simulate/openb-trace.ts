@@ -69,8 +69,17 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
   let shared = 0;
   let zero = 0;
   const bad = (line: number, field: string, value: string, message: string) =>
-    rejected.push({ file, line, column: 1, code: 'trace/bad-value', severity: 'error', path: field, message: `${field} = "${value}": ${message}`, hint: 'openb columns: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time' });
-  const rows = (parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+    rejected.push({
+      file,
+      line,
+      column: 1,
+      code: 'trace/bad-value',
+      severity: 'error',
+      path: field,
+      message: `${field} = "${value}": ${message}`,
+      hint: 'openb columns: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time',
+    });
+  const rows = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown as Array<{ record: Record<string, string>; info: { lines: number } }>;
   for (const { record: r, info } of rows) {
     const line = info.lines;
     const gpus = Number(r.num_gpu);
@@ -95,7 +104,7 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
       duration = 1000;
     }
     const name = r.name ?? `openb-${line}`;
-    let pick = (fnv(name) % 1_000_000) / 1_000_000 * total;
+    let pick = ((fnv(name) % 1_000_000) / 1_000_000) * total;
     const team = mapping.teams.find((t) => (pick -= t.weight) < 0) ?? mapping.teams[mapping.teams.length - 1]!;
     const m = mapping.qos[qos];
     const idle = m.idle !== 'none';
@@ -127,9 +136,13 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
 /** Parses `--openb-qos LS=7/none,BE=1/only` over the defaults. */
 export function parseQosFlag(value: string): OpenbMapping['qos'] | string {
   const out = structuredClone(DEFAULT_QOS);
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\w+)=(\d)(?:\/(none|acceptable|only))?$/.exec(part);
-    if (!m || !(OPENB_QOS as readonly string[]).includes(m[1]!) || Number(m[2]) < 1) return `"${part}" is not QOS=PRIORITY[/IDLE] with QOS one of ${OPENB_QOS.join(', ')}, PRIORITY 1..9, IDLE none|acceptable|only`;
+    if (!m || !(OPENB_QOS as readonly string[]).includes(m[1]!) || Number(m[2]) < 1)
+      return `"${part}" is not QOS=PRIORITY[/IDLE] with QOS one of ${OPENB_QOS.join(', ')}, PRIORITY 1..9, IDLE none|acceptable|only`;
     out[m[1] as OpenbQos] = { priority: Number(m[2]), idle: (m[3] as IdleMode | undefined) ?? out[m[1] as OpenbQos].idle };
   }
   return out;
@@ -138,7 +151,10 @@ export function parseQosFlag(value: string): OpenbMapping['qos'] | string {
 /** Parses `--openb-teams TeamA=2,TeamB=1` against the policy. */
 export function parseTeamsFlag(value: string, policy: Policy): OpenbMapping['teams'] | string {
   const out: OpenbMapping['teams'] = [];
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([^=]+)=(\d+(?:\.\d+)?)$/.exec(part);
     if (!m || !(Number(m[2]) > 0)) return `"${part}" is not QUOTA=WEIGHT`;
     const ws = policy.workspaces.filter((w) => w.quotas.includes(m[1]!));

@@ -40,7 +40,15 @@ export interface PaiShape {
   markets: SpotMarket[];
 }
 
-const GANGS: Array<[number, number]> = [[1, 1], [1, 2], [1, 4], [1, 8], [2, 8], [4, 8], [8, 8]];
+const GANGS: Array<[number, number]> = [
+  [1, 1],
+  [1, 2],
+  [1, 4],
+  [1, 8],
+  [2, 8],
+  [4, 8],
+  [8, 8],
+];
 const GANG_WEIGHTS = [70, 8, 6, 10, 3, 2, 1];
 
 /** Generates the workload; the same shape and seed give the same jobs. */
@@ -66,7 +74,10 @@ export function generatePai(shape: PaiShape): Workload {
     else if (team.flexible && roll < 0.15) idle = 'only';
     else if (team.flexible && roll < 0.2 && types.length) {
       const type = types[rnd.int(0, types.length - 1)]!;
-      spot = type.pool === 'lingjun' ? { instanceType: type.name, discountLimit: rnd.int(3, 9) / 10 } : { instanceType: type.name, priceLimit: Math.round(type.payAsYouGo * (0.3 + 0.6 * rnd.next()) * 100) / 100 };
+      spot =
+        type.pool === 'lingjun'
+          ? { instanceType: type.name, discountLimit: rnd.int(3, 9) / 10 }
+          : { instanceType: type.name, priceLimit: Math.round(type.payAsYouGo * (0.3 + 0.6 * rnd.next()) * 100) / 100 };
     }
     const ckpt = rnd.next() < 0.6;
     const restart = ckpt && rnd.next() < 0.5 && !(spot && types.find((x) => x.name === spot.instanceType)!.pool !== 'lingjun');

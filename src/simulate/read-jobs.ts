@@ -14,8 +14,25 @@ import { sortJobs, type SimJob, type SpotBid, type Workload } from './workload.j
 
 /** The columns a jobs file may have (CSV header names = YAML keys). */
 export const JOB_FIELDS = [
-  'name', 'submit', 'duration', 'workspace', 'quota', 'module', 'priority', 'pods', 'gpu', 'cpu', 'memory',
-  'idleResources', 'instanceType', 'priceLimit', 'discountLimit', 'checkpoint', 'autoRestart', 'maxRestarts', 'submittedBy',
+  'name',
+  'submit',
+  'duration',
+  'workspace',
+  'quota',
+  'module',
+  'priority',
+  'pods',
+  'gpu',
+  'cpu',
+  'memory',
+  'idleResources',
+  'instanceType',
+  'priceLimit',
+  'discountLimit',
+  'checkpoint',
+  'autoRestart',
+  'maxRestarts',
+  'submittedBy',
 ] as const;
 
 /** Restarts allowed when a row turns autoRestart on without maxRestarts (ours; docs/simulate.md). */
@@ -67,14 +84,15 @@ function csvRows(file: string, text: string): RowSet {
   const findings: Finding[] = [];
   let records: Array<{ record: Row; info: { lines: number } }>;
   try {
-    records = (parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, comment: '#', bom: true }) as unknown) as typeof records;
+    records = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, comment: '#', bom: true }) as unknown as typeof records;
   } catch (e) {
     const err = e as Error & { lines?: number };
     return { rows: [], findings: [finding(file, err.lines ?? 1, '', '', `the CSV cannot be read: ${err.message}`, 'check quoting and the number of columns per row', 'trace/bad-csv')], header: [] };
   }
   const headerLine = text.split('\n', 1)[0] ?? '';
   for (const col of headerLine.split(',').map((c) => c.trim().replace(/^\uFEFF/, ''))) {
-    if (col !== '' && !(JOB_FIELDS as readonly string[]).includes(col)) findings.push(finding(file, 1, col, col, `unknown column "${col}"`, `columns are: ${JOB_FIELDS.join(', ')}`, 'trace/unknown-field'));
+    if (col !== '' && !(JOB_FIELDS as readonly string[]).includes(col))
+      findings.push(finding(file, 1, col, col, `unknown column "${col}"`, `columns are: ${JOB_FIELDS.join(', ')}`, 'trace/unknown-field'));
   }
   return { rows: records.map((r) => ({ row: r.record, line: r.info.lines })), findings, header: [] };
 }
@@ -89,7 +107,12 @@ function yamlRows(file: string, text: string): RowSet {
   }
   let seq: YamlNode | null | undefined = doc.contents;
   if (isMap(seq)) seq = seq.get('jobs', true);
-  if (!isSeq(seq)) return { rows: [], findings: [finding(file, 1, 'jobs', '', 'a YAML jobs file is a list of jobs, or a map with `jobs:` holding one', 'see docs/simulate.md "Jobs file"', 'trace/bad-yaml')], header: [] };
+  if (!isSeq(seq))
+    return {
+      rows: [],
+      findings: [finding(file, 1, 'jobs', '', 'a YAML jobs file is a list of jobs, or a map with `jobs:` holding one', 'see docs/simulate.md "Jobs file"', 'trace/bad-yaml')],
+      header: [],
+    };
   const rows: RowSet['rows'] = [];
   for (const item of seq.items) {
     const line = lc.linePos((item as YamlNode).range?.[0] ?? 0).line;
@@ -174,7 +197,12 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   if (workspace === undefined && q) {
     const ws = ctx.policy.workspaces.filter((w) => w.quotas.includes(q.name));
     if (ws.length === 1) workspace = ws[0]!.name;
-    else fail('workspace', ws.length === 0 ? `no workspace is associated with quota ${q.name}` : `quota ${q.name} is associated with several workspaces (${ws.map((w) => w.name).join(', ')})`, 'give the workspace column');
+    else
+      fail(
+        'workspace',
+        ws.length === 0 ? `no workspace is associated with quota ${q.name}` : `quota ${q.name} is associated with several workspaces (${ws.map((w) => w.name).join(', ')})`,
+        'give the workspace column',
+      );
   } else if (workspace !== undefined && !ctx.policy.workspaces.some((w) => w.name === workspace)) {
     fail('workspace', 'names no workspace of the policy', `workspaces are: ${ctx.policy.workspaces.map((w) => w.name).join(', ')}`);
   }
@@ -237,13 +265,21 @@ function readSpot(row: Row, str: (k: string) => string | undefined, fail: (f: st
     const known = [...ctx.instanceTypes.keys()];
     return fail('instanceType', 'is not an instance type of any SpotMarket', known.length ? `instance types are: ${known.join(', ')}` : 'add a SpotMarket document to the policy (docs/simulate.md)');
   }
-  if (priceText !== undefined && discountText !== undefined) return fail('discountLimit', 'and priceLimit are both given', 'a spot job bids with priceLimit (general-purpose) or discountLimit (Lingjun), never both (SEMANTICS 6)');
+  if (priceText !== undefined && discountText !== undefined)
+    return fail('discountLimit', 'and priceLimit are both given', 'a spot job bids with priceLimit (general-purpose) or discountLimit (Lingjun), never both (SEMANTICS 6)');
   if (priceText === undefined && discountText === undefined) return fail('instanceType', 'is given without a bid', 'give priceLimit (general-purpose) or discountLimit (Lingjun)');
-  if (autoRestart && it.pool !== 'lingjun') return fail('autoRestart', `is on for a spot job on general-purpose instance type ${type}`, 'PAI offers automatic fault tolerance to spot jobs on Lingjun resources only (SEMANTICS 6)');
+  if (autoRestart && it.pool !== 'lingjun')
+    return fail('autoRestart', `is on for a spot job on general-purpose instance type ${type}`, 'PAI offers automatic fault tolerance to spot jobs on Lingjun resources only (SEMANTICS 6)');
   if (discountText !== undefined) {
-    if (it.pool !== 'lingjun') return fail('discountLimit', `is a discount bid on general-purpose instance type ${type}`, 'discountLimit is for Lingjun resources only; bid with priceLimit on general-purpose ones (SEMANTICS 6)');
+    if (it.pool !== 'lingjun')
+      return fail(
+        'discountLimit',
+        `is a discount bid on general-purpose instance type ${type}`,
+        'discountLimit is for Lingjun resources only; bid with priceLimit on general-purpose ones (SEMANTICS 6)',
+      );
     const d = Number(discountText);
-    if (!Number.isFinite(d) || d < 0.1 - 1e-9 || d > 0.9 + 1e-9 || Math.abs(d * 10 - Math.round(d * 10)) > 1e-9) return fail('discountLimit', 'is not 0.1 to 0.9 in steps of 0.1', 'write 0.1, 0.2, ... or 0.9: the share of the pay-as-you-go price');
+    if (!Number.isFinite(d) || d < 0.1 - 1e-9 || d > 0.9 + 1e-9 || Math.abs(d * 10 - Math.round(d * 10)) > 1e-9)
+      return fail('discountLimit', 'is not 0.1 to 0.9 in steps of 0.1', 'write 0.1, 0.2, ... or 0.9: the share of the pay-as-you-go price');
     return { instanceType: type, discountLimit: Math.round(d * 10) / 10 };
   }
   const price = parsePrice(priceText);

@@ -209,7 +209,12 @@ class Simulation {
       this.policy.quotas.map((q) => q.name),
       this.capacity,
       sampleEvery,
-      { fragmented: () => this.fragmented(), waiting: () => this.waitingCount(), spotRunning: () => this.spot.reduce((s, t) => s + t.running.length, 0), prices: () => Object.fromEntries(this.spot.map((t) => [t.series.type.name, Number.isFinite(t.price) ? t.price : 0])) },
+      {
+        fragmented: () => this.fragmented(),
+        waiting: () => this.waitingCount(),
+        spotRunning: () => this.spot.reduce((s, t) => s + t.running.length, 0),
+        prices: () => Object.fromEntries(this.spot.map((t) => [t.series.type.name, Number.isFinite(t.price) ? t.price : 0])),
+      },
       this.spot.map((t) => t.series.type.name),
     );
     this.typeAcc = this.spot.map((t) => this.metrics.extraGroup(t.series.type.name));
@@ -309,9 +314,21 @@ class Simulation {
     const sim = this.input.workload.jobs[id]!;
     const typeIdx = sim.spot ? this.typeIndex.get(sim.spot.instanceType)! : -1;
     const js: JobState = {
-      sim, id, order: this.orderOf[id]!, team: sim.spec.workspace, quota: this.tree.indexOf(sim.spec.quota),
-      status: 'pending', progress: 0, runId: 0, runStart: 0, standing: 'in-quota', restarts: 0, firstStart: -1,
-      typeIdx, bid: sim.spot ? bidPrice(sim.spot, this.input.market[typeIdx]!.type) : 0, costAt: 0,
+      sim,
+      id,
+      order: this.orderOf[id]!,
+      team: sim.spec.workspace,
+      quota: this.tree.indexOf(sim.spec.quota),
+      status: 'pending',
+      progress: 0,
+      runId: 0,
+      runStart: 0,
+      standing: 'in-quota',
+      restarts: 0,
+      firstStart: -1,
+      typeIdx,
+      bid: sim.spot ? bidPrice(sim.spot, this.input.market[typeIdx]!.type) : 0,
+      costAt: 0,
     };
     this.jobs[id] = js;
     this.arrived++;
@@ -443,7 +460,10 @@ class Simulation {
       const { kept } = this.interrupt(victim);
       this.stopCluster(victim);
       const restarted = this.afterInterrupt(victim, kept);
-      this.metrics.preemption({ hour: r4(this.now / HOUR), job: v.job, team: victim.team, quota: v.quota, rule: v.rule, source: v.source, reason: v.reason, lostGpuHours: v.lostGpuHours, by: js.sim.spec.name, restarted }, victim.quota);
+      this.metrics.preemption(
+        { hour: r4(this.now / HOUR), job: v.job, team: victim.team, quota: v.quota, rule: v.rule, source: v.source, reason: v.reason, lostGpuHours: v.lostGpuHours, by: js.sim.spec.name, restarted },
+        victim.quota,
+      );
     }
     this.live.sync();
     const pods: PodPlacement[] = answer.placement.map((p) => ({ node: this.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
@@ -552,7 +572,21 @@ class Simulation {
       this.stopSpot(js);
       const restarted = this.afterInterrupt(js, kept);
       for (const g of this.spotGroups(js)) g.spot[r.cause]++;
-      this.metrics.preemption({ hour: r4(this.now / HOUR), job: r.job, team: js.team, quota: js.sim.spec.quota, rule: SPOT_RULE, source: `${t.series.market.src.file}:${t.series.type.src.line}:${t.series.type.src.column}`, reason: r.reason, lostGpuHours: r.lostGpuHours, by: '', restarted }, js.quota);
+      this.metrics.preemption(
+        {
+          hour: r4(this.now / HOUR),
+          job: r.job,
+          team: js.team,
+          quota: js.sim.spec.quota,
+          rule: SPOT_RULE,
+          source: `${t.series.market.src.file}:${t.series.type.src.line}:${t.series.type.src.column}`,
+          reason: r.reason,
+          lostGpuHours: r.lostGpuHours,
+          by: '',
+          restarted,
+        },
+        js.quota,
+      );
     }
   }
 
@@ -616,7 +650,12 @@ class Simulation {
     return {
       t: this.now,
       snapshot: this.snap,
-      spot: this.spot.map((t) => ({ type: t.series.type.name, price: t.price, inventory: t.inventory, running: t.running.map((js) => ({ job: js.sim.spec.name, bid: js.bid, startedAt: js.runStart, pods: js.sim.spec.pods })) })),
+      spot: this.spot.map((t) => ({
+        type: t.series.type.name,
+        price: t.price,
+        inventory: t.inventory,
+        running: t.running.map((js) => ({ job: js.sim.spec.name, bid: js.bid, startedAt: js.runStart, pods: js.sim.spec.pods })),
+      })),
       protection: new Map(this.spot.map((t) => [t.series.type.name, t.series.market.protectionPeriod])),
     };
   }
@@ -647,11 +686,23 @@ class Simulation {
     const synthetic = this.spot.some((t) => t.series.syntheticPrices || t.series.syntheticInventory);
     const notes = [...this.notes];
     if (this.input.workload.synthetic) notes.push(`the workload is synthetic: ${this.input.workload.source}`);
-    if (synthetic) notes.push(`the spot market's ${this.spot.filter((t) => t.series.syntheticPrices || t.series.syntheticInventory).map((t) => t.series.type.name).join(', ')} series are synthetic (seeded model, docs/simulate.md)`);
+    if (synthetic)
+      notes.push(
+        `the spot market's ${this.spot
+          .filter((t) => t.series.syntheticPrices || t.series.syntheticInventory)
+          .map((t) => t.series.type.name)
+          .join(', ')} series are synthetic (seeded model, docs/simulate.md)`,
+      );
     return {
       version: 1,
       policy: this.input.label,
-      workload: { source: this.input.workload.source, synthetic: this.input.workload.synthetic, jobs: this.input.workload.jobs.length, rejectedRows: new Set(this.input.workload.rejected.map((f) => `${f.file}:${f.line}`)).size, notes: this.input.workload.notes },
+      workload: {
+        source: this.input.workload.source,
+        synthetic: this.input.workload.synthetic,
+        jobs: this.input.workload.jobs.length,
+        rejectedRows: new Set(this.input.workload.rejected.map((f) => `${f.file}:${f.line}`)).size,
+        notes: this.input.workload.notes,
+      },
       seed: this.options.seed,
       hours: r4(hours),
       until: this.options.until === undefined ? null : r4(this.options.until / HOUR),

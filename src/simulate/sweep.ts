@@ -72,7 +72,8 @@ export function mergeSweeps(docs: Array<{ file: string; doc: unknown }>): SweepD
   const shards = new Set<number>();
   for (const { file, doc } of docs) {
     const d = doc as Partial<SweepDocument>;
-    if (d?.kind !== 'SimulationSweep' || d.version !== 1 || !Array.isArray(d.runs) || typeof d.total !== 'number') return `${file} is not a simulation sweep document (quotient simulate --shard i/N --json)`;
+    if (d?.kind !== 'SimulationSweep' || d.version !== 1 || !Array.isArray(d.runs) || typeof d.total !== 'number')
+      return `${file} is not a simulation sweep document (quotient simulate --shard i/N --json)`;
     if (total !== undefined && d.total !== total) return `${file} belongs to a sweep of ${d.total} runs, the others to one of ${total}`;
     total = d.total;
     const c = d.shard?.count ?? 1;

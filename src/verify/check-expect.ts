@@ -34,7 +34,8 @@ export function brokenClauses(tree: QuotaTree, jobs: Map<string, RunningJob>, ex
   if (expect.standing && !expect.standing.includes(standing)) out.push(`standing is ${standing}, promised ${expect.standing.join(' or ')}`);
   if (expect.neverPreempts) {
     const hit = answer.victims.filter((v) => matches(tree, jobs.get(v.job)!, expect.neverPreempts!));
-    if (hit.length) out.push(`preempts ${hit.map((v) => `${v.job} (${v.quota}, priority ${v.priority}, by ${v.rule})`).join(', ')}; promised never to preempt ${describeSelector(expect.neverPreempts)}`);
+    if (hit.length)
+      out.push(`preempts ${hit.map((v) => `${v.job} (${v.quota}, priority ${v.priority}, by ${v.rule})`).join(', ')}; promised never to preempt ${describeSelector(expect.neverPreempts)}`);
   }
   if (expect.maxLostGpuHours) {
     const { limit, of } = expect.maxLostGpuHours;

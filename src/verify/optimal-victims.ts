@@ -148,8 +148,7 @@ export function oracleCost(state: KernelSnapshot, jobs: readonly number[]): Orac
 
 /** Negative when `a` is the better set under `order` (criteria, then names). */
 export function oracleCompare(state: KernelSnapshot, a: { jobs: readonly number[]; cost: OracleCost }, b: { jobs: readonly number[]; cost: OracleCost }, order: readonly number[]): number {
-  const key = (c: OracleCost, id: number): number[] =>
-    id === 1 ? [c.rank, c.priority] : id === 2 ? [c.lostMicro] : id === 3 ? [c.gpus] : id === 4 ? [c.count] : [-c.oldestStart];
+  const key = (c: OracleCost, id: number): number[] => (id === 1 ? [c.rank, c.priority] : id === 2 ? [c.lostMicro] : id === 3 ? [c.gpus] : id === 4 ? [c.count] : [-c.oldestStart]);
   for (const id of order) {
     const x = key(a.cost, id);
     const y = key(b.cost, id);
@@ -171,7 +170,10 @@ export function optimalVictims(state: KernelSnapshot, req: GangRequest, alternat
     const n = alt.candidates.length;
     if (n > MAX_CANDIDATES) throw new Error(`exhaustive search refuses ${n} candidates (at most ${MAX_CANDIDATES})`);
     for (let mask = 0; mask < 2 ** n; mask++) {
-      const jobs = alt.candidates.filter((_, k) => (mask >>> k) & 1).map((c) => c.job).sort((x, y) => x - y);
+      const jobs = alt.candidates
+        .filter((_, k) => (mask >>> k) & 1)
+        .map((c) => c.job)
+        .sort((x, y) => x - y);
       const cost = oracleCost(state, jobs);
       if (best) {
         const c = oracleCompare(state, { jobs, cost }, best, order);
@@ -187,5 +189,13 @@ export function optimalVictims(state: KernelSnapshot, req: GangRequest, alternat
 /** True when `jobs` is feasible for `alt` and no set with one victim fewer is (invariant 4). */
 export function isMinimalSet(state: KernelSnapshot, req: GangRequest, alt: OracleAlternative, jobs: readonly number[]): boolean {
   if (!oracleFeasible(state, req, alt, jobs)) return false;
-  return jobs.every((_, i) => !oracleFeasible(state, req, alt, jobs.filter((__, k) => k !== i)));
+  return jobs.every(
+    (_, i) =>
+      !oracleFeasible(
+        state,
+        req,
+        alt,
+        jobs.filter((__, k) => k !== i),
+      ),
+  );
 }

@@ -80,13 +80,7 @@ interface BiasedJob extends RawJob {
 
 function biasedJobArbitrary(): fc.Arbitrary<BiasedJob> {
   return fc
-    .tuple(
-      rawJobArbitrary(),
-      fc.boolean(),
-      fc.nat({ max: 3 }),
-      fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 1023 }), weight: 1 }),
-      fc.nat({ max: 3 }),
-    )
+    .tuple(rawJobArbitrary(), fc.boolean(), fc.nat({ max: 3 }), fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.integer({ min: 1, max: 1023 }), weight: 1 }), fc.nat({ max: 3 }))
     .map(([raw, edge, fill, scatter, prot]) => ({ ...raw, edge, fill: fill === 0, scatter, protected: prot === 0 }));
 }
 

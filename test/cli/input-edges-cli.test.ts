@@ -150,8 +150,16 @@ describe('bytes and names that must not be read as they are', () => {
   it('refuses a name that would clear the screen, and never prints it raw', () => {
     const p = seedsCopy('escape');
     const whatif = join(p, 'whatif.yaml');
-    writeFileSync(whatif, `apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: "clear\\e[2J\\u202Eme" }\nspec:\n  submit: { name: j, workspace: workspace-a, quota: Quota1, module: EAS, priority: 9, pods: 1, resources: { gpu: 8 } }\n`);
-    for (const args of [['check', p], ['whatif', p], ['check', p, '--json'], ['check', p, '-o', 'yaml']]) {
+    writeFileSync(
+      whatif,
+      `apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: "clear\\e[2J\\u202Eme" }\nspec:\n  submit: { name: j, workspace: workspace-a, quota: Quota1, module: EAS, priority: 9, pods: 1, resources: { gpu: 8 } }\n`,
+    );
+    for (const args of [
+      ['check', p],
+      ['whatif', p],
+      ['check', p, '--json'],
+      ['check', p, '-o', 'yaml'],
+    ]) {
       const r = quotient(args);
       expect(r.status, args.join(' ')).not.toBe(0);
       // eslint-disable-next-line no-control-regex -- control characters are what this matches
@@ -192,7 +200,10 @@ describe('bytes and names that must not be read as they are', () => {
 describe('findings for people', () => {
   it('print the source line with a caret under the spot', () => {
     const p = seedsCopy('caret');
-    writeFileSync(join(p, 'quotas.yaml'), 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: gpu-pool }\n  quotas:\n    - name: Quota1\n      mni: { gpu: 128 }\n');
+    writeFileSync(
+      join(p, 'quotas.yaml'),
+      'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: gpu-pool }\n  quotas:\n    - name: Quota1\n      mni: { gpu: 128 }\n',
+    );
     const r = quotient(['check', join(p, 'quotas.yaml')]);
     expect(r.status).toBe(1);
     const lines = r.stdout.split('\n');

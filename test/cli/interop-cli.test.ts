@@ -55,13 +55,19 @@ describe('quotient whatif --job (a PAI CreateJob request)', () => {
   });
 
   it('locates a bad request field and exits 1', () => {
-    const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', '-'], '{\n  "DisplayName": "x",\n  "JobType": "PyTorchJob",\n  "ResourceId": "team-a",\n  "WorkspaceId": "team-a",\n  "Priority": 12,\n  "JobSpecs": [ { "PodCount": 1, "ResourceConfig": { "GPU": "8" } } ]\n}');
+    const r = quotient(
+      ['whatif', 'test/fixtures/interop/policy', '--job', '-'],
+      '{\n  "DisplayName": "x",\n  "JobType": "PyTorchJob",\n  "ResourceId": "team-a",\n  "WorkspaceId": "team-a",\n  "Priority": 12,\n  "JobSpecs": [ { "PodCount": 1, "ResourceConfig": { "GPU": "8" } } ]\n}',
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/<stdin>:6:15 +error +interop\/pai-invalid-field +Priority must be/);
   });
 
   it('puts a quota the policy lacks at ResourceId, exit 1', () => {
-    const r = quotient(['whatif', 'test/fixtures/interop/policy', '--job', '-'], '{\n  "DisplayName": "x",\n  "JobType": "PyTorchJob",\n  "ResourceId": "team-z",\n  "WorkspaceId": "team-a",\n  "JobSpecs": [ { "PodCount": 1, "ResourceConfig": { "GPU": "8" } } ]\n}');
+    const r = quotient(
+      ['whatif', 'test/fixtures/interop/policy', '--job', '-'],
+      '{\n  "DisplayName": "x",\n  "JobType": "PyTorchJob",\n  "ResourceId": "team-z",\n  "WorkspaceId": "team-a",\n  "JobSpecs": [ { "PodCount": 1, "ResourceConfig": { "GPU": "8" } } ]\n}',
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/<stdin>:4:17 +error +policy\/unknown-quota/);
   });
@@ -78,7 +84,14 @@ describe('quotient export / import of quota trees', () => {
     expect(back.status).toBe(0);
     const tree = parseYaml(back.stdout) as { kind: string; spec: { quotas: Array<{ name: string; min: { gpu: number }; children: Array<{ name: string; min: { gpu: number } }> }> } };
     expect(tree.kind).toBe('QuotaTree');
-    expect(tree.spec.quotas[0]).toMatchObject({ name: 'Quota1', min: { gpu: 128 }, children: [{ name: 'Quota1.1', min: { gpu: 48 } }, { name: 'Quota1.2', min: { gpu: 80 } }] });
+    expect(tree.spec.quotas[0]).toMatchObject({
+      name: 'Quota1',
+      min: { gpu: 128 },
+      children: [
+        { name: 'Quota1.1', min: { gpu: 48 } },
+        { name: 'Quota1.2', min: { gpu: 80 } },
+      ],
+    });
   });
 
   it('imports a Koordinator set, lists what has no counterpart, and the tree checks clean', () => {

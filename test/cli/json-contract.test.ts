@@ -125,7 +125,7 @@ describe('JSON contract', () => {
       expect(doc, `docs/cli.md exit-code row for ${c}`).toContain(`| \`${c.replace(' kubectl', '')}\` |`);
     }
   });
-  it('a sharing pod\'s answer (GPU sharing) matches the schema: placement carries gpuMilli, a victim its fraction of a GPU', () => {
+  it("a sharing pod's answer (GPU sharing) matches the schema: placement carries gpuMilli, a victim its fraction of a GPU", () => {
     const golden = readFileSync(join(ROOT, 'test/golden/sharing/victims-free-shares.yaml'), 'utf8');
     const dir = mkdtempSync(join(tmpdir(), 'quotient-share-'));
     try {

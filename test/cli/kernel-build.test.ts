@@ -28,7 +28,10 @@ describe('a bad build/kernel.wasm', () => {
   it.each(cases)('%s: one clear line, how to rebuild, exit 2', (name, bytes, says) => {
     const file = join(dir, `${name}.wasm`);
     if (bytes) writeFileSync(file, bytes);
-    for (const args of [['whatif', 'policies/inference-preempts-training'], ['test', 'policies/self-level-preemption', '--runs', '2', '--seed', '1']]) {
+    for (const args of [
+      ['whatif', 'policies/inference-preempts-training'],
+      ['test', 'policies/self-level-preemption', '--runs', '2', '--seed', '1'],
+    ]) {
       const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', QUOTIENT_KERNEL_WASM: file }, timeout: 120_000 });
       expect(r.status, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
@@ -39,7 +42,12 @@ describe('a bad build/kernel.wasm', () => {
   });
 
   it('the real build, named through QUOTIENT_KERNEL_WASM, answers', () => {
-    const r = spawnSync(process.execPath, [MAIN, 'whatif', 'policies/inference-preempts-training', '-q', 'team-a-inference'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', QUOTIENT_KERNEL_WASM: join(ROOT, 'build/kernel.wasm') }, timeout: 120_000 });
+    const r = spawnSync(process.execPath, [MAIN, 'whatif', 'policies/inference-preempts-training', '-q', 'team-a-inference'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', QUOTIENT_KERNEL_WASM: join(ROOT, 'build/kernel.wasm') },
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('PREEMPT');
   });

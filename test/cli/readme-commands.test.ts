@@ -66,7 +66,7 @@ for (const name of ['policies', 'docs']) symlinkSync(join(ROOT, name), join(dir,
 const { run, skipped } = readmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 
 describe('README commands', () => {
-  it('finds the tour\'s commands', () => {
+  it("finds the tour's commands", () => {
     expect(run.length).toBeGreaterThanOrEqual(6);
     expect(skipped.every((c) => c.includes('../shared/'))).toBe(true);
   });

@@ -17,10 +17,14 @@ const dir = mkdtempSync(join(tmpdir(), 'quotient-html-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('quotient simulate --html', () => {
-  it('writes a self-contained page whose charts render in Chromium and show the report\'s numbers', async () => {
+  it("writes a self-contained page whose charts render in Chromium and show the report's numbers", async () => {
     expect(existsSync(CHROMIUM), 'Chromium is missing: apt-get install -y chromium (.ci/run does it)').toBe(true);
     const html = join(dir, 'report.html');
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'simulate', 'policies/spot-market', '--trace', 'policies/spot-market/jobs.csv', '--html', html, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'simulate', 'policies/spot-market', '--trace', 'policies/spot-market/jobs.csv', '--html', html, '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     const text = readFileSync(html, 'utf8');
@@ -31,9 +35,17 @@ describe('quotient simulate --html', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
       const requests: string[] = [];
-      page.on('request', (req) => { if (!req.url().startsWith('file:')) requests.push(req.url()); });
+      page.on('request', (req) => {
+        if (!req.url().startsWith('file:')) requests.push(req.url());
+      });
       await page.goto(`file://${html}`);
-      const charts = await page.$$eval('figure svg', (svgs) => svgs.map((s) => ({ w: s.getBoundingClientRect().width, h: s.getBoundingClientRect().height, marks: [...s.querySelectorAll('path')].filter((p) => (p.getAttribute('d') ?? '').length > 20).length })));
+      const charts = await page.$$eval('figure svg', (svgs) =>
+        svgs.map((s) => ({
+          w: s.getBoundingClientRect().width,
+          h: s.getBoundingClientRect().height,
+          marks: [...s.querySelectorAll('path')].filter((p) => (p.getAttribute('d') ?? '').length > 20).length,
+        })),
+      );
       expect(charts.length).toBeGreaterThanOrEqual(8);
       for (const c of charts) {
         expect(c.w).toBeGreaterThan(300);

@@ -28,7 +28,7 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
 }
 
 describe('quotient simulate --shard + quotient report merge', () => {
-  it('merges N shards run as separate processes into exactly the single run\'s document', async () => {
+  it("merges N shards run as separate processes into exactly the single run's document", async () => {
     const N = 3;
     const [single, ...shards] = await Promise.all([run(SWEEP), ...Array.from({ length: N }, (_, i) => run([...SWEEP, '--shard', `${i}/${N}`]))]);
     expect(single.status, single.stderr).toBe(0);

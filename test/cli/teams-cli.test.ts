@@ -76,7 +76,7 @@ describe('quotient scale', () => {
     expect(readFileSync(join(dir, 'quotas.yaml'), 'utf8')).toBe(before);
   });
 
-  it('hides other teams\' jobs for QUOTIENT_USER', () => {
+  it("hides other teams' jobs for QUOTIENT_USER", () => {
     const r = quotient(['scale', SCALING, '--query', 'rebalance-b-c', '--json'], { QUOTIENT_USER: 'bob' });
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain('dsw-c-notebooks');
@@ -85,7 +85,7 @@ describe('quotient scale', () => {
 });
 
 describe('quotient whatif --as', () => {
-  it('names another team\'s victim only as hidden usage, in JSON and in the table', () => {
+  it("names another team's victim only as hidden usage, in JSON and in the table", () => {
     const json = quotient(['whatif', ISOLATION, '--query', 'team-a-service', '--as', 'bob', '--json']);
     expect(json.status).toBe(0);
     expect(json.stdout).not.toContain('dsw-c-labeling');

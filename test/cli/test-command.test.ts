@@ -76,7 +76,12 @@ describe('quotient test', { timeout: 240_000 }, () => {
   it('prints JSON with stable fields, and JUnit and TAP reports for CI', () => {
     const json = readReport(quotient('test', 'docs/examples/broken-promise', '--seed', '7', '--json').stdout, 'TestReport');
     expect(Object.keys(json)).toEqual(['apiVersion', 'kind', 'seed', 'runs', 'policies']);
-    expect(json.policies[0].results[0]).toMatchObject({ promise: 'workspace-b-loses-little', status: 'broken', seed: 7, replay: 'quotient test docs/examples/broken-promise --promise workspace-b-loses-little --seed 7 --runs 200' });
+    expect(json.policies[0].results[0]).toMatchObject({
+      promise: 'workspace-b-loses-little',
+      status: 'broken',
+      seed: 7,
+      replay: 'quotient test docs/examples/broken-promise --promise workspace-b-loses-little --seed 7 --runs 200',
+    });
     const coverage = json.policies[0].results[0].coverage;
     expect(coverage.distinctStates).toBeGreaterThan(1);
     expect(coverage.distinctStates).toBeLessThanOrEqual(coverage.states);

@@ -17,7 +17,10 @@ const POLICY = ['policies/spot-market', '--trace', 'policies/spot-market/jobs.cs
 describe('quotient whatif --market', () => {
   it('releases, at a price move, exactly the jobs the simulation released there', () => {
     const sim = readReport(quotient('simulate', ...POLICY, '--json').stdout, 'SimulateReport');
-    const atForty = sim.preemptions.first.filter((e: { hour: number; rule: string }) => e.hour === 40 && e.rule === 'market/spot-release').map((e: { job: string }) => e.job).sort();
+    const atForty = sim.preemptions.first
+      .filter((e: { hour: number; rule: string }) => e.hour === 40 && e.rule === 'market/spot-release')
+      .map((e: { job: string }) => e.job)
+      .sort();
     expect(atForty.length).toBeGreaterThan(0);
     // The shipped series moves ecs.gn7i-1gpu to 11/h at 40h: ask about that move one second earlier.
     const r = quotient('whatif', ...POLICY, '--market', `ecs.gn7i-1gpu=11@${40 * 3600 - 1}`, '--json');
@@ -30,7 +33,10 @@ describe('quotient whatif --market', () => {
       expect(x.reason).toContain('rose to 11/h');
     }
     for (const k of a.keepsRunning) expect(k.bid).toBeGreaterThanOrEqual(11);
-    expect(a.lostGpuHours).toBeCloseTo(a.released.reduce((s: number, x: { lostGpuHours: number }) => s + x.lostGpuHours, 0), 2);
+    expect(a.lostGpuHours).toBeCloseTo(
+      a.released.reduce((s: number, x: { lostGpuHours: number }) => s + x.lostGpuHours, 0),
+      2,
+    );
     expect(a.assumptions.length).toBeGreaterThan(0);
   });
 

@@ -35,7 +35,10 @@ const EXPECTED: Record<string, Record<string, Pin>> = {
     'team-a-inference-large': {
       decision: 'preempt',
       standing: 'in-quota',
-      victims: [['train-b-llm', 'Quota1/childPreemption', 0], ['dsw-c-finetune', 'Quota1/childPreemption', 6]],
+      victims: [
+        ['train-b-llm', 'Quota1/childPreemption', 0],
+        ['dsw-c-finetune', 'Quota1/childPreemption', 6],
+      ],
       nodes: ['gn7-0', 'gn7-1', 'gn7-2', 'gn7-3', 'gn7-7', 'gn7-8'],
     },
     'team-b-more-training': { decision: 'wait', standing: null, victims: [] },
@@ -54,7 +57,10 @@ const EXPECTED: Record<string, Record<string, Pin>> = {
     'urgent-borrows-from-sibling': {
       decision: 'preempt',
       standing: 'borrowing',
-      victims: [['b-notebook', 'QuotaA/selfPreemption', 0], ['a-sweep', 'QuotaA/selfPreemption', 16]],
+      victims: [
+        ['b-notebook', 'QuotaA/selfPreemption', 0],
+        ['a-sweep', 'QuotaA/selfPreemption', 16],
+      ],
       nodes: ['node-0', 'node-1', 'node-4'],
     },
     'medium-priority-waits': { decision: 'wait', standing: null, victims: [] },
@@ -67,7 +73,10 @@ const EXPECTED: Record<string, Record<string, Pin>> = {
     'owner-reclaims-everything': {
       decision: 'preempt',
       standing: 'in-quota',
-      victims: [['x-scavenger', 'reclaim/idle', 8], ['x-overflow', 'reclaim/idle', 0]],
+      victims: [
+        ['x-scavenger', 'reclaim/idle', 8],
+        ['x-overflow', 'reclaim/idle', 0],
+      ],
       nodes: ['lab-2', 'lab-3'],
     },
     'idle-job-waits': { decision: 'wait', standing: null, victims: [] },
@@ -83,8 +92,15 @@ describe('shipped policies', () => {
     for (const [query, pin] of Object.entries(expected)) {
       const a = answers.get(query)!;
       expect({ decision: a.decision, standing: a.standing }, query).toEqual({ decision: pin.decision, standing: pin.standing });
-      expect(a.victims.map((v) => [v.job, v.rule, ...(pin.victims.find((p) => p[0] === v.job)?.length === 3 ? [v.lostGpuHours] : [])]), query).toEqual(pin.victims);
-      if (pin.nodes) expect(a.placement.map((p) => p.node), query).toEqual(pin.nodes);
+      expect(
+        a.victims.map((v) => [v.job, v.rule, ...(pin.victims.find((p) => p[0] === v.job)?.length === 3 ? [v.lostGpuHours] : [])]),
+        query,
+      ).toEqual(pin.victims);
+      if (pin.nodes)
+        expect(
+          a.placement.map((p) => p.node),
+          query,
+        ).toEqual(pin.nodes);
       for (const v of a.victims) expect(v.source).toMatch(/^(policies\/.+\.yaml:\d+:\d+|built-in)$/);
       if (a.decision === 'wait' || a.decision === 'reject') expect(a.reasons.length).toBeGreaterThan(0);
     }

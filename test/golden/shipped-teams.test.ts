@@ -49,7 +49,7 @@ const WHATIFS: Record<string, Record<string, Pin>> = {
     // developers' DLC jobs: priority 1-6.
     'dan-priority-too-high': ['reject', null, [], 'research/admission/DLC/priorities/developer'],
     // developer cap 32, dan runs 24: 24 + 16 = 40 > 32.
-    'dan-developer-cap-full': ['wait', null, [], '24 GPUs there; with the job\'s 16 GPUs that is 40 GPUs, 8 GPUs over'],
+    'dan-developer-cap-full': ['wait', null, [], "24 GPUs there; with the job's 16 GPUs that is 40 GPUs, 8 GPUs over"],
   },
 };
 
@@ -65,7 +65,7 @@ describe('shipped team policies', () => {
     }
   });
 
-  it('quota-scaling: 48/80 → 56/72 turns Team C\'s newest lowest-priority job borrowing', () => {
+  it("quota-scaling: 48/80 → 56/72 turns Team C's newest lowest-priority job borrowing", () => {
     const s = openSession(bundle('quota-scaling'));
     const a = s.scale(s.policy.scales.find((x) => x.name === 'rebalance-b-c')!);
     // Team C uses 80; at 72 it is 8 over. Its priority-3 jobs go first, newest first:
@@ -86,7 +86,9 @@ describe('shipped team policies', () => {
     // (80 − 24 = 56) and stay in quota: one job, not two.
     expect(a.changes.map((c) => [c.job, c.to])).toEqual([['dsw-c-finetune', 'borrowing']]);
     expect(a.quotas.find((q) => q.quota === 'Quota1.2')!.used).toEqual({ before: 80, after: 56 });
-    expect(a.reasons.join('\n')).toContain('Quota1.2: its jobs use 80 GPUs, 24 over the new min of 56: 1 of its 3 in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the 24: dsw-c-finetune (24 GPUs)');
+    expect(a.reasons.join('\n')).toContain(
+      'Quota1.2: its jobs use 80 GPUs, 24 over the new min of 56: 1 of its 3 in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the 24: dsw-c-finetune (24 GPUs)',
+    );
   });
 
   it('a scaling of a parent lists the effect down the tree', () => {

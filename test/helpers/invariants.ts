@@ -80,8 +80,10 @@ export function checkQuotas(session: Session, answer: Answer, newJob: { quota: s
       else if (j.quota === q.name) ownBorrowed += j.gpus;
     }
     if (inQuota > q.min.gpu) out.push(`in-quota usage of ${q.name} is ${inQuota} > min ${q.min.gpu} (invariant 2)`);
-    if (all > q.min.gpu && ownBorrowed === 0) out.push(`usage of ${q.name} counting borrowers is ${all} > min ${q.min.gpu}, and no borrower runs on ${q.name} itself: over at a quota borrowed through (invariant 2)`);
-    else if (all - q.min.gpu > ownBorrowed) out.push(`usage of ${q.name} counting borrowers is ${all - q.min.gpu} over min ${q.min.gpu}, more than the ${ownBorrowed} its own borrowers borrowed (invariant 2)`);
+    if (all > q.min.gpu && ownBorrowed === 0)
+      out.push(`usage of ${q.name} counting borrowers is ${all} > min ${q.min.gpu}, and no borrower runs on ${q.name} itself: over at a quota borrowed through (invariant 2)`);
+    else if (all - q.min.gpu > ownBorrowed)
+      out.push(`usage of ${q.name} counting borrowers is ${all - q.min.gpu} over min ${q.min.gpu}, more than the ${ownBorrowed} its own borrowers borrowed (invariant 2)`);
   }
   return out;
 }

@@ -20,4 +20,3 @@ export function spotExample(): { policy: Policy; input: Parameters<typeof simula
   const market = marketSeries(policy.spotMarkets!, { prices, inventory }, 1, 100 * 3_600_000);
   return { policy, input: { policy, label: DIR, nodes: policy.cluster!.nodes, workload, market } };
 }
-

@@ -118,59 +118,67 @@ function mutate(text: string, m: Mutation): string {
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('input fuzz', () => {
-  it('any edge mutation of a shipped policy gives located findings or a policy, never an exception', () => {
-    let refused = 0;
-    let loaded = 0;
-    fc.assert(
-      fc.property(fc.nat({ max: bundles.length - 1 }), fc.nat(), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (b, f, mutations) => {
-        const files = (bundles[b] ?? []).map((x) => ({ ...x }));
-        const target = files[f % files.length];
-        if (!target) return;
-        for (const m of mutations) target.text = mutate(target.text, m);
-        const { policy, findings } = loadPolicy(files, { now: NOW });
-        for (const x of findings) {
-          expect(x.code).toMatch(/^policy\/[a-z0-9-]+$/);
-          expect(x.line).toBeGreaterThan(0);
-          expect(x.column).toBeGreaterThan(0);
-          expect(files.map((y) => y.path)).toContain(x.file);
-          expect(x.message).not.toMatch(/Maximum call stack|RangeError|undefined is not|Cannot read prop/);
-          expect(x.message + x.hint + x.path).not.toMatch(RAW_CONTROL);
-        }
-        if (policy) loaded++;
-        else {
-          expect(findings.some((x) => x.severity === 'error')).toBe(true);
-          refused++;
-        }
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    // Both outcomes occur: the mutations are neither all harmless nor all fatal.
-    expect(loaded).toBeGreaterThan(0);
-    expect(refused).toBeGreaterThan(0);
-  }, TIMEOUT);
+  it(
+    'any edge mutation of a shipped policy gives located findings or a policy, never an exception',
+    () => {
+      let refused = 0;
+      let loaded = 0;
+      fc.assert(
+        fc.property(fc.nat({ max: bundles.length - 1 }), fc.nat(), fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (b, f, mutations) => {
+          const files = (bundles[b] ?? []).map((x) => ({ ...x }));
+          const target = files[f % files.length];
+          if (!target) return;
+          for (const m of mutations) target.text = mutate(target.text, m);
+          const { policy, findings } = loadPolicy(files, { now: NOW });
+          for (const x of findings) {
+            expect(x.code).toMatch(/^policy\/[a-z0-9-]+$/);
+            expect(x.line).toBeGreaterThan(0);
+            expect(x.column).toBeGreaterThan(0);
+            expect(files.map((y) => y.path)).toContain(x.file);
+            expect(x.message).not.toMatch(/Maximum call stack|RangeError|undefined is not|Cannot read prop/);
+            expect(x.message + x.hint + x.path).not.toMatch(RAW_CONTROL);
+          }
+          if (policy) loaded++;
+          else {
+            expect(findings.some((x) => x.severity === 'error')).toBe(true);
+            refused++;
+          }
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      // Both outcomes occur: the mutations are neither all harmless nor all fatal.
+      expect(loaded).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it('CR-only line breaks and runs of empty documents change nothing', () => {
-    fc.assert(
-      fc.property(fc.nat({ max: bundles.length - 1 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 500 }), fc.boolean(), (b, f, at, count, cr) => {
-        const files = bundles[b] ?? [];
-        const before = loadPolicy(files, { now: NOW });
-        const changed = files.map((x, i) => {
-          if (i !== f % files.length) return x;
-          // Empty documents go where a document ends: the start, the end, or before a `---`.
-          const text = x.text.endsWith('\n') ? x.text : `${x.text}\n`;
-          const bounds = [0, text.length, ...lineStarts(text).filter((s) => text.startsWith('---', s))];
-          const where = bounds[at % bounds.length] ?? 0;
-          const withDocs = `${text.slice(0, where)}${'---\n'.repeat(count)}${text.slice(where)}`;
-          return { ...x, text: cr ? mutate(withDocs, { kind: 'cr-only' }) : withDocs };
-        });
-        const after = loadPolicy(changed, { now: NOW });
-        expect(after.findings.map((x) => x.code)).toEqual(before.findings.map((x) => x.code));
-        expect(after.policy?.quotas.map((q) => q.name)).toEqual(before.policy?.quotas.map((q) => q.name));
-        expect(after.policy?.promises.map((p) => p.name)).toEqual(before.policy?.promises.map((p) => p.name));
-        expect(after.policy?.whatIfs.map((w) => w.name)).toEqual(before.policy?.whatIfs.map((w) => w.name));
-        expect(after.policy?.cluster?.jobs.length).toEqual(before.policy?.cluster?.jobs.length);
-      }),
-      { numRuns: Math.max(10, Math.floor(RUNS / 4)), seed: SEED },
-    );
-  }, TIMEOUT);
+  it(
+    'CR-only line breaks and runs of empty documents change nothing',
+    () => {
+      fc.assert(
+        fc.property(fc.nat({ max: bundles.length - 1 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 500 }), fc.boolean(), (b, f, at, count, cr) => {
+          const files = bundles[b] ?? [];
+          const before = loadPolicy(files, { now: NOW });
+          const changed = files.map((x, i) => {
+            if (i !== f % files.length) return x;
+            // Empty documents go where a document ends: the start, the end, or before a `---`.
+            const text = x.text.endsWith('\n') ? x.text : `${x.text}\n`;
+            const bounds = [0, text.length, ...lineStarts(text).filter((s) => text.startsWith('---', s))];
+            const where = bounds[at % bounds.length] ?? 0;
+            const withDocs = `${text.slice(0, where)}${'---\n'.repeat(count)}${text.slice(where)}`;
+            return { ...x, text: cr ? mutate(withDocs, { kind: 'cr-only' }) : withDocs };
+          });
+          const after = loadPolicy(changed, { now: NOW });
+          expect(after.findings.map((x) => x.code)).toEqual(before.findings.map((x) => x.code));
+          expect(after.policy?.quotas.map((q) => q.name)).toEqual(before.policy?.quotas.map((q) => q.name));
+          expect(after.policy?.promises.map((p) => p.name)).toEqual(before.policy?.promises.map((p) => p.name));
+          expect(after.policy?.whatIfs.map((w) => w.name)).toEqual(before.policy?.whatIfs.map((w) => w.name));
+          expect(after.policy?.cluster?.jobs.length).toEqual(before.policy?.cluster?.jobs.length);
+        }),
+        { numRuns: Math.max(10, Math.floor(RUNS / 4)), seed: SEED },
+      );
+    },
+    TIMEOUT,
+  );
 });

@@ -27,10 +27,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
     await fc.assert(
       fc.asyncProperty(scenarioArbitrary(), async (s) => {
         const { session, job, answer } = await answerScenario(s);
-        const problems = [
-          ...checkPlacement(session, answer, job.pods, job.resources.gpu, job.quota),
-          ...checkQuotas(session, answer, { quota: job.quota, pods: job.pods, gpu: job.resources.gpu }),
-        ];
+        const problems = [...checkPlacement(session, answer, job.pods, job.resources.gpu, job.quota), ...checkQuotas(session, answer, { quota: job.quota, pods: job.pods, gpu: job.resources.gpu })];
         expect(problems, JSON.stringify(answer, null, 1)).toEqual([]);
       }),
       { numRuns: RUNS },
@@ -127,7 +124,10 @@ describe('engine invariants (SEMANTICS 11)', () => {
         const borrowing = mayBorrow && overruns(snap.tree, snap.usage, q, totalRequest(job), 'borrowing').length === 0;
         if (!inQuota && !borrowing) return;
         kernel.load(snap.state);
-        const idle = snap.jobs.map((j, i) => ({ j, i })).filter(({ j }) => j.standing === 'idle').map(({ i }) => ({ job: i, constraintMask: 0 }));
+        const idle = snap.jobs
+          .map((j, i) => ({ j, i }))
+          .filter(({ j }) => j.standing === 'idle')
+          .map(({ i }) => ({ job: i, constraintMask: 0 }));
         const req = gangRequest(job, snap.poolIndexOf(job.quota), snap.poolOf(job.quota));
         expect(kernel.selectVictims(req, [{ standing: 'in-quota', candidates: idle, constraints: [] }]).ok).toBe(false);
       }),

@@ -15,9 +15,7 @@ import { WasmKernel } from '../../src/kernel/wasm-kernel.js';
 import type { GangRequest, KernelJob, KernelSnapshot, VictimAlternative } from '../../src/kernel/types.js';
 import type { VictimOrder } from '../../src/kernel/victim-order.js';
 import { isMinimalSet, optimalVictims, oracleCompare, oracleCost } from '../../src/verify/optimal-victims.js';
-import {
-  PLENTY, alone, allCandidates, gang, gpuRange, job, node, pod, snapshot,
-} from '../unit/kernel/kernel-builders.js';
+import { PLENTY, alone, allCandidates, gang, gpuRange, job, node, pod, snapshot } from '../unit/kernel/kernel-builders.js';
 
 interface KernelCase {
   snapshot: KernelSnapshot;
@@ -34,7 +32,13 @@ function printable(c: KernelCase): KernelCase {
 const nodeSpec = fc.record({
   gpus: fc.constantFrom(1, 2, 4, 8),
   /** Used GPUs: empty, full and random nodes alike (full ones make victims necessary). */
-  used: fc.oneof(fc.constant(0), fc.constant(0xff), fc.nat(0xff), fc.nat(0xff).map((x) => x & (x >> 1)), fc.nat(0xff).map((x) => x | (x >> 1))),
+  used: fc.oneof(
+    fc.constant(0),
+    fc.constant(0xff),
+    fc.nat(0xff),
+    fc.nat(0xff).map((x) => x & (x >> 1)),
+    fc.nat(0xff).map((x) => x | (x >> 1)),
+  ),
   /** Bit i set: the i-th used GPU starts a new pod (so pods hold 1..8 GPUs, not always contiguous). */
   podBreaks: fc.nat(0xff),
   /** Owner of each pod: a job index modulo jobs + 1; the extra value = held by a non-candidate. */
@@ -121,9 +125,7 @@ const caseArb = fc
       req: { ...req, pool: req.pool === 3 ? 3 : req.pool % pools },
       alternatives: alternatives.map(({ borrowing, picked, constraints }) => {
         const seen = new Set<number>();
-        const candidates = picked
-          .map(({ pick, mask }) => ({ job: pick % jobs.length, constraintMask: mask }))
-          .filter((c) => !seen.has(c.job) && seen.add(c.job));
+        const candidates = picked.map(({ pick, mask }) => ({ job: pick % jobs.length, constraintMask: mask })).filter((c) => !seen.has(c.job) && seen.add(c.job));
         return {
           standing: borrowing ? ('borrowing' as const) : ('in-quota' as const),
           candidates,

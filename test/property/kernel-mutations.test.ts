@@ -20,10 +20,7 @@ import { PLENTY, gang, gpuRange, job, node, pod } from '../unit/kernel/kernel-bu
  * A permanent mutation: add a job placed where `place` puts a small gang, add a job on
  * raw GPUs (which may clash, and must then fail alike), or remove job `pick % jobs`.
  */
-type KernelOp =
-  | { op: 'add-placed'; pods: number; gpu: number; pool: number; strategy: 'binpack' | 'spread' }
-  | { op: 'add-raw'; node: number; mask: number }
-  | { op: 'remove'; pick: number };
+type KernelOp = { op: 'add-placed'; pods: number; gpu: number; pool: number; strategy: 'binpack' | 'spread' } | { op: 'add-raw'; node: number; mask: number } | { op: 'remove'; pick: number };
 
 interface KernelCase {
   snapshot: KernelSnapshot;
@@ -41,7 +38,13 @@ function printable(c: KernelCase): KernelCase {
 const nodeSpec = fc.record({
   gpus: fc.constantFrom(1, 2, 4, 8),
   /** Used GPUs: empty, full and random nodes alike (full ones make victims necessary). */
-  used: fc.oneof(fc.constant(0), fc.constant(0xff), fc.nat(0xff), fc.nat(0xff).map((x) => x & (x >> 1)), fc.nat(0xff).map((x) => x | (x >> 1))),
+  used: fc.oneof(
+    fc.constant(0),
+    fc.constant(0xff),
+    fc.nat(0xff),
+    fc.nat(0xff).map((x) => x & (x >> 1)),
+    fc.nat(0xff).map((x) => x | (x >> 1)),
+  ),
   /** Bit i set: the i-th used GPU starts a new pod (so pods hold 1..8 GPUs, not always contiguous). */
   podBreaks: fc.nat(0xff),
   /** Owner of each pod: a job index modulo jobs + 1; the extra value = held by a non-candidate. */
@@ -85,7 +88,13 @@ const caseArb = fc
     }),
     ops: fc.array(
       fc.oneof(
-        fc.record({ op: fc.constant('add-placed' as const), pods: fc.integer({ min: 1, max: 3 }), gpu: fc.constantFrom(1, 2, 4), pool: fc.nat(2), strategy: fc.constantFrom('binpack' as const, 'spread' as const) }),
+        fc.record({
+          op: fc.constant('add-placed' as const),
+          pods: fc.integer({ min: 1, max: 3 }),
+          gpu: fc.constantFrom(1, 2, 4),
+          pool: fc.nat(2),
+          strategy: fc.constantFrom('binpack' as const, 'spread' as const),
+        }),
         fc.record({ op: fc.constant('add-raw' as const), node: fc.nat(), mask: fc.nat(0xff) }),
         fc.record({ op: fc.constant('remove' as const), pick: fc.nat() }),
       ),
@@ -129,9 +138,7 @@ const caseArb = fc
       jobs: jobs.map((k, j) => ({ ...job(podsOf[j]!, k), order: order[j]! })),
     };
     const seen = new Set<number>();
-    const candidates = picked
-      .map(({ pick, mask }) => ({ job: pick % jobs.length, constraintMask: mask }))
-      .filter((c) => !seen.has(c.job) && seen.add(c.job));
+    const candidates = picked.map(({ pick, mask }) => ({ job: pick % jobs.length, constraintMask: mask })).filter((c) => !seen.has(c.job) && seen.add(c.job));
     return printable({
       snapshot: snap,
       req: { ...req, pool: req.pool === 3 ? 3 : req.pool % pools },
@@ -168,13 +175,26 @@ function applyOp(op: KernelOp, wasm: Kernel, reference: Kernel, jobCount: number
   }
   let added: KernelJob;
   if (op.op === 'add-raw') {
-    added = job([pod(op.node, gpuRange(0, 8).filter((g) => (op.mask >> g) & 1), 250, 512)], { rank: 1 });
+    added = job(
+      [
+        pod(
+          op.node,
+          gpuRange(0, 8).filter((g) => (op.mask >> g) & 1),
+          250,
+          512,
+        ),
+      ],
+      { rank: 1 },
+    );
   } else {
     const req = gang(op.pods, op.gpu, { pool: op.pool % pools, strategy: op.strategy, cpu: 250 });
     const placed = wasm.place(req);
     expect(placed).toEqual(reference.place(req));
     if (!placed.ok) return { queries: 1 };
-    added = job(placed.pods.map((p) => ({ ...p, cpu: 250, mem: 0 })), { rank: 0, priority: 2 });
+    added = job(
+      placed.pods.map((p) => ({ ...p, cpu: 250, mem: 0 })),
+      { rank: 0, priority: 2 },
+    );
   }
   const index = outcome(() => wasm.addJob(added));
   expect(index).toEqual(outcome(() => reference.addJob(added)));

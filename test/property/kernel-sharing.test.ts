@@ -94,7 +94,14 @@ const caseArb = fc
   .record({
     nodes: fc.array(fc.record({ gpus: fc.constantFrom(1, 2, 4, 8), pool: fc.nat(1), cpuSteps: fc.option(fc.nat(12), { nil: null, freq: 3 }) }), { minLength: 1, maxLength: 6 }),
     pods: fc.array(
-      fc.record({ job: fc.nat(5), node: fc.nat(), gpu: fc.nat(), share: fc.option(fc.constantFrom(...SHARES), { nil: null, freq: 3 }), count: fc.integer({ min: 1, max: 2 }), cpu: fc.constantFrom(0, 500) }),
+      fc.record({
+        job: fc.nat(5),
+        node: fc.nat(),
+        gpu: fc.nat(),
+        share: fc.option(fc.constantFrom(...SHARES), { nil: null, freq: 3 }),
+        count: fc.integer({ min: 1, max: 2 }),
+        cpu: fc.constantFrom(0, 500),
+      }),
       { maxLength: 24 },
     ),
     keys: fc.array(fc.record({ rank: fc.nat(2), priority: fc.integer({ min: 1, max: 3 }), lostWork: fc.constantFrom(0, 0.5), startedAt: fc.nat(2) }), { minLength: 6, maxLength: 6 }),
@@ -106,10 +113,10 @@ const caseArb = fc
       pool: fc.nat(1),
       strategy: fc.constantFrom('binpack' as const, 'spread' as const),
     }),
-    alternatives: fc.array(
-      fc.record({ borrowing: fc.boolean(), picks: fc.array(fc.nat(5), { maxLength: 6 }), deficit: fc.option(fc.constantFrom(0.25, 0.46, 1, 1.5, 3), { nil: null }) }),
-      { minLength: 1, maxLength: 2 },
-    ),
+    alternatives: fc.array(fc.record({ borrowing: fc.boolean(), picks: fc.array(fc.nat(5), { maxLength: 6 }), deficit: fc.option(fc.constantFrom(0.25, 0.46, 1, 1.5, 3), { nil: null }) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
     order: fc.shuffledSubarray([1, 2, 3, 4, 5] as const, { minLength: 5, maxLength: 5 }),
     remove: fc.nat(5),
   })
@@ -182,7 +189,7 @@ function popcountOf(mask: number): number {
 }
 
 describe('GPU sharing in the kernel (wasm vs twin, judged by a model of the pods)', () => {
-  it('agrees on place, room and selectVictims with shares, keeps every GPU within 1000 milli, never mixes shares and whole pods, and frees exactly a removed job\'s milli', () => {
+  it("agrees on place, room and selectVictims with shares, keeps every GPU within 1000 milli, never mixes shares and whole pods, and frees exactly a removed job's milli", () => {
     const wasm = new WasmKernel();
     const twin = new ReferenceKernel();
     const before = wasm.wasmCallCount();
@@ -215,8 +222,19 @@ describe('GPU sharing in the kernel (wasm vs twin, judged by a model of the pods
         if (chosen.ok) {
           victimAnswers++;
           const victims = new Set(chosen.victims);
-          expectSound(model(c.snapshot, (j) => !victims.has(j)), c.req, chosen.pods);
-          expect(isMinimalSet(c.snapshot, c.req, c.alternatives[chosen.alternative]!, [...chosen.victims].sort((a, b) => a - b))).toBe(true);
+          expectSound(
+            model(c.snapshot, (j) => !victims.has(j)),
+            c.req,
+            chosen.pods,
+          );
+          expect(
+            isMinimalSet(
+              c.snapshot,
+              c.req,
+              c.alternatives[chosen.alternative]!,
+              [...chosen.victims].sort((a, b) => a - b),
+            ),
+          ).toBe(true);
           if (chosen.exact && best) expect([...chosen.victims].sort((a, b) => a - b)).toEqual(best.jobs);
         }
 

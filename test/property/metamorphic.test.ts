@@ -41,7 +41,7 @@ describe('metamorphic properties', () => {
     );
   });
 
-  it('never shrinks the eligible victims when the preemptor\'s priority rises (highPriority ranges reaching 9)', async () => {
+  it("never shrinks the eligible victims when the preemptor's priority rises (highPriority ranges reaching 9)", async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArbitrary({ flavours: ['full', 'plain'] }), async (s) => {
         const session = openSession([{ path: 's.yaml', text: scenarioYaml(s) }]);

@@ -27,30 +27,39 @@ const jobArb = fc.record({
   idle: fc.constantFrom<'none' | 'acceptable' | 'only'>('none', 'none', 'acceptable', 'only'),
   checkpoint: fc.option(fc.constantFrom(30, 60), { nil: undefined }),
   restart: fc.boolean(),
-  spot: fc.option(fc.oneof(fc.record({ general: fc.constant(true), price: fc.double({ min: 2, max: 12, noNaN: true }) }), fc.record({ general: fc.constant(false), discount: fc.integer({ min: 1, max: 9 }) })), { nil: undefined, freq: 3 }),
+  spot: fc.option(
+    fc.oneof(fc.record({ general: fc.constant(true), price: fc.double({ min: 2, max: 12, noNaN: true }) }), fc.record({ general: fc.constant(false), discount: fc.integer({ min: 1, max: 9 }) })),
+    { nil: undefined, freq: 3 },
+  ),
 });
 
 type Row = typeof jobArb extends fc.Arbitrary<infer T> ? T : never;
 
 function toJobs(rows: Row[]): SimJob[] {
-  return rows.map((r, i) => {
-    const spotGeneral = r.spot && r.spot.general;
-    const spec: JobSpec = {
-      name: `j${String(i).padStart(3, '0')}`,
-      workspace: r.team === 'A' ? 'team-a' : 'team-b',
-      quota: r.team === 'A' ? 'TeamA' : 'TeamB',
-      module: 'DLC',
-      priority: r.priority,
-      pods: r.pods,
-      resources: { gpu: r.spot ? (spotGeneral ? 1 : 8) : r.gpu },
-      idleResources: r.spot ? 'none' : r.idle,
-      ...(r.checkpoint ? { checkpoint: { every: r.checkpoint * 60_000 } } : {}),
-      ...(r.restart && !spotGeneral ? { faultTolerance: { autoRestart: true, maxRestarts: 2 } } : {}),
-      src: { file: 'gen', line: i + 1, column: 1, path: '' },
-    };
-    const spot = r.spot ? ('price' in r.spot ? { instanceType: 'ecs.gn7i-1gpu', priceLimit: Math.round(r.spot.price * 100) / 100 } : { instanceType: 'lingjun.gu8-8gpu', discountLimit: r.spot.discount / 10 }) : undefined;
-    return { spec, submit: r.submit, duration: r.duration, ...(spot ? { spot } : {}) };
-  }).sort((a, b) => a.submit - b.submit || (a.spec.name < b.spec.name ? -1 : 1));
+  return rows
+    .map((r, i) => {
+      const spotGeneral = r.spot && r.spot.general;
+      const spec: JobSpec = {
+        name: `j${String(i).padStart(3, '0')}`,
+        workspace: r.team === 'A' ? 'team-a' : 'team-b',
+        quota: r.team === 'A' ? 'TeamA' : 'TeamB',
+        module: 'DLC',
+        priority: r.priority,
+        pods: r.pods,
+        resources: { gpu: r.spot ? (spotGeneral ? 1 : 8) : r.gpu },
+        idleResources: r.spot ? 'none' : r.idle,
+        ...(r.checkpoint ? { checkpoint: { every: r.checkpoint * 60_000 } } : {}),
+        ...(r.restart && !spotGeneral ? { faultTolerance: { autoRestart: true, maxRestarts: 2 } } : {}),
+        src: { file: 'gen', line: i + 1, column: 1, path: '' },
+      };
+      const spot = r.spot
+        ? 'price' in r.spot
+          ? { instanceType: 'ecs.gn7i-1gpu', priceLimit: Math.round(r.spot.price * 100) / 100 }
+          : { instanceType: 'lingjun.gu8-8gpu', discountLimit: r.spot.discount / 10 }
+        : undefined;
+      return { spec, submit: r.submit, duration: r.duration, ...(spot ? { spot } : {}) };
+    })
+    .sort((a, b) => a.submit - b.submit || (a.spec.name < b.spec.name ? -1 : 1));
 }
 
 describe('simulate invariants over time', () => {
@@ -68,7 +77,8 @@ describe('simulate invariants over time', () => {
             for (const j of snap.jobs) if (j.standing === 'in-quota' && snap.tree.inSubtree(snap.tree.indexOf(j.quota), a)) inQuota += j.pods * j.resources.gpu;
             if (inQuota > q.min.gpu) bad.push(`${v.t}: ${q.name} in-quota ${inQuota} > ${q.min.gpu}`);
           });
-          for (const s of v.spot) for (const j of s.running) if (j.bid < s.price && v.t - j.startedAt >= v.protection.get(s.type)!) bad.push(`${v.t}: ${j.job} runs at ${s.price} over its bid ${j.bid}`);
+          for (const s of v.spot)
+            for (const j of s.running) if (j.bid < s.price && v.t - j.startedAt >= v.protection.get(s.type)!) bad.push(`${v.t}: ${j.job} runs at ${s.price} over its bid ${j.bid}`);
         };
         const r = await simulate({ ...input, workload }, { seed, backend: 'wasm', onStep });
         expect(bad).toEqual([]);

@@ -12,7 +12,10 @@ const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disab
 
 /** The text of one column of a fitted table's body, its wrapped lines joined. */
 function column(table: string, index: number): string {
-  const body = table.split('\n').filter((l) => l.includes('│')).slice(1);
+  const body = table
+    .split('\n')
+    .filter((l) => l.includes('│'))
+    .slice(1);
   return body.map((l) => l.split('│')[index + 1]!.trim()).join('');
 }
 
@@ -56,7 +59,9 @@ describe('placements', () => {
 
   it('summarises a long one: the first nodes, how many more, and the totals', () => {
     const line = formatPlacement(pods(20, 2));
-    expect(line).toBe('node-1[0-3 4-7], node-2[0-3 4-7], node-3[0-3 4-7], node-4[0-3 4-7], node-5[0-3 4-7], node-6[0-3 4-7] +14 more node(s) (20 nodes, 40 pods, 160 GPUs in all; --json lists every pod)');
+    expect(line).toBe(
+      'node-1[0-3 4-7], node-2[0-3 4-7], node-3[0-3 4-7], node-4[0-3 4-7], node-5[0-3 4-7], node-6[0-3 4-7] +14 more node(s) (20 nodes, 40 pods, 160 GPUs in all; --json lists every pod)',
+    );
     const answer: Answer = { query: 'q', job: 'j', quota: 'Q', decision: 'admit', standing: 'in-quota', placement: pods(20, 2), victims: [], lostGpuHours: 0, reasons: [], notes: [] };
     expect(renderAnswer(answer, 100)).toContain('+14 more node(s)');
   });

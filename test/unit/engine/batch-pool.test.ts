@@ -77,7 +77,7 @@ describe('BatchPool', () => {
     expect(SHIPPED.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(SHIPPED)('answers %s\'s WhatIfs as Session.answer does', async (name) => {
+  it.each(SHIPPED)("answers %s's WhatIfs as Session.answer does", async (name) => {
     const files = bundle(name);
     const session = open(files);
     const queries = session.policy.whatIfs.map((w) => ({ query: w.name, job: w.submit }));

@@ -59,7 +59,10 @@ describe('count-only placements', () => {
     - { name: n-0, gpus: 8, pool: p }
   jobs:
     - { name: borrower, workspace: ws, quota: B, module: DLC, priority: 3, standing: borrowing, resources: { gpu: 8 }, placement: [ { node: n-0, gpuCount: 8 } ] }
-`).replace('min: { gpu: 16 }', 'min: { gpu: 8 }').replace('{ name: A, min: { gpu: 8 } }', '{ name: A, min: { gpu: 8 } }').replace('{ name: B, min: { gpu: 8 } }', '{ name: B, min: { gpu: 0 } }'),
+`)
+        .replace('min: { gpu: 16 }', 'min: { gpu: 8 }')
+        .replace('{ name: A, min: { gpu: 8 } }', '{ name: A, min: { gpu: 8 } }')
+        .replace('{ name: B, min: { gpu: 8 } }', '{ name: B, min: { gpu: 0 } }'),
     );
     const a = await s.answer('q', { ...s.policy.cluster!.jobs[0]!, name: 'mine', quota: 'A', priority: 5, pods: 1 });
     expect(a.decision).toBe('preempt');

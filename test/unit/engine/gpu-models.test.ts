@@ -53,7 +53,7 @@ describe('GPU models', () => {
     expect((await s.answer('q', job(undefined, 2))).decision).toBe('admit');
   });
 
-  it('rejects a model no node has, naming the pool\'s models', async () => {
+  it("rejects a model no node has, naming the pool's models", async () => {
     const v = await s.answer('q', job(['Tesla-V100-16G']));
     expect(v.decision).toBe('reject');
     expect(v.reasons[0]).toMatchObject({ code: 'placement/gpu-model' });

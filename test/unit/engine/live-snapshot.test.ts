@@ -20,7 +20,10 @@ import { scenarioArbitrary, scenarioYaml } from '../../../src/testing/index.js';
 import { openSession } from '../../helpers/session.js';
 
 const DIR = 'policies/inference-preempts-training';
-const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort().map((f) => ({ path: join(DIR, f), text: readFileSync(join(DIR, f), 'utf8') }));
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => ({ path: join(DIR, f), text: readFileSync(join(DIR, f), 'utf8') }));
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 25);
 
 /** Every running job of the seeds' snapshot, placed (by the snapshot or the engine). */
@@ -70,31 +73,40 @@ describe('LiveSnapshot', () => {
     const { session, jobs } = placedJobs();
     const order = new Map([...jobs.map((j) => j.name)].sort().map((n, i) => [n, i]));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.nat(jobs.length - 1), { minLength: 1, maxLength: 20 }), fc.constantFrom<'wasm' | 'reference'>('wasm', 'reference'), fc.boolean(), async (toggles, backend, incremental) => {
-        const live = new LiveSnapshot(fresh(session, [], backend, incremental));
-        expect(live.incremental).toBe(incremental);
-        const running = new Set<string>();
-        for (const k of toggles) {
-          const job = jobs[k]!;
-          if (running.has(job.name)) {
-            live.remove(live.snap.jobIndex.get(job.name)!);
-            running.delete(job.name);
-          } else {
-            const pods = job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
-            live.start({ ...job, placement: [] }, pods, order.get(job.name)!);
-            running.add(job.name);
+      fc.asyncProperty(
+        fc.array(fc.nat(jobs.length - 1), { minLength: 1, maxLength: 20 }),
+        fc.constantFrom<'wasm' | 'reference'>('wasm', 'reference'),
+        fc.boolean(),
+        async (toggles, backend, incremental) => {
+          const live = new LiveSnapshot(fresh(session, [], backend, incremental));
+          expect(live.incremental).toBe(incremental);
+          const running = new Set<string>();
+          for (const k of toggles) {
+            const job = jobs[k]!;
+            if (running.has(job.name)) {
+              live.remove(live.snap.jobIndex.get(job.name)!);
+              running.delete(job.name);
+            } else {
+              const pods = job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
+              live.start({ ...job, placement: [] }, pods, order.get(job.name)!);
+              running.add(job.name);
+            }
           }
-        }
-        live.sync();
-        const expected = fresh(session, jobs.filter((j) => running.has(j.name)), backend);
-        expect(view(live.snap)).toEqual(view(expected));
-        expect(await answers(live.snap, session)).toEqual(await answers(expected, session));
-      }),
+          live.sync();
+          const expected = fresh(
+            session,
+            jobs.filter((j) => running.has(j.name)),
+            backend,
+          );
+          expect(view(live.snap)).toEqual(view(expected));
+          expect(await answers(live.snap, session)).toEqual(await answers(expected, session));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
-  it('answers after each change equal a fresh build\'s, reasons and all: no memo of an earlier state survives a change', async () => {
+  it("answers after each change equal a fresh build's, reasons and all: no memo of an earlier state survives a change", async () => {
     // Answers memoize facts of the snapshot state (Snapshot.memo): candidate sets, borrowers,
     // idle counts, room. Answering before every change fills them; a change must drop them.
     await fc.assert(
@@ -112,7 +124,12 @@ describe('LiveSnapshot', () => {
           const job = all[pick % all.length]!;
           const at = live.snap.jobIndex.get(job.name);
           if (at !== undefined) live.remove(at);
-          else live.start({ ...job, placement: [] }, job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 })), order.get(job.name)!);
+          else
+            live.start(
+              { ...job, placement: [] },
+              job.placement.map((p) => ({ node: live.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 })),
+              order.get(job.name)!,
+            );
           live.sync();
           // The same running jobs in the same order, built from scratch: every fact computed anew.
           const expected = fresh(session, live.snap.jobs, 'wasm');

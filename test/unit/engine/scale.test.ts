@@ -41,7 +41,14 @@ describe('scale answer (SEMANTICS 9)', () => {
   it('returns the most important borrower in quota where the grown min has room, and says who stays borrowing', () => {
     const s = openSession(POLICY);
     const src = s.policy.quotas[0]!.src;
-    const a = s.scale({ name: 'grow-a', set: [{ quota: 'A', gpu: 16, src }, { quota: 'B', gpu: 16, src }], src });
+    const a = s.scale({
+      name: 'grow-a',
+      set: [
+        { quota: 'A', gpu: 16, src },
+        { quota: 'B', gpu: 16, src },
+      ],
+      src,
+    });
     // A grows 8 → 16: room for one 8-GPU borrower, the priority-9 one first.
     expect(a.changes.map((c) => [c.job, c.from, c.to])).toEqual([['a-borrow-9', 'borrowing', 'in-quota']]);
     expect(a.reasons.join('\n')).toContain('A: the new min of 16 has room, so 1 of its borrowing job(s) return in quota (a-borrow-9 (8 GPUs)); 1 other(s) stay borrowing, for want of room');

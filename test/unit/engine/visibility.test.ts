@@ -25,7 +25,7 @@ async function serviceAs(user: string) {
 }
 
 describe('visibility', () => {
-  it('shows a member of workspace-b another team\'s victim only as anonymous usage', async () => {
+  it("shows a member of workspace-b another team's victim only as anonymous usage", async () => {
     const a = await serviceAs('bob');
     expect(a.as).toBe('bob');
     expect(a.victims).toEqual([
@@ -37,7 +37,7 @@ describe('visibility', () => {
     expect(v.lostGpuHours).toBeUndefined();
   });
 
-  it('never reveals a hidden victim\'s lost work through the totals in the reasons', async () => {
+  it("never reveals a hidden victim's lost work through the totals in the reasons", async () => {
     const full = await (async () => {
       const s = openSession(files);
       const w = s.policy.whatIfs.find((x) => x.name === 'team-a-service')!;
@@ -51,7 +51,7 @@ describe('visibility', () => {
     expect(totals).not.toContain(`${hiddenLost} GPU-hours`);
   });
 
-  it('never puts a hidden job\'s name in the JSON', async () => {
+  it("never puts a hidden job's name in the JSON", async () => {
     for (const user of ['bob', 'dave', 'oscar']) {
       const json = JSON.stringify(await serviceAs(user));
       for (const name of C_JOBS) expect(json, `${user} sees ${name}`).not.toContain(name);
@@ -62,7 +62,7 @@ describe('visibility', () => {
     }
   });
 
-  it('shows members of the victim\'s own workspace, guests included, the victim in full', async () => {
+  it("shows members of the victim's own workspace, guests included, the victim in full", async () => {
     for (const user of ['carol', 'erin', 'gina']) {
       const a = await serviceAs(user);
       expect(a.victims.map((v) => v.job)).toEqual(['dsw-c-labeling']);
@@ -70,7 +70,7 @@ describe('visibility', () => {
     }
   });
 
-  it('shows an admin of the parent quota\'s workspace the whole subtree', async () => {
+  it("shows an admin of the parent quota's workspace the whole subtree", async () => {
     const a = await serviceAs('alice');
     expect(a.victims[0]).toMatchObject({ job: 'dsw-c-labeling', priority: 1, module: 'DSW' });
   });
@@ -98,7 +98,12 @@ describe('visibility', () => {
 
   it('hides jobs whose standing a scaling changes from other teams', () => {
     const dir = 'policies/quota-scaling';
-    const s = openSession(readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => ({ path: join(dir, f), text: readFileSync(join(dir, f), 'utf8') })));
+    const s = openSession(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+        .map((f) => ({ path: join(dir, f), text: readFileSync(join(dir, f), 'utf8') })),
+    );
     const scale = s.policy.scales.find((x) => x.name === 'rebalance-b-c')!;
     const asBob = s.scale(scale, 'bob');
     expect(asBob.changes).toEqual([expect.objectContaining({ job: '(hidden: workspace-c)', hidden: true, priority: null, priorityBand: 'low (1-3)', gpus: 8 })]);

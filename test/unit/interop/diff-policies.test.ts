@@ -13,7 +13,9 @@ const DIR = 'docs/examples/quota-scaling-diff';
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
 function side(folder: string): Side {
-  const files = readdirSync(join(DIR, folder)).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: join(DIR, folder, f), text: readFileSync(join(DIR, folder, f), 'utf8') }));
+  const files = readdirSync(join(DIR, folder))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => ({ path: join(DIR, folder, f), text: readFileSync(join(DIR, folder, f), 'utf8') }));
   const { session, findings } = Session.open(files, { now: NOW });
   if (!session) throw new Error(findings.map((f) => f.message).join('\n'));
   return { label: folder, session, files };

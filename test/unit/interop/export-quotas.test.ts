@@ -30,7 +30,7 @@ describe('export pai', () => {
     ]);
   });
 
-  it('gives Min as node specs of the pool\'s one instance type, rounding up when GPUs do not divide', () => {
+  it("gives Min as node specs of the pool's one instance type, rounding up when GPUs do not divide", () => {
     expect(doc.requests[0]!.Min).toEqual({ NodeSpecs: [{ Type: 'ecs.gn7i-c32g1.32xlarge', Count: 16 }] });
     expect(doc.requests[2]!.Min).toEqual({ NodeSpecs: [{ Type: 'ecs.gn7i-c32g1.32xlarge', Count: 10 }] });
     expect(rows.find((r) => r.quota === 'Quota1.2' && r.field === 'min.gpu')!.fate).toBe('approximated');
@@ -41,7 +41,10 @@ describe('export pai', () => {
 
   it('maps queue strategies and the preemption settings of QuotaConfig', () => {
     expect(doc.requests.map((r) => r.QueueStrategy)).toEqual(['PaiStrategyStrictFIFO', 'PaiStrategyIntelligent', 'PaiStrategyBalance']);
-    expect(doc.requests[1]!.QuotaConfig).toEqual({ EnableSelfQuotaPreemption: true, SelfQuotaPreemptionConfig: { PreemptorPriorities: [6, 7, 8, 9], PreemptedPriorities: [1, 2, 3, 4], PreemptedProducts: ['DLC'] } });
+    expect(doc.requests[1]!.QuotaConfig).toEqual({
+      EnableSelfQuotaPreemption: true,
+      SelfQuotaPreemptionConfig: { PreemptorPriorities: [6, 7, 8, 9], PreemptedPriorities: [1, 2, 3, 4], PreemptedProducts: ['DLC'] },
+    });
     expect(doc.requests[0]!.QuotaConfig).toEqual({ EnableSubQuotaPreemption: true, SubQuotaPreemptionConfig: { PreemptedPriorityUpperBound: 3, PreemptedProducts: ['DLC', 'DSW'] } });
     // 2-3 has no lower bound in PAI: approximated, said so.
     expect(rows.find((r) => r.field === 'childPreemption')).toMatchObject({ fate: 'approximated' });
@@ -64,7 +67,12 @@ describe('export kueue', () => {
   });
 
   it('says what is lost: child preemption, jobs on a parent, non-FIFO strategies', () => {
-    expect(rows.filter((r) => r.fate === 'lost').map((r) => `${r.quota}:${r.field}`)).toEqual(['Quota1:jobs on the quota itself', 'Quota1:childPreemption', 'Quota1.1:queueStrategy', 'Quota1.2:queueStrategy']);
+    expect(rows.filter((r) => r.fate === 'lost').map((r) => `${r.quota}:${r.field}`)).toEqual([
+      'Quota1:jobs on the quota itself',
+      'Quota1:childPreemption',
+      'Quota1.1:queueStrategy',
+      'Quota1.2:queueStrategy',
+    ]);
     expect(rows.find((r) => r.field === 'selfPreemption')!.fate).toBe('approximated');
   });
 });

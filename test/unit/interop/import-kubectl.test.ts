@@ -93,10 +93,12 @@ describe('import kubectl', () => {
     for (const j of snap.jobs) for (const p of j.placement) expect(p.gpus.length).toBe(j.resources.gpu);
     // No GPU is held twice after assignment.
     const held = new Set<string>();
-    for (const j of snap.jobs) for (const p of j.placement) for (const g of p.gpus) {
-      expect(held.has(`${p.node}/${g}`)).toBe(false);
-      held.add(`${p.node}/${g}`);
-    }
+    for (const j of snap.jobs)
+      for (const p of j.placement)
+        for (const g of p.gpus) {
+          expect(held.has(`${p.node}/${g}`)).toBe(false);
+          held.add(`${p.node}/${g}`);
+        }
     const first = session.policy.cluster!.jobs[0]!;
     const a = await session.answer('q', { ...first, name: 'new-job', priority: 9, pods: 1 });
     expect(a.reasons.some((x) => x.code === 'placement/indices-assigned' && x.message.includes('Quotient assigned their GPU indices'))).toBe(true);
@@ -115,7 +117,10 @@ describe('import kubectl', () => {
 
 describe('priority map', () => {
   it('parses bands and refuses falling or repeated bands', () => {
-    expect(parsePriorityMap('0=1,1000=5').bands).toEqual([{ from: 0, priority: 1 }, { from: 1000, priority: 5 }]);
+    expect(parsePriorityMap('0=1,1000=5').bands).toEqual([
+      { from: 0, priority: 1 },
+      { from: 1000, priority: 5 },
+    ]);
     expect(parsePriorityMap('0=5,1000=1').error).toMatch(/must not fall/);
     expect(parsePriorityMap('0=1,0=2').error).toMatch(/twice/);
     expect(parsePriorityMap('x').error).toMatch(/FROM=PRIORITY/);

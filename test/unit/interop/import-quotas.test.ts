@@ -29,7 +29,8 @@ function locate(file: string, needle: string, occurrence = 0): { line: number; c
   return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }
 
-const warningAt = (findings: Finding[], file: string, needle: string, occurrence = 0) => findings.filter((f) => f.severity === 'warning' && f.line === locate(file, needle, occurrence).line && f.column === locate(file, needle, occurrence).column);
+const warningAt = (findings: Finding[], file: string, needle: string, occurrence = 0) =>
+  findings.filter((f) => f.severity === 'warning' && f.line === locate(file, needle, occurrence).line && f.column === locate(file, needle, occurrence).column);
 
 describe('import kueue', () => {
   it('reads v1beta2 (cohortName, parentName): cohorts are parents, a cohort adds its own nominalQuota to its members', () => {
@@ -81,7 +82,10 @@ describe('import kueue', () => {
   });
 
   it("refuses the other version's field name, at the field", () => {
-    const text = readFileSync(`${DIR}/kueue-v1beta1.yaml`, 'utf8').replace('  cohort: training\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n      flavors:\n        - name: default-flavor\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: 48', '  cohortName: training\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n      flavors:\n        - name: default-flavor\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: 48');
+    const text = readFileSync(`${DIR}/kueue-v1beta1.yaml`, 'utf8').replace(
+      '  cohort: training\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n      flavors:\n        - name: default-flavor\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: 48',
+      '  cohortName: training\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n      flavors:\n        - name: default-flavor\n          resources:\n            - name: nvidia.com/gpu\n              nominalQuota: 48',
+    );
     const r = importQuotas('kueue', [{ path: 'x.yaml', text }], NAMES);
     expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'interop/kueue-field-version', path: 'spec.cohortName' }]);
   });
@@ -116,9 +120,14 @@ describe('import koordinator', () => {
   });
 
   it('refuses a parent that is not in the input, at the label that names it', () => {
-    const text = readFileSync(`${DIR}/koordinator.yaml`, 'utf8').replace('quota.scheduling.koordinator.sh/parent: platform\n    quota.scheduling.koordinator.sh/is-parent: "false"', 'quota.scheduling.koordinator.sh/parent: platfrom\n    quota.scheduling.koordinator.sh/is-parent: "false"');
+    const text = readFileSync(`${DIR}/koordinator.yaml`, 'utf8').replace(
+      'quota.scheduling.koordinator.sh/parent: platform\n    quota.scheduling.koordinator.sh/is-parent: "false"',
+      'quota.scheduling.koordinator.sh/parent: platfrom\n    quota.scheduling.koordinator.sh/is-parent: "false"',
+    );
     const r = importQuotas('koordinator', [{ path: 'k.yaml', text }], NAMES);
-    expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'interop/unknown-parent', line: 20, column: 45, path: 'metadata.labels.quota.scheduling.koordinator.sh/parent' }]);
+    expect(r.report.findings.filter((f) => f.severity === 'error')).toMatchObject([
+      { code: 'interop/unknown-parent', line: 20, column: 45, path: 'metadata.labels.quota.scheduling.koordinator.sh/parent' },
+    ]);
   });
 });
 
@@ -150,10 +159,17 @@ describe('import volcano', () => {
 
 describe('bad quota input', () => {
   it('locates a bad quantity, a non-object document and syntax errors', () => {
-    const bad = importQuotas('volcano', [{ path: 'v.yaml', text: 'apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: q }\nspec:\n  deserved: { nvidia.com/gpu: "1.5" }\n' }], NAMES);
+    const bad = importQuotas(
+      'volcano',
+      [{ path: 'v.yaml', text: 'apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: q }\nspec:\n  deserved: { nvidia.com/gpu: "1.5" }\n' }],
+      NAMES,
+    );
     expect(bad.report.findings).toMatchObject([{ code: 'interop/bad-quantity', line: 5, column: 31 }]);
     expect(importQuotas('kueue', [{ path: 'k.yaml', text: '- 1\n- 2\n' }], NAMES).report.findings[0]!.code).toBe('interop/not-an-object');
     expect(importQuotas('kueue', [{ path: 'k.yaml', text: 'kind: [' }], NAMES).report.findings[0]!.code).toBe('interop/yaml-syntax');
-    expect(importQuotas('koordinator', [{ path: 'k.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n' }], NAMES).report.findings.map((f) => f.code)).toEqual(['interop/skipped-object', 'interop/no-quotas']);
+    expect(importQuotas('koordinator', [{ path: 'k.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n' }], NAMES).report.findings.map((f) => f.code)).toEqual([
+      'interop/skipped-object',
+      'interop/no-quotas',
+    ]);
   });
 });

@@ -10,7 +10,13 @@ import { Session } from '../../../src/engine/session.js';
 import { readFileSync } from 'node:fs';
 
 const read = (obj: unknown, path = 'req.json') => readPaiJob({ path, text: JSON.stringify(obj, null, 2) });
-const BASE = { DisplayName: 'ft', JobType: 'PyTorchJob', WorkspaceId: 'team-a', ResourceId: 'team-a', JobSpecs: [{ Type: 'Worker', PodCount: 2, ResourceConfig: { GPU: '8', CPU: '64', Memory: '512Gi' } }] };
+const BASE = {
+  DisplayName: 'ft',
+  JobType: 'PyTorchJob',
+  WorkspaceId: 'team-a',
+  ResourceId: 'team-a',
+  JobSpecs: [{ Type: 'Worker', PodCount: 2, ResourceConfig: { GPU: '8', CPU: '64', Memory: '512Gi' } }],
+};
 
 /** line:col of the `"key"` occurrence in the pretty-printed JSON (after `after` when given). */
 function at(obj: unknown, key: string, nth = 0): { line: number; column: number } {
@@ -26,7 +32,16 @@ describe('PAI CreateJob requests', () => {
   it('maps the SDK fields onto a submission (Priority defaults to 1, ResourceId is the quota)', () => {
     const { submission, report } = read(BASE);
     expect(report.findings).toEqual([]);
-    expect(submission!.job).toEqual({ name: 'ft', workspace: 'team-a', quota: 'team-a', module: 'DLC', priority: 1, pods: 2, resources: { gpu: 8, cpu: '64', memory: '512Gi' }, idleResources: 'none' });
+    expect(submission!.job).toEqual({
+      name: 'ft',
+      workspace: 'team-a',
+      quota: 'team-a',
+      module: 'DLC',
+      priority: 1,
+      pods: 2,
+      resources: { gpu: 8, cpu: '64', memory: '512Gi' },
+      idleResources: 'none',
+    });
   });
 
   it('reads the idle-resource setting from Settings.OversoldType', () => {
@@ -38,7 +53,14 @@ describe('PAI CreateJob requests', () => {
   });
 
   it('sums the roles into one gang, asking every pod at the largest role (a warning says so)', () => {
-    const req = { ...BASE, JobSpecs: [{ Type: 'Master', PodCount: 1, ResourceConfig: { GPU: '4' } }, { Type: 'Worker', PodCount: 3, ResourceConfig: { GPU: '8' } }, { Type: 'PS', PodCount: 2, ResourceConfig: { CPU: '8' } }] };
+    const req = {
+      ...BASE,
+      JobSpecs: [
+        { Type: 'Master', PodCount: 1, ResourceConfig: { GPU: '4' } },
+        { Type: 'Worker', PodCount: 3, ResourceConfig: { GPU: '8' } },
+        { Type: 'PS', PodCount: 2, ResourceConfig: { CPU: '8' } },
+      ],
+    };
     const { submission, report } = read(req);
     expect(submission!.job).toMatchObject({ pods: 4, resources: { gpu: 8 } });
     expect(report.findings.map((f) => f.code)).toEqual(['interop/pai-mixed-shapes']);

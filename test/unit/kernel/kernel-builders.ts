@@ -4,9 +4,7 @@
  */
 import { ReferenceKernel } from '../../../src/kernel/reference.js';
 import { createKernel, type KernelBackend } from '../../../src/kernel/create-kernel.js';
-import type {
-  Candidate, GangRequest, Kernel, KernelJob, KernelNode, KernelPod, KernelSnapshot, QuotaConstraint, VictimAlternative,
-} from '../../../src/kernel/types.js';
+import type { Candidate, GangRequest, Kernel, KernelJob, KernelNode, KernelPod, KernelSnapshot, QuotaConstraint, VictimAlternative } from '../../../src/kernel/types.js';
 
 /** Both implementations: every behaviour case runs against each. */
 export const BACKENDS: KernelBackend[] = ['wasm', 'reference'];
@@ -119,19 +117,23 @@ export function loaded(backend: KernelBackend, snap: KernelSnapshot): Kernel {
  * reference: selectVictims over just those candidates fails iff freeing all of them
  * does not suffice (feasibility is monotone in the freed set).
  */
-export function feasibleWith(
-  snap: KernelSnapshot, req: GangRequest, victims: readonly Candidate[], constraints: QuotaConstraint[],
-): boolean {
+export function feasibleWith(snap: KernelSnapshot, req: GangRequest, victims: readonly Candidate[], constraints: QuotaConstraint[]): boolean {
   const reference = new ReferenceKernel();
   reference.load(snap);
   return reference.selectVictims(req, [{ standing: 'in-quota', candidates: [...victims], constraints: constraints }]).ok;
 }
 
 /** True when the victims suffice and dropping any single one of them does not (invariant 4). */
-export function isMinimal(
-  snap: KernelSnapshot, req: GangRequest, candidates: readonly Candidate[], constraints: QuotaConstraint[], victims: readonly number[],
-): boolean {
+export function isMinimal(snap: KernelSnapshot, req: GangRequest, candidates: readonly Candidate[], constraints: QuotaConstraint[], victims: readonly number[]): boolean {
   const chosen = victims.map((v) => candidates.find((c) => c.job === v)!);
   if (!feasibleWith(snap, req, chosen, constraints)) return false;
-  return chosen.every((_, i) => !feasibleWith(snap, req, chosen.filter((__, k) => k !== i), constraints));
+  return chosen.every(
+    (_, i) =>
+      !feasibleWith(
+        snap,
+        req,
+        chosen.filter((__, k) => k !== i),
+        constraints,
+      ),
+  );
 }

@@ -36,9 +36,7 @@ describe.each(BACKENDS)('kernel mutations (%s)', (backend) => {
     expect(kernel.place(gang(1, 2))).toEqual({ ok: true, pods: [{ node: 0, mask: 0b11 }] });
     expect(() => kernel.removeJob(0)).toThrow(invalidJob);
     expect(() => kernel.removeJob(1)).toThrow(invalidJob);
-    expect(() => kernel.selectVictims(gang(1, 2), alone([{ job: 0, constraintMask: 0 }]))).toThrow(
-      expect.objectContaining({ code: 'kernel/invalid-candidate' }),
-    );
+    expect(() => kernel.selectVictims(gang(1, 2), alone([{ job: 0, constraintMask: 0 }]))).toThrow(expect.objectContaining({ code: 'kernel/invalid-candidate' }));
     expect(kernel.addJob(job([pod(0, [0])]))).toBe(1);
   });
 

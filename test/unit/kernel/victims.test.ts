@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createKernel } from '../../../src/kernel/create-kernel.js';
 import { RESOURCE_CPU, RESOURCE_GPU, type KernelJob, type KernelSnapshot } from '../../../src/kernel/types.js';
 import { CRITERIA } from '../../../src/kernel/victim-order.js';
-import {
-  BACKENDS, allCandidates, alone, gang, gpuMask, gpuRange, isMinimal, job, loaded, node, pod, snapshot,
-} from './kernel-builders.js';
+import { BACKENDS, allCandidates, alone, gang, gpuMask, gpuRange, isMinimal, job, loaded, node, pod, snapshot } from './kernel-builders.js';
 
 /** Two jobs, each alone on a full 8-GPU node: whichever the order prefers is the victim of a 1 x 8. */
 function rivals(a: Partial<Omit<KernelJob, 'pods'>>, b: Partial<Omit<KernelJob, 'pods'>>): KernelSnapshot {
@@ -38,10 +36,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
   it('reprieves a victim the gang turned out not to need', () => {
     // The idle 1-GPU job goes first but frees no whole node; the borrowing job then does,
     // and the reprieve hands the idle job its GPU back.
-    const snap = snapshot(
-      [node({ used: gpuRange(1, 7) }), node()],
-      [job([pod(0, [0])], { rank: 0 }), job([pod(1, gpuRange(0, 8))], { rank: 1 })],
-    );
+    const snap = snapshot([node({ used: gpuRange(1, 7) }), node()], [job([pod(0, [0])], { rank: 0 }), job([pod(1, gpuRange(0, 8))], { rank: 1 })]);
     const candidates = allCandidates(snap);
     const result = loaded(backend, snap).selectVictims(gang(1, 8), alone(candidates, []));
     expect(result.victims).toEqual([1]);
@@ -50,7 +45,10 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
 
   it('leaves a minimal set: dropping any one victim makes the gang unplaceable', () => {
     const jobs = Array.from({ length: 8 }, (_, i) => job([pod(i >> 1, gpuRange((i & 1) * 4, 4))], { lostWork: i % 3, order: 7 - i }));
-    const snap = snapshot(Array.from({ length: 4 }, () => node()), jobs);
+    const snap = snapshot(
+      Array.from({ length: 4 }, () => node()),
+      jobs,
+    );
     const candidates = allCandidates(snap);
     const result = loaded(backend, snap).selectVictims(gang(3, 8), alone(candidates, []));
     expect(result.ok).toBe(true);
@@ -64,7 +62,10 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     expect(result).toEqual({
       ok: true,
       victims: [0],
-      pods: [{ node: 0, mask: 0xff }, { node: 1, mask: 0xff }],
+      pods: [
+        { node: 0, mask: 0xff },
+        { node: 1, mask: 0xff },
+      ],
       alternative: 0,
       exact: true,
     });
@@ -74,13 +75,13 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
     // Job 0 is cheapest but relieves no constraint; job 1 relieves 2 GPUs, job 2 relieves 4.
     const snap = snapshot(
       [node({ used: gpuRange(0, 6) }), node()],
-      [
-        job([pod(0, gpuRange(0, 2))], { lostWork: 1 }),
-        job([pod(0, gpuRange(2, 2))], { lostWork: 2 }),
-        job([pod(0, [4, 5]), pod(1, [0, 1])], { lostWork: 3 }),
-      ],
+      [job([pod(0, gpuRange(0, 2))], { lostWork: 1 }), job([pod(0, gpuRange(2, 2))], { lostWork: 2 }), job([pod(0, [4, 5]), pod(1, [0, 1])], { lostWork: 3 })],
     );
-    const candidates = [{ job: 0, constraintMask: 0 }, { job: 1, constraintMask: 1 }, { job: 2, constraintMask: 1 }];
+    const candidates = [
+      { job: 0, constraintMask: 0 },
+      { job: 1, constraintMask: 1 },
+      { job: 2, constraintMask: 1 },
+    ];
     const constraints = [{ resource: RESOURCE_GPU, deficit: 4 }];
     const result = loaded(backend, snap).selectVictims(gang(1, 1), alone(candidates, constraints));
     expect(result.victims).toEqual([2]);
@@ -88,10 +89,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
   });
 
   it('counts a cpu deficit in millicores over the victim pods', () => {
-    const snap = snapshot(
-      [node()],
-      [job([pod(0, [0], 1500)], { lostWork: 1 }), job([pod(0, [1], 500), pod(0, [2], 500)], { lostWork: 0 })],
-    );
+    const snap = snapshot([node()], [job([pod(0, [0], 1500)], { lostWork: 1 }), job([pod(0, [1], 500), pod(0, [2], 500)], { lostWork: 0 })]);
     const result = loaded(backend, snap).selectVictims(gang(1, 1), alone(allCandidates(snap, 1), [{ resource: RESOURCE_CPU, deficit: 1200 }]));
     // Job 1 (1000 millicores) goes first but is not enough; job 0 alone covers it: job 1 is reprieved.
     expect(result.victims).toEqual([0]);
@@ -109,10 +107,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
   });
 
   it('leaves the loaded state as loaded: later answers match a fresh kernel', () => {
-    const snap = snapshot(
-      [node({ used: [7] }), node(), node({ pool: 1 })],
-      [job([pod(0, gpuRange(0, 4), 100, 10), pod(1, gpuRange(0, 8), 100, 10)], { rank: 0 }), job([pod(2, gpuRange(0, 2))])],
-    );
+    const snap = snapshot([node({ used: [7] }), node(), node({ pool: 1 })], [job([pod(0, gpuRange(0, 4), 100, 10), pod(1, gpuRange(0, 8), 100, 10)], { rank: 0 }), job([pod(2, gpuRange(0, 2))])]);
     const before = structuredClone(snap);
     const kernel = loaded(backend, snap);
     const queries = () => [
@@ -130,20 +125,22 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
   });
 
   it.each([
-    ['a repeated job', [{ job: 0, constraintMask: 0 }, { job: 0, constraintMask: 0 }]],
+    [
+      'a repeated job',
+      [
+        { job: 0, constraintMask: 0 },
+        { job: 0, constraintMask: 0 },
+      ],
+    ],
     ['a job outside the snapshot', [{ job: 5, constraintMask: 0 }]],
   ])('refuses candidates naming %s', (_name, candidates) => {
     const snap = snapshot([node()], [job([pod(0, [0])])]);
-    expect(() => loaded(backend, snap).selectVictims(gang(1, 8), alone(candidates, []))).toThrow(
-      expect.objectContaining({ code: 'kernel/invalid-candidate' }),
-    );
+    expect(() => loaded(backend, snap).selectVictims(gang(1, 8), alone(candidates, []))).toThrow(expect.objectContaining({ code: 'kernel/invalid-candidate' }));
   });
 
   it('refuses a constraint on an unknown resource', () => {
     const snap = snapshot([node()], [job([pod(0, [0])])]);
-    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([], [{ resource: 3, deficit: 1 }]))).toThrow(
-      expect.objectContaining({ code: 'kernel/invalid-constraint' }),
-    );
+    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([], [{ resource: 3, deficit: 1 }]))).toThrow(expect.objectContaining({ code: 'kernel/invalid-constraint' }));
   });
 
   it('lets the victims decide across standings: one idle job so the job borrows beats an in-quota job so it runs in quota', () => {
@@ -177,9 +174,7 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
 
   it.each([[[1, 2, 3, 4]], [[1, 1, 2, 3, 4]], [[0, 1, 2, 3, 4]], [[1, 2, 3, 4, 6]]])('refuses the victim order %j', (order) => {
     const snap = snapshot([node()], [job([pod(0, [0])])]);
-    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([]), order as never)).toThrow(
-      expect.objectContaining({ code: 'kernel/invalid-order' }),
-    );
+    expect(() => loaded(backend, snap).selectVictims(gang(1, 1), alone([]), order as never)).toThrow(expect.objectContaining({ code: 'kernel/invalid-order' }));
   });
 
   it('beyond the exact limit, a second pass in the order without its first criterion finds the cheaper set', () => {
@@ -200,7 +195,10 @@ describe.each(BACKENDS)('victim selection (%s kernel)', (backend) => {
 
   it('handles a candidate list larger than its first scratch allocation', () => {
     const jobs = Array.from({ length: 300 }, (_, i) => job([pod(i, [0])], { order: i }));
-    const snap = snapshot(Array.from({ length: 300 }, () => node({ gpus: 1 })), jobs);
+    const snap = snapshot(
+      Array.from({ length: 300 }, () => node({ gpus: 1 })),
+      jobs,
+    );
     const result = loaded(backend, snap).selectVictims(gang(200, 1), alone(allCandidates(snap), []));
     expect(result.victims).toEqual(Array.from({ length: 200 }, (_, i) => i));
     expect(result.pods).toHaveLength(200);

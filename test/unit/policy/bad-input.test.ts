@@ -132,12 +132,27 @@ const cases: BadCase[] = [
   { name: 'a priority range reaching outside 1..9', yaml: variant(['highPriority: 6-9', 'highPriority: «6-10']), code: 'policy/priority-out-of-range' },
   { name: 'a malformed priority range', yaml: variant(['lowPriority: 1-5', 'lowPriority: «low']), code: 'policy/bad-range' },
   { name: 'a range written backwards', yaml: variant(['highPriority: 6-9', 'highPriority: «9-6']), code: 'policy/reversed-range' },
-  { name: 'an unknown victim criterion', yaml: variant(['  pool: { name: p }\n', '  pool: { name: p }\n  victimOrder: [priority, «lost-time, gpus, count, recency]\n']), code: 'policy/invalid-value', path: 'spec.victimOrder[1]' },
-  { name: 'a victim criterion listed twice', yaml: variant(['  pool: { name: p }\n', '  pool: { name: p }\n  victimOrder: [lost-work, priority, gpus, count, «lost-work, recency]\n']), code: 'policy/victim-order-duplicate', path: 'spec.victimOrder[4]' },
-  { name: 'a victim order that leaves a criterion out', yaml: variant(['  pool: { name: p }\n', '  pool: { name: p }\n  victimOrder: «[lost-work, priority, gpus, count]\n']), code: 'policy/victim-order-incomplete', path: 'spec.victimOrder' },
+  {
+    name: 'an unknown victim criterion',
+    yaml: variant(['  pool: { name: p }\n', '  pool: { name: p }\n  victimOrder: [priority, «lost-time, gpus, count, recency]\n']),
+    code: 'policy/invalid-value',
+    path: 'spec.victimOrder[1]',
+  },
+  {
+    name: 'a victim criterion listed twice',
+    yaml: variant(['  pool: { name: p }\n', '  pool: { name: p }\n  victimOrder: [lost-work, priority, gpus, count, «lost-work, recency]\n']),
+    code: 'policy/victim-order-duplicate',
+    path: 'spec.victimOrder[4]',
+  },
+  {
+    name: 'a victim order that leaves a criterion out',
+    yaml: variant(['  pool: { name: p }\n', '  pool: { name: p }\n  victimOrder: «[lost-work, priority, gpus, count]\n']),
+    code: 'policy/victim-order-incomplete',
+    path: 'spec.victimOrder',
+  },
   { name: 'lowPriority not below highPriority', yaml: variant(['lowPriority: 1-5', 'lowPriority: «1-6']), code: 'policy/low-not-below-high' },
   { name: 'an unknown module in a list', yaml: variant(['modules: [DLC, DSW]', 'modules: [DLC, «XLA]']), code: 'policy/unknown-module', path: 'spec.modules[1]' },
-  { name: "an unknown job module", yaml: variant(['      module: DLC\n', '      module: «dlc\n']), code: 'policy/unknown-module' },
+  { name: 'an unknown job module', yaml: variant(['      module: DLC\n', '      module: «dlc\n']), code: 'policy/unknown-module' },
   { name: 'a job naming an unknown workspace', yaml: variant(['      workspace: ws\n', '      workspace: «wz\n']), code: 'policy/unknown-workspace' },
   {
     name: 'a running job on a quota its workspace is not associated with',
@@ -158,11 +173,14 @@ const cases: BadCase[] = [
   { name: 'a pod with the wrong number of GPUs', yaml: variant(['gpus: [0, 1, 2, 3] }', 'gpus: «[0, 1, 2] }']), code: 'policy/placement-gpu-count' },
   {
     name: 'a GPU another job holds',
-    yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }\n', `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('{ node: n-1, gpus: [0, 1, 2, 3] }', '{ node: n-0, gpus: [«3, 4, 5, 6] }')}`]),
+    yaml: variant([
+      '        - { node: n-0, gpus: [0, 1, 2, 3] }\n',
+      `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('{ node: n-1, gpus: [0, 1, 2, 3] }', '{ node: n-0, gpus: [«3, 4, 5, 6] }')}`,
+    ]),
     code: 'policy/gpu-taken',
     path: 'spec.jobs[1].placement[0].gpus[0]',
   },
-  { name: "a pod placed on a node of another pool", yaml: variant(['{ node: n-0, gpus', '{ node: «m-0, gpus']) + OTHER_POOL, code: 'policy/wrong-pool' },
+  { name: 'a pod placed on a node of another pool', yaml: variant(['{ node: n-0, gpus', '{ node: «m-0, gpus']) + OTHER_POOL, code: 'policy/wrong-pool' },
   {
     name: 'a standing that contradicts the idle mode',
     yaml: variant(['      pods: 1\n', '      pods: 1\n      standing: «idle\n']),
@@ -185,15 +203,32 @@ const cases: BadCase[] = [
     code: 'policy/bad-duration',
   },
   { name: 'a time that is not one', yaml: variant(['  at: 2026-11-20T12:00:00Z', '  at: «yesterday']), code: 'policy/bad-time', path: 'spec.at' },
-  { name: 'a count-only pod with the wrong GPU count', yaml: variant(['{ node: n-0, gpus: [0, 1, 2, 3] }', '{ node: n-0, gpuCount: «2 }']), code: 'policy/placement-gpu-count', path: 'spec.jobs[0].placement[0].gpuCount' },
-  { name: 'a pod giving both GPU indices and a count', yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }', '        - «{ node: n-0, gpus: [0, 1, 2, 3], gpuCount: 4 }']), code: 'policy/placement-gpus', path: 'spec.jobs[0].placement[0]' },
+  {
+    name: 'a count-only pod with the wrong GPU count',
+    yaml: variant(['{ node: n-0, gpus: [0, 1, 2, 3] }', '{ node: n-0, gpuCount: «2 }']),
+    code: 'policy/placement-gpu-count',
+    path: 'spec.jobs[0].placement[0].gpuCount',
+  },
+  {
+    name: 'a pod giving both GPU indices and a count',
+    yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }', '        - «{ node: n-0, gpus: [0, 1, 2, 3], gpuCount: 4 }']),
+    code: 'policy/placement-gpus',
+    path: 'spec.jobs[0].placement[0]',
+  },
   {
     name: 'count-only pods holding more GPUs than the node has',
-    yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }\n', `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('      resources: { gpu: 4 }', '      resources: { gpu: 6 }').replace('{ node: n-1, gpus: [0, 1, 2, 3] }', '{ node: «n-0, gpuCount: 6 }')}`]),
+    yaml: variant([
+      '        - { node: n-0, gpus: [0, 1, 2, 3] }\n',
+      `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('      resources: { gpu: 4 }', '      resources: { gpu: 6 }').replace('{ node: n-1, gpus: [0, 1, 2, 3] }', '{ node: «n-0, gpuCount: 6 }')}`,
+    ]),
     code: 'policy/node-overcommitted',
   },
   { name: 'a node name declared twice', yaml: variant(['{ name: n-1, gpus: 8', '{ name: «n-0, gpus: 8']), code: 'policy/duplicate-node' },
-  { name: 'a job name declared twice', yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }\n', `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('name: j2', 'name: «j1')}`]), code: 'policy/duplicate-job' },
+  {
+    name: 'a job name declared twice',
+    yaml: variant(['        - { node: n-0, gpus: [0, 1, 2, 3] }\n', `        - { node: n-0, gpus: [0, 1, 2, 3] }\n${J2.replace('name: j2', 'name: «j1')}`]),
+    code: 'policy/duplicate-job',
+  },
 ];
 
 describe('loadPolicy on bad input', () => {
@@ -223,10 +258,7 @@ describe('loadPolicy on bad input', () => {
   });
 
   it('reports every finding of the failing stage, sorted by location', () => {
-    const marked = variant(
-      ['      pods: 1\n', '      pods: 1\n      «idleResorces: only\n'],
-      ['  pool: { name: p }', '  pool: { name: p, «typ: general }'],
-    );
+    const marked = variant(['      pods: 1\n', '      pods: 1\n      «idleResorces: only\n'], ['  pool: { name: p }', '  pool: { name: p, «typ: general }']);
     const { text, marks } = located(marked);
     const { policy, findings } = load(text);
     expect(policy).toBeUndefined();

@@ -18,12 +18,14 @@ function controlFindings(whatif: string) {
 
 describe('control characters', () => {
   it('are found at the path and line of a value deep in the document', () => {
-    const text = 'apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: w }\nspec:\n  submit:\n    name: j\n    workspace: workspace-a\n    quota: Quota1\n    module: EAS\n    priority: 9\n    pods: 1\n    resources: { gpu: 8 }\n    gpuModels: [A100, "H\\u202E100"]\n';
+    const text =
+      'apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: w }\nspec:\n  submit:\n    name: j\n    workspace: workspace-a\n    quota: Quota1\n    module: EAS\n    priority: 9\n    pods: 1\n    resources: { gpu: 8 }\n    gpuModels: [A100, "H\\u202E100"]\n';
     expect(controlFindings(text)).toEqual([['spec.submit.gpuModels[1]', 13]]);
   });
 
-  it('are found in a key, named by the key\'s own path', () => {
-    const text = 'apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: w, "ab\\e": x }\nspec:\n  submit: { name: j, workspace: workspace-a, quota: Quota1, module: EAS, priority: 9, pods: 1, resources: { gpu: 8 } }\n';
+  it("are found in a key, named by the key's own path", () => {
+    const text =
+      'apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: w, "ab\\e": x }\nspec:\n  submit: { name: j, workspace: workspace-a, quota: Quota1, module: EAS, priority: 9, pods: 1, resources: { gpu: 8 } }\n';
     const found = controlFindings(text);
     expect(found).toHaveLength(1);
     expect(found[0]![0]).toBe('metadata.ab\u001b');

@@ -91,12 +91,28 @@ describe('fastParse', () => {
 
   it('gives findings the same file:line:col whether or not the fast path read the file', () => {
     // A bad priority near the end of a long Cluster: the finding needs the positioned parse, on demand.
-    const jobs = Array.from({ length: 3000 }, (_, i) => `    - { name: j${i}, workspace: ws, quota: Root, module: DLC, priority: ${i === 2990 ? 12 : 3}, pods: 1, resources: { gpu: 1 }, placement: [{ node: n-${i}, gpus: [0] }] }`);
-    const tree = 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: p }\n  quotas:\n    - name: Root\n      min: { gpu: 3000 }\n---\napiVersion: quotient.dev/v1\nkind: Workspace\nmetadata: { name: ws }\nspec: { quotas: [Root] }\n';
+    const jobs = Array.from(
+      { length: 3000 },
+      (_, i) => `    - { name: j${i}, workspace: ws, quota: Root, module: DLC, priority: ${i === 2990 ? 12 : 3}, pods: 1, resources: { gpu: 1 }, placement: [{ node: n-${i}, gpus: [0] }] }`,
+    );
+    const tree =
+      'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: p }\n  quotas:\n    - name: Root\n      min: { gpu: 3000 }\n---\napiVersion: quotient.dev/v1\nkind: Workspace\nmetadata: { name: ws }\nspec: { quotas: [Root] }\n';
     const cluster = `apiVersion: quotient.dev/v1\nkind: Cluster\nmetadata: { name: c }\nspec:\n  at: 2026-11-20T12:00:00Z\n  nodeGroups:\n    - { prefix: n-, count: 3000, gpus: 8, pool: p }\n  jobs:\n${jobs.join('\n')}\n`;
-    const fast = loadPolicy([{ path: 't.yaml', text: tree }, { path: 'c.yaml', text: cluster }], { now: 0 });
+    const fast = loadPolicy(
+      [
+        { path: 't.yaml', text: tree },
+        { path: 'c.yaml', text: cluster },
+      ],
+      { now: 0 },
+    );
     // The same text with an anchor the fast path declines: read by the positioned parse from the start.
-    const slow = loadPolicy([{ path: 't.yaml', text: tree }, { path: 'c.yaml', text: cluster.replace('metadata: { name: c }', 'metadata: { name: &n c }') }], { now: 0 });
+    const slow = loadPolicy(
+      [
+        { path: 't.yaml', text: tree },
+        { path: 'c.yaml', text: cluster.replace('metadata: { name: c }', 'metadata: { name: &n c }') },
+      ],
+      { now: 0 },
+    );
     const where = (r: typeof fast) => r.findings.map((f) => [f.code, f.file, f.line, f.column, f.path]);
     // Line 2999 holds jobs[2990]; its priority value starts at column 73 (hand-counted in the job line above).
     expect(where(fast)).toEqual([['policy/priority-out-of-range', 'c.yaml', 2999, 73, 'spec.jobs[2990].priority']]);

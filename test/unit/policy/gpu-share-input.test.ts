@@ -41,14 +41,26 @@ const { variant, load } = markedPolicy(BASE, FILE);
 const cases: Array<{ name: string; yaml: string; code: string }> = [
   { name: 'a fraction above one GPU', yaml: variant(['resources: { gpu: 0.2 }', 'resources: { gpu: «1.5 }']), code: 'policy/gpu-share' },
   { name: 'a share finer than a milli-GPU', yaml: variant(['resources: { gpu: 0.2 }', 'resources: { gpu: «0.4567 }']), code: 'policy/gpu-share' },
-  { name: 'shares of one GPU above 1000m', yaml: variant(['resources: { gpu: 0.116 }, placement: [ { node: n-0, gpus: [0] } ]', 'resources: { gpu: 0.2 }, placement: [ { node: n-0, gpus: [«0] } ]']), code: 'policy/gpu-taken' },
+  {
+    name: 'shares of one GPU above 1000m',
+    yaml: variant(['resources: { gpu: 0.116 }, placement: [ { node: n-0, gpus: [0] } ]', 'resources: { gpu: 0.2 }, placement: [ { node: n-0, gpus: [«0] } ]']),
+    code: 'policy/gpu-taken',
+  },
   {
     name: 'a whole-GPU pod on a shared GPU',
     yaml: variant(['resources: { gpu: 0.116 }, placement: [ { node: n-0, gpus: [0] } ]', 'resources: { gpu: 1 }, placement: [ { node: n-0, gpus: [«0] } ]']),
     code: 'policy/gpu-taken',
   },
-  { name: 'a share given only a GPU count', yaml: variant(['placement: [ { node: n-0, gpus: [0] } ] }\n    - { name: s2', 'placement: [ { node: n-0, gpuCount: «1 } ] }\n    - { name: s2']), code: 'policy/placement-gpus' },
-  { name: 'a share on two GPUs', yaml: variant(['placement: [ { node: n-0, gpus: [0] } ] }\n    - { name: s2', 'placement: [ { node: n-0, gpus: «[0, 1] } ] }\n    - { name: s2']), code: 'policy/placement-gpu-count' },
+  {
+    name: 'a share given only a GPU count',
+    yaml: variant(['placement: [ { node: n-0, gpus: [0] } ] }\n    - { name: s2', 'placement: [ { node: n-0, gpuCount: «1 } ] }\n    - { name: s2']),
+    code: 'policy/placement-gpus',
+  },
+  {
+    name: 'a share on two GPUs',
+    yaml: variant(['placement: [ { node: n-0, gpus: [0] } ] }\n    - { name: s2', 'placement: [ { node: n-0, gpus: «[0, 1] } ] }\n    - { name: s2']),
+    code: 'policy/placement-gpu-count',
+  },
 ];
 
 describe('GPU sharing in the policy', () => {

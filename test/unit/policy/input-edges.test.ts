@@ -126,8 +126,20 @@ describe('the depth estimate on the text (before the parser, which recurses on d
 
 describe('line breaks', () => {
   it('reads a CR-only file exactly as its LF twin, promises included', () => {
-    const lf = loadPolicy([{ path: 't.yaml', text: TREE }, { path: 'pr.yaml', text: PROMISE }], { now: NOW });
-    const cr = loadPolicy([{ path: 't.yaml', text: TREE.replace(/\n/g, '\r') }, { path: 'pr.yaml', text: PROMISE.replace(/\n/g, '\r') }], { now: NOW });
+    const lf = loadPolicy(
+      [
+        { path: 't.yaml', text: TREE },
+        { path: 'pr.yaml', text: PROMISE },
+      ],
+      { now: NOW },
+    );
+    const cr = loadPolicy(
+      [
+        { path: 't.yaml', text: TREE.replace(/\n/g, '\r') },
+        { path: 'pr.yaml', text: PROMISE.replace(/\n/g, '\r') },
+      ],
+      { now: NOW },
+    );
     expect(cr.findings).toEqual(lf.findings);
     expect(cr.policy?.promises.map((p) => p.name)).toEqual(['a-runs']);
     expect(cr.policy).toEqual(lf.policy);
@@ -147,7 +159,13 @@ describe('empty documents', () => {
   });
 
   it('takes 100,000 empty documents as no findings, not 100,000', () => {
-    const { policy, findings } = loadPolicy([{ path: 't.yaml', text: TREE }, { path: 'e.yaml', text: '---\n'.repeat(100_000) }], { now: NOW });
+    const { policy, findings } = loadPolicy(
+      [
+        { path: 't.yaml', text: TREE },
+        { path: 'e.yaml', text: '---\n'.repeat(100_000) },
+      ],
+      { now: NOW },
+    );
     expect(findings).toEqual([]);
     expect(policy).toBeDefined();
   });
@@ -221,7 +239,9 @@ describe('one mistake, one finding', () => {
   });
 
   it('a malformed snapshot time is one finding, not one more per job that started before it', () => {
-    const jobs = Array.from({ length: 8 }, (_, i) => `    - { name: j${i}, workspace: ws, quota: A, module: DLC, priority: 1, pods: 1, resources: { gpu: 1 }, startedAt: 2026-11-21T08:00:00Z }`).join('\n');
+    const jobs = Array.from({ length: 8 }, (_, i) => `    - { name: j${i}, workspace: ws, quota: A, module: DLC, priority: 1, pods: 1, resources: { gpu: 1 }, startedAt: 2026-11-21T08:00:00Z }`).join(
+      '\n',
+    );
     const cluster = (at: string) => `${TREE}---
 apiVersion: quotient.dev/v1
 kind: Workspace
@@ -238,7 +258,7 @@ spec:
 ${jobs}
 `;
     // The jobs start after the fallback time (now), before the snapshot time written.
-    expect(errors(load(cluster("2026-11-22T12:00:00Z")).findings).map((f) => f.code)).toEqual([]);
+    expect(errors(load(cluster('2026-11-22T12:00:00Z')).findings).map((f) => f.code)).toEqual([]);
     const { findings } = load(cluster('2026-11-22T25:99:00Z'));
     expect(findings.map((f) => [f.code, f.path])).toEqual([['policy/bad-time', 'spec.at']]);
   });

@@ -59,7 +59,10 @@ describe('loading stages', () => {
   });
 
   it("tags the engine's own stage: a running job that fits nowhere is found by `place`", () => {
-    const text = TREE.replace('pods: 1, resources: { gpu: 8 } }', 'pods: 1, resources: { gpu: 8 } }\n    - { name: a2, workspace: ws, quota: B, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, idleResources: only }');
+    const text = TREE.replace(
+      'pods: 1, resources: { gpu: 8 } }',
+      'pods: 1, resources: { gpu: 8 } }\n    - { name: a2, workspace: ws, quota: B, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, idleResources: only }',
+    );
     const { session, findings } = Session.open([{ path: 't.yaml', text }], { backend: 'reference', now: 0 });
     expect(session).toBeUndefined();
     expect(findings.filter((f) => f.severity === 'error').map((f) => [f.code, f.stage])).toEqual([['policy/unplaceable-job', 'place']]);

@@ -85,7 +85,11 @@ describe('readBundles', () => {
     writeFileSync(join(dir, 'z1.yaml'), 'a'.repeat(600));
     writeFileSync(join(dir, 'z2.yaml'), 'b'.repeat(600));
     writeFileSync(join(dir, 'z3.yaml'), 'c'.repeat(10));
-    const [b] = readBundles(['z1.yaml', 'z2.yaml', 'z3.yaml'].map((f) => join(dir, f)), dir, { maxBytes: 1000, maxDepth: 100, maxNodes: 1000 });
+    const [b] = readBundles(
+      ['z1.yaml', 'z2.yaml', 'z3.yaml'].map((f) => join(dir, f)),
+      dir,
+      { maxBytes: 1000, maxDepth: 100, maxNodes: 1000 },
+    );
     expect(b?.files.map((f) => [f.text.length, f.findings?.map((x) => x.code)])).toEqual([
       [600, undefined],
       [0, ['policy/too-large']],

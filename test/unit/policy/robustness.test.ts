@@ -44,7 +44,11 @@ describe('robustness of loading', () => {
   });
 
   it('refuses a cpu quantity too large to be a number, at the field', () => {
-    expect(firstError(cluster(`{ name: j, workspace: ws, quota: Root, module: DLC, priority: 5, resources: { gpu: 1, cpu: "1${'0'.repeat(400)}" } }`))).toEqual({ code: 'policy/bad-quantity', line: 22, column: 98 });
+    expect(firstError(cluster(`{ name: j, workspace: ws, quota: Root, module: DLC, priority: 5, resources: { gpu: 1, cpu: "1${'0'.repeat(400)}" } }`))).toEqual({
+      code: 'policy/bad-quantity',
+      line: 22,
+      column: 98,
+    });
   });
 
   it('refuses a document whose aliases expand without bound, at the document', () => {

@@ -80,25 +80,64 @@ const cases: Array<{ name: string; yaml: string; code: string; path?: string }> 
   { name: 'a guest who is also a member', yaml: variant(['{ user: gus, role: labeler }', '{ user: «dan, role: labeler }']), code: 'policy/duplicate-member', path: 'spec.guests[0].user' },
   { name: 'a custom role with a built-in name', yaml: variant(['roles: [labeler]', 'roles: [labeler, «admin]']), code: 'policy/duplicate-role', path: 'spec.roles[1]' },
   { name: 'a custom role declared twice', yaml: variant(['roles: [labeler]', 'roles: [labeler, «labeler]']), code: 'policy/duplicate-role' },
-  { name: "a quota's allowedRoles naming an unknown role", yaml: variant(['allowedRoles: [admin, developer]', 'allowedRoles: [admin, developer, «dev]']), code: 'policy/unknown-role', path: 'spec.quotas[0].children[0].allowedRoles[2]' },
+  {
+    name: "a quota's allowedRoles naming an unknown role",
+    yaml: variant(['allowedRoles: [admin, developer]', 'allowedRoles: [admin, developer, «dev]']),
+    code: 'policy/unknown-role',
+    path: 'spec.quotas[0].children[0].allowedRoles[2]',
+  },
   { name: "a quota's allowedModules naming an unknown module", yaml: variant(['allowedModules: [DLC]', 'allowedModules: [«PAI]']), code: 'policy/unknown-module' },
   { name: 'an empty allowedRoles', yaml: variant(['allowedRoles: [admin, developer]', 'allowedRoles: «[]']), code: 'policy/empty' },
-  { name: 'a resource policy with both role and user', yaml: variant(['    - { role: developer, quota: A', '    - «{ user: dan, role: developer, quota: A']), code: 'policy/cap-subject', path: 'spec.resourcePolicies[0]' },
+  {
+    name: 'a resource policy with both role and user',
+    yaml: variant(['    - { role: developer, quota: A', '    - «{ user: dan, role: developer, quota: A']),
+    code: 'policy/cap-subject',
+    path: 'spec.resourcePolicies[0]',
+  },
   { name: 'a resource policy with neither role nor user', yaml: variant(['    - { role: developer, quota: A', '    - «{ quota: A']), code: 'policy/cap-subject' },
-  { name: 'a resource policy for a user outside the workspace', yaml: variant(['    - { role: developer, quota: A', '    - { user: «zed, quota: A']), code: 'policy/unknown-user', path: 'spec.resourcePolicies[0].user' },
+  {
+    name: 'a resource policy for a user outside the workspace',
+    yaml: variant(['    - { role: developer, quota: A', '    - { user: «zed, quota: A']),
+    code: 'policy/unknown-user',
+    path: 'spec.resourcePolicies[0].user',
+  },
   { name: 'a resource policy for an unknown role', yaml: variant(['    - { role: developer, quota: A', '    - { role: «intern, quota: A']), code: 'policy/unknown-role' },
-  { name: 'a resource policy on a quota the workspace lacks', yaml: variant(['quota: A, priority: 1-6', 'quota: «Root, priority: 1-6']), code: 'policy/cap-quota-not-in-workspace', path: 'spec.resourcePolicies[0].quota' },
+  {
+    name: 'a resource policy on a quota the workspace lacks',
+    yaml: variant(['quota: A, priority: 1-6', 'quota: «Root, priority: 1-6']),
+    code: 'policy/cap-quota-not-in-workspace',
+    path: 'spec.resourcePolicies[0].quota',
+  },
   { name: 'a resource policy with a reversed priority range', yaml: variant(['quota: A, priority: 1-6', 'quota: A, priority: «6-1']), code: 'policy/reversed-range' },
   { name: 'a misspelt resource policy field', yaml: variant(['priority: 1-6, max', '«prioritee: 1-6, max']), code: 'policy/unknown-field', path: 'spec.resourcePolicies[0].prioritee' },
   { name: 'a resource policy cap with a bad memory quantity', yaml: variant(['max: { gpu: 8 } }', 'max: { gpu: 8, memory: «lots } }']), code: 'policy/bad-quantity' },
-  { name: 'admission settings for one module twice', yaml: variant(['        - { name: four, gpu: 4 }\n', '        - { name: four, gpu: 4 }\n    - module: «DLC\n']), code: 'policy/duplicate-admission', path: 'spec.admission[1].module' },
+  {
+    name: 'admission settings for one module twice',
+    yaml: variant(['        - { name: four, gpu: 4 }\n', '        - { name: four, gpu: 4 }\n    - module: «DLC\n']),
+    code: 'policy/duplicate-admission',
+    path: 'spec.admission[1].module',
+  },
   { name: 'an admission maxRuntime that is not a duration', yaml: variant(['maxRuntime: 24h', 'maxRuntime: «a-day']), code: 'policy/bad-duration', path: 'spec.admission[0].maxRuntime' },
   { name: 'an admission priority for an unknown role', yaml: variant(['        - { role: developer, priority: 1-6 }', '        - { role: «devs, priority: 1-6 }']), code: 'policy/unknown-role' },
-  { name: 'a role given two admission priority ranges', yaml: variant(['        - { role: developer, priority: 1-6 }', '        - { role: developer, priority: 1-6 }\n        - { role: «developer, priority: 1-3 }']), code: 'policy/duplicate-role' },
+  {
+    name: 'a role given two admission priority ranges',
+    yaml: variant(['        - { role: developer, priority: 1-6 }', '        - { role: developer, priority: 1-6 }\n        - { role: «developer, priority: 1-3 }']),
+    code: 'policy/duplicate-role',
+  },
   { name: 'a resource specification name listed twice', yaml: variant(['{ name: four, gpu: 4 }', '{ name: «one, gpu: 4 }']), code: 'policy/duplicate-spec' },
   { name: 'a running job submitted by a non-member', yaml: variant(['      submittedBy: dan', '      submittedBy: «mallory']), code: 'policy/not-a-member', path: 'spec.jobs[0].submittedBy' },
-  { name: "a running job of a module its quota's allowedModules excludes", yaml: variant(['      quota: A\n      module: DLC', '      quota: B\n      module: «DSW']), code: 'policy/quota-module-not-allowed', path: 'spec.jobs[0].module' },
-  { name: "a running job by a role its quota's allowedRoles excludes", yaml: variant(['      submittedBy: dan', '      submittedBy: «gus']), code: 'policy/quota-role-not-allowed', path: 'spec.jobs[0].submittedBy' },
+  {
+    name: "a running job of a module its quota's allowedModules excludes",
+    yaml: variant(['      quota: A\n      module: DLC', '      quota: B\n      module: «DSW']),
+    code: 'policy/quota-module-not-allowed',
+    path: 'spec.jobs[0].module',
+  },
+  {
+    name: "a running job by a role its quota's allowedRoles excludes",
+    yaml: variant(['      submittedBy: dan', '      submittedBy: «gus']),
+    code: 'policy/quota-role-not-allowed',
+    path: 'spec.jobs[0].submittedBy',
+  },
   { name: 'a job maxRuntime that is not a duration', yaml: variant(['      priority: 5\n', '      priority: 5\n      maxRuntime: «forever\n']), code: 'policy/bad-duration' },
   { name: 'a ScaleQuota naming an unknown quota', yaml: variant(['set: { A: 10, B: 6 }', 'set: { A: 10, «Bee: 6 }']), code: 'policy/unknown-quota', path: 'spec.set.Bee' },
   { name: 'a ScaleQuota whose children outgrow the parent', yaml: variant(['set: { A: 10, B: 6 }', 'set: { A: «10 }']), code: 'policy/scale-children-exceed-parent', path: 'spec.set.A' },
@@ -110,7 +149,14 @@ const cases: Array<{ name: string; yaml: string; code: string; path?: string }> 
   },
   {
     name: 'a ScaleQuota leaving a root above its new min (it has no sibling to borrow from)',
-    yaml: variant(['          min: { gpu: 8 }\n          allowedModules', '          min: { gpu: 4 }\n          allowedModules'], ['      pods: 1\n      resources: { gpu: 4 }', '      pods: 2\n      resources: { gpu: 4 }\n    - { name: j2, workspace: ws, quota: B, module: DLC, priority: 3, standing: borrowing, pods: 2, resources: { gpu: 4 } }'], ['set: { A: 10, B: 6 }', 'set: { Root: «12 }']),
+    yaml: variant(
+      ['          min: { gpu: 8 }\n          allowedModules', '          min: { gpu: 4 }\n          allowedModules'],
+      [
+        '      pods: 1\n      resources: { gpu: 4 }',
+        '      pods: 2\n      resources: { gpu: 4 }\n    - { name: j2, workspace: ws, quota: B, module: DLC, priority: 3, standing: borrowing, pods: 2, resources: { gpu: 4 } }',
+      ],
+      ['set: { A: 10, B: 6 }', 'set: { Root: «12 }'],
+    ),
     code: 'policy/scale-below-usage',
   },
   { name: 'a ScaleQuota with a negative min', yaml: variant(['set: { A: 10, B: 6 }', 'set: { A: 10, B: «-6 }']), code: 'policy/out-of-range' },
@@ -121,8 +167,15 @@ describe('loadPolicy on bad team input', () => {
   it('accepts the base policy the cases start from', () => {
     const { policy, findings } = load(BASE);
     expect(findings).toEqual([]);
-    expect(policy?.workspaces[0]!.members.map((m) => [m.user, m.role, m.guest])).toEqual([['ann', 'admin', false], ['dan', 'developer', false], ['gus', 'labeler', true]]);
-    expect(policy?.scales[0]!.set.map((e) => [e.quota, e.gpu])).toEqual([['A', 10], ['B', 6]]);
+    expect(policy?.workspaces[0]!.members.map((m) => [m.user, m.role, m.guest])).toEqual([
+      ['ann', 'admin', false],
+      ['dan', 'developer', false],
+      ['gus', 'labeler', true],
+    ]);
+    expect(policy?.scales[0]!.set.map((e) => [e.quota, e.gpu])).toEqual([
+      ['A', 10],
+      ['B', 6],
+    ]);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('reports %s with its code and location', (_name, c) => {

@@ -18,7 +18,11 @@ describe('JobQueue', () => {
   const jobs = [e('low-old', 2, 0), e('high-new', 8, 2 * H), e('mid', 5, H), e('high-old', 8, H)];
 
   it('orders by priority, then submission time', () => {
-    expect(queue('round-robin', jobs).all().map((x) => x.name)).toEqual(['high-old', 'high-new', 'mid', 'low-old']);
+    expect(
+      queue('round-robin', jobs)
+        .all()
+        .map((x) => x.name),
+    ).toEqual(['high-old', 'high-new', 'mid', 'low-old']);
   });
 
   it('fifo tries the head only, and it blocks', () => {
@@ -45,7 +49,7 @@ describe('JobQueue', () => {
     expect(names(q, H).slice(2)).toEqual(['p5', 'p2-old']);
   });
 
-  it('takes PAI\'s strategy names in a policy', async () => {
+  it("takes PAI's strategy names in a policy", async () => {
     const { loadPolicy } = await import('../../../src/policy/load-policy.js');
     const text = `apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: p }\n  quotas:\n    - name: Q\n      min: { gpu: 8 }\n      queueStrategy: PaiStrategyIntelligent\n      queue: { agingInterval: 30m, agingCap: 5 }\n`;
     const r = loadPolicy([{ path: 'q.yaml', text }]);

@@ -78,7 +78,8 @@ describe('readJobs', () => {
   });
 
   it('reads YAML with line numbers, and names unknown columns and duplicate names', () => {
-    const yaml = 'jobs:\n  - { name: a, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }\n  - name: b\n    submit: 1h\n    duration: 1h\n    quota: TeamB\n    gpus: 8\n  - { name: a, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }\n';
+    const yaml =
+      'jobs:\n  - { name: a, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }\n  - name: b\n    submit: 1h\n    duration: 1h\n    quota: TeamB\n    gpus: 8\n  - { name: a, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }\n';
     const { got } = findings(yaml, 'jobs.yaml');
     expect(got).toEqual([
       [7, 'gpus', 'trace/unknown-field'],

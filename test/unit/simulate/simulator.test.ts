@@ -47,7 +47,10 @@ describe('simulate', () => {
     const rules = new Map(compileRules(policy).map((x) => [x.name, x.source]));
     const r = await run();
     const moves = new Set<number>();
-    for (const [file, col] of [['prices.csv', 'price'], ['inventory.csv', 'inventory']] as const) {
+    for (const [file, col] of [
+      ['prices.csv', 'price'],
+      ['inventory.csv', 'inventory'],
+    ] as const) {
       for (const line of readFileSync(`${DIR}/${file}`, 'utf8').trim().split('\n').slice(1)) {
         const at = line.split(',')[0]!;
         moves.add(at === '0' ? 0 : Number(at.replace('h', '')));
@@ -79,15 +82,19 @@ describe('simulate', () => {
         if (inQuota > q.min.gpu) violations.push(`${v.t}: in-quota ${inQuota} > ${q.name} min ${q.min.gpu}`);
       });
       const seen = new Set<string>();
-      for (const j of snap.jobs) for (const p of j.placement) for (const g of p.gpus) {
-        const k = `${p.node}/${g}`;
-        if (seen.has(k)) violations.push(`${v.t}: GPU ${k} twice`);
-        seen.add(k);
-      }
-      for (const s of v.spot) for (const j of s.running) {
-        if (j.bid < s.price && v.t - j.startedAt >= v.protection.get(s.type)!) violations.push(`${v.t}: ${j.job} bids ${j.bid} under ${s.price}`);
-      }
-      for (const s of v.spot) if (s.running.filter((j) => v.t - j.startedAt >= v.protection.get(s.type)!).reduce((n, j) => n + j.pods, 0) > s.inventory) violations.push(`${v.t}: ${s.type} over inventory`);
+      for (const j of snap.jobs)
+        for (const p of j.placement)
+          for (const g of p.gpus) {
+            const k = `${p.node}/${g}`;
+            if (seen.has(k)) violations.push(`${v.t}: GPU ${k} twice`);
+            seen.add(k);
+          }
+      for (const s of v.spot)
+        for (const j of s.running) {
+          if (j.bid < s.price && v.t - j.startedAt >= v.protection.get(s.type)!) violations.push(`${v.t}: ${j.job} bids ${j.bid} under ${s.price}`);
+        }
+      for (const s of v.spot)
+        if (s.running.filter((j) => v.t - j.startedAt >= v.protection.get(s.type)!).reduce((n, j) => n + j.pods, 0) > s.inventory) violations.push(`${v.t}: ${s.type} over inventory`);
     };
     await run({ onStep });
     expect(steps.length).toBeGreaterThan(10);

@@ -12,7 +12,10 @@ describe('checkPromisesInWorkers', () => {
       const { session } = Session.open(b.files);
       return { key: b.label, files: b.files, promises: session!.policy.promises.map((p) => p.name), session: session! };
     });
-    const inWorkers = await checkPromisesInWorkers(jobs.map(({ key, files, promises }) => ({ key, files, promises })), { ...options, workers: 2 });
+    const inWorkers = await checkPromisesInWorkers(
+      jobs.map(({ key, files, promises }) => ({ key, files, promises })),
+      { ...options, workers: 2 },
+    );
     const inThread = await Promise.all(jobs.map(async (j) => Promise.all(j.session.policy.promises.map((p) => checkPromise(j.session, j.files, p, options)))));
     expect(inWorkers).toEqual(inThread);
     expect(inWorkers.flat().some((r) => r.status === 'broken')).toBe(true);
