@@ -1,9 +1,7 @@
 /** A simulation report for people: totals, per team, per quota, preemptions by rule, the spot market. */
-import Table from 'cli-table3';
 import type { GroupFigures, Report } from '../simulate/report.js';
+import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
-
-const style = { head: [], border: [] };
 
 function groupRow(g: GroupFigures): Array<string | number> {
   return [g.name, g.jobs, g.completed, g.unfinished, g.endedPreempted, g.rejected, g.wait.p50, g.wait.p95, g.wait.max, g.gpuHours.total, g.preempted, g.lostGpuHours, g.restarts];
@@ -29,30 +27,44 @@ export function renderReport(r: Report): string {
   out.push(`  queue wait (h): p50 ${t.wait.p50}, p95 ${t.wait.p95}, max ${t.wait.max} over ${t.wait.started} started job(s)`);
   out.push('');
   out.push(colour.bold('Teams'));
-  const teams = new Table({ head: ['team', ...GROUP_HEAD.slice(1)], style });
-  for (const g of r.teams) teams.push(groupRow(g));
-  out.push(teams.toString());
+  const width = terminalWidth();
+  out.push(fitTable(['team', ...GROUP_HEAD.slice(1)], r.teams.map(groupRow), width, ''));
   out.push(colour.bold('Quotas'));
-  const quotas = new Table({ head: ['quota', 'min', 'guarantee used', ...GROUP_HEAD.slice(1)], style });
-  for (const q of r.quotas) {
+  const quotaRows = r.quotas.map((q) => {
     const row = groupRow(q);
-    quotas.push([row[0]!, q.minGpu, `${(q.guaranteeUsed * 100).toFixed(1)}%`, ...row.slice(1)]);
-  }
-  out.push(quotas.toString());
+    return [row[0]!, q.minGpu, `${(q.guaranteeUsed * 100).toFixed(1)}%`, ...row.slice(1)];
+  });
+  out.push(fitTable(['quota', 'min', 'guarantee used', ...GROUP_HEAD.slice(1)], quotaRows, width, ''));
   if (r.preemptions.byRule.length) {
     out.push(colour.bold('Preemptions by rule'));
-    const rules = new Table({ head: ['rule', 'source', 'count', 'lost GPU-h'], style });
-    for (const x of r.preemptions.byRule) rules.push([x.rule, x.source, x.count, x.lostGpuHours]);
-    out.push(rules.toString());
-    const victims = new Table({ head: ['victim team', 'count', 'lost GPU-h'], style });
-    for (const x of r.preemptions.byVictimTeam) victims.push([x.team, x.count, x.lostGpuHours]);
-    out.push(victims.toString());
+    out.push(
+      fitTable(
+        ['rule', 'source', 'count', 'lost GPU-h'],
+        r.preemptions.byRule.map((x) => [x.rule, x.source, x.count, x.lostGpuHours]),
+        width,
+        '',
+      ),
+    );
+    out.push(
+      fitTable(
+        ['victim team', 'count', 'lost GPU-h'],
+        r.preemptions.byVictimTeam.map((x) => [x.team, x.count, x.lostGpuHours]),
+        width,
+        '',
+      ),
+    );
   }
   if (r.spot.byInstanceType.length) {
     out.push(colour.bold(`Spot market${r.spot.synthetic ? ' (synthetic series)' : ''}`));
-    const spot = new Table({ head: ['instance type', 'pay-as-you-go /h', 'jobs', 'GPU-h', 'cost', 'pay-as-you-go', 'saved', 'released: price', 'inventory'], style });
-    for (const x of r.spot.byInstanceType) spot.push([x.name, x.payAsYouGoPrice, x.jobs, x.gpuHours, x.cost, x.payAsYouGo, x.saved, x.interruptions.price, x.interruptions.inventory]);
-    out.push(spot.toString());
+    const head = ['instance type', 'pay-as-you-go /h', 'jobs', 'GPU-h', 'cost', 'pay-as-you-go', 'saved', 'released: price', 'inventory'];
+    out.push(
+      fitTable(
+        head,
+        r.spot.byInstanceType.map((x) => [x.name, x.payAsYouGoPrice, x.jobs, x.gpuHours, x.cost, x.payAsYouGo, x.saved, x.interruptions.price, x.interruptions.inventory]),
+        width,
+        '',
+      ),
+    );
   }
   if (r.rejections.length) {
     out.push(colour.bold('Rejected by the engine'));

@@ -1,5 +1,5 @@
 /** `quotient whatif POLICY --market TYPE=PRICE@TIME --trace FILE`: a market event's releases (docs/simulate.md "Market what-ifs"). */
-import Table from 'cli-table3';
+import { fitTable, terminalWidth } from './fit-table.js';
 import { QuotientError } from '../errors.js';
 import { readBundles } from '../policy/read-files.js';
 import { answerMarketEvent, parseMarketEvent, type MarketAnswer } from '../simulate/market-event.js';
@@ -30,9 +30,8 @@ export function renderMarketAnswer(a: MarketAnswer): string {
   if (a.released.length === 0) lines.push('  no spot job is released');
   else {
     lines.push(`  ${a.released.length} spot job(s) released, ${a.lostGpuHours} GPU-hours of work lost:`);
-    const t = new Table({ head: ['job', 'team', 'bid /h', 'cause', 'lost GPU-h', 'then'], style: { head: [], border: [] } });
-    for (const r of a.released) t.push([r.job, r.team, r.bid, r.cause, r.lostGpuHours, r.restarts ? 're-enters the bidding queue' : 'ends Preempted']);
-    lines.push(t.toString().replace(/^/gm, '  '));
+    const rows = a.released.map((r) => [r.job, r.team, r.bid, r.cause, r.lostGpuHours, r.restarts ? 're-enters the bidding queue' : 'ends Preempted']);
+    lines.push(fitTable(['job', 'team', 'bid /h', 'cause', 'lost GPU-h', 'then'], rows, terminalWidth()));
     for (const r of a.released) lines.push(`  ${colour.dim('·')} ${r.job}: ${r.reason}`);
   }
   for (const p of a.protectedUntilHour) lines.push(`  ${p.job} (bid ${p.bid}/h) is protected until hour ${p.hour}`);
