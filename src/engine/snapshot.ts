@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../errors.js';
 import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/types.js';
+import { popcount } from '../kernel/gpu-mask.js';
 import { lostGpuHours } from '../model/lost-work.js';
 import { MILLI_PER_GPU, addGpu, shareMilli } from '../model/resources.js';
 import type { Cluster, Policy, Pool, RunningJob } from '../model/policy.js';
@@ -275,15 +276,4 @@ export function maskToIndices(mask: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < 32; i++) if ((mask >>> i) & 1) out.push(i);
   return out;
-}
-
-/** Set bits of a 32-bit mask. */
-export function popcount(mask: number): number {
-  let m = mask >>> 0;
-  let c = 0;
-  while (m) {
-    m &= m - 1;
-    c++;
-  }
-  return c;
 }

@@ -27,6 +27,7 @@
 import fc from 'fast-check';
 import type { Cluster, JobSpec, Module, Policy, RunningJob } from '../model/policy.js';
 import type { PolicyPromise } from '../model/promise.js';
+import { popcount } from '../kernel/gpu-mask.js';
 import { inRange } from '../model/priority.js';
 import type { Source } from '../model/source.js';
 import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../testing/fill-cluster.js';
@@ -201,12 +202,6 @@ function overflowing(policy: Policy, fill: ClusterFill, submit: JobSpec): JobSpe
   return { ...submit, pods };
 }
 
-function popcount(mask: number): number {
-  let n = 0;
-  for (let m = mask; m > 0; m = Math.floor(m / 2)) n += m % 2;
-  return n;
-}
-
 /** Submissions drawn from the promise's template; unset fields from what the policy allows. */
 function submitArbitrary(policy: Policy, promise: PolicyPromise): fc.Arbitrary<JobSpec> {
   const t = promise.submit;
@@ -232,9 +227,8 @@ function submitArbitrary(policy: Policy, promise: PolicyPromise): fc.Arbitrary<J
     })
     .map((r) => {
       // A workspace the template allows, preferring one associated with the chosen quota.
-      const allowed = policy.workspaces.filter((w) => !t.workspace || t.workspace.includes(w.name));
-      const withQuota = allowed.filter((w) => w.quotas.includes(r.quota));
-      const pool = withQuota.length ? withQuota : allowed;
+      const withQuota = allowedWs.filter((w) => w.quotas.includes(r.quota));
+      const pool = withQuota.length ? withQuota : allowedWs;
       const ws = pool[r.wsPick % pool.length];
       const modules = t.module ?? ws?.modules ?? ['DLC'];
       return {
