@@ -3,7 +3,7 @@
  * another tool's objects on stdout, and on stderr (or `--report FILE`) the table of what
  * maps one to one, what is approximated and what is lost.
  */
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from '../io/write-in-folder.js';
 import type { Command } from 'commander';
 import Table from 'cli-table3';
 import { stringify } from 'yaml';
@@ -115,7 +115,7 @@ export function registerExport(program: Command): void {
       else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
       else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0 }));
       const table = `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows)}`;
-      if (flags.report) writeFileSync(flags.report, `${table}\n`);
+      if (flags.report) writeOutputFile(flags.report, `${table}\n`);
       else log(table);
     });
 }

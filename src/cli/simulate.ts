@@ -1,5 +1,6 @@
 /** `quotient simulate POLICY --trace FILE`: replay a workload over time on the engine whatif uses. */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutputFile } from '../io/write-in-folder.js';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
@@ -86,7 +87,7 @@ export function registerSimulate(program: Command): void {
       }
       const { policy, label } = loadBundle(bundles[0]!);
       const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
-      if (opts.html) writeHtml(opts.html, await renderHtml(report));
+      if (opts.html) writeOutputFile(opts.html, await renderHtml(report));
       print(report, format);
       process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });
@@ -395,15 +396,4 @@ function generateFlag(opts: SimulateOptions, policy: Policy, seed: number): Work
   const teams: GenTeam[] = defaultTeams(policy).map((t) => (t.module === 'EAS' ? { ...t, priority: [7, 9], flexible: false } : { ...t, priority: [1, 6], flexible: true }));
   if (teams.length === 0) throw new QuotientError('cli/bad-generate', 'the policy has no leaf quota with exactly one workspace to generate jobs for', 'add workspaces to the leaf quotas');
   return generatePai({ jobs, days, seed, teams, markets: policy.spotMarkets ?? [] });
-}
-
-/** Writes the HTML next to its final name, then renames: a reader never sees half a file. */
-function writeHtml(path: string, html: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, html);
-    renameSync(tmp, path);
-  } catch (e) {
-    throw new QuotientError('cli/unwritable-file', `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the folder exists and is writable');
-  }
 }

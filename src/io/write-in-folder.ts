@@ -6,8 +6,8 @@
  * it to wherever it points.
  */
 import { randomBytes } from 'node:crypto';
-import { renameSync, unlinkSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { QuotientError } from '../errors.js';
 import { writeNewFileDurably } from './durable.js';
 
@@ -26,4 +26,21 @@ export function writeInFolder(dir: string, name: string, bytes: Uint8Array): str
     throw e;
   }
   return path;
+}
+
+/**
+ * Writes a file the user asked for by path (`simulate --html FILE`, `export --report
+ * FILE`): a regular file whole or not at all, through writeInFolder's temp-and-rename, so a reader
+ * never sees half a file; any failure is one clear error, never a stack trace.
+ */
+export function writeOutputFile(path: string, text: string): void {
+  try {
+    // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written to, never replaced.
+    const existing = statSync(path, { throwIfNoEntry: false });
+    if (existing && !existing.isFile()) writeFileSync(path, text);
+    else writeInFolder(dirname(path), basename(path), Buffer.from(text, 'utf8'));
+  } catch (e) {
+    if (e instanceof QuotientError) throw e;
+    throw new QuotientError('cli/unwritable-file', `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the folder exists and is writable');
+  }
 }
