@@ -7,7 +7,7 @@
  * marks quotas that may have children.
  */
 import type { PathSeg } from '../policy/source-doc.js';
-import { asObject, type ForeignObject, type Report, where } from './located-json.js';
+import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
 import { addResourceList, kubeNames, NAME_ANNOTATION, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const ELASTIC_QUOTA_API = 'scheduling.sigs.k8s.io/v1alpha1';
@@ -23,19 +23,7 @@ type Located = LocatedQuota;
 export function importKoordinator(objects: ForeignObject[], names: ResourceNames, report: Report): Located[] {
   const quotas: Located[] = [];
   const isParent = new Map<string, ForeignObject>();
-  for (const o of objects) {
-    if (o.kind !== 'ElasticQuota') {
-      report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (only ElasticQuota is)`, 'give ElasticQuota objects');
-      continue;
-    }
-    if (o.apiVersion !== ELASTIC_QUOTA_API)
-      report.warn(
-        o.sd,
-        [...o.path, 'apiVersion'],
-        'interop/api-version',
-        `ElasticQuota ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${ELASTIC_QUOTA_API}`,
-        `Koordinator's ElasticQuota is ${ELASTIC_QUOTA_API}`,
-      );
+  for (const o of objectsOfKind(objects, 'ElasticQuota', ELASTIC_QUOTA_API, 'Koordinator', report)) {
     if (o.name === ROOT_QUOTA || o.name === 'koordinator-system-quota' || o.name === 'koordinator-default-quota') {
       report.warn(o.sd, o.path, 'interop/skipped-object', `${o.name} is one of Koordinator's built-in quotas; it is not part of your tree`, 'quotas under koordinator-root-quota become roots');
       continue;

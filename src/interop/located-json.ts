@@ -136,3 +136,29 @@ export function readObjects(files: InputFile[], report: Report): ForeignObject[]
   }
   return out;
 }
+
+/**
+ * The objects of one kind, for a format that reads a single kind (Koordinator's
+ * ElasticQuota, Volcano's Queue): every other object is a located `interop/skipped-object`
+ * warning, and one of the kind with another apiVersion an `interop/api-version` warning
+ * saying it is read as `apiVersion` anyway; nothing is dropped without a word.
+ */
+export function objectsOfKind(objects: ForeignObject[], kind: string, apiVersion: string, vendor: string, report: Report): ForeignObject[] {
+  const out: ForeignObject[] = [];
+  for (const o of objects) {
+    if (o.kind !== kind) {
+      report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (only ${kind} is)`, `give ${vendor} ${kind} objects`);
+      continue;
+    }
+    if (o.apiVersion !== apiVersion)
+      report.warn(
+        o.sd,
+        [...o.path, 'apiVersion'],
+        'interop/api-version',
+        `${kind} ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${apiVersion}`,
+        `${vendor}'s ${kind} is ${apiVersion}`,
+      );
+    out.push(o);
+  }
+  return out;
+}

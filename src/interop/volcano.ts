@@ -8,7 +8,7 @@
  * (or absent) is a root here unless the input declares a `root` Queue itself.
  */
 import type { PathSeg } from '../policy/source-doc.js';
-import { asObject, type ForeignObject, type Report, where } from './located-json.js';
+import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
 import { addResourceList, kubeNames, NAME_ANNOTATION, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const VOLCANO_API = 'scheduling.volcano.sh/v1beta1';
@@ -28,19 +28,7 @@ const HINTS: Record<string, string> = {
 export function importVolcano(objects: ForeignObject[], names: ResourceNames, report: Report): Located[] {
   const quotas: Located[] = [];
   const hasRoot = objects.some((o) => o.kind === 'Queue' && o.name === VOLCANO_ROOT);
-  for (const o of objects) {
-    if (o.kind !== 'Queue') {
-      report.warn(o.sd, [...o.path, 'kind'], 'interop/skipped-object', `${o.kind} ${o.name} is not read (only Queue is)`, 'give Volcano Queue objects');
-      continue;
-    }
-    if (o.apiVersion !== VOLCANO_API)
-      report.warn(
-        o.sd,
-        [...o.path, 'apiVersion'],
-        'interop/api-version',
-        `Queue ${o.name} has apiVersion ${o.apiVersion || '(none)'}; it is read as ${VOLCANO_API}`,
-        `Volcano's Queue is ${VOLCANO_API}`,
-      );
+  for (const o of objectsOfKind(objects, 'Queue', VOLCANO_API, 'Volcano', report)) {
     const spec = asObject(o.obj.spec) ?? {};
     const sp: PathSeg[] = [...o.path, 'spec'];
     const name = o.annotations[NAME_ANNOTATION] ?? o.name;

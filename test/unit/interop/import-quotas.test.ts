@@ -172,4 +172,21 @@ describe('bad quota input', () => {
       'interop/no-quotas',
     ]);
   });
+
+  it('says of every object a single-kind format does not read why, and reads a kind of another apiVersion with a warning', () => {
+    const text =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n---\napiVersion: scheduling.volcano.sh/v1alpha9\nkind: Queue\nmetadata: { name: q }\nspec:\n  deserved: { nvidia.com/gpu: "8" }\n';
+    for (const [format, kind, field] of [
+      ['volcano', 'Queue', 'deserved'],
+      ['koordinator', 'ElasticQuota', 'min'],
+    ] as const) {
+      const r = importQuotas(format, [{ path: 'v.yaml', text: text.replace('kind: Queue', `kind: ${kind}`).replace('deserved:', `${field}:`) }], NAMES);
+      expect(r.report.findings.filter((f) => f.severity === 'warning').map((f) => [f.code, f.line, f.column])).toEqual([
+        ['interop/skipped-object', 2, 7],
+        ['interop/api-version', 5, 13],
+      ]);
+      expect(r.report.findings.some((f) => f.severity === 'error')).toBe(false);
+      expect(r.quotas.map((q) => [q.name, q.min.gpu])).toEqual([['q', 8]]);
+    }
+  });
 });
