@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { importKubectl, type NameSource } from '../interop/import-kubectl.js';
 import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
-import { clusterYaml } from '../interop/write-cluster.js';
+import { clusterYaml, startedAfter } from '../interop/write-cluster.js';
 import { importedTreeYaml, importQuotas, QUOTA_FORMATS, type QuotaFormat } from '../interop/import-quotas.js';
 import { MODULES, type Module } from '../model/policy.js';
 import { parseTime } from '../model/quantity.js';
@@ -95,7 +95,7 @@ export function registerImport(program: Command): Command {
         return;
       }
       process.stdout.write(clusterYaml(flags.name, at, input.path, result.nodes, result.jobs));
-      log(summary(result, findings.length ? renderFindings(findings) : ''));
+      log(summary(result, at, findings.length ? renderFindings(findings) : ''));
     });
   for (const format of QUOTA_FORMATS) {
     cmd
@@ -128,7 +128,7 @@ const QUOTA_HELP: Record<QuotaFormat, string> = {
   volcano: 'a QuotaTree from Volcano Queues (parent, deserved; guarantee, capability, reclaimable reported)',
 };
 
-function summary(r: ReturnType<typeof importKubectl>, findings: string): string {
+function summary(r: ReturnType<typeof importKubectl>, at: number, findings: string): string {
   const read =
     Object.entries(r.read)
       .map(([k, n]) => `${n} ${k}`)
@@ -136,19 +136,44 @@ function summary(r: ReturnType<typeof importKubectl>, findings: string): string 
   const lines = [`read: ${read}`, `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)`, ...r.mapped.map((m) => `mapped: ${m}`)];
   const byReason = new Map<string, typeof r.skipped>();
   for (const s of r.skipped) byReason.set(`${s.kind}: ${s.reason}`, [...(byReason.get(`${s.kind}: ${s.reason}`) ?? []), s]);
+  const late = startedAfter(r.jobs, at);
+  if (late.length)
+    lines.push(
+      `startedAt left out: ${late.length} job(s) started after --at ${new Date(at).toISOString()} (a snapshot holds no start later than its time; each job's comment says so):`,
+      ...nameLines(
+        late.map((j) => j.name),
+        '    ',
+      ),
+    );
   lines.push(`skipped: ${r.skipped.length} object(s)`);
   for (const [reason, list] of byReason) {
     lines.push(`  ${list.length} × ${reason}`);
-    // Every object is named; the first few with their place, the rest by name on one line.
+    // Every object is named: the first few with their place, the rest by name on wrapped lines.
     for (const s of list.slice(0, 5)) lines.push(`    ${s.name || '(no name)'}  ${s.where}`);
     if (list.length > 5)
       lines.push(
-        `    and ${list.length - 5} more: ${list
-          .slice(5)
-          .map((s) => s.name || '(no name)')
-          .join(', ')}`,
+        `    and ${list.length - 5} more:`,
+        ...nameLines(
+          list.slice(5).map((s) => s.name || '(no name)'),
+          '      ',
+        ),
       );
   }
   if (findings) lines.push(findings);
   return lines.join('\n');
+}
+
+/** Names, every one of them, comma-separated on indented lines of about 100 columns (a summary on stderr stays readable at any count). */
+function nameLines(names: string[], indent: string): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const [i, n] of names.entries()) {
+    const piece = i < names.length - 1 ? `${n},` : n;
+    if (line && indent.length + line.length + 1 + piece.length > 100) {
+      out.push(indent + line);
+      line = piece;
+    } else line = line ? `${line} ${piece}` : piece;
+  }
+  if (line) out.push(indent + line);
+  return out;
 }

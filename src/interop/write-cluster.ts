@@ -7,6 +7,15 @@ import { formatCpu, formatMemory } from '../model/resources.js';
 import { API_VERSION } from '../policy/schema.js';
 import type { ImportedJob, ImportedNode } from './import-kubectl.js';
 
+/**
+ * The jobs whose pods started after the snapshot's time: a Cluster's `startedAt` may not
+ * be later than its `at`, so theirs is left out of the document, and both the job's
+ * comment and the import's summary say so (nothing the input gave is dropped unsaid).
+ */
+export function startedAfter(jobs: ImportedJob[], at: number): ImportedJob[] {
+  return jobs.filter((j) => j.startedAt !== undefined && j.startedAt > at);
+}
+
 /** The Cluster document's text. */
 export function clusterYaml(name: string, at: number, source: string, nodes: ImportedNode[], jobs: ImportedJob[]): string {
   const nodeDocs = nodes.map((n) => ({
@@ -46,7 +55,12 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
     });
   };
   comment(spec.get('nodes'), (i) => [`Node ${nodes[i]!.name} at ${nodes[i]!.origin}: ${nodes[i]!.notes.join('; ')}`]);
-  comment(spec.get('jobs'), (i) => [`${jobs[i]!.notes[0]} (first at ${jobs[i]!.origin})`, ...jobs[i]!.notes.slice(1)]);
+  const late = new Set(startedAfter(jobs, at));
+  comment(spec.get('jobs'), (i) => {
+    const j = jobs[i]!;
+    const lateNote = late.has(j) ? [`started ${new Date(j.startedAt!).toISOString()}, after the snapshot's time (at): startedAt is left out`] : [];
+    return [`${j.notes[0]} (first at ${j.origin})`, ...j.notes.slice(1), ...lateNote];
+  });
   // Placements and resources read best on one line each.
   for (const list of [spec.get('nodes'), spec.get('jobs')]) {
     if (!isSeq(list)) continue;

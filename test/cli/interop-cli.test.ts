@@ -22,6 +22,22 @@ describe('quotient import kubectl', () => {
     expect(r.stderr).toMatch(/team-c\/frac-gpu/);
   });
 
+  it('says of each job that started after --at that its startedAt is left out, in its comment and in the summary', () => {
+    const r = quotient(['import', 'kubectl', STATE, '--at', '2026-11-23T06:30:00Z']);
+    expect(r.status).toBe(0);
+    const jobs = (parseYaml(r.stdout) as { spec: { jobs: Array<{ name: string; startedAt?: string }> } }).spec.jobs;
+    // Every startedAt written is at or before the snapshot's time; the later ones are said, one comment each.
+    expect(jobs.every((j) => j.startedAt === undefined || j.startedAt <= '2026-11-23T06:30:00.000Z')).toBe(true);
+    const notes = r.stdout.match(/after the snapshot's time \(at\): startedAt is left out/g) ?? [];
+    expect(notes.length).toBeGreaterThan(0);
+    const count = /startedAt left out: (\d+) job\(s\) started after --at 2026-11-23T06:30:00.000Z/.exec(r.stderr);
+    expect(Number(count?.[1])).toBe(notes.length);
+    // The early import keeps them all.
+    const all = quotient(['import', 'kubectl', STATE, '--at', '2026-11-23T12:00:00Z']);
+    expect(all.stderr).not.toMatch(/startedAt left out/);
+    expect(all.stdout).not.toMatch(/startedAt is left out/);
+  });
+
   it('reads stdin for -', () => {
     const r = quotient(['import', 'kubectl', '-', '--at', '2026-11-23T12:00:00Z'], '{"kind":"List","items":[]}');
     expect(r.status).toBe(0);
