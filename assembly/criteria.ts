@@ -93,6 +93,51 @@ export function compareJobs(a: u32, b: u32, from: u32): i32 {
   return a == b ? 0 : (a < b ? -1 : 1);
 }
 
+/**
+ * Writes job `j`'s sort key for the order from criterion `from` at `at` (f64 words, at
+ * most 7) and returns how many words it has: exactly the numbers `compareJobs` compares,
+ * in the order it compares them — rank and priority, lost-work units, GPUs, the start
+ * negated (later first), then name order and the index. Comparing two keys word by word
+ * (`compareKeys`) therefore answers as `compareJobs` does, without decoding the order or
+ * recomputing lost work per comparison: a greedy pass heaps candidates on their keys.
+ * Every word is an i32 or an f64 that compareJobs reads as is, so the words are exact,
+ * and negating a start keeps every comparison, NaN included, as compareJobs makes it.
+ */
+export function jobKey(j: u32, from: u32, at: usize): u32 {
+  const job = jobAt(j);
+  let w: usize = at;
+  for (let i = from; i < CRITERIA_COUNT; i++) {
+    const c = criterionAt(i);
+    if (c == CRITERION_PRIORITY) {
+      store<f64>(w, <f64>load<i32>(job + JOB_RANK));
+      store<f64>(w + 8, <f64>load<i32>(job + JOB_PRIORITY));
+      w += 16;
+    } else if (c == CRITERION_LOST_WORK) {
+      store<f64>(w, lostUnits(j));
+      w += 8;
+    } else if (c == CRITERION_GPUS) {
+      store<f64>(w, <f64>load<i32>(job + JOB_GPUS));
+      w += 8;
+    } else if (c == CRITERION_RECENCY) {
+      store<f64>(w, -load<f64>(job + JOB_STARTED_AT));
+      w += 8;
+    }
+  }
+  store<f64>(w, <f64>load<i32>(job + JOB_ORDER));
+  store<f64>(w + 8, <f64>j);
+  return <u32>((w + 16 - at) >>> 3);
+}
+
+/** `compareJobs` on two keys of `words` words written by `jobKey` for the same order and criterion. */
+@inline export function compareKeys(a: usize, b: usize, words: u32): i32 {
+  for (let i: usize = 0; i < <usize>words; i++) {
+    const x = load<f64>(a + (i << 3));
+    const y = load<f64>(b + (i << 3));
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
 // A set's cost: six f64 slots at a static address (the kernel allocates nothing).
 export const COST_RANK: usize = 0;
 export const COST_PRIORITY: usize = 8;

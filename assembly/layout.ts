@@ -35,6 +35,8 @@
 //   OUT_VICTIMS │ u32 × candidateCap           │ [0,cap/2) chosen job indices (JS reads); [cap/2,cap)
 //               │                              │ the current alternative's best (victims.ts)
 //   OUT_PODS    │ out × podCap        (8 B)    │ node u32 · mask u32             (JS reads)
+//   KEYS        │ key × candidateCap (64 B)    │ a candidate's sort key for one greedy pass
+//               │                              │ (criteria.ts `jobKey`), by position
 //               └──────────────────────────────┘
 //
 // A node's GPUs are the low `gpus` bits of a 32-bit mask (bit i set = GPU i allocated):
@@ -150,6 +152,9 @@ export const CANDIDATE_STRIDE: u32 = 8;
 export const CANDIDATE_JOB: u32 = 0;
 export const CANDIDATE_MASK: u32 = 4;
 
+/** One candidate's sort key: up to 8 f64 words (criteria.ts `jobKey` writes at most 7). */
+export const KEY_STRIDE: u32 = 64;
+
 export const OUT_POD_STRIDE: u32 = 8;
 export const OUT_POD_NODE: u32 = 0;
 export const OUT_POD_MASK: u32 = 4;
@@ -183,9 +188,10 @@ export const REGION_CANDIDATES: i32 = 16;
 export const REGION_ORDER: i32 = 17;
 export const REGION_OUT_VICTIMS: i32 = 18;
 export const REGION_OUT_PODS: i32 = 19;
+export const REGION_KEYS: i32 = 20;
 /** One past the last region: its offset is the end of the used memory. */
-export const REGION_END: i32 = 20;
-export const REGION_COUNT: i32 = 21;
+export const REGION_END: i32 = 21;
+export const REGION_COUNT: i32 = 22;
 
 /** Align levels 0..6 (no free GPU; largest free aligned block 1, 2, 4, 8, 16, 32). */
 export const LEVELS: u32 = 7;
@@ -249,6 +255,7 @@ export function computeRegions(
   at = putRegion(REGION_ORDER, at, c * 4);
   at = putRegion(REGION_OUT_VICTIMS, at, c * 4);
   at = putRegion(REGION_OUT_PODS, at, <usize>podCap * OUT_POD_STRIDE);
+  at = putRegion(REGION_KEYS, at, c * KEY_STRIDE);
   putRegion(REGION_END, at, 0);
 }
 

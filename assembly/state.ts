@@ -11,7 +11,7 @@ import {
   UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU, UNDO_FREE_MEM, UNDO_SHARES,
   REGION_NODES, REGION_SHARES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
   REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
-  REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_END, MAX_NODES,
+  REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_KEYS, REGION_END, MAX_NODES,
   computeRegions, regionStart,
 } from './layout';
 import { fullMask } from './bitmap';
@@ -42,6 +42,7 @@ export let candidatesPtr: usize = 0;
 export let orderPtr: usize = 0;
 export let outVictimsPtr: usize = 0;
 export let outPodsPtr: usize = 0;
+export let keysPtr: usize = 0;
 export let sharesPtr: usize = 0;
 
 /** Current query's epoch: a node/job stamped with it was already seen this query. */
@@ -62,6 +63,7 @@ function cachePointers(): void {
   orderPtr = regionStart(REGION_ORDER);
   outVictimsPtr = regionStart(REGION_OUT_VICTIMS);
   outPodsPtr = regionStart(REGION_OUT_PODS);
+  keysPtr = regionStart(REGION_KEYS);
   sharesPtr = regionStart(REGION_SHARES);
   cacheBucketPointers(nodeCount);
 }
@@ -262,8 +264,24 @@ export function restoreNodes(): void {
  */
 @inline export function setNodeMask(n: u32, mask: u32): void {
   const node = nodeAt(n);
-  moveNode(n, node, load<u32>(node + NODE_MASK), mask);
+  if (bucketsFollow) moveNode(n, node, load<u32>(node + NODE_MASK), mask);
   store<u32>(node + NODE_MASK, mask);
+}
+
+/**
+ * Whether `setNodeMask` moves nodes between buckets. A victim search (victims.ts) turns
+ * it off while it frees and re-occupies candidates: it reads only `fitsOf`, never the
+ * buckets, and `restoreNodes` undoes every change it made in the same mode, so the
+ * buckets keep describing the loaded state and no change pays for two bucket moves.
+ * Invariant: it is turned back on only when every node holds its loaded mask (the undo
+ * log restored), and before anything that reads the buckets (placeGang, poolFitsSum
+ * after a change).
+ */
+let bucketsFollow: bool = true;
+
+/** Turns bucket maintenance on or off (see `bucketsFollow`). */
+export function setBucketsFollow(on: bool): void {
+  bucketsFollow = on;
 }
 
 /**

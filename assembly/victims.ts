@@ -15,23 +15,29 @@
 // Every set kept is minimal (invariant 4): G and the second pass by their reprieve, the
 // exact optimum because dropping a victim from a feasible set is strictly better.
 //
-// Scratch: ORDER[0..n) sorts or heaps candidate positions, ORDER[n..2n) holds a pass's
-// chosen list; OUT_VICTIMS[0..cap/2) holds the query's best set so far (job indices, the
-// answer), OUT_VICTIMS[cap/2..) this alternative's best. So the caller reserves
+// Before step 1, a deficit that even every candidate together cannot relieve answers
+// NO_ROOM at once (`deficitsOutOfReach`). The search leaves the placement buckets as
+// loaded (state.ts `setBucketsFollow`): it reads only each node's fits.
+//
+// Scratch: ORDER[0..n) sorts or heaps candidate positions (on their sort keys in KEYS,
+// written once per pass), ORDER[n..2n) holds a pass's chosen list; OUT_VICTIMS[0..cap/2)
+// holds the query's best set so far (job indices, the answer), OUT_VICTIMS[cap/2..) this
+// alternative's best. So the caller reserves
 // candidateCap >= 2n. Node state changes in place; `restoreNodes` puts it back.
 
 import {
   JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_NODE,
   CANDIDATE_STRIDE, CANDIDATE_JOB, CANDIDATE_MASK, LAYOUT_BASE, HDR_CONSTRAINTS,
   HDR_DEFICITS, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT,
+  KEY_STRIDE,
 } from './layout';
 import {
-  jobAt, podAt, touchNode, restoreNodes, beginQuery, epoch, jobStampsPtr, applyPod, jobLive,
-  candidatesPtr, orderPtr, outVictimsPtr, candidateCap,
+  jobAt, podAt, touchNode, restoreNodes, beginQuery, epoch, jobStampsPtr, applyPod, jobLive, setBucketsFollow,
+  candidatesPtr, orderPtr, outVictimsPtr, candidateCap, keysPtr,
 } from './state';
 import { fitsOf, inRequestPool, poolFitsSum, placeGang } from './place';
 import {
-  compareJobs, compareCosts, compareNames, clearCost, copyCost, addToCost, COST_SIZE,
+  compareJobs, compareCosts, compareNames, clearCost, copyCost, addToCost, COST_SIZE, jobKey, compareKeys,
 } from './criteria';
 import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_BAD_CANDIDATE, STATUS_DUPLICATE_CANDIDATE,
@@ -154,6 +160,55 @@ function relieveConstraints(pos: u32, relieve: bool): void {
   relieveConstraints(pos, free);
 }
 
+/** Per constraint, what preempting every candidate would relieve (scratch of `deficitsOutOfReach`). */
+const RELIEF: usize = memory.data(<i32>(32 * 8), 8);
+
+/**
+ * True when preempting every candidate would still leave some deficit unrelieved: then
+ * the greedy, which would take every candidate and still fail, cannot succeed, and the
+ * answer is NO_ROOM without heaping or moving anything. Only constraints whose every
+ * relieving amount is >= 0 decide (a deficit then only falls as victims are added, so
+ * "all candidates" is the most any set relieves); and only a shortfall beyond rounding:
+ * the greedy subtracts the amounts one by one in its pick order, this sums them in
+ * candidate order, and the two f64 results differ by less than 2(n+1) units of
+ * roundoff of |d| + the sum, so a shortfall above twice that is a shortfall both ways.
+ * A borderline case returns false and the greedy decides, so answers are unchanged.
+ * Reads the deficits `resetSearch` left.
+ */
+function deficitsOutOfReach(): bool {
+  if (unsatisfied == 0) return false;
+  const limit: u32 = constraintCount < 32 ? (<u32>1 << constraintCount) - 1 : 0xffffffff;
+  let negative: u32 = 0;
+  memory.fill(RELIEF, 0, <usize>constraintCount << 3);
+  for (let pos: u32 = 0; pos < candidateCount; pos++) {
+    let bits = load<u32>(candidateAt(pos) + CANDIDATE_MASK) & limit;
+    if (bits == 0) continue;
+    const job = jobAt(jobOf(pos));
+    while (bits != 0) {
+      const k = ctz<u32>(bits);
+      bits &= bits - 1;
+      const resource = load<u32>(<usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE + CONSTRAINT_RESOURCE);
+      let amount: f64;
+      if (resource == RESOURCE_GPU) amount = <f64>load<u32>(job + JOB_GPU_SUM);
+      else if (resource == RESOURCE_CPU) amount = load<f64>(job + JOB_CPU_SUM);
+      else amount = load<f64>(job + JOB_MEM_SUM);
+      if (amount < 0) negative |= <u32>1 << k;
+      const at = RELIEF + (<usize>k << 3);
+      store<f64>(at, load<f64>(at) + amount);
+    }
+  }
+  // 2^-53 is f64's unit roundoff; 4(n+2) of them covers both orders' error with room to spare.
+  const slack: f64 = 4.0 * (<f64>candidateCount + 2.0) * 1.1102230246251565e-16;
+  for (let k: u32 = 0; k < constraintCount; k++) {
+    if ((negative >>> k) & 1) continue;
+    const d = load<f64>(deficitAt(k));
+    if (!(d > 0)) continue;
+    const relief = load<f64>(RELIEF + (<usize>k << 3));
+    if (d - relief > slack * (d + relief)) return true;
+  }
+  return false;
+}
+
 /** Back to the loaded state with the query's full deficits: nothing preempted. */
 function resetSearch(): void {
   restoreNodes();
@@ -167,22 +222,32 @@ function resetSearch(): void {
   fitsSum = poolFitsSum();
 }
 
-/** Min-heap over ORDER[0..size) on the job order from criterion `from`. */
-function siftDown(start: u32, size: u32, from: u32): void {
+/** Words of the keys the current pass wrote (criteria.ts `jobKey`). */
+let keyWords: u32 = 0;
+
+/** Where candidate position `pos` keeps its sort key (KEYS region). */
+@inline function keyAt(pos: u32): usize {
+  return keysPtr + <usize>pos * KEY_STRIDE;
+}
+
+/** Min-heap over ORDER[0..size) on the keys of the current pass (the job order from its criterion). */
+function siftDown(start: u32, size: u32): void {
   let i = start;
   const item = load<u32>(orderAt(i));
+  const itemKey = keyAt(item);
+  const words = keyWords;
   while (true) {
     let child: u32 = (i << 1) + 1;
     if (child >= size) break;
     let childItem = load<u32>(orderAt(child));
     if (child + 1 < size) {
       const right = load<u32>(orderAt(child + 1));
-      if (compareJobs(jobOf(right), jobOf(childItem), from) < 0) {
+      if (compareKeys(keyAt(right), keyAt(childItem), words) < 0) {
         child++;
         childItem = right;
       }
     }
-    if (compareJobs(jobOf(childItem), jobOf(item), from) >= 0) break;
+    if (compareKeys(keyAt(childItem), itemKey, words) >= 0) break;
     store<u32>(orderAt(i), childItem);
     i = child;
   }
@@ -199,12 +264,17 @@ function greedyPass(m: u32, from: u32): i32 {
   const n = candidateCount;
   let chosen: u32 = 0;
   let size = m;
-  for (let i = <i32>(size >>> 1) - 1; i >= 0; i--) siftDown(<u32>i, size, from);
+  // Each position's key once, so the heap compares numbers instead of decoding the order.
+  for (let i: u32 = 0; i < m; i++) {
+    const pos = load<u32>(orderAt(i));
+    keyWords = jobKey(jobOf(pos), from, keyAt(pos));
+  }
+  for (let i = <i32>(size >>> 1) - 1; i >= 0; i--) siftDown(<u32>i, size);
   while (size > 0 && !feasible()) {
     const pos = load<u32>(orderAt(0));
     size--;
     store<u32>(orderAt(0), load<u32>(orderAt(size)));
-    if (size > 1) siftDown(0, size, from);
+    if (size > 1) siftDown(0, size);
     toggle(pos, true);
     store<u32>(orderAt(n + chosen), pos);
     chosen++;
@@ -341,6 +411,40 @@ function siftJobs(list: usize, start: u32, size: u32): void {
   store<u32>(list + (<usize>i << 2), item);
 }
 
+/**
+ * This alternative's best set into bestPtr() (bestLen, COST_BEST): 1 when it is the
+ * proven optimum, 0 when it is the heuristic's, -1 when no set of the candidates makes
+ * room. Leaves nodes changed; the caller restores them.
+ */
+function searchAlternative(): i32 {
+  resetSearch();
+  bestLen = 0;
+  clearCost(COST_BEST);
+  if (feasible()) return 1;
+  if (deficitsOutOfReach()) return -1;
+  const candidates = candidateCount;
+  for (let i: u32 = 0; i < candidates; i++) store<u32>(orderAt(i), i);
+  const kept = greedyPass(candidates, 0);
+  if (kept < 0) return -1;
+  const first = orderAt(candidates);
+  costOf(COST_TRY, first, <u32>kept);
+  keepAsBest(first, <u32>kept);
+
+  // The deciding candidates: those that alone are no worse than the greedy's set.
+  let d: u32 = 0;
+  for (let pos: u32 = 0; pos < candidates; pos++) {
+    clearCost(COST_TRY);
+    addToCost(COST_TRY, jobOf(pos));
+    if (compareCosts(COST_TRY, COST_BEST) <= 0) store<u32>(orderAt(d++), pos);
+  }
+  if (d <= EXACT_LIMIT) return exactSearch(d) ? 1 : 0;
+  resetSearch();
+  const second = greedyPass(d, 1);
+  costOf(COST_TRY, first, <u32>second);
+  if (beatsBest(first, <u32>second)) keepAsBest(first, <u32>second);
+  return 0;
+}
+
 /** Starts a query over alternatives: no best set yet. */
 export function resetWinner(): void {
   victimCount = 0;
@@ -377,48 +481,20 @@ export function selectVictims(
     if (load<u32>(c + CONSTRAINT_RESOURCE) > RESOURCE_MEM) return STATUS_BAD_CONSTRAINT;
   }
   if (hopeless) return STATUS_NO_ROOM;
-  resetSearch();
-
-  let exact = true;
-  bestLen = 0;
-  clearCost(COST_BEST);
-  if (!feasible()) {
-    for (let i: u32 = 0; i < candidates; i++) store<u32>(orderAt(i), i);
-    const kept = greedyPass(candidates, 0);
-    if (kept < 0) {
-      restoreNodes();
-      return STATUS_NO_ROOM;
-    }
-    const first = orderAt(candidates);
-    costOf(COST_TRY, first, <u32>kept);
-    keepAsBest(first, <u32>kept);
-
-    // The deciding candidates: those that alone are no worse than the greedy's set.
-    let d: u32 = 0;
-    for (let pos: u32 = 0; pos < candidates; pos++) {
-      clearCost(COST_TRY);
-      addToCost(COST_TRY, jobOf(pos));
-      if (compareCosts(COST_TRY, COST_BEST) <= 0) store<u32>(orderAt(d++), pos);
-    }
-    if (d <= EXACT_LIMIT) {
-      exact = exactSearch(d);
-    } else {
-      exact = false;
-      resetSearch();
-      const second = greedyPass(d, 1);
-      costOf(COST_TRY, first, <u32>second);
-      if (beatsBest(first, <u32>second)) keepAsBest(first, <u32>second);
-    }
-  }
+  // The search reads only fitsOf and the deficits: buckets stay as loaded (state.ts) and
+  // follow again once every node is back, before the winner's placement below.
+  setBucketsFollow(false);
+  const found = searchAlternative();
+  restoreNodes();
+  setBucketsFollow(true);
+  if (found < 0) return STATUS_NO_ROOM;
+  const exact = found == 1;
 
   // Across alternatives: the better set wins; an exact tie goes to the better standing.
   if (winner >= 0) {
     let c = compareCosts(COST_BEST, COST_WINNER);
     if (c == 0) c = compareNames(bestPtr(), bestLen, outVictimsPtr, victimCount);
-    if (c > 0 || (c == 0 && standing >= winnerStanding)) {
-      restoreNodes();
-      return STATUS_OK;
-    }
+    if (c > 0 || (c == 0 && standing >= winnerStanding)) return STATUS_OK;
   }
   resetSearch();
   const best = bestPtr();

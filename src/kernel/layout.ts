@@ -64,6 +64,7 @@ export const LAYOUT = {
   CANDIDATE_STRIDE: 8,
   CANDIDATE_JOB: 0,
   CANDIDATE_MASK: 4,
+  KEY_STRIDE: 64,
   OUT_POD_STRIDE: 8,
   OUT_POD_NODE: 0,
   OUT_POD_MASK: 4,
@@ -91,8 +92,9 @@ export const LAYOUT = {
   REGION_ORDER: 17,
   REGION_OUT_VICTIMS: 18,
   REGION_OUT_PODS: 19,
-  REGION_END: 20,
-  REGION_COUNT: 21,
+  REGION_KEYS: 20,
+  REGION_END: 21,
+  REGION_COUNT: 22,
 } as const;
 
 /**
@@ -144,6 +146,7 @@ export function computeRegions(sizes: LayoutSizes): number[] {
     candidateCap * 4,
     candidateCap * 4,
     podCap * LAYOUT.OUT_POD_STRIDE,
+    candidateCap * LAYOUT.KEY_STRIDE,
   ];
   const starts: number[] = [];
   let at = LAYOUT.LAYOUT_BASE + LAYOUT.HEADER_SIZE;
