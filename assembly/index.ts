@@ -15,7 +15,7 @@ import {
   addJobState, removeJobState,
 } from './state';
 import { setRequest, placeGang, poolRoom } from './place';
-import { selectVictims as chooseVictims, resetWinner, victimCount, winner, winnerExact } from './victims';
+import { selectVictims as chooseVictims, resetWinner, victimCount, winner, winnerExact, aloneCount as bestCount } from './victims';
 import { setOrder, validOrder } from './criteria';
 import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_NOT_LOADED, STATUS_SCRATCH_TOO_SMALL, STATUS_OUT_OF_MEMORY,
@@ -49,6 +49,11 @@ export {
 const MAX_PODS_PER_NODE: u64 = 32;
 
 let calls: u32 = 0;
+
+/** Victims of the last alternative on its own, after `selectVictims` with `alone`. */
+export function aloneCount(): u32 {
+  return bestCount();
+}
 
 /** Queries answered (place + selectVictims; room is not counted): lets a test prove the wasm path ran. */
 export function callCount(): u32 {
@@ -157,10 +162,14 @@ export function place(pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strate
  * borrowing). After the last call the header holds the answer: HDR_OUT_ALTERNATIVE (-1
  * when no alternative has a set), HDR_OUT_EXACT, and the counts of OUT_VICTIMS and
  * OUT_PODS. Returns STATUS_NO_ROOM when this alternative has no set.
+ *
+ * `alone` != 0: the status is instead what this alternative would answer as the only
+ * one (OK when its set is placed), and `aloneCount()` victims at OUT_VICTIMS[cap/2..)
+ * are its set, in job order, until the next call (victims.ts).
  */
 export function selectVictims(
   pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strategy: i32, strict: i32,
-  candidates: u32, constraints: u32, order: u32, alternative: u32, standing: u32,
+  candidates: u32, constraints: u32, order: u32, alternative: u32, standing: u32, alone: i32,
 ): i32 {
   calls++;
   if (alternative == 0) {
@@ -179,7 +188,7 @@ export function selectVictims(
   setRequest(gpu, cpu, mem, pool, strategy != 0, strict != 0);
   setOrder(order);
   const hopeless = <u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE;
-  const answer = chooseVictims(hopeless ? 0 : pods, candidates, constraints, hopeless, alternative, standing);
+  const answer = chooseVictims(hopeless ? 0 : pods, candidates, constraints, hopeless, alternative, standing, alone != 0);
   if (answer != STATUS_OK && answer != STATUS_NO_ROOM) return answer;
   if (winner >= 0) {
     store<u32>(<usize>LAYOUT_BASE + HDR_OUT_POD_COUNT, pods);

@@ -458,16 +458,24 @@ export function resetWinner(): void {
  * beats the query's best so far (criteria, then names, then `standing`: 0 in-quota
  * before 1 borrowing, then the earlier alternative), it becomes the answer: job indices
  * in OUT_VICTIMS (`victimCount`, job order), the placement in OUT_PODS. Returns
- * STATUS_NO_ROOM when this alternative has no set at all. The caller has begun the query
+ * STATUS_NO_ROOM when this alternative has no set. The caller has begun the query
  * (fresh epoch); node state is restored before return. `hopeless` (more pods than any
  * cluster of this size holds) answers NO_ROOM once the inputs are checked.
+ *
+ * `alone` also answers what this alternative would answer on its own (as the only
+ * alternative of a query): the status says whether its set is placed, and its set, in
+ * job order, is left at OUT_VICTIMS[cap/2..) (`aloneCount` victims), for the caller to
+ * read before the next alternative. A set that loses is then placed too, to know, over
+ * OUT_PODS: the caller reads the answer's placement after the call that made it the
+ * answer (HDR_OUT_ALTERNATIVE names it).
  */
 export function selectVictims(
-  pods: u32, candidates: u32, constraints: u32, hopeless: bool, alternative: u32, standing: u32,
+  pods: u32, candidates: u32, constraints: u32, hopeless: bool, alternative: u32, standing: u32, alone: bool,
 ): i32 {
   podsWanted = <i32>pods;
   constraintCount = constraints;
   candidateCount = candidates;
+  bestLen = 0;
   if ((<u64>candidates << 1) > <u64>candidateCap) return STATUS_SCRATCH_TOO_SMALL;
   for (let i: u32 = 0; i < candidates; i++) {
     const j = jobOf(i);
@@ -487,27 +495,48 @@ export function selectVictims(
   const found = searchAlternative();
   restoreNodes();
   setBucketsFollow(true);
-  if (found < 0) return STATUS_NO_ROOM;
+  if (found < 0) {
+    bestLen = 0;
+    return STATUS_NO_ROOM;
+  }
   const exact = found == 1;
 
   // Across alternatives: the better set wins; an exact tie goes to the better standing.
+  let wins = true;
   if (winner >= 0) {
     let c = compareCosts(COST_BEST, COST_WINNER);
     if (c == 0) c = compareNames(bestPtr(), bestLen, outVictimsPtr, victimCount);
-    if (c > 0 || (c == 0 && standing >= winnerStanding)) return STATUS_OK;
+    wins = !(c > 0 || (c == 0 && standing >= winnerStanding));
   }
-  resetSearch();
+  if (!wins && !alone) return STATUS_OK;
   const best = bestPtr();
-  for (let i: u32 = 0; i < bestLen; i++) moveJob(load<u32>(best + (<usize>i << 2)), false);
-  const placed = placeGang(pods);
-  restoreNodes();
+  // Freed in pick order, as the twin frees them (free cpu and memory are f64 sums).
+  const placed = placeSet(best, bestLen, pods);
+  // Job order: the answer's, and what `alone` leaves for the caller (names compare as sets).
+  sortJobs(best, bestLen);
+  // Only `alone` gets here with a losing set: OUT_PODS now holds its placement, so the
+  // caller keeps the answer's placement from the call that made it the answer.
+  if (!wins) return placed ? STATUS_OK : STATUS_NO_ROOM;
   if (!placed) return STATUS_NO_ROOM;
   memory.copy(outVictimsPtr, best, <usize>bestLen << 2);
-  sortJobs(outVictimsPtr, bestLen);
   victimCount = bestLen;
   copyCost(COST_WINNER, COST_BEST);
   winner = <i32>alternative;
   winnerExact = exact;
   winnerStanding = standing;
   return STATUS_OK;
+}
+
+/** Places the gang (OUT_PODS) once the `len` jobs at `list` are preempted; node state is restored after. */
+function placeSet(list: usize, len: u32, pods: u32): bool {
+  resetSearch();
+  for (let i: u32 = 0; i < len; i++) moveJob(load<u32>(list + (<usize>i << 2)), false);
+  const placed = placeGang(pods);
+  restoreNodes();
+  return placed;
+}
+
+/** Victims of the last alternative on its own (`selectVictims` with `alone`), at OUT_VICTIMS[cap/2..). */
+export function aloneCount(): u32 {
+  return bestLen;
 }

@@ -14,7 +14,7 @@
  * Where the `Kernel` contract says indices are never reused, this wrapper's are: after
  * `removeJob(i)` index i names the job that was last. Only LiveSnapshot drives it.
  */
-import type { Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PoolRoom, VictimAlternative, VictimResult } from '../kernel/types.js';
+import type { Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PoolRoom, VictimAlternative, VictimOptions, VictimResult } from '../kernel/types.js';
 import type { VictimOrder } from '../kernel/victim-order.js';
 
 /** Retired inner indices tolerated before a compaction, besides one per live job. */
@@ -79,12 +79,13 @@ export class DenseKernel implements Kernel {
     return this.inner.room(req);
   }
 
-  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order?: VictimOrder): VictimResult {
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order?: VictimOrder, options?: VictimOptions): VictimResult {
     this.beforeVictims?.(alternatives);
     const inner = alternatives.map((a) => ({ standing: a.standing, constraints: a.constraints, candidates: a.candidates.map((c) => this.candidate(c)) }));
-    const res = this.inner.selectVictims(req, inner, order);
-    if (!res.ok) return res;
-    return { ...res, victims: res.victims.map((k) => this.toDense[k]!) };
+    const res = this.inner.selectVictims(req, inner, order, options);
+    const alone = res.alone ? { alone: res.alone.map((r) => ({ ok: r.ok, victims: r.victims.map((k) => this.toDense[k]!) })) } : {};
+    if (!res.ok) return { ...res, ...alone };
+    return { ...res, victims: res.victims.map((k) => this.toDense[k]!), ...alone };
   }
 
   /** Adds a running job at the next dense index (the job count) and returns that index. */

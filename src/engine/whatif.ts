@@ -15,6 +15,7 @@
  * decides, in quota first. An `only` job skips 1-3 and never preempts (invariant 5).
  */
 import { LAYOUT } from '../kernel/layout.js';
+import type { AloneResult } from '../kernel/types.js';
 import { sourceText } from '../model/source.js';
 import type { JobSpec } from '../model/policy.js';
 import type { Snapshot } from './snapshot.js';
@@ -231,11 +232,13 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
   }
 
   // SEMANTICS 5.3: one call; the kernel compares the best set of every way by the
-  // criteria, and the job's standing breaks only an exact tie (in quota first).
+  // criteria, and the job's standing breaks only an exact tie (in quota first). With two
+  // ways it also answers each alone, for the losing way's sentence (otherWay).
   const res = snap.kernel.selectVictims(
     ctx.req,
     withCandidates.map((p) => ({ standing: p.standing, candidates: p.candidates, constraints: p.constraints })),
     kernelOrder(ctx.pool),
+    { alone: withCandidates.length > 1 },
   );
   const winner = res.ok ? withCandidates[res.alternative] : undefined;
   if (!winner) {
@@ -263,17 +266,23 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
         'preempt/victims',
         `preempting ${victims.length} job(s) (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`,
       ),
-      ...withCandidates.filter((p) => p !== problem).map((p) => because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p)}`)),
+      ...withCandidates.flatMap((p, i) =>
+        p === problem ? [] : [because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p, res.alone?.[i])}`)],
+      ),
       ...victimOrderReason(ctx.pool),
     ],
     ...(isDefaultVictimOrder(ctx.pool.victimOrder) ? {} : { victimOrder: ctx.pool.victimOrder }),
   };
 }
 
-/** What running the losing way would have taken: its own best set (one kernel call), or why none works. */
-function otherWay(ctx: AnswerContext, p: PreemptionProblem): string {
+/**
+ * What running the losing way would have taken: its own best set, or why none works.
+ * `alone` is the kernel's answer for that way on its own, from the call that chose the
+ * winner; without it (a kernel that did not give it), one more call asks.
+ */
+function otherWay(ctx: AnswerContext, p: PreemptionProblem, alone: AloneResult | undefined): string {
   const snap = ctx.snapshot;
-  const res = snap.kernel.selectVictims(ctx.req, [{ standing: p.standing, candidates: p.candidates, constraints: p.constraints }], p.order);
+  const res = alone ?? snap.kernel.selectVictims(ctx.req, [{ standing: p.standing, candidates: p.candidates, constraints: p.constraints }], p.order);
   if (!res.ok) return `running ${p.standing} instead, no set of its eligible jobs makes room (${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}), so the set above is the only one`;
   const victims = victimAnswers(snap, res.victims, p.ruleOf, ctx.job.priority);
   const names = victims.map((v) => jobLabel(snap.job(snap.jobIndex.get(v.job)!), ctx.viewer)).join(', ');

@@ -11,7 +11,7 @@ import { WorkingNodes, applyPodTo, fitsOf, freeGpus, modelAllowed, placeGang, ty
 import { beatsAcross, bestForAlternative, type AlternativeBest, type JobTotals, type TwinSnapshot } from './reference-victims.js';
 import { MILLI_PER_GPU, failJob, validateCandidates, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, compareJobs, type VictimOrder } from './victim-order.js';
-import type { GangRequest, Kernel, KernelJob, KernelNode, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, VictimAlternative, VictimResult } from './types.js';
+import type { AloneResult, GangRequest, Kernel, KernelJob, KernelNode, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, VictimAlternative, VictimOptions, VictimResult } from './types.js';
 
 /** Frees every pod of `job` on `nodes` (a query's copy-on-write view). */
 function freeJob(nodes: WorkingNodes, job: KernelJob): void {
@@ -141,9 +141,10 @@ export class ReferenceKernel implements Kernel {
   /**
    * The whole of SEMANTICS 5.3 (reference-victims.ts): each alternative's best set, then
    * the best across alternatives by the same order; the winner is placed on the nodes
-   * its victims free.
+   * its victims free. With `options.alone`, every alternative's set is placed, and each
+   * one's own answer is reported too.
    */
-  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order: VictimOrder = DEFAULT_VICTIM_ORDER): VictimResult {
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order: VictimOrder = DEFAULT_VICTIM_ORDER, options: VictimOptions = {}): VictimResult {
     const snapshot = this.loaded();
     validateRequest(req);
     validateOrder(order);
@@ -152,21 +153,28 @@ export class ReferenceKernel implements Kernel {
       validateCandidates(alt.candidates, snapshot.jobs.length, (j) => !this.removed[j]);
     }
     const poolNodes = this.poolOf(req);
+    const inJobOrder = (jobs: readonly number[]): number[] => [...jobs].sort((a, b) => compareJobs(snapshot.jobs[a]!, snapshot.jobs[b]!, a, b, order, 0));
+    const alone: AloneResult[] = [];
     let winner: { best: AlternativeBest; index: number; rank: number; pods: PodPlacement[] } | null = null;
     alternatives.forEach((alt, index) => {
       const best = bestForAlternative(snapshot, poolNodes, req, alt, this.totals, order);
-      if (!best) return;
+      if (!best) {
+        alone.push({ ok: false, victims: [] });
+        return;
+      }
       const rank = alt.standing === 'in-quota' ? 0 : 1;
-      if (winner && !beatsAcross(snapshot.jobs, best, rank, winner.best, winner.rank, order)) return;
+      const wins = !winner || beatsAcross(snapshot.jobs, best, rank, winner.best, winner.rank, order);
+      if (!wins && !options.alone) return;
       const nodes = new WorkingNodes(snapshot.nodes);
       for (const j of best.jobs) freeJob(nodes, snapshot.jobs[j]!);
       const pods = placeGang(nodes, poolNodes, req);
-      if (pods) winner = { best, index, rank, pods };
+      alone.push(pods ? { ok: true, victims: inJobOrder(best.jobs) } : { ok: false, victims: [] });
+      if (pods && wins) winner = { best, index, rank, pods };
     });
-    if (!winner) return { ok: false, victims: [], pods: [], alternative: -1, exact: false };
+    const each = options.alone ? { alone } : {};
+    if (!winner) return { ok: false, victims: [], pods: [], alternative: -1, exact: false, ...each };
     const won: { best: AlternativeBest; index: number; pods: PodPlacement[] } = winner;
-    const victims = [...won.best.jobs].sort((a, b) => compareJobs(snapshot.jobs[a]!, snapshot.jobs[b]!, a, b, order, 0));
-    return { ok: true, victims, pods: won.pods, alternative: won.index, exact: won.best.exact };
+    return { ok: true, victims: inJobOrder(won.best.jobs), pods: won.pods, alternative: won.index, exact: won.best.exact, ...each };
   }
 
   private loaded(): TwinSnapshot {

@@ -157,6 +157,24 @@ export interface VictimResult {
    * exhaustively); false when it is the heuristic's (greedy, reprieve, second pass).
    */
   exact: boolean;
+  /**
+   * With `{ alone: true }`: per alternative, in order, what a query with that alternative
+   * alone would answer — ok and its victims (job order) — as `selectVictims(req, [alt],
+   * order)` gives them, without asking again (whatif.ts explains the losing way with it).
+   */
+  alone?: AloneResult[];
+}
+
+/** What one alternative alone answers (`VictimResult.alone`). */
+export interface AloneResult {
+  ok: boolean;
+  victims: number[];
+}
+
+/** Options of `Kernel.selectVictims`. */
+export interface VictimOptions {
+  /** Also answer each alternative as if it were the only one (`VictimResult.alone`). */
+  alone?: boolean;
 }
 
 /**
@@ -191,9 +209,10 @@ export interface Kernel {
    * an exact tie goes to the better standing (in-quota first), then the earlier
    * alternative. ok=false when no alternative has a set. `order` defaults to
    * SEMANTICS 5.3's (victim-order.ts); throws `kernel/invalid-order` for a list that is
-   * not a permutation of the five criteria.
+   * not a permutation of the five criteria. `options.alone` adds each alternative's own
+   * answer (`VictimResult.alone`).
    */
-  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order?: VictimOrder): VictimResult;
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order?: VictimOrder, options?: VictimOptions): VictimResult;
   /**
    * Adds a running job to the loaded snapshot permanently (outside any query's undo):
    * its pods occupy their nodes' GPUs, cpu and memory. Returns its index, the next one

@@ -11,7 +11,7 @@ import { LAYOUT, computeRegions } from './layout.js';
 import { failCandidate, failJob, isMaskValue, kernelDeficit, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
-import type { Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, QuotaConstraint, VictimAlternative, VictimResult } from './types.js';
+import type { AloneResult, Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, QuotaConstraint, VictimAlternative, VictimOptions, VictimResult } from './types.js';
 
 /** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
 const MAX_PODS_PER_NODE = 32;
@@ -141,7 +141,7 @@ export class WasmKernel implements Kernel {
    * SEMANTICS 5.3 in wasm: one wasm call per alternative, each keeping the better set in
    * the kernel's output (assembly/victims.ts); the loaded state is unchanged afterwards.
    */
-  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order: VictimOrder = DEFAULT_VICTIM_ORDER): VictimResult {
+  selectVictims(req: GangRequest, alternatives: readonly VictimAlternative[], order: VictimOrder = DEFAULT_VICTIM_ORDER, options: VictimOptions = {}): VictimResult {
     const counts = this.loadedCounts();
     validateRequest(req);
     validateOrder(order);
@@ -155,8 +155,11 @@ export class WasmKernel implements Kernel {
       this.reserve(counts, this.jobCap, this.podStoreCap, Math.max(2 * most, this.candidateCap * 2), this.podCap);
     }
     this.ensurePodCap(req.pods, counts);
-    const fail: VictimResult = { ok: false, victims: [], pods: [], alternative: -1, exact: false };
     const code = encodeOrder(order);
+    const alone: AloneResult[] | undefined = options.alone ? [] : undefined;
+    const header = LAYOUT.LAYOUT_BASE >>> 2;
+    /** With `alone`, a losing alternative's placement overwrites OUT_PODS: the answer's is read when it becomes the answer. */
+    let winnerPods: PodPlacement[] | null = null;
     this.writeModels(req);
     for (let a = 0; a < alternatives.length; a++) {
       const { candidates, constraints, standing } = alternatives[a]!;
@@ -174,20 +177,27 @@ export class WasmKernel implements Kernel {
         code,
         a,
         standing === 'in-quota' ? 0 : 1,
+        alone ? 1 : 0,
       );
       if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) throw statusError(status, 'selectVictims');
+      if (alone) {
+        const ok = status === KERNEL_STATUS.STATUS_OK;
+        const at = (this.regions[LAYOUT.REGION_OUT_VICTIMS]! >>> 2) + (this.candidateCap >>> 1);
+        alone.push({ ok, victims: ok ? Array.from(this.u32.subarray(at, at + this.wasm.aloneCount())) : [] });
+        if (this.i32[header + (LAYOUT.HDR_OUT_ALTERNATIVE >>> 2)] === a) winnerPods = this.readPods();
+      }
     }
-    const header = LAYOUT.LAYOUT_BASE >>> 2;
     const alternative = this.i32[header + (LAYOUT.HDR_OUT_ALTERNATIVE >>> 2)]!;
-    if (alternatives.length === 0 || alternative < 0) return fail;
+    if (alternatives.length === 0 || alternative < 0) return { ok: false, victims: [], pods: [], alternative: -1, exact: false, ...(alone ? { alone } : {}) };
     const count = this.u32[header + (LAYOUT.HDR_OUT_VICTIM_COUNT >>> 2)]!;
     const at = this.regions[LAYOUT.REGION_OUT_VICTIMS]! >>> 2;
     return {
       ok: true,
       victims: Array.from(this.u32.subarray(at, at + count)),
-      pods: this.readPods(),
+      pods: winnerPods ?? this.readPods(),
       alternative,
       exact: this.u32[header + (LAYOUT.HDR_OUT_EXACT >>> 2)] === 1,
+      ...(alone ? { alone } : {}),
     };
   }
 

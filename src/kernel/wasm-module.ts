@@ -45,7 +45,9 @@ export interface KernelExports {
     order: number,
     alternative: number,
     standing: number,
+    alone: number,
   ): number;
+  aloneCount(): number;
 }
 
 let compiled: WebAssembly.Module | null = null;

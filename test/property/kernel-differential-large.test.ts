@@ -6,7 +6,8 @@
  * answered by the exact search, rarely reach. Pins the wasm victim search's shortcuts
  * (assembly/victims.ts: sort keys instead of the criteria table per comparison, the
  * deficit check before the greedy, buckets left as loaded during the search) to the
- * twin's plain sort-and-scan. A failing case prints as JSON {"snapshot", "req",
+ * twin's plain sort-and-scan; and each alternative's own answer (`{ alone: true }`) to
+ * a query of that alternative alone. A failing case prints as JSON {"snapshot", "req",
  * "alternatives", "order"} that either kernel can load.
  */
 import fc from 'fast-check';
@@ -91,6 +92,16 @@ describe('kernel differential on large candidate lists (wasm vs reference)', () 
         wasmCalls += c.alternatives.length;
         expect(chosen).toEqual(reference.selectVictims(c.req, c.alternatives, c.order));
         if (chosen.ok && !chosen.exact) heuristic++;
+        // Each alternative's own answer, from the same call: the same answer, plus what a call with it alone gives.
+        const withAlone = wasm.selectVictims(c.req, c.alternatives, c.order, { alone: true });
+        wasmCalls += c.alternatives.length;
+        expect(withAlone).toEqual(reference.selectVictims(c.req, c.alternatives, c.order, { alone: true }));
+        expect({ ...withAlone, alone: undefined }).toEqual(chosen);
+        c.alternatives.forEach((alt, i) => {
+          const single = wasm.selectVictims(c.req, [alt], c.order);
+          wasmCalls++;
+          expect(withAlone.alone![i]).toEqual({ ok: single.ok, victims: single.victims });
+        });
         // The search left the loaded state as it was, buckets included: placing gives the twin's answer.
         expect(wasm.place(c.req)).toEqual(reference.place(c.req));
         wasmCalls++;

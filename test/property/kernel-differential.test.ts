@@ -184,6 +184,16 @@ describe('kernel differential (wasm vs reference)', () => {
         const chosen = wasm.selectVictims(c.req, c.alternatives, c.order);
         wasmCalls += 2 + c.alternatives.length;
         expect(chosen).toEqual(reference.selectVictims(c.req, c.alternatives, c.order));
+        // Each alternative's own answer from the same call (whatif.ts explains the losing way with it).
+        const withAlone = wasm.selectVictims(c.req, c.alternatives, c.order, { alone: true });
+        wasmCalls += c.alternatives.length;
+        expect(withAlone).toEqual(reference.selectVictims(c.req, c.alternatives, c.order, { alone: true }));
+        expect({ ...withAlone, alone: undefined }).toEqual(chosen);
+        c.alternatives.forEach((alt, i) => {
+          const single = wasm.selectVictims(c.req, [alt], c.order);
+          wasmCalls++;
+          expect(withAlone.alone![i]).toEqual({ ok: single.ok, victims: single.victims });
+        });
         const best = optimalVictims(c.snapshot, c.req, c.alternatives, c.order);
         expect(chosen.ok).toBe(best !== undefined);
         if (chosen.ok && best) {
