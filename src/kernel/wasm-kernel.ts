@@ -11,7 +11,21 @@ import { LAYOUT, computeRegions } from './layout.js';
 import { failCandidate, failJob, isMaskValue, kernelDeficit, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
-import type { AloneResult, Candidate, GangRequest, Kernel, KernelJob, KernelSnapshot, PlacementResult, PodPlacement, PoolRoom, QuotaConstraint, VictimAlternative, VictimOptions, VictimResult } from './types.js';
+import type {
+  AloneResult,
+  Candidate,
+  GangRequest,
+  Kernel,
+  KernelJob,
+  KernelSnapshot,
+  PlacementResult,
+  PodPlacement,
+  PoolRoom,
+  QuotaConstraint,
+  VictimAlternative,
+  VictimOptions,
+  VictimResult,
+} from './types.js';
 
 /** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
 const MAX_PODS_PER_NODE = 32;

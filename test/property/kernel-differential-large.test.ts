@@ -69,7 +69,7 @@ const caseArb = fc
         candidates: jobs.map((_, j) => ({ job: j, constraintMask: (j + i) % 3 === 0 ? 0 : 1 })).filter((_, j) => (j + i) % (a.keep + 1) !== 0),
         constraints: [{ resource: 0, deficit: a.deficit }],
       })),
-      order: order as VictimOrder,
+      order,
     };
     return Object.assign(c, { [fc.toStringMethod]: () => JSON.stringify(c) });
   });
