@@ -26,6 +26,7 @@
  *   npm run build && npm run bench:b5   # the workers run dist/engine/batch-worker.js
  *   npm run -s bench:b5 -- --json       # JSON only
  *   npm run bench:b5 -- --only small    # one snapshot
+ *   npm run bench:b5 -- --only small --quick   # the harness's smoke run: 1 run per cell
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -41,6 +42,8 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const ONLY = arg('--only');
+/** `--quick` (the harness's smoke run): one run per cell and a shorter CPU-loop ceiling, every figure still printed. */
+const QUICK = process.argv.includes('--quick');
 const FULL_QUERIES = Number(arg('--full-queries') ?? 2000);
 const SMALL_MAX = Number(arg('--small-queries') ?? 100_000);
 /** Single-thread seconds of answering one small run may take (sets the small query count). */
@@ -60,7 +63,7 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-  { name: 'small', nodes: 200, fanout: [3, 3, 3], repeats: 3 },
+  { name: 'small', nodes: 200, fanout: [3, 3, 3], repeats: QUICK ? 1 : 3 },
   { name: 'full', nodes: 10_000, fanout: [10, 10, 9], repeats: 1 },
 ];
 
@@ -178,7 +181,7 @@ async function runVariant(v: Variant) {
  * then on 2 at once. Machines here are shared; read 2w/1w against this ceiling.
  */
 async function parallelCeiling(): Promise<number> {
-  const code = `const { parentPort } = require('node:worker_threads'); let x = 0; for (let i = 0; i < 4e8; i++) x = (x + i * 7) | 0; parentPort.postMessage(x);`;
+  const code = `const { parentPort } = require('node:worker_threads'); let x = 0; for (let i = 0; i < ${QUICK ? '1e8' : '4e8'}; i++) x = (x + i * 7) | 0; parentPort.postMessage(x);`;
   const time = async (threads: number): Promise<number> => {
     const start = process.hrtime.bigint();
     await Promise.all(Array.from({ length: threads }, () => new Promise((resolve, reject) => new Worker(code, { eval: true }).once('message', resolve).once('error', reject))));
@@ -186,7 +189,7 @@ async function parallelCeiling(): Promise<number> {
   };
   await time(1);
   const ratios: number[] = [];
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < (QUICK ? 2 : 3); r++) {
     const one = await time(1);
     const two = await time(2);
     ratios.push((2 * one) / two);

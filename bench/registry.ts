@@ -225,7 +225,7 @@ export const BENCHMARKS: Benchmark[] = [
     id: 'b5',
     title: 'B5 batch throughput',
     script: 'bench/b5-batch-throughput.ts',
-    quickArgs: ['--only', 'small', '--small-queries', '2000', '--small-budget', '1'],
+    quickArgs: ['--only', 'small', '--small-queries', '2000', '--small-budget', '1', '--quick'],
     fullArgs: [],
     figures: b5Figures,
   },
