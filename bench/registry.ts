@@ -214,11 +214,28 @@ function b7Figures(result: unknown): Figure[] {
   ];
 }
 
+/** The scale curve's points: { nodes, jobs, openCpuMs, peakRssMiB, warmCpu: { medianUs, p99Us } }. */
+function scaleFigures(result: unknown): Figure[] {
+  const points = at(result, 'points');
+  const list = Array.isArray(points) ? (points as unknown[]) : [];
+  if (list.length === 0) return [{ figure: 'scale curve', ours: 'n/a', anchor: '-' }];
+  return list.map((p) => {
+    const nodes = num(p, 'nodes') ?? 0;
+    const target = nodes === 10_000 ? '≤ 1.5 s CPU, ≤ 400 MiB (target)' : nodes === 50_000 ? '≤ 10 s, ≤ 1.5 GiB (target)' : '-';
+    return {
+      figure: `${nodes.toLocaleString('en-US')} nodes, ${num(p, 'jobs')?.toLocaleString('en-US') ?? '?'} jobs: open CPU / peak RSS / warm answer CPU median`,
+      ours: `${fixed((num(p, 'openCpuMs') ?? NaN) / 1000, 2, ' s')} / ${fixed(num(p, 'peakRssMiB'), 0, ' MiB')} / ${num(p, 'warmCpu.medianUs') === undefined ? 'n/a' : formatUs(num(p, 'warmCpu.medianUs')!)}`,
+      anchor: target,
+    };
+  });
+}
+
 /** Every benchmark, in the order `npm run bench` runs them. */
 export const BENCHMARKS: Benchmark[] = [
   { id: 'b1', title: 'B1 placement quality (openb)', script: 'bench/b1-placement-quality.ts', quickArgs: ['--seeds', '1', '--strategies', 'bestfit-sim,binpack'], fullArgs: [], figures: b1Figures },
   { id: 'b2', title: 'B2 placement latency', script: 'bench/b2-placement-latency.ts', quickArgs: ['--quick'], fullArgs: [], figures: b2Figures },
   { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
+  { id: 'scale', title: 'B3 scale curve', script: 'bench/b3-scale.ts', quickArgs: ['--sizes', '100,1000'], fullArgs: [], figures: scaleFigures },
   { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '99', '--repeats', '1'], fullArgs: [], figures: cliFigures },
   { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '20'], fullArgs: [], figures: b4Figures },
   {
