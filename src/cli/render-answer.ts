@@ -5,6 +5,7 @@ import { formatGpu } from '../model/resources.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 import { describeSnapshot, type AnswerSnapshot } from './snapshot-note.js';
+import type { StartEstimate } from '../simulate/start-estimate.js';
 
 const DECISION_COLOUR = { admit: colour.green, preempt: colour.yellow, wait: colour.magenta, reject: colour.red } as const;
 
@@ -44,7 +45,7 @@ export function formatPlacement(placement: Array<{ node: string; gpus: number[];
 }
 
 /** The text block for one answer, its tables fitted to `width` columns (the terminal's by default). */
-export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string; snapshot?: AnswerSnapshot }, width = terminalWidth()): string {
+export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string; snapshot?: AnswerSnapshot; estimate?: StartEstimate }, width = terminalWidth()): string {
   const lines: string[] = [];
   const decision = DECISION_COLOUR[a.decision](a.decision.toUpperCase());
   lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);
@@ -62,9 +63,20 @@ export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string; sna
     lines.push(`  ${a.decision === 'wait' || a.decision === 'reject' ? 'why not:' : 'why:'}`);
     for (const r of a.reasons) lines.push(`    - ${r.message}`);
   }
+  if (a.estimate) lines.push(...renderEstimate(a.estimate, a.quota));
   if (a.notes.length) {
     lines.push('  note:');
     for (const n of a.notes) lines.push(`    - ${n.message}`);
   }
   return lines.join('\n');
+}
+
+/** A wait answer's start estimate: when (or why not), the queue position, and what it assumes. */
+function renderEstimate(e: StartEstimate, quota: string): string[] {
+  const where = `queue position ${e.queuePosition} in ${quota} (${e.queueStrategy})`;
+  const head =
+    e.start === null
+      ? `  ${colour.bold('estimated start:')} none — ${e.reason ?? ''}; ${where}`
+      : `  ${colour.bold('estimated start:')} ${e.start} (in ${e.inHours} h), ${where}; runs ${e.standing}${e.victims.length ? `, preempting ${e.victims.join(', ')}` : ''}`;
+  return [head, '  the estimate assumes:', ...e.assumptions.map((x) => `    - ${x}`)];
 }

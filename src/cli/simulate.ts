@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
-import type { ClusterNode, Policy, SeriesPoint } from '../model/policy.js';
+import type { ClusterNode, Policy, RunningJob, SeriesPoint } from '../model/policy.js';
+import { runningAtStart } from '../simulate/snapshot-start.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { noteSnapshot } from './snapshot-note.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
@@ -107,11 +108,12 @@ async function runOne(
 ): Promise<{ report: Report; rejected: number }> {
   const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
   checkRootsFit(policy, nodes);
+  const start = snapshotStart(policy, !!opts.cluster);
   const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
   const market = readMarket(policy, seed, horizonOf(workload, until));
   const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
-  const report = await simulate({ policy, label, nodes, workload, market }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+  const report = await simulate({ policy, label, nodes, workload, market, ...start }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
   return { report, rejected: workload.rejected.length };
 }
 
@@ -219,12 +221,25 @@ export function loadBundle(b: Bundle): { policy: Policy; label: string } {
   return { policy: loaded.policy, label: b.label };
 }
 
-/** The nodes of the policy's Cluster document; its running jobs are not part of a simulation (said on stderr). */
+/** The nodes of the policy's Cluster document. */
 export function clusterNodes(policy: Policy, label: string): ClusterNode[] {
   const c = policy.cluster;
   if (!c || c.nodes.length === 0) throw new QuotientError('simulate/no-cluster', `the policy ${label} has no Cluster nodes to simulate on`, 'add a Cluster document with nodes or nodeGroups');
-  if (c.jobs.length > 0) log(`note: the simulation starts from an empty cluster; the ${c.jobs.length} running job(s) of Cluster "${c.name}" are not replayed (they have no duration)`);
   return c.nodes;
+}
+
+/**
+ * The Cluster snapshot's running jobs start the run, on its nodes (snapshot-start.ts). On
+ * the nodes of --cluster they have nowhere to be: the run starts empty, and the report's
+ * notes and stderr say so.
+ */
+function snapshotStart(policy: Policy, otherNodes: boolean): { running?: RunningJob[]; notes?: string[] } {
+  const c = policy.cluster;
+  if (!c || c.jobs.length === 0) return {};
+  if (!otherNodes) return { running: runningAtStart(c) };
+  const note = `the ${c.jobs.length} running job(s) of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
+  log(`note: ${note}`);
+  return { notes: [note] };
 }
 
 /** Reads the jobs file; prints the rows left out on stderr (or stops at the first with --strict). */

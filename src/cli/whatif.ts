@@ -17,6 +17,8 @@ import { countFindings, renderFindings } from './render-findings.js';
 import { submitDocument } from './submit-flags.js';
 import { readInput } from './read-input.js';
 import { snapshotOf, type AnswerSnapshot } from './snapshot-note.js';
+import { canEstimate, estimateStart, type StartEstimate } from '../simulate/start-estimate.js';
+import type { JobSpec } from '../model/policy.js';
 import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
 import { jobDocumentPath, paiWhatIfDocument, relocateFindings } from '../interop/pai-whatif.js';
 
@@ -89,6 +91,17 @@ function submittedName(pairs: string[]): string {
   return given.at(-1)?.slice('name='.length) ?? 'submitted-job';
 }
 
+/**
+ * A `wait` answer's start estimate (docs/cli.md "Start estimates"), when the snapshot's
+ * running jobs give expected ends: the simulator run forward from the snapshot
+ * (simulate/start-estimate.ts). Nothing for other answers, or when no running job gives one.
+ */
+async function estimateFor(a: { decision: string }, session: Session, job: JobSpec, backend: 'wasm' | 'reference', user: string | undefined): Promise<{ estimate?: StartEstimate }> {
+  if (a.decision !== 'wait' || !canEstimate(session.policy)) return {};
+  const viewer = user === undefined ? undefined : session.viewer(user, { outsider: true });
+  return { estimate: await estimateStart(session.policy, job, { backend, ...(viewer ? { viewer } : {}) }) };
+}
+
 /** Registers the command. */
 export function registerWhatIf(program: Command): void {
   const cmd = program
@@ -137,7 +150,7 @@ export function registerWhatIf(program: Command): void {
         const user = asUser(opts);
         if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
         const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
-        const answers: Array<(Answer | ViewedAnswer) & { policy: string; snapshot?: AnswerSnapshot }> = [];
+        const answers: Array<(Answer | ViewedAnswer) & { policy: string; snapshot?: AnswerSnapshot; estimate?: StartEstimate }> = [];
         // Warnings of the policies answered from: in the report beside the answers, and on stderr.
         const warnings: Finding[] = [];
         const wanted = new Set(opts.query ?? []);
@@ -202,12 +215,12 @@ export function registerWhatIf(program: Command): void {
                 queries.map((w) => ({ query: w.name, job: w.submit })),
                 { now },
               );
-              for (const a of pooled) answers.push({ ...head, ...a });
+              for (const [i, a] of pooled.entries()) answers.push({ ...head, ...a, ...(await estimateFor(a, session, queries[i]!.submit, kernel, user)) });
             } else {
               for (const w of queries) {
                 const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
                 // The stand-in name never shows: the answer names the job as the user did.
-                const named = { ...head, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job };
+                const named = { ...head, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job, ...(await estimateFor(a, session, w.submit, kernel, user)) };
                 answers.push(pai ? { ...named, notes: [...named.notes, ...pai.submission.notes.map((n) => because('interop/pai-request', `PAI request: ${n}`))] } : named);
               }
             }

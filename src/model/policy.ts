@@ -246,6 +246,12 @@ export interface RunningJob extends JobSpec {
   standing: Standing;
   /** Epoch ms. */
   startedAt: number;
+  /**
+   * Epoch ms the job is expected to end (`expectedEnd`, or `startedAt + duration`); absent
+   * when the snapshot does not say. Only time-aware answers read it (a start estimate, a
+   * simulation from the snapshot); a job without one is taken to run on.
+   */
+  expectedEnd?: number;
   /** One entry per pod once placed (the snapshot's or the engine's placement). */
   placement: PodPlacementSpec[];
   /** True when the engine placed it because the snapshot gave no placement. */

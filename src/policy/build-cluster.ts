@@ -11,7 +11,7 @@ import { MILLI_PER_GPU, shareMilli } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { accessRefusal } from './access.js';
 import { buildJobSpec, type NameIndex } from './build-job.js';
-import { parseTimeField } from './parse-fields.js';
+import { parseDurationField, parseTimeField } from './parse-fields.js';
 import type { ClusterSpec, RunningJobInput } from './schema.js';
 import { sourceText } from '../model/source.js';
 import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
@@ -153,6 +153,8 @@ function buildRunningJob(
     }
     startedAt = t;
   }
+  const expectedEnd = buildExpectedEnd(c, sd, path, input, spec.name, startedAt, at, atBroken);
+  if (expectedEnd === null) return undefined;
   const quotaPool = names.quotas.get(spec.quota)!.pool;
   const placement = input.placement ?? [];
   let placementOk = true;
@@ -290,10 +292,44 @@ function buildRunningJob(
   const running: RunningJob = Object.assign({}, spec, {
     standing,
     startedAt,
+    ...(expectedEnd !== undefined ? { expectedEnd } : {}),
     placement: placement.map((p) => (p.gpus ? { node: p.node, gpus: [...p.gpus].sort((a, b) => a - b) } : { node: p.node, gpus: [], indicesAssigned: true })),
     placedByEngine: false,
   });
   return running;
+}
+
+/**
+ * When a running job is expected to end: `expectedEnd` (a time), or `startedAt + duration`;
+ * undefined when neither is given, null after a finding. Both at once is a conflict (one
+ * would silently win), and an end before the snapshot time is a job that should be gone.
+ */
+function buildExpectedEnd(c: Collector, sd: SourceDoc, path: PathSeg[], input: RunningJobInput, job: string, startedAt: number, at: number, atBroken: boolean): number | undefined | null {
+  if (input.expectedEnd !== undefined && input.duration !== undefined) {
+    c.error(sd, [...path, 'duration'], 'policy/conflicting-end', `job "${job}" gives both expectedEnd and duration`, 'give one of them: expectedEnd (a time) or duration (from startedAt)');
+    return null;
+  }
+  let end: number | undefined;
+  let field = 'expectedEnd';
+  if (input.expectedEnd !== undefined) {
+    end = parseTimeField(c, sd, [...path, 'expectedEnd'], input.expectedEnd);
+  } else if (input.duration !== undefined) {
+    field = 'duration';
+    const d = parseDurationField(c, sd, [...path, 'duration'], input.duration);
+    end = d === undefined ? undefined : startedAt + d;
+  } else return undefined;
+  if (end === undefined) return null;
+  if (end < at && !atBroken) {
+    c.error(
+      sd,
+      [...path, field],
+      'policy/ended-before-snapshot',
+      `job "${job}" is expected to end at ${new Date(end).toISOString()}, before the snapshot time ${new Date(at).toISOString()}`,
+      "a running job ends at or after the Cluster's `at`: correct its expected end, or remove the job if it has ended",
+    );
+    return null;
+  }
+  return end;
 }
 
 /** Per node, per GPU index: the milli-GPUs sharing pods use and the jobs they belong to. */

@@ -177,6 +177,8 @@ const runningJob = z.strictObject({
   ...jobFields,
   standing: z.enum(STANDINGS).optional(),
   startedAt: z.string().optional().describe('Default: the snapshot time.'),
+  expectedEnd: z.string().optional().describe('When the job is expected to end (a time at or after the snapshot time): start estimates and simulations end it then. Give this or duration.'),
+  duration: z.string().optional().describe('The running time the job needs, from startedAt (`6h`): it is expected to end at startedAt + duration. Give this or expectedEnd.'),
   placement: z
     .array(
       z.strictObject({

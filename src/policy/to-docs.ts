@@ -53,6 +53,7 @@ export function clusterDoc(cluster: Cluster): Doc {
         const implied = j.idleResources === 'only' ? 'idle' : 'in-quota';
         if (j.standing !== implied) d.standing = j.standing;
         d.startedAt = new Date(j.startedAt).toISOString();
+        if (j.expectedEnd !== undefined) d.expectedEnd = new Date(j.expectedEnd).toISOString();
         // Indices Quotient assigned are written as the count the snapshot gave, so a replay assigns them the same way.
         d.placement = j.placement.map((p) => (p.indicesAssigned ? { node: p.node, gpuCount: j.resources.gpu } : { node: p.node, gpus: p.gpus }));
         return d;

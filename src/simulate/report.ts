@@ -109,7 +109,8 @@ export interface Report {
   until: number | null;
   /** The scheduler's cycle in seconds; 0 = queues tried after every event. */
   cycleSeconds: number;
-  cluster: { nodes: number; gpus: number };
+  /** `runningAtStart`: the snapshot's jobs running when the run starts (counted in `totals.jobs`). */
+  cluster: { nodes: number; gpus: number; runningAtStart: number };
   totals: {
     jobs: number;
     completed: number;

@@ -59,6 +59,16 @@ export interface SimInput {
   workload: Workload;
   market: TypeSeries[];
   scales?: ScaleEvent[];
+  /**
+   * Jobs already running when the run starts (a Cluster snapshot's, snapshot-start.ts), in
+   * run time: `startedAt` <= 0, `expectedEnd` >= 0 or absent (then the job runs until the
+   * run ends, unless preempted). They hold their placement (or the one the engine gives a
+   * job without), count in their quotas with their standing, end at their expected end and
+   * are victims by the policy's rules like any running job.
+   */
+  running?: RunningJob[];
+  /** What the caller left out or assumed, for the report's notes (e.g. a snapshot not carried onto other nodes). */
+  notes?: string[];
 }
 
 export interface SimOptions {
@@ -84,6 +94,17 @@ export interface SimOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called after every step with the live state (invariant tests). */
   onStep?: (view: SimView) => void;
+  /** Called when a quota job starts on the cluster, with how it starts (start estimates). */
+  onStart?: (start: SimStart) => void;
+}
+
+/** A quota job starting on the cluster: when, with which standing, preempting whom. */
+export interface SimStart {
+  job: string;
+  /** Run time, ms. */
+  t: number;
+  standing: Standing;
+  victims: string[];
 }
 
 /** What a step looks like from outside (tests of invariants over time). */
@@ -92,6 +113,8 @@ export interface SimView {
   snapshot: Snapshot;
   spot: Array<{ type: string; price: number; inventory: number; running: Array<{ job: string; bid: number; startedAt: number; pods: number }> }>;
   protection: Map<string, number>;
+  /** A waiting quota job's place in the order its queue's strategy tries it now (0 = next), or -1. */
+  queuePosition: (job: string) => number;
 }
 
 type Status = 'pending' | 'waiting' | 'running' | 'done' | 'preempted' | 'rejected';
@@ -164,6 +187,11 @@ class Simulation {
   /** Job ids in arrival order: submission time, then id. */
   private readonly arrivals: Int32Array;
   private nextCycle = -1;
+  /**
+   * Snapshot jobs whose checkpoint gives `last`: their live job's `checkpoint.last` moves on
+   * by `every` as run time passes, while their first run lasts (SEMANTICS 7 over time).
+   */
+  private readonly anchored = new Map<JobState, RunningJob>();
 
   constructor(
     private readonly input: SimInput,
@@ -185,24 +213,31 @@ class Simulation {
 
     // Name order (the last tie-break everywhere), as positions in one sort of the ids.
     const wjobs = input.workload.jobs;
-    const byNameOrder = Array.from(wjobs.keys()).sort((a, b) => {
-      const x = wjobs[a]!.spec.name;
-      const y = wjobs[b]!.spec.name;
+    const running = input.running ?? [];
+    // Ids 0..W-1 are the workload's jobs, W.. the snapshot's running ones.
+    const total = wjobs.length + running.length;
+    const nameOf = (id: number): string => (id < wjobs.length ? wjobs[id]!.spec.name : running[id - wjobs.length]!.name);
+    const byNameOrder = Array.from({ length: total }, (_, i) => i).sort((a, b) => {
+      const x = nameOf(a);
+      const y = nameOf(b);
       return x < y ? -1 : x > y ? 1 : 0;
     });
-    const orderOf = new Int32Array(wjobs.length);
+    const orderOf = new Int32Array(total);
     byNameOrder.forEach((id, k) => (orderOf[id] = k));
     this.orderOf = orderOf;
     this.typeIndex = new Map(input.market.map((s, i) => [s.type.name, i]));
     // A job's state exists from its arrival until it ends (done, ended Preempted, rejected):
     // a month of jobs never lives in memory at once.
-    this.jobs = new Array<JobState | undefined>(wjobs.length).fill(undefined);
+    this.jobs = new Array<JobState | undefined>(total).fill(undefined);
     this.arrivals = Int32Array.from(wjobs.keys());
     if (wjobs.some((j, i) => i > 0 && j.submit < wjobs[i - 1]!.submit)) this.arrivals.sort((a, b) => wjobs[a]!.submit - wjobs[b]!.submit || a - b);
     this.queues = this.policy.quotas.map((q) => new JobQueue<Entry>(q.queueStrategy, q.queue));
     this.spot = input.market.map((series) => ({ series, price: Infinity, inventory: 0, priceAt: 0, invAt: 0, inUse: 0, waiting: [], running: [] }));
 
-    const lastEnd = input.workload.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration), 0);
+    const lastEnd = Math.max(
+      input.workload.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration), 0),
+      running.reduce((m, j) => Math.max(m, j.expectedEnd ?? 0), 0),
+    );
     const span = options.until ?? Math.max(HOUR, lastEnd * 1.25);
     const sampleEvery = options.sampleEvery ?? Math.max(60_000, Math.ceil(span / 240 / 60_000) * 60_000);
     this.metrics = new Metrics(
@@ -219,6 +254,76 @@ class Simulation {
       this.spot.map((t) => t.series.type.name),
     );
     this.typeAcc = this.spot.map((t) => this.metrics.extraGroup(t.series.type.name));
+    this.startSnapshotJobs(running);
+  }
+
+  /**
+   * The snapshot's running jobs start the run: placed as the snapshot says (a job without
+   * a placement where the engine puts it, as a what-if on the snapshot would: one
+   * Snapshot.build of them alone), counted in their quotas with their standing, ending at
+   * their expected end. Their ids follow the workload's.
+   */
+  private startSnapshotJobs(running: RunningJob[]): void {
+    if (running.length === 0) return;
+    const cluster: Cluster = { name: 'simulate', at: 0, nodes: this.input.nodes, jobs: running, src: { file: this.input.label, line: 1, column: 1, path: '' } };
+    // A kernel of its own for this one placement (the run's kernel then holds what start() adds).
+    const placed = Snapshot.build(this.policy, cluster, createKernel('reference'), this.tree);
+    if (!placed.snapshot || hasErrors(placed.findings))
+      throw new QuotientError('simulate/bad-cluster', "the snapshot's running jobs could not be placed", placed.findings.map((f) => f.message).join('; '));
+    const w = this.input.workload.jobs.length;
+    placed.snapshot.jobs.forEach((job, k) => {
+      const id = w + k;
+      const end = job.expectedEnd;
+      const { standing: _s, startedAt: _t, expectedEnd: _e, placement: _p, placedByEngine: _b, ...rest } = job;
+      // On a restart the job runs from its own start again: checkpoints every `every`, no fixed `last`.
+      const spec: JobSpec = Object.assign({}, rest, job.checkpoint ? { checkpoint: { every: job.checkpoint.every } } : {});
+      const sim: SimJob = { spec, submit: job.startedAt, duration: end === undefined ? Infinity : end - job.startedAt };
+      const js: JobState = {
+        sim,
+        id,
+        order: this.orderOf[id]!,
+        team: job.workspace,
+        quota: this.tree.indexOf(job.quota),
+        status: 'running',
+        progress: 0,
+        runId: 1,
+        runStart: job.startedAt,
+        standing: job.standing,
+        restarts: 0,
+        // Started before the run: no wait of theirs is measured.
+        firstStart: 0,
+        typeIdx: -1,
+        bid: 0,
+        costAt: 0,
+      };
+      this.jobs[id] = js;
+      const pods: PodPlacement[] = job.placement.map((p) => ({ node: this.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
+      // Its own copy: start() sets the placement, and advanceCheckpoints moves checkpoint.last.
+      const live: RunningJob = Object.assign({}, job, { placement: [] });
+      if (job.checkpoint) live.checkpoint = Object.assign({}, job.checkpoint);
+      this.live.start(live, pods, js.order);
+      if (live.checkpoint?.last !== undefined) this.anchored.set(js, live);
+      for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
+      this.metrics.started(js.team, js.quota, js.standing, this.gpus(js), pods.reduce((s, p) => s + popcount(p.mask), 0));
+      this.byName.set(job.name, js);
+      if (end !== undefined) this.heap.push(end, 'end', id, js.runId);
+    });
+    const forever = running.filter((j) => j.expectedEnd === undefined).length;
+    if (forever > 0)
+      this.notes.push(`${forever} of the snapshot's ${running.length} running job(s) give no expectedEnd or duration: they run until the end of the run unless preempted`);
+    this.version++;
+  }
+
+  /** Moves the `checkpoint.last` of snapshot jobs still in their first run to the latest checkpoint not after `t`. */
+  private advanceCheckpoints(t: number): void {
+    for (const [js, job] of this.anchored) {
+      const cp = job.checkpoint!;
+      if (js.runId !== 1 || js.status !== 'running') {
+        this.anchored.delete(js);
+        continue;
+      }
+      if (t >= cp.last! + cp.every) cp.last = cp.last! + Math.floor((t - cp.last!) / cp.every) * cp.every;
+    }
   }
 
   async run(): Promise<Report> {
@@ -239,6 +344,7 @@ class Simulation {
       this.metrics.advance(t);
       this.now = t;
       this.live.setTime(t);
+      if (this.anchored.size > 0) this.advanceCheckpoints(t);
       while (this.nextTime() === t) {
         if (this.arrivalNext()) this.arrive(this.arrivals[this.arrived]!);
         else this.handle(this.heap.pop()!);
@@ -379,7 +485,9 @@ class Simulation {
 
   /** The work a job loses if stopped now, and what it keeps (SEMANTICS 7, model/lost-work.ts). */
   private interrupt(js: JobState): { lost: number; kept: number } {
-    const run = { startedAt: js.runStart, checkpoint: js.sim.spec.checkpoint, pods: js.sim.spec.pods, resources: js.sim.spec.resources };
+    // A snapshot job's first run checkpoints from the snapshot's `checkpoint.last` on.
+    const checkpoint = js.runId === 1 ? (this.anchored.get(js)?.checkpoint ?? js.sim.spec.checkpoint) : js.sim.spec.checkpoint;
+    const run = { startedAt: js.runStart, checkpoint, pods: js.sim.spec.pods, resources: js.sim.spec.resources };
     return { lost: lostGpuHours(run, this.now), kept: lastCheckpoint(run, this.now) - js.runStart };
   }
 
@@ -475,6 +583,7 @@ class Simulation {
     const maskGpus = pods.reduce((s, p) => s + popcount(p.mask), 0);
     this.metrics.started(js.team, js.quota, standing, this.gpus(js), maskGpus);
     this.begin(js, standing);
+    this.options.onStart?.({ job: js.sim.spec.name, t: this.now, standing, victims: answer.victims.map((v) => v.job) });
     this.version++;
   }
 
@@ -489,7 +598,8 @@ class Simulation {
       js.firstStart = this.now;
       for (const g of this.metrics.groups(js.team, js.quota)) g.waits.push(this.now - js.sim.submit);
     }
-    this.heap.push(this.now + (js.sim.duration - js.progress), 'end', js.id, js.runId);
+    // A snapshot job with no expected end never ends by itself.
+    if (Number.isFinite(js.sim.duration)) this.heap.push(this.now + (js.sim.duration - js.progress), 'end', js.id, js.runId);
   }
 
   // ---- the spot market -------------------------------------------------------------
@@ -657,6 +767,13 @@ class Simulation {
         inventory: t.inventory,
         running: t.running.map((js) => ({ job: js.sim.spec.name, bid: js.bid, startedAt: js.runStart, pods: js.sim.spec.pods })),
       })),
+      queuePosition: (job) => {
+        for (const q of this.queues) {
+          const e = q.all().find((x) => x.js.sim.spec.name === job);
+          if (e) return q.position(e, this.now);
+        }
+        return -1;
+      },
       protection: new Map(this.spot.map((t) => [t.series.type.name, t.series.market.protectionPeriod])),
     };
   }
@@ -685,7 +802,7 @@ class Simulation {
     });
     const byType = this.spot.map((t, i) => ({ name: t.series.type.name, payAsYouGoPrice: t.series.type.payAsYouGo, ...spotFigures(this.typeAcc[i]!.spot) }));
     const synthetic = this.spot.some((t) => t.series.syntheticPrices || t.series.syntheticInventory);
-    const notes = [...this.notes];
+    const notes = [...(this.input.notes ?? []), ...this.notes];
     if (this.input.workload.synthetic) notes.push(`the workload is synthetic: ${this.input.workload.source}`);
     if (synthetic)
       notes.push(
@@ -708,9 +825,9 @@ class Simulation {
       hours: r4(hours),
       until: this.options.until === undefined ? null : r4(this.options.until / HOUR),
       cycleSeconds: (this.options.cycle ?? 0) / 1000,
-      cluster: { nodes: this.input.nodes.length, gpus: this.capacity },
+      cluster: { nodes: this.input.nodes.length, gpus: this.capacity, runningAtStart: this.input.running?.length ?? 0 },
       totals: {
-        jobs: this.input.workload.jobs.length,
+        jobs: this.jobs.length,
         completed: all.completed,
         endedPreempted: all.endedPreempted,
         rejected: all.rejected,

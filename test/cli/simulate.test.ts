@@ -39,7 +39,7 @@ describe('quotient simulate', () => {
     expect(t.stdout).toContain('market/spot-release');
     expect(t.stdout).toContain('reclaim/idle');
     const y = quotient(...SPOT, '-o', 'yaml');
-    expect(parseYaml(y.stdout).cluster).toEqual({ nodes: 4, gpus: 32 });
+    expect(parseYaml(y.stdout).cluster).toEqual({ nodes: 4, gpus: 32, runningAtStart: 0 });
   });
 
   it('leaves bad rows out with a located summary (exit 1), or stops at the first with --strict (exit 2)', () => {

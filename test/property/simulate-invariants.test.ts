@@ -4,12 +4,15 @@
  * no spot job runs above its bid once protected no more (invariant 7); every
  * preemption names a rule of the policy or the market's release; no quota's in-quota
  * usage exceeds its guarantee at any step (invariant 2); the same seed gives the same
- * report. QUOTIENT_PROPERTY_RUNS sets the number of workloads (default 12).
+ * report. Each run also starts from random snapshot jobs already running on the nodes
+ * (some with an expected end, some without, some with a checkpoint.last), which must
+ * count in the tie-out and the job totals like any job. QUOTIENT_PROPERTY_RUNS sets the
+ * number of workloads (default 12).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SPOT_RULE } from '../../src/engine/spot-rules.js';
-import type { JobSpec } from '../../src/model/policy.js';
+import type { JobSpec, RunningJob } from '../../src/model/policy.js';
 import { compileRules } from '../../src/rules/compile-rules.js';
 import { simulate, type SimView } from '../../src/simulate/simulator.js';
 import type { SimJob } from '../../src/simulate/workload.js';
@@ -34,6 +37,46 @@ const jobArb = fc.record({
 });
 
 type Row = typeof jobArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** A snapshot job on one node (nodes 0-1 TeamA's, 2-3 TeamB's: within each 16-GPU guarantee), in run time. */
+const runningArb = fc.option(
+  fc.record({
+    gpu: fc.constantFrom(1, 2, 4, 8),
+    priority: fc.integer({ min: 1, max: 9 }),
+    agoMin: fc.integer({ min: 0, max: 300 }),
+    endMin: fc.option(fc.integer({ min: 0, max: 48 * 60 }), { nil: undefined }),
+    checkpoint: fc.option(fc.record({ every: fc.constantFrom(30, 60), lastAgoMin: fc.option(fc.integer({ min: 0, max: 90 }), { nil: undefined }) }), { nil: undefined }),
+  }),
+  { nil: undefined },
+);
+
+type RunRow = typeof runningArb extends fc.Arbitrary<infer T> ? T : never;
+
+function toRunning(rows: RunRow[]): RunningJob[] {
+  return rows.flatMap((r, i) => {
+    if (!r) return [];
+    const a = i < 2;
+    const startedAt = -r.agoMin * 60_000;
+    const job: RunningJob = {
+      name: `s${i}`,
+      workspace: a ? 'team-a' : 'team-b',
+      quota: a ? 'TeamA' : 'TeamB',
+      module: 'DLC',
+      priority: r.priority,
+      pods: 1,
+      resources: { gpu: r.gpu },
+      idleResources: 'none',
+      standing: 'in-quota',
+      startedAt,
+      placement: [{ node: `lj-${i}`, gpus: Array.from({ length: r.gpu }, (_, g) => g) }],
+      placedByEngine: false,
+      src: { file: 'gen', line: 100 + i, column: 1, path: '' },
+    };
+    if (r.endMin !== undefined) job.expectedEnd = r.endMin * 60_000;
+    if (r.checkpoint) job.checkpoint = r.checkpoint.lastAgoMin === undefined ? { every: r.checkpoint.every * 60_000 } : { every: r.checkpoint.every * 60_000, last: Math.max(startedAt, -r.checkpoint.lastAgoMin * 60_000) };
+    return [job];
+  });
+}
 
 function toJobs(rows: Row[]): SimJob[] {
   return rows
@@ -67,11 +110,20 @@ describe('simulate invariants over time', () => {
     const { policy, input } = spotExample();
     const rules = new Set(compileRules(policy).map((r) => r.name));
     await fc.assert(
-      fc.asyncProperty(fc.array(jobArb, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 1000 }), async (rows, seed) => {
+      fc.asyncProperty(fc.array(jobArb, { minLength: 1, maxLength: 40 }), fc.array(runningArb, { minLength: 4, maxLength: 4 }), fc.integer({ min: 1, max: 1000 }), async (rows, runRows, seed) => {
         const workload = { ...input.workload, jobs: toJobs(rows) };
+        const running = toRunning(runRows);
         const bad: string[] = [];
+        // GPU-hours used, integrated independently of the report's metrics: from the jobs the
+        // live snapshot holds after each step (the snapshot's jobs hold theirs from time 0).
+        let usedNow = running.reduce((s, j) => s + j.pods * j.resources.gpu, 0);
+        let usedAt = 0;
+        let usedMs = 0;
         const onStep = (v: SimView) => {
           const snap = v.snapshot;
+          usedMs += usedNow * (v.t - usedAt);
+          usedAt = v.t;
+          usedNow = snap.jobs.reduce((s, j) => s + j.pods * j.resources.gpu, 0);
           snap.tree.quotas.forEach((q, a) => {
             let inQuota = 0;
             for (const j of snap.jobs) if (j.standing === 'in-quota' && snap.tree.inSubtree(snap.tree.indexOf(j.quota), a)) inQuota += j.pods * j.resources.gpu;
@@ -80,13 +132,17 @@ describe('simulate invariants over time', () => {
           for (const s of v.spot)
             for (const j of s.running) if (j.bid < s.price && v.t - j.startedAt >= v.protection.get(s.type)!) bad.push(`${v.t}: ${j.job} runs at ${s.price} over its bid ${j.bid}`);
         };
-        const r = await simulate({ ...input, workload }, { seed, backend: 'wasm', onStep });
+        const r = await simulate({ ...input, workload, running }, { seed, backend: 'wasm', onStep });
         expect(bad).toEqual([]);
         const t = r.totals;
         expect(Math.abs(t.usedGpuHours + t.idleGpuHours - t.capacityGpuHours)).toBeLessThanOrEqual(0.02);
+        usedMs += usedNow * (r.hours * 3_600_000 - usedAt);
+        expect(Math.abs(t.usedGpuHours - usedMs / 3_600_000)).toBeLessThanOrEqual(0.02);
         expect(t.completed + t.endedPreempted + t.rejected + t.unfinished).toBe(t.jobs);
+        expect(t.jobs).toBe(workload.jobs.length + running.length);
+        expect(r.cluster.runningAtStart).toBe(running.length);
         for (const e of r.preemptions.first) expect(e.rule === SPOT_RULE || rules.has(e.rule), e.rule).toBe(true);
-        const again = await simulate({ ...input, workload }, { seed, backend: 'wasm' });
+        const again = await simulate({ ...input, workload, running: toRunning(runRows) }, { seed, backend: 'wasm' });
         expect(JSON.stringify(again)).toBe(JSON.stringify(r));
       }),
       { numRuns: RUNS },

@@ -1,0 +1,83 @@
+/**
+ * "When will it start?" (simulate/start-estimate.ts): a `wait` answer's estimated start,
+ * checked against hand calculations written out beside each case.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Session } from '../../../src/engine/session.js';
+import type { InputFile } from '../../../src/policy/source-doc.js';
+import { readBundles } from '../../../src/policy/read-files.js';
+import { canEstimate, estimateStart } from '../../../src/simulate/start-estimate.js';
+
+function open(files: InputFile[]): Session {
+  const { session, findings } = Session.open(files, { backend: 'wasm', now: 0 });
+  if (!session) throw new Error(findings.map((f) => `${f.file}:${f.line} ${f.code} ${f.message}`).join('\n'));
+  return session;
+}
+
+async function estimates(session: Session) {
+  const out = new Map<string, Awaited<ReturnType<typeof estimateStart>>>();
+  for (const w of session.policy.whatIfs) {
+    const a = await session.answer(w.name, w.submit);
+    expect(a.decision, w.name).toBe('wait');
+    out.set(w.name, await estimateStart(session.policy, w.submit, { backend: 'wasm' }));
+  }
+  return out;
+}
+
+describe('start estimates', () => {
+  it('policies/when-will-it-start, as worked out by hand', async () => {
+    // At 12:00 TeamA (min 16) holds a-serve, 16 GPUs on lab-0/1, no expected end; TeamB
+    // (min 16) holds b-train (8 GPUs, lab-2, 10:00 + 3h = 13:00) and b-eval (8, lab-3,
+    // ends 15:00). No selfPreemption, no idle jobs: a job waits until its own team's
+    // guarantee has room and a node has the GPUs.
+    //   team-b-next (8 GPUs): 13:00 b-train ends → TeamB 8/16 used, lab-2 free → in 1 h.
+    //   team-b-big (16 GPUs): 13:00 only 8 of TeamB free (b-eval runs); 14:00 nothing
+    //     ends; 15:00 b-eval ends → TeamB 0/16, lab-2 and lab-3 free → in 3 h.
+    //   team-a-more: TeamA stays at 16/16 while a-serve runs on → no estimate.
+    const session = open(readBundles(['policies/when-will-it-start'])[0]!.files);
+    expect(canEstimate(session.policy)).toBe(true);
+    const e = await estimates(session);
+    expect(e.get('team-b-next')).toMatchObject({ start: '2026-11-20T13:00:00.000Z', inHours: 1, queuePosition: 1, queueStrategy: 'fifo', standing: 'in-quota', victims: [], reason: null });
+    expect(e.get('team-b-big')).toMatchObject({ start: '2026-11-20T15:00:00.000Z', inHours: 3, standing: 'in-quota', victims: [] });
+    const none = e.get('team-a-more')!;
+    expect(none).toMatchObject({ start: null, inHours: null, standing: null, withoutExpectedEnd: ['a-serve'] });
+    expect(none.reason).toContain('a-serve');
+    expect(none.assumptions.join(' ')).toContain('no new arrivals');
+    expect(none.assumptions.join(' ')).toContain('run on: a-serve');
+  });
+
+  it('starts by preempting once a job ends (the spot example tree: TeamA selfPreemption 7-9 over 1-3 [DLC])', async () => {
+    // At 00:00 TeamA (min 16) holds a-hi (p8, 8 GPUs, lj-0, ends 01:00) and a-lo (p2, 8,
+    // lj-1, no end); TeamB (min 16) holds b-hi (p5, 16, lj-2/3, no end). Research 32/32.
+    // urgent (TeamA, p8, 2 x 8 GPUs) at 00:00: in quota it needs TeamA at 16 - 16 = 0 used,
+    // and only a-lo (8) is eligible → short by 8; borrowing needs Research room that only
+    // a-lo could free (b-hi is p5, outside 1-3) → short: wait.
+    // 01:00 a-hi ends: TeamA 8/16; preempting a-lo leaves 0 → 16 fit in quota, and lj-0 +
+    // lj-1 are free → it starts in 1 h, in-quota, preempting a-lo. TeamA's queue is intelligent.
+    const quotas = { path: 'quotas.yaml', text: readFileSync('policies/spot-market/quotas.yaml', 'utf8') };
+    const cluster = {
+      path: 'cluster.yaml',
+      text: `apiVersion: quotient.dev/v1
+kind: Cluster
+metadata: { name: c }
+spec:
+  at: 2026-11-20T00:00:00Z
+  nodeGroups:
+    - { prefix: lj-, count: 4, gpus: 8, pool: lingjun-pool }
+  jobs:
+    - { name: a-hi, workspace: team-a, quota: TeamA, module: DLC, priority: 8, resources: { gpu: 8 }, expectedEnd: 2026-11-20T01:00:00Z, placement: [{ node: lj-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }
+    - { name: a-lo, workspace: team-a, quota: TeamA, module: DLC, priority: 2, resources: { gpu: 8 }, placement: [{ node: lj-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }
+    - { name: b-hi, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 } }
+---
+apiVersion: quotient.dev/v1
+kind: WhatIf
+metadata: { name: urgent }
+spec:
+  submit: { name: urgent, workspace: team-a, quota: TeamA, module: DLC, priority: 8, pods: 2, resources: { gpu: 8 } }
+`,
+    };
+    const e = (await estimates(open([quotas, cluster]))).get('urgent')!;
+    expect(e).toMatchObject({ start: '2026-11-20T01:00:00.000Z', inHours: 1, queueStrategy: 'intelligent', standing: 'in-quota', victims: ['a-lo'], withoutExpectedEnd: ['a-lo', 'b-hi'] });
+  });
+});
