@@ -16,6 +16,7 @@ import {
 } from './state';
 import { setRequest, placeGang, poolRoom } from './place';
 import { selectVictims as chooseVictims, resetWinner, victimCount, winner, winnerExact, aloneCount as bestCount } from './victims';
+import { workloadTable, useShapes } from './fragmentation';
 import { setOrder, validOrder } from './criteria';
 import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_NOT_LOADED, STATUS_SCRATCH_TOO_SMALL, STATUS_OUT_OF_MEMORY,
@@ -28,6 +29,7 @@ export {
   CRITERIA_COUNT, ORDER_BITS, DEFAULT_ORDER, LOST_WORK_SCALE,
 } from './criteria';
 export { EXACT_LIMIT, SEARCH_BUDGET } from './victims';
+export { MAX_SHAPES, SHAPE_STRIDE, SHAPE_GPU, SHAPE_MILLI, SHAPE_MODELS, SHAPE_CPU, SHAPE_WEIGHT, LEFT_WEIGHT } from './fragmentation';
 export {
   LAYOUT_BASE, HEADER_SIZE, HDR_OUT_POD_COUNT, HDR_OUT_VICTIM_COUNT, HDR_REGIONS, HDR_CONSTRAINTS,
   HDR_OUT_ALTERNATIVE, HDR_OUT_EXACT, HDR_DEFICITS, MAX_CONSTRAINTS, HDR_REQ_MODELS, HDR_OUT_FREE,
@@ -58,6 +60,16 @@ export function aloneCount(): u32 {
 /** Queries answered (place + selectVictims; room is not counted): lets a test prove the wasm path ran. */
 export function callCount(): u32 {
   return calls;
+}
+
+/** Where JS writes the fragmentation strategy's typical pod shapes (fragmentation.ts; static, never moves). */
+export function workloadPtr(): u32 {
+  return <u32>workloadTable();
+}
+
+/** The fragmentation strategy scores against the first `count` shapes of the table from now on. */
+export function setWorkload(count: u32): i32 {
+  return useShapes(count) ? STATUS_OK : STATUS_BAD_REQUEST;
 }
 
 /** Does nothing: the benchmark's measure of one JS → wasm → JS round trip. */
@@ -115,7 +127,7 @@ export function removeJob(j: u32): i32 {
 export function room(gpu: u32, cpu: f64, mem: f64, pool: u32, strict: i32): i32 {
   if (!loaded) return STATUS_NOT_LOADED;
   if (gpu < 1 || gpu > 32 || badShare(gpu)) return STATUS_BAD_REQUEST;
-  setRequest(gpu, cpu, mem, pool, false, strict != 0);
+  setRequest(gpu, cpu, mem, pool, 0, strict != 0);
   poolRoom();
   return STATUS_OK;
 }
@@ -135,7 +147,8 @@ function checkRequest(pods: u32, gpu: u32): i32 {
 }
 
 /**
- * Places a gang on free capacity. strategy: 0 binpack, 1 spread. On STATUS_OK the header's
+ * Places a gang on free capacity. strategy: 0 binpack, 1 spread, 2 fragmentation (the
+ * workload set by setWorkload). On STATUS_OK the header's
  * HDR_OUT_POD_COUNT pods are in OUT_PODS. The loaded state is unchanged afterwards.
  */
 export function place(pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strategy: i32, strict: i32): i32 {
@@ -145,7 +158,7 @@ export function place(pods: u32, gpu: u32, cpu: f64, mem: f64, pool: u32, strate
   if (status != STATUS_OK) return status;
   if (<u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE) return STATUS_NO_ROOM;
   beginQuery();
-  setRequest(gpu, cpu, mem, pool, strategy != 0, strict != 0);
+  setRequest(gpu, cpu, mem, pool, strategy, strict != 0);
   const placed = placeGang(pods);
   restoreNodes();
   if (!placed) return STATUS_NO_ROOM;
@@ -185,7 +198,7 @@ export function selectVictims(
   if (!validOrder(order)) return STATUS_BAD_ORDER;
   if (candidates > candidateCap) return STATUS_SCRATCH_TOO_SMALL;
   beginQuery();
-  setRequest(gpu, cpu, mem, pool, strategy != 0, strict != 0);
+  setRequest(gpu, cpu, mem, pool, strategy, strict != 0);
   setOrder(order);
   const hopeless = <u64>pods > <u64>nodeCount * MAX_PODS_PER_NODE;
   const answer = chooseVictims(hopeless ? 0 : pods, candidates, constraints, hopeless, alternative, standing, alone != 0);

@@ -17,6 +17,11 @@ import {
   nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask, shareAt,
 } from './state';
 import { bestSlot, bucketFitsSum } from './buckets';
+import { loadLeft, fragmentation, leftAt, setLeft, freeCpuOf, LEFT_WEIGHT } from './fragmentation';
+
+/** Strategy codes of `place` and `selectVictims` (src/kernel/validate.ts PLACEMENT_STRATEGIES). */
+export const STRATEGY_SPREAD: i32 = 1;
+export const STRATEGY_FRAGMENTATION: i32 = 2;
 
 /** The request being answered; set by `setRequest` so the hot helpers take one argument. */
 let reqGpu: u32 = 1;
@@ -24,6 +29,8 @@ let reqCpu: f64 = 0;
 let reqMem: f64 = 0;
 let reqPool: u32 = 0;
 let reqSpread: bool = false;
+/** Place by fragmentation (FGD): fragmentation.ts scores each fitting node. */
+let reqFragmentation: bool = false;
 let reqStrict: bool = false;
 /** g is a power of two: GPU fits is a shift, not a division (which costs ~25 cycles a node). */
 let reqPow2: bool = true;
@@ -41,14 +48,15 @@ const INDEX_MASK: u32 = (<u32>1 << NODE_INDEX_BITS) - 1;
  * Records the request the next `fitsOf`/`placeGang` calls answer. The allowed-models
  * mask comes from the header (HDR_REQ_MODELS), which JS writes before every query.
  */
-export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, spread: bool, strict: bool): void {
+export function setRequest(gpu: u32, cpu: f64, mem: f64, pool: u32, strategy: i32, strict: bool): void {
   reqModels = load<u32>(<usize>LAYOUT_BASE + HDR_REQ_MODELS);
   reqMilli = load<u32>(<usize>LAYOUT_BASE + HDR_REQ_MILLI);
   reqGpu = gpu;
   reqCpu = cpu;
   reqMem = mem;
   reqPool = pool;
-  reqSpread = spread;
+  reqSpread = strategy == STRATEGY_SPREAD;
+  reqFragmentation = strategy == STRATEGY_FRAGMENTATION;
   reqStrict = strict;
   reqPow2 = isPowerOfTwo(gpu);
   reqShift = ctz<u32>(gpu);
@@ -169,21 +177,24 @@ function placeShares(pods: u32, from: u32, to: u32): bool {
       }
     }
     if (best < 0) return false;
-    const n = <u32>best;
-    const g = chooseShareGpu(n);
-    touchNode(n);
-    const slot = shareAt(n, g);
-    store<u16>(slot, <u16>(<u32>load<u16>(slot) + reqMilli));
-    const node = nodeAt(n);
-    const bit = <u32>1 << g;
-    setNodeMask(n, load<u32>(node + NODE_MASK) | bit);
-    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
-    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
-    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
-    store<u32>(out + OUT_POD_NODE, n);
-    store<u32>(out + OUT_POD_MASK, bit);
+    placeShareOn(p, <u32>best, chooseShareGpu(<u32>best));
   }
   return true;
+}
+
+/** Pod `p` takes the request's share of GPU `g` on node `n`: into SHARES, the mask, OUT_PODS. */
+function placeShareOn(p: u32, n: u32, g: u32): void {
+  touchNode(n);
+  const slot = shareAt(n, g);
+  store<u16>(slot, <u16>(<u32>load<u16>(slot) + reqMilli));
+  const node = nodeAt(n);
+  const bit = <u32>1 << g;
+  setNodeMask(n, load<u32>(node + NODE_MASK) | bit);
+  store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
+  store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
+  const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+  store<u32>(out + OUT_POD_NODE, n);
+  store<u32>(out + OUT_POD_MASK, bit);
 }
 
 /** Free GPUs of node `n` now. */
@@ -314,6 +325,7 @@ export function placeGang(pods: u32): bool {
   if (reqPool >= poolCount) return false;
   const from = load<u32>(poolStartsPtr + (<usize>reqPool << 2));
   const to = load<u32>(poolStartsPtr + ((<usize>reqPool + 1) << 2));
+  if (reqFragmentation) return placeByFragmentation(pods, from, to);
   if (bucketShape()) return placeByBuckets(pods, from, to);
   if (reqMilli > 0) return placeShares(pods, from, to);
   let sum: u32 = 0;
@@ -392,4 +404,89 @@ export function poolRoom(): void {
   store<u32>(<usize>LAYOUT_BASE + HDR_OUT_FREE, free);
   store<u32>(<usize>LAYOUT_BASE + HDR_OUT_LARGEST, largest);
   store<u32>(<usize>LAYOUT_BASE + HDR_OUT_FITS, fits);
+}
+
+/** The best choice on the node last scored by `scoreNode`: mask (one GPU for a share) and rank. */
+let choiceMask: u32 = 0;
+let choiceKey: f64 = 0;
+
+/**
+ * Scores placing one pod of the request on node `n` (which fits it) by fragmentation
+ * growth: a share tries each GPU that holds it (least growth, then least room, then
+ * the lowest GPU); whole GPUs take `chooseGpus`'s, since every free GPU is alike to the
+ * measure. Leaves the answer in choiceMask / choiceKey (growth + LEFT_WEIGHT · milli
+ * left after).
+ */
+function scoreNode(n: u32): void {
+  const gpus = load<u32>(nodeAt(n) + NODE_GPUS);
+  const total = loadLeft(n);
+  const cpu = freeCpuOf(n);
+  const before = fragmentation(n, cpu);
+  const cpuAfter = cpu - reqCpu;
+  if (reqMilli > 0) {
+    let best: i32 = -1;
+    let bestGrowth: f64 = 0;
+    let bestRoom: u32 = 0;
+    for (let g: u32 = 0; g < gpus; g++) {
+      const room = leftAt(g);
+      if (room < reqMilli) continue;
+      setLeft(g, room - reqMilli);
+      const growth = fragmentation(n, cpuAfter) - before;
+      setLeft(g, room);
+      if (best < 0 || growth < bestGrowth || (growth == bestGrowth && room < bestRoom)) {
+        best = <i32>g;
+        bestGrowth = growth;
+        bestRoom = room;
+      }
+    }
+    choiceMask = <u32>1 << <u32>best;
+    choiceKey = bestGrowth + LEFT_WEIGHT * <f64>(total - reqMilli);
+    return;
+  }
+  const mask = chooseGpus(n);
+  for (let g: u32 = 0; g < gpus; g++) if (((mask >>> g) & 1) != 0) setLeft(g, 0);
+  choiceMask = mask;
+  choiceKey = fragmentation(n, cpuAfter) - before + LEFT_WEIGHT * <f64>(total - reqGpu * MILLI_PER_GPU);
+}
+
+/**
+ * placeGang by fragmentation (FGD): pod by pod, one pass over the pool scores every
+ * fitting node (`scoreNode`) and takes the least growth + LEFT_WEIGHT · milli-GPUs left
+ * after (a pull toward binpack), then the lowest index. Fits drop by one per pod placed, so a fits
+ * sum ≥ pods guarantees every pod a node.
+ */
+function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
+  let sum: u32 = 0;
+  for (let i = from; i < to; i++) sum += <u32>fitsOf(load<u32>(poolNodesPtr + (<usize>i << 2)));
+  if (sum < pods) return false;
+  for (let p: u32 = 0; p < pods; p++) {
+    let best: i32 = -1;
+    let bestMask: u32 = 0;
+    let bestKey: f64 = 0;
+    for (let i = from; i < to; i++) {
+      const n = load<u32>(poolNodesPtr + (<usize>i << 2));
+      if (fitsOf(n) <= 0) continue;
+      scoreNode(n);
+      if (best < 0 || choiceKey < bestKey) {
+        best = <i32>n;
+        bestMask = choiceMask;
+        bestKey = choiceKey;
+      }
+    }
+    if (best < 0) return false;
+    const n = <u32>best;
+    if (reqMilli > 0) {
+      placeShareOn(p, n, ctz<u32>(bestMask));
+      continue;
+    }
+    touchNode(n);
+    const node = nodeAt(n);
+    setNodeMask(n, load<u32>(node + NODE_MASK) | bestMask);
+    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
+    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
+    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+    store<u32>(out + OUT_POD_NODE, n);
+    store<u32>(out + OUT_POD_MASK, bestMask);
+  }
+  return true;
 }

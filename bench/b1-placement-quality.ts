@@ -9,15 +9,18 @@
  *   GPU milli requested would pass 1.3 × capacity (its `tuneUpPods`, including its check
  *   of the pod's per-GPU milli), or pods are dropped at random while above (`tuneDownPods`);
  * - each pod is placed once, in order, with no departures; a pod that does not fit is skipped;
- * - GPU pods go through `kernel.place` (binpack or spread) and `kernel.addJob`; cpu-only
- *   pods (the kernel places GPU pods only) go where the simulator's BestFit would put them,
- *   added to the kernel as pods holding no GPU;
+ * - GPU pods go through `kernel.place` (binpack, spread or fragmentation) and
+ *   `kernel.addJob`; cpu-only pods (the kernel places GPU pods only) go where the
+ *   simulator's BestFit would put them, or, under fragmentation, where fragmentation
+ *   grows least by the same rank (src/kernel/fragmentation.ts), added to the kernel as
+ *   pods holding no GPU;
+ * - fragmentation's workload is the trace's typical pods (below), given in the request;
  * - `bestfit-sim` and `random-sim` reproduce the simulator's BestFit and Random for every
  *   pod (simulatorFit), so the replay itself can be checked against the published figures;
  * - figures: % of GPU milli allocated when arrivals reach 130 %, and fragmentation at 90 %
- *   by the simulator's own measure (`NodeGpuShareFragAmountScore`: expected GPU milli
- *   that the workload's typical pods, the most frequent shapes covering 95 % of pods,
- *   cannot use), as a % of all GPU milli.
+ *   by the simulator's own measure (`NodeGpuShareFragAmountScore`, src/kernel/fragmentation.ts:
+ *   expected GPU milli that the workload's typical pods, the most frequent shapes covering
+ *   95 % of pods, cannot use), as a % of all GPU milli.
  *
  * Anchors are read from ../shared/data/fgd-results (means over the paper's 10 seeds).
  * Our seeds are not theirs (different RNG), so means are compared, not single runs.
@@ -28,7 +31,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WasmKernel } from '../src/kernel/wasm-kernel.js';
-import type { GangRequest, KernelNode, PlacementStrategy } from '../src/kernel/types.js';
+import { LEFT_WEIGHT, kernelWorkload, nodeFragmentation, typicalShapes } from '../src/kernel/fragmentation.js';
+import type { GangRequest, KernelNode, PlacementStrategy, WorkloadShape } from '../src/kernel/types.js';
 import { seededRandom } from './synthetic-cluster.js';
 import { printRows } from './timing.js';
 
@@ -46,9 +50,9 @@ if (!existsSync(join(DATA, 'openb', 'openb_node_list_gpu_node.csv'))) {
   process.exit(2);
 }
 const TRACES = argOf('--traces', 'default,multigpu50').split(',');
-/** Kernel strategies (binpack, spread) and the simulator's own scores reproduced here (bestfit-sim, random-sim). */
+/** Kernel strategies (binpack, spread, fragmentation) and the simulator's own scores reproduced here (bestfit-sim, random-sim). */
 type Strategy = PlacementStrategy | 'bestfit-sim' | 'random-sim';
-const STRATEGIES = argOf('--strategies', 'bestfit-sim,random-sim,binpack,spread').split(',') as Strategy[];
+const STRATEGIES = argOf('--strategies', 'bestfit-sim,random-sim,binpack,spread,fragmentation').split(',') as Strategy[];
 const TUNE = 1.3;
 const MILLI = 1000;
 
@@ -115,24 +119,23 @@ function arrivals(trace: Pod[], seed: number): Pod[] {
   return pods;
 }
 
-/** The typical pods of a workload: shapes by frequency, the most frequent covering 95 % of pods (GetTypicalPods). */
-function typicalPods(trace: Pod[]): Array<{ pod: Pod; freq: number }> {
-  const counts = new Map<string, { pod: Pod; n: number }>();
-  for (const p of trace) {
-    const key = `${p.cpu}/${p.milli}/${p.gpus}/${p.spec}`;
-    const c = counts.get(key) ?? { pod: p, n: 0 };
-    c.n++;
-    counts.set(key, c);
-  }
-  const sorted = [...counts.values()].sort((a, b) => b.n - a.n);
-  const out: Array<{ pod: Pod; n: number }> = [];
-  let covered = 0;
-  for (const c of sorted) {
-    if (covered >= 0.95 * trace.length) break;
-    out.push(c);
-    covered += c.n;
-  }
-  return out.map((c) => ({ pod: c.pod, freq: c.n / covered }));
+/** GPU models a pod's gpu_spec allows, as a mask over `models` (a spec naming none of them: a model no node has). */
+function modelMask(spec: string): number {
+  if (spec === '') return 0;
+  const mask = spec.split('|').reduce((mm, s) => (models.includes(s) ? mm | (1 << models.indexOf(s)) : mm), 0);
+  return mask === 0 ? 2 ** 31 : mask >>> 0;
+}
+
+/** A pod as a workload shape (weight 1). */
+function shapeOf(p: Pod): WorkloadShape {
+  return { gpu: p.gpus, ...(p.gpus > 0 && p.milli < MILLI ? { milli: p.milli } : {}), cpu: p.cpu, models: modelMask(p.spec), weight: 1 };
+}
+
+/** The typical pods of a workload (GetTypicalPods, fragmentation.ts), weights as fractions of the pods they cover. */
+function typicalPods(trace: Pod[]): WorkloadShape[] {
+  const typical = typicalShapes(trace.map(shapeOf));
+  const covered = typical.reduce((sum, t) => sum + t.weight, 0);
+  return typical.map((t) => Object.assign({}, t, { weight: t.weight / covered }));
 }
 
 /** Node state the bench mirrors to measure fragmentation (the kernel keeps its own). */
@@ -144,23 +147,8 @@ interface Mirror {
 }
 
 /** FGD's fragmentation amount of one node (NodeGpuShareFragAmountScore), in GPU milli. */
-function nodeFrag(m: Mirror, n: number, typical: Array<{ pod: Pod; freq: number }>): number {
-  const left = m.gpuLeft[n]!;
-  const total = left.reduce((s, x) => s + x, 0);
-  if (total === 0) return 0;
-  const model = models[nodeSpecs[n]!.model]!;
-  let frag = 0;
-  for (const { pod, freq } of typical) {
-    const cpuOk = m.cpuLeft[n]! >= pod.cpu;
-    if (pod.milli === 0 || (pod.spec !== '' && !pod.spec.split('|').includes(model))) {
-      frag += freq * total; // cpu-only shapes and models the node lacks: every free milli counts
-      continue;
-    }
-    const fitting = left.filter((x) => x >= pod.milli).length;
-    if (fitting >= pod.gpus && cpuOk) frag += freq * left.reduce((s, x) => s + (x < pod.milli ? x : 0), 0);
-    else frag += freq * total;
-  }
-  return frag;
+function nodeFrag(m: Mirror, n: number, typical: readonly WorkloadShape[]): number {
+  return nodeFragmentation({ left: m.gpuLeft[n]!, freeCpu: m.cpuLeft[n]!, model: nodeSpecs[n]!.model }, typical);
 }
 
 interface RunResult {
@@ -171,7 +159,7 @@ interface RunResult {
   placeUs: number;
 }
 
-function replay(trace: Pod[], seed: number, strategy: Strategy, typical: Array<{ pod: Pod; freq: number }>): RunResult {
+function replay(trace: Pod[], seed: number, strategy: Strategy, typical: WorkloadShape[]): RunResult {
   const random = rng(seed * 7919);
   rngTie = rng(seed * 104729);
   const kernel = new WasmKernel();
@@ -189,6 +177,7 @@ function replay(trace: Pod[], seed: number, strategy: Strategy, typical: Array<{
   let failed = 0;
   let placeNs = 0n;
   let order = 0;
+  let kernelTypical: WorkloadShape[] | undefined;
   for (const pod of arrivals(trace, seed)) {
     arrived += totalMilli(pod);
     let node = -1;
@@ -214,6 +203,7 @@ function replay(trace: Pod[], seed: number, strategy: Strategy, typical: Array<{
         strict: false,
         ...(share ? { milli: share } : {}),
         ...(allowed ? { models: allowed } : {}),
+        ...(strategy === 'fragmentation' ? { workload: typical } : {}),
       };
       const t = process.hrtime.bigint();
       const res = kernel.place(req);
@@ -222,6 +212,10 @@ function replay(trace: Pod[], seed: number, strategy: Strategy, typical: Array<{
         node = res.pods[0]!.node;
         mask = res.pods[0]!.mask;
       }
+    } else if (strategy === 'fragmentation') {
+      // cpu-only pods under fragmentation: where fragmentation grows least (the kernel
+      // places GPU pods only).
+      node = fragmentationFit(m, pod, kernelTypical ?? (kernelTypical = kernelWorkload(typical)));
     } else {
       // cpu-only pods: the kernel places GPU pods only; these go where the simulator's
       // BestFit puts them (measured: the choice moves the result by ~4 points).
@@ -285,6 +279,29 @@ function simulatorFit(m: Mirror, pod: Pod, random?: () => number): [number, numb
   let mask = 0;
   for (const [, i] of fitting.slice(0, pod.gpus)) mask |= 1 << i;
   return [best, mask >>> 0];
+}
+
+/**
+ * A cpu-only pod under the fragmentation strategy: the node with room for its cpu and
+ * memory whose rank is least, as the kernel ranks GPU pods (fragmentation growth +
+ * LEFT_WEIGHT · milli left, kernel-weighted), ties to the lowest index.
+ */
+function fragmentationFit(m: Mirror, pod: Pod, workload: readonly WorkloadShape[]): number {
+  let best = -1;
+  let bestKey = Infinity;
+  for (let n = 0; n < nodeSpecs.length; n++) {
+    const cpu = m.cpuLeft[n]!;
+    if (cpu < pod.cpu || m.memLeft[n]! < pod.mem) continue;
+    const left = m.gpuLeft[n]!;
+    const model = nodeSpecs[n]!.model;
+    const growth = nodeFragmentation({ left, freeCpu: cpu - pod.cpu, model }, workload) - nodeFragmentation({ left, freeCpu: cpu, model }, workload);
+    const key = growth + LEFT_WEIGHT * left.reduce((a, b) => a + b, 0);
+    if (key < bestKey) {
+      best = n;
+      bestKey = key;
+    }
+  }
+  return best;
 }
 
 /** Tie-breaks of simulatorFit: seeded per run (`replay` resets it). */

@@ -4,7 +4,8 @@
  * never mutated (the property the wasm kernel gets from its undo log).
  */
 import { freeAlignedBlocks, freeMask, isPowerOfTwo, lowestFree, popcount, blockMask } from './gpu-mask.js';
-import type { GangRequest, KernelNode, PodPlacement } from './types.js';
+import { LEFT_WEIGHT, kernelWorkload, nodeFragmentation } from './fragmentation.js';
+import type { GangRequest, KernelNode, PodPlacement, WorkloadShape } from './types.js';
 
 /** A whole GPU in milli-GPUs. */
 const MILLI = 1000;
@@ -196,6 +197,7 @@ function chooseGpus(nodes: WorkingNodes, n: number, g: number): number {
  * ones a node offering a free aligned block of the pod's size first; then the lowest index.
  */
 export function placeGang(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest): PodPlacement[] | null {
+  if (req.strategy === 'fragmentation') return placeByFragmentation(nodes, poolNodes, req);
   if (req.milli) return placeShares(nodes, poolNodes, req, req.milli);
   const fits = poolNodes.map((n) => fitsOf(nodes, n, req));
   if (fits.reduce((a, b) => a + b, 0) < req.pods) return null;
@@ -225,6 +227,84 @@ export function placeGang(nodes: WorkingNodes, poolNodes: readonly number[], req
     state.freeMem -= req.mem;
     fits[best] = fitsOf(nodes, n, req);
     placements.push({ node: n, mask });
+  }
+  return placements;
+}
+
+/** Milli-GPUs left on each GPU of a node: 1000 free, 0 held whole, 1000 − used when shared. */
+function gpuLeft(node: Readonly<NodeState> & { readonly gpus: number }): number[] {
+  const left: number[] = [];
+  for (let g = 0; g < node.gpus; g++) {
+    const used = node.shares[g]!;
+    left.push(used > 0 ? MILLI - used : Math.floor((node.usedMask >>> 0) / 2 ** g) % 2 === 1 ? 0 : MILLI);
+  }
+  return left;
+}
+
+/** One way to put the pod on a node, as fragmentation ranks it. */
+interface FragmentationChoice {
+  node: number;
+  mask: number;
+  /** Fragmentation after − before (kernel-weighted integers: exact). */
+  growth: number;
+  /** Growth + LEFT_WEIGHT · milli-GPUs the node has left after the pod: the rank, smaller first. */
+  key: number;
+}
+
+/**
+ * The pod's best choice on node `n` by fragmentation: a share tries each GPU that holds
+ * it (least growth, then least room, then the lowest GPU); whole GPUs take the GPUs
+ * binpack would (`chooseGpus`), since every free GPU is alike to the measure.
+ */
+function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, workload: readonly WorkloadShape[]): FragmentationChoice {
+  const node = nodes.get(n);
+  const model = node.model ?? 0;
+  const left = gpuLeft(node);
+  let total = 0;
+  for (const x of left) total += x;
+  const before = nodeFragmentation({ left, freeCpu: node.freeCpu, model }, workload);
+  const freeCpu = node.freeCpu - req.cpu;
+  if (req.milli) {
+    let best: FragmentationChoice | null = null;
+    let bestRoom = 0;
+    for (let g = 0; g < node.gpus; g++) {
+      const room = left[g]!;
+      if (room < req.milli) continue;
+      const after = [...left];
+      after[g] = room - req.milli;
+      const growth = nodeFragmentation({ left: after, freeCpu, model }, workload) - before;
+      if (!best || growth < best.growth || (growth === best.growth && room < bestRoom)) {
+        best = { node: n, mask: (2 ** g) >>> 0, growth, key: growth + LEFT_WEIGHT * (total - req.milli) };
+        bestRoom = room;
+      }
+    }
+    return best!;
+  }
+  const mask = chooseGpus(nodes, n, req.gpu);
+  const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? 0 : x));
+  const growth = nodeFragmentation({ left: after, freeCpu, model }, workload) - before;
+  return { node: n, mask, growth, key: growth + LEFT_WEIGHT * (total - req.gpu * MILLI) };
+}
+
+/**
+ * The fragmentation strategy (FGD, fragmentation.ts): pod by pod, the fitting node with
+ * the least growth of fragmentation plus LEFT_WEIGHT per milli-GPU it has left after (a
+ * pull toward binpack), then the lowest index; null when the pool lacks room.
+ */
+function placeByFragmentation(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest): PodPlacement[] | null {
+  if (poolNodes.reduce((sum, n) => sum + fitsOf(nodes, n, req), 0) < req.pods) return null;
+  const workload = kernelWorkload(req.workload ?? []);
+  const placements: PodPlacement[] = [];
+  for (let p = 0; p < req.pods; p++) {
+    let best: FragmentationChoice | null = null;
+    for (const n of poolNodes) {
+      if (fitsOf(nodes, n, req) < 1) continue;
+      const c = fragmentationChoice(nodes, n, req, workload);
+      if (!best || c.key < best.key) best = c;
+    }
+    if (!best) return null;
+    applyPodTo(nodes.edit(best.node), { mask: best.mask, cpu: req.cpu, mem: req.mem, milli: req.milli }, true);
+    placements.push({ node: best.node, mask: best.mask });
   }
   return placements;
 }

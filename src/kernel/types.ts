@@ -72,7 +72,29 @@ export interface KernelSnapshot {
   jobs: KernelJob[];
 }
 
-export type PlacementStrategy = 'binpack' | 'spread';
+/**
+ * Where pods go among the nodes that fit them (SEMANTICS 5.4): binpack the fewest free
+ * GPUs, spread the most, fragmentation where the workload's fragmentation grows least
+ * (fragmentation.ts, the FGD paper's measure).
+ */
+export type PlacementStrategy = 'binpack' | 'spread' | 'fragmentation';
+
+/**
+ * One typical pod shape of the workload the `fragmentation` strategy keeps room for
+ * (FGD's "typical pods"): how often it comes (`weight`) and what each pod asks.
+ */
+export interface WorkloadShape {
+  /** GPUs per pod, 0..32 (0: a cpu-only pod, which can use no GPU). */
+  gpu: number;
+  /** A share of one GPU in milli-GPUs 1..999 (then `gpu` is 1); absent or 0: whole GPUs. */
+  milli?: number;
+  /** cpu per pod in millicores (0 when not asked). */
+  cpu: number;
+  /** GPU models the shape may run on, bit m = model m; 0 or absent = any. */
+  models?: number;
+  /** Relative frequency, > 0 (counts or fractions alike). */
+  weight: number;
+}
 
 /** A gang: `pods` identical pods, all placed or none (invariant 8). */
 export interface GangRequest {
@@ -95,6 +117,13 @@ export interface GangRequest {
    * GPU a whole-GPU pod holds. Absent or 0: whole GPUs.
    */
   milli?: number;
+  /**
+   * The typical pods the `fragmentation` strategy scores against (at most 64 shapes);
+   * ignored by binpack and spread. Absent or empty: no shape to keep room for, so
+   * fragmentation ranks nodes by the binpack tie-break alone. The wasm kernel rewrites
+   * its table only when a request brings a different array than the last one.
+   */
+  workload?: readonly WorkloadShape[];
 }
 
 /** Resource index used by quota constraints. */

@@ -7,7 +7,8 @@
 import { KernelError } from './kernel-error.js';
 import { LAYOUT } from './layout.js';
 import { isVictimOrder } from './victim-order.js';
-import type { Candidate, GangRequest, KernelJob, KernelSnapshot, QuotaConstraint } from './types.js';
+import { MAX_WORKLOAD_SHAPES } from './fragmentation.js';
+import type { Candidate, GangRequest, KernelJob, KernelSnapshot, QuotaConstraint, WorkloadShape } from './types.js';
 
 /** Pools are dense small indices: the kernel keeps a table of poolCount + 1 slots. */
 export const MAX_POOL = (1 << 20) - 1;
@@ -143,13 +144,35 @@ export function validateRequest(req: GangRequest): void {
   if (!isFiniteNumber(req.cpu) || req.cpu < 0) bad('cpu', 'must be a finite number >= 0');
   if (!isFiniteNumber(req.mem) || req.mem < 0) bad('mem', 'must be a finite number >= 0');
   if (!isInt(req.pool, 0, 2 ** 32 - 1)) bad('pool', 'must be a non-negative integer');
-  if (req.strategy !== 'binpack' && req.strategy !== 'spread') bad('strategy', "must be 'binpack' or 'spread'");
+  if (!(PLACEMENT_STRATEGIES as readonly string[]).includes(req.strategy)) bad('strategy', `must be one of ${PLACEMENT_STRATEGIES.map((s) => `'${s}'`).join(', ')}`);
   if (typeof req.strict !== 'boolean') bad('strict', 'must be a boolean');
   if (req.models !== undefined && !isMask(req.models)) bad('models', 'must be a 32-bit integer mask (bit m = model m; 0 = any)');
   if (req.milli !== undefined && req.milli !== 0) {
     if (!isInt(req.milli, 1, MILLI_PER_GPU - 1)) bad('milli', `must be an integer 1..${MILLI_PER_GPU - 1} (a share of one GPU)`);
     if (req.gpu !== 1) bad('gpu', 'must be 1 when the pod asks a share (milli)');
   }
+  if (req.workload !== undefined) validateWorkload(req.workload, bad);
+}
+
+/** The strategies the kernel places by, in their wasm code order (0, 1, 2). */
+export const PLACEMENT_STRATEGIES = ['binpack', 'spread', 'fragmentation'] as const;
+
+/** Checks a request's typical-pod workload (fragmentation.ts); `bad` throws. */
+function validateWorkload(workload: readonly WorkloadShape[], bad: (field: string, rule: string) => never): void {
+  const list: unknown = workload;
+  if (!Array.isArray(list)) bad('workload', 'must be an array of pod shapes');
+  if (workload.length > MAX_WORKLOAD_SHAPES) bad('workload', `lists ${workload.length} shapes; at most ${MAX_WORKLOAD_SHAPES}`);
+  workload.forEach((s: WorkloadShape, i) => {
+    const at = `workload[${i}]`;
+    if (!isInt(s.gpu, 0, 32)) bad(`${at}.gpu`, 'must be an integer 0..32 (0: a cpu-only pod)');
+    if (s.milli !== undefined && s.milli !== 0) {
+      if (!isInt(s.milli, 1, MILLI_PER_GPU - 1)) bad(`${at}.milli`, `must be an integer 1..${MILLI_PER_GPU - 1} (a share of one GPU)`);
+      if (s.gpu !== 1) bad(`${at}.gpu`, 'must be 1 when the shape asks a share (milli)');
+    }
+    if (!isFiniteNumber(s.cpu) || s.cpu < 0) bad(`${at}.cpu`, 'must be a finite number >= 0');
+    if (s.models !== undefined && !isMask(s.models)) bad(`${at}.models`, 'must be a 32-bit integer mask (bit m = model m; 0 = any)');
+    if (!isFiniteNumber(s.weight) || s.weight <= 0) bad(`${at}.weight`, 'must be a finite number > 0');
+  });
 }
 
 /** A GPU deficit in the milli-GPUs both kernels compare it in (other resources as given). */

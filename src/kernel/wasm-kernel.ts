@@ -8,7 +8,20 @@
 import { KernelError, type KernelErrorCode } from './kernel-error.js';
 import { KERNEL_STATUS, STATUS_MEANING } from './kernel-status.js';
 import { LAYOUT as LAYOUT_BINDING, computeRegions } from './layout.js';
-import { failCandidate, failJob, isMaskValue, kernelDeficit, validateConstraints, validateJob, validateOrder, validateRequest, validateSnapshot, type SnapshotCounts } from './validate.js';
+import {
+  PLACEMENT_STRATEGIES,
+  failCandidate,
+  failJob,
+  isMaskValue,
+  kernelDeficit,
+  validateConstraints,
+  validateJob,
+  validateOrder,
+  validateRequest,
+  validateSnapshot,
+  type SnapshotCounts,
+} from './validate.js';
+import { SHAPE_LAYOUT, kernelWorkload, shapeMilli } from './fragmentation.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
 import type {
@@ -25,6 +38,7 @@ import type {
   VictimAlternative,
   VictimOptions,
   VictimResult,
+  WorkloadShape,
 } from './types.js';
 
 /**
@@ -34,6 +48,12 @@ import type {
  * writing a query cost ~2× as much there (measured in B5's workers).
  */
 const LAYOUT = LAYOUT_BINDING;
+
+/** The workload of a fragmentation request that brings none: no shape to keep room for. */
+const NO_WORKLOAD: readonly WorkloadShape[] = [];
+
+/** A request's strategy as the wasm's code (0 binpack, 1 spread, 2 fragmentation). */
+const strategyCode = (req: GangRequest): number => PLACEMENT_STRATEGIES.indexOf(req.strategy);
 
 /** A node takes at most 32 pods of any shape: bigger gangs are answered "no room" without scratch. */
 const MAX_PODS_PER_NODE = 32;
@@ -74,6 +94,8 @@ export class WasmKernel implements Kernel {
   /** Job slots and pod-store slots laid out in linear memory (≥ the counts). */
   private jobCap = 0;
   private podStoreCap = 0;
+  /** The workload array last written to the wasm's table (rewritten only when another comes). */
+  private workload: readonly WorkloadShape[] | null = null;
 
   /** Instantiates a kernel with its own linear memory; throws `kernel/wasm-missing` if unbuilt. */
   constructor() {
@@ -153,7 +175,7 @@ export class WasmKernel implements Kernel {
     validateRequest(req);
     this.ensurePodCap(req.pods, counts);
     this.writeModels(req);
-    const status = this.wasm.place(req.pods, req.gpu, req.cpu, req.mem, req.pool, req.strategy === 'spread' ? 1 : 0, req.strict ? 1 : 0);
+    const status = this.wasm.place(req.pods, req.gpu, req.cpu, req.mem, req.pool, strategyCode(req), req.strict ? 1 : 0);
     if (status === KERNEL_STATUS.STATUS_NO_ROOM) return { ok: false, pods: [] };
     if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'place');
     return { ok: true, pods: this.readPods() };
@@ -192,7 +214,7 @@ export class WasmKernel implements Kernel {
         req.cpu,
         req.mem,
         req.pool,
-        req.strategy === 'spread' ? 1 : 0,
+        strategyCode(req),
         req.strict ? 1 : 0,
         candidates.length,
         constraints.length,
@@ -313,8 +335,32 @@ export class WasmKernel implements Kernel {
     return (flags & LAYOUT.JOB_REMOVED) === 0;
   }
 
+  /**
+   * A fragmentation request's workload into the wasm's static table, with integer
+   * weights (kernelWorkload), when it is another array than the one written last.
+   */
+  private writeWorkload(req: GangRequest): void {
+    if (req.strategy !== 'fragmentation') return;
+    const workload = req.workload ?? NO_WORKLOAD;
+    if (workload === this.workload) return;
+    const { u32, f64 } = this;
+    let at = this.wasm.workloadPtr();
+    for (const shape of kernelWorkload(workload)) {
+      u32[(at + SHAPE_LAYOUT.SHAPE_GPU) >>> 2] = shape.gpu;
+      u32[(at + SHAPE_LAYOUT.SHAPE_MILLI) >>> 2] = shapeMilli(shape);
+      u32[(at + SHAPE_LAYOUT.SHAPE_MODELS) >>> 2] = (shape.models ?? 0) >>> 0;
+      f64[(at + SHAPE_LAYOUT.SHAPE_CPU) >>> 3] = shape.cpu;
+      f64[(at + SHAPE_LAYOUT.SHAPE_WEIGHT) >>> 3] = shape.weight;
+      at += SHAPE_LAYOUT.SHAPE_STRIDE;
+    }
+    const status = this.wasm.setWorkload(workload.length);
+    if (status !== KERNEL_STATUS.STATUS_OK) throw statusError(status, 'setWorkload');
+    this.workload = workload;
+  }
+
   /** The request's allowed-models mask and share into the header, where the wasm reads them per query. */
   private writeModels(req: GangRequest): void {
+    this.writeWorkload(req);
     this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MODELS) >>> 2] = (req.models ?? 0) >>> 0;
     this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MILLI) >>> 2] = req.milli ?? 0;
   }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { KernelError } from './kernel-error.js';
 import { KERNEL_STATUS } from './kernel-status.js';
 import { LAYOUT } from './layout.js';
+import { LEFT_WEIGHT, SHAPE_LAYOUT } from './fragmentation.js';
 import { CRITERIA } from './victim-order.js';
 
 /** Where the kernel build lands (`npm run build:kernel`, see asconfig.json). */
@@ -25,6 +26,8 @@ export interface KernelExports {
   callCount(): number;
   noop(): number;
   heapBase(): number;
+  workloadPtr(): number;
+  setWorkload(count: number): number;
   regionOffset(region: number): number;
   reserve(nodes: number, jobCap: number, podStoreCap: number, pools: number, candidateCap: number, podCap: number): number;
   commit(jobs: number, pods: number): number;
@@ -74,13 +77,13 @@ function compileKernel(): WebAssembly.Module {
 }
 
 /**
- * A stale build whose layout, status codes or victim criteria (the numbered table of
+ * A stale build whose layout, status codes, victim criteria or fragmentation table (the numbered table of
  * SEMANTICS 5.3, victim-order.ts) differ from the TS mirrors would read and write the
  * wrong bytes, or rank victims differently from the twin, silently; refuse it once, at
  * compile time, instead. Exported for the one test that feeds it a wrong build.
  */
 export function checkMirrors(exports: WebAssembly.Exports): void {
-  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS, ...CRITERIA })) {
+  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS, ...CRITERIA, ...SHAPE_LAYOUT, LEFT_WEIGHT })) {
     const global = exports[name];
     const actual: unknown = global instanceof WebAssembly.Global ? global.value : undefined;
     if (actual !== value) {

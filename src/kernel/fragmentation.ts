@@ -1,0 +1,122 @@
+/**
+ * The one home of fragmentation as the FGD paper measures it (Weng et al., ATC '23,
+ * "Beware of Fragmentation"; the simulator's `NodeGpuShareFragAmountScore`): the GPU
+ * capacity of a node that the workload's typical pods cannot use, each pod shape
+ * weighted by how often it comes. The `fragmentation` placement strategy (the twin's
+ * `reference-placement.ts` and the kernel's `assembly/fragmentation.ts`, which computes
+ * the same integers) puts each pod where this grows least; B1 reports it at 90 % load.
+ *
+ * For one node and one shape s, in milli-GPUs:
+ * - s asks no GPU (cpu-only), or the node's GPU model is not one s allows: every free
+ *   milli-GPU of the node counts (s can use none of it);
+ * - else, when s fits (at least s.gpu GPUs with ≥ s's milli free, and s's cpu free): the
+ *   milli left on GPUs with less than s's milli free (s cannot use those);
+ * - else every free milli-GPU counts.
+ * The node's fragmentation is Σ weight(s) · term(s).
+ */
+import type { WorkloadShape } from './types.js';
+
+/**
+ * What a milli-GPU left on the chosen node costs beside fragmentation growth, in the
+ * kernel's integer weights: WEIGHT_SCALE / 256, so the strategy ranks nodes by growth +
+ * (1/256) · milli left after, a pull toward packing measured on B1 (docs/performance.md):
+ * growth alone, with packing only as a tie-break, allocated ~0.8 points less on openb.
+ */
+export const LEFT_WEIGHT = 4096;
+
+/** A whole GPU in milli-GPUs. */
+export const MILLI = 1000;
+/** The most shapes a workload may list (the kernel's static table, assembly/fragmentation.ts). */
+export const MAX_WORKLOAD_SHAPES = 64;
+/**
+ * Kernel weights are integers summing to about this: with milli-GPU terms (≤ 32,000 a
+ * node) every fragmentation sum stays an exact integer in an f64, so the kernel may add
+ * in any order and still agree with the twin bit for bit.
+ */
+export const WEIGHT_SCALE = 2 ** 20;
+
+/**
+ * The kernel's static workload table (assembly/fragmentation.ts), mirrored:
+ * one shape is gpu u32 · milli u32 · models u32 · pad · cpu f64 · weight f64.
+ * The load-time check (wasm-module.ts checkMirrors) holds these and LEFT_WEIGHT equal
+ * to the wasm's globals.
+ */
+export const SHAPE_LAYOUT = { MAX_SHAPES: MAX_WORKLOAD_SHAPES, SHAPE_STRIDE: 32, SHAPE_GPU: 0, SHAPE_MILLI: 4, SHAPE_MODELS: 8, SHAPE_CPU: 16, SHAPE_WEIGHT: 24 } as const;
+
+/** What fragmentation reads of a node: milli-GPUs left on each GPU, free cpu, GPU model. */
+export interface FragmentationNode {
+  /** Milli-GPUs left per GPU index: 1000 free, 0 held whole, 1000 − used when shared. */
+  left: readonly number[];
+  freeCpu: number;
+  model: number;
+}
+
+/** Milli-GPUs a pod of `shape` asks on each of its GPUs (1000 for whole GPUs, 0 for cpu-only). */
+export function shapeMilli(shape: WorkloadShape): number {
+  return shape.gpu === 0 ? 0 : shape.milli ? shape.milli : MILLI;
+}
+
+/** True when the shape may run on GPUs of `model` (no mask, or mask 0, allows every model). */
+function modelAllows(shape: WorkloadShape, model: number): boolean {
+  const models = (shape.models ?? 0) >>> 0;
+  return models === 0 || Math.floor(models / 2 ** model) % 2 === 1;
+}
+
+/** Milli-GPUs of `node` that pods of `shape` cannot use (the term above). */
+export function shapeFragmentation(node: FragmentationNode, shape: WorkloadShape): number {
+  let total = 0;
+  for (const x of node.left) total += x;
+  const milli = shapeMilli(shape);
+  if (milli === 0 || !modelAllows(shape, node.model)) return total;
+  let fitting = 0;
+  let unusable = 0;
+  for (const x of node.left) {
+    if (x >= milli) fitting++;
+    else unusable += x;
+  }
+  return fitting >= shape.gpu && node.freeCpu >= shape.cpu ? unusable : total;
+}
+
+/** The node's fragmentation: Σ weight · term over the workload's shapes, in the shapes' order. */
+export function nodeFragmentation(node: FragmentationNode, workload: readonly WorkloadShape[]): number {
+  let frag = 0;
+  for (const shape of workload) frag += shape.weight * shapeFragmentation(node, shape);
+  return frag;
+}
+
+/**
+ * The workload as both kernels score with it: weights scaled to integers summing to
+ * about WEIGHT_SCALE (each at least 1), shapes otherwise as given. Argmin placement
+ * does not change under scaling; the integers keep every sum exact.
+ */
+export function kernelWorkload(workload: readonly WorkloadShape[]): WorkloadShape[] {
+  let sum = 0;
+  for (const s of workload) sum += s.weight;
+  return workload.map((s) => Object.assign({}, s, { weight: Math.max(1, Math.round((s.weight / sum) * WEIGHT_SCALE)) }));
+}
+
+/**
+ * The typical pods of a list of pod shapes, as the FGD simulator takes them
+ * (`GetTypicalPods`): identical shapes counted, the most frequent first, kept until they
+ * cover 95 % of the pods; each weighs its count. Shapes compare by every field.
+ */
+export function typicalShapes(pods: readonly WorkloadShape[], coverage = 0.95): WorkloadShape[] {
+  const counts = new Map<string, { shape: WorkloadShape; n: number }>();
+  for (const p of pods) {
+    const key = `${p.gpu}/${p.milli ?? 0}/${p.cpu}/${p.models ?? 0}`;
+    const c = counts.get(key);
+    if (c) c.n += p.weight;
+    else counts.set(key, { shape: p, n: p.weight });
+  }
+  const total = pods.reduce((s, p) => s + p.weight, 0);
+  // Stable: equal counts keep first-seen order, so a given list always gives one answer.
+  const sorted = [...counts.values()].sort((a, b) => b.n - a.n);
+  const out: WorkloadShape[] = [];
+  let covered = 0;
+  for (const c of sorted) {
+    if (covered >= coverage * total) break;
+    out.push(Object.assign({}, c.shape, { weight: c.n }));
+    covered += c.n;
+  }
+  return out;
+}
