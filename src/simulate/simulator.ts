@@ -304,13 +304,18 @@ class Simulation {
       this.live.start(live, pods, js.order);
       if (live.checkpoint?.last !== undefined) this.anchored.set(js, live);
       for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
-      this.metrics.started(js.team, js.quota, js.standing, this.gpus(js), pods.reduce((s, p) => s + popcount(p.mask), 0));
+      this.metrics.started(
+        js.team,
+        js.quota,
+        js.standing,
+        this.gpus(js),
+        pods.reduce((s, p) => s + popcount(p.mask), 0),
+      );
       this.byName.set(job.name, js);
       if (end !== undefined) this.heap.push(end, 'end', id, js.runId);
     });
     const forever = running.filter((j) => j.expectedEnd === undefined).length;
-    if (forever > 0)
-      this.notes.push(`${forever} of the snapshot's ${running.length} running job(s) give no expectedEnd or duration: they run until the end of the run unless preempted`);
+    if (forever > 0) this.notes.push(`${forever} of the snapshot's ${running.length} running job(s) give no expectedEnd or duration: they run until the end of the run unless preempted`);
     this.version++;
   }
 

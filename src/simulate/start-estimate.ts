@@ -120,7 +120,7 @@ function assume(jobs: RunningJob[], forever: RunningJob[], foreverLabels: string
     `running jobs end at their expected end (expectedEnd, or startedAt + duration), not earlier: ${ending} of the ${jobs.length} running job(s) give one`,
     ...(forever.length > 0 ? [`the ${forever.length} running job(s) without an expected end run on: ${listed(foreverLabels)}`] : []),
     `${quota}'s queue strategy is ${strategy}; the snapshot lists running jobs only, so no job waits ahead of this one at the snapshot time`,
-    'every decision on the way is the one this what-if makes (admission, preemption by the policy\'s rules, reclaim of idle capacity, placement), taken on the cluster as it is then (quotient simulate)',
+    "every decision on the way is the one this what-if makes (admission, preemption by the policy's rules, reclaim of idle capacity, placement), taken on the cluster as it is then (quotient simulate)",
   ];
 }
 
