@@ -1,6 +1,6 @@
 /** The shipped spot example (policies/spot-market) as a simulation input, read the way the CLI reads it. */
 import { readFileSync } from 'node:fs';
-import type { Policy } from '../../src/model/policy.js';
+import type { Policy, RunningJob } from '../../src/model/policy.js';
 import { loadPolicy } from '../../src/policy/load-policy.js';
 import { readBundles } from '../../src/policy/read-files.js';
 import { marketSeries, readMarketCsv } from '../../src/simulate/market.js';
@@ -19,4 +19,24 @@ export function spotExample(): { policy: Policy; input: Parameters<typeof simula
   const workload = readJobs(`${DIR}/jobs.csv`, readFileSync(`${DIR}/jobs.csv`, 'utf8'), { policy, instanceTypes });
   const market = marketSeries(policy.spotMarkets!, { prices, inventory }, 1, 100 * 3_600_000);
   return { policy, input: { policy, label: DIR, nodes: policy.cluster!.nodes, workload, market } };
+}
+
+/** A one-pod DLC job running on node `lj-<node>` of the spot example's tree, GPUs from `firstGpu` on; an idle one is an `only` job. */
+export function spotRunningJob(o: { name: string; teamA: boolean; priority: number; gpu: number; idle?: boolean; startedAt: number; node: number; firstGpu?: number }): RunningJob {
+  const first = o.firstGpu ?? 0;
+  return {
+    name: o.name,
+    workspace: o.teamA ? 'team-a' : 'team-b',
+    quota: o.teamA ? 'TeamA' : 'TeamB',
+    module: 'DLC',
+    priority: o.priority,
+    pods: 1,
+    resources: { gpu: o.gpu },
+    idleResources: o.idle ? 'only' : 'none',
+    standing: o.idle ? 'idle' : 'in-quota',
+    startedAt: o.startedAt,
+    placement: [{ node: `lj-${o.node}`, gpus: Array.from({ length: o.gpu }, (_, g) => first + g) }],
+    placedByEngine: false,
+    src: { file: 'gen', line: 1, column: 1, path: '' },
+  };
 }

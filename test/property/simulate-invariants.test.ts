@@ -16,7 +16,7 @@ import type { JobSpec, RunningJob } from '../../src/model/policy.js';
 import { compileRules } from '../../src/rules/compile-rules.js';
 import { simulate, type SimView } from '../../src/simulate/simulator.js';
 import type { SimJob } from '../../src/simulate/workload.js';
-import { spotExample } from '../helpers/spot-example.js';
+import { spotExample, spotRunningJob } from '../helpers/spot-example.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 12);
 
@@ -57,23 +57,11 @@ function toRunning(rows: RunRow[]): RunningJob[] {
     if (!r) return [];
     const a = i < 2;
     const startedAt = -r.agoMin * 60_000;
-    const job: RunningJob = {
-      name: `s${i}`,
-      workspace: a ? 'team-a' : 'team-b',
-      quota: a ? 'TeamA' : 'TeamB',
-      module: 'DLC',
-      priority: r.priority,
-      pods: 1,
-      resources: { gpu: r.gpu },
-      idleResources: 'none',
-      standing: 'in-quota',
-      startedAt,
-      placement: [{ node: `lj-${i}`, gpus: Array.from({ length: r.gpu }, (_, g) => g) }],
-      placedByEngine: false,
-      src: { file: 'gen', line: 100 + i, column: 1, path: '' },
-    };
+    const job = spotRunningJob({ name: `s${i}`, teamA: a, priority: r.priority, gpu: r.gpu, startedAt, node: i });
     if (r.endMin !== undefined) job.expectedEnd = r.endMin * 60_000;
-    if (r.checkpoint) job.checkpoint = r.checkpoint.lastAgoMin === undefined ? { every: r.checkpoint.every * 60_000 } : { every: r.checkpoint.every * 60_000, last: Math.max(startedAt, -r.checkpoint.lastAgoMin * 60_000) };
+    if (r.checkpoint)
+      job.checkpoint =
+        r.checkpoint.lastAgoMin === undefined ? { every: r.checkpoint.every * 60_000 } : { every: r.checkpoint.every * 60_000, last: Math.max(startedAt, -r.checkpoint.lastAgoMin * 60_000) };
     return [job];
   });
 }

@@ -31,6 +31,7 @@ import { EligibilityTables } from '../../src/rules/eligibility-table.js';
 import { simulate } from '../../src/simulate/simulator.js';
 import { runningAtStart } from '../../src/simulate/snapshot-start.js';
 import { estimateStart } from '../../src/simulate/start-estimate.js';
+import { spotRunningJob } from '../helpers/spot-example.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 200);
 const HOUR = 3_600_000;
@@ -59,21 +60,7 @@ function toCluster(perNode: Array<Array<typeof jobArb extends fc.Arbitrary<infer
       if (used + r.gpu > 8) return;
       const ownA = n < 2;
       const a = r.idle ? !ownA : ownA;
-      const job: RunningJob = {
-        name: `r${n}-${k}`,
-        workspace: a ? 'team-a' : 'team-b',
-        quota: a ? 'TeamA' : 'TeamB',
-        module: 'DLC',
-        priority: r.priority,
-        pods: 1,
-        resources: { gpu: r.gpu },
-        idleResources: r.idle ? 'only' : 'none',
-        standing: r.idle ? 'idle' : 'in-quota',
-        startedAt: AT - r.ageMin * 60_000,
-        placement: [{ node: `lj-${n}`, gpus: Array.from({ length: r.gpu }, (_, g) => used + g) }],
-        placedByEngine: false,
-        src,
-      };
+      const job = spotRunningJob({ name: `r${n}-${k}`, teamA: a, priority: r.priority, gpu: r.gpu, idle: r.idle, startedAt: AT - r.ageMin * 60_000, node: n, firstGpu: used });
       if (r.endHalfHours !== undefined) job.expectedEnd = AT + (r.endHalfHours * HOUR) / 2;
       used += r.gpu;
       jobs.push(job);
