@@ -15,10 +15,17 @@ import { NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_MODEL, MILLI_PER_GPU } from '
 import { nodeAt, shareAt } from './state';
 
 /**
- * Rank of a choice: growth + LEFT_WEIGHT · milli-GPUs left on the node after (a pull
- * toward packing; src/kernel/fragmentation.ts says why this value).
+ * Rank of a choice: growth + LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu
+ * after / CPU_PER_MILLI), a pull toward packing; src/kernel/fragmentation.ts says why.
  */
 export const LEFT_WEIGHT: f64 = 4096;
+/** Millicores of free cpu that weigh as one milli-GPU left in the rank. */
+export const CPU_PER_MILLI: f64 = 16;
+
+/** Rank of a choice (src/kernel/fragmentation.ts placementRank): growth + LEFT_WEIGHT · (milli left + cpu left / CPU_PER_MILLI). */
+@inline export function placementRank(growth: f64, milliLeft: u32, cpuLeft: f64): f64 {
+  return growth + LEFT_WEIGHT * (<f64>milliLeft + cpuLeft / CPU_PER_MILLI);
+}
 
 /** The most typical pod shapes a workload lists. */
 export const MAX_SHAPES: u32 = 64;

@@ -17,7 +17,7 @@ import {
   nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask, shareAt,
 } from './state';
 import { bestSlot, bucketFitsSum } from './buckets';
-import { loadLeft, fragmentation, leftAt, setLeft, freeCpuOf, LEFT_WEIGHT } from './fragmentation';
+import { loadLeft, fragmentation, leftAt, setLeft, freeCpuOf, placementRank } from './fragmentation';
 
 /** Strategy codes of `place` and `selectVictims` (src/kernel/validate.ts PLACEMENT_STRATEGIES). */
 export const STRATEGY_SPREAD: i32 = 1;
@@ -414,8 +414,7 @@ let choiceKey: f64 = 0;
  * Scores placing one pod of the request on node `n` (which fits it) by fragmentation
  * growth: a share tries each GPU that holds it (least growth, then least room, then
  * the lowest GPU); whole GPUs take `chooseGpus`'s, since every free GPU is alike to the
- * measure. Leaves the answer in choiceMask / choiceKey (growth + LEFT_WEIGHT · milli
- * left after).
+ * measure. Leaves the answer in choiceMask / choiceKey (placementRank).
  */
 function scoreNode(n: u32): void {
   const gpus = load<u32>(nodeAt(n) + NODE_GPUS);
@@ -440,19 +439,19 @@ function scoreNode(n: u32): void {
       }
     }
     choiceMask = <u32>1 << <u32>best;
-    choiceKey = bestGrowth + LEFT_WEIGHT * <f64>(total - reqMilli);
+    choiceKey = placementRank(bestGrowth, total - reqMilli, cpuAfter);
     return;
   }
   const mask = chooseGpus(n);
   for (let g: u32 = 0; g < gpus; g++) if (((mask >>> g) & 1) != 0) setLeft(g, 0);
   choiceMask = mask;
-  choiceKey = fragmentation(n, cpuAfter) - before + LEFT_WEIGHT * <f64>(total - reqGpu * MILLI_PER_GPU);
+  choiceKey = placementRank(fragmentation(n, cpuAfter) - before, total - reqGpu * MILLI_PER_GPU, cpuAfter);
 }
 
 /**
  * placeGang by fragmentation (FGD): pod by pod, one pass over the pool scores every
- * fitting node (`scoreNode`) and takes the least growth + LEFT_WEIGHT · milli-GPUs left
- * after (a pull toward binpack), then the lowest index. Fits drop by one per pod placed, so a fits
+ * fitting node (`scoreNode`) and takes the least placementRank (growth plus a pull
+ * toward packing), then the lowest index. Fits drop by one per pod placed, so a fits
  * sum ≥ pods guarantees every pod a node.
  */
 function placeByFragmentation(pods: u32, from: u32, to: u32): bool {

@@ -31,7 +31,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WasmKernel } from '../src/kernel/wasm-kernel.js';
-import { LEFT_WEIGHT, kernelWorkload, nodeFragmentation, typicalShapes } from '../src/kernel/fragmentation.js';
+import { kernelWorkload, nodeFragmentation, placementRank, typicalShapes } from '../src/kernel/fragmentation.js';
 import type { GangRequest, KernelNode, PlacementStrategy, WorkloadShape } from '../src/kernel/types.js';
 import { seededRandom } from './synthetic-cluster.js';
 import { printRows } from './timing.js';
@@ -283,8 +283,8 @@ function simulatorFit(m: Mirror, pod: Pod, random?: () => number): [number, numb
 
 /**
  * A cpu-only pod under the fragmentation strategy: the node with room for its cpu and
- * memory whose rank is least, as the kernel ranks GPU pods (fragmentation growth +
- * LEFT_WEIGHT · milli left, kernel-weighted), ties to the lowest index.
+ * memory whose rank is least, as the kernel ranks GPU pods (placementRank of the
+ * kernel-weighted growth), ties to the lowest index.
  */
 function fragmentationFit(m: Mirror, pod: Pod, workload: readonly WorkloadShape[]): number {
   let best = -1;
@@ -295,7 +295,7 @@ function fragmentationFit(m: Mirror, pod: Pod, workload: readonly WorkloadShape[
     const left = m.gpuLeft[n]!;
     const model = nodeSpecs[n]!.model;
     const growth = nodeFragmentation({ left, freeCpu: cpu - pod.cpu, model }, workload) - nodeFragmentation({ left, freeCpu: cpu, model }, workload);
-    const key = growth + LEFT_WEIGHT * left.reduce((a, b) => a + b, 0);
+    const key = placementRank(growth, left.reduce((a, b) => a + b, 0), cpu - pod.cpu);
     if (key < bestKey) {
       best = n;
       bestKey = key;

@@ -2,10 +2,12 @@
 import type { GangRequest } from '../kernel/types.js';
 import type { JobSpec, Pool } from '../model/policy.js';
 import { shareMilli } from '../model/resources.js';
+import { poolWorkload } from './pool-workload.js';
 
 /**
  * The kernel request for `job`'s pods on pool `poolIndex`, with the pool's placement
- * strategy; `models` is the mask of GPU models the job allows (0: any).
+ * strategy (fragmentation with its pool's workload, pool-workload.ts); `models` is the
+ * mask of GPU models the job allows (0: any).
  */
 export function gangRequest(job: Pick<JobSpec, 'pods' | 'resources'>, poolIndex: number, pool: Pool, models = 0): GangRequest {
   const milli = shareMilli(job.resources.gpu);
@@ -20,5 +22,6 @@ export function gangRequest(job: Pick<JobSpec, 'pods' | 'resources'>, poolIndex:
     pool: poolIndex,
     strategy: pool.strategy,
     strict: pool.topology === 'strict',
+    ...(pool.strategy === 'fragmentation' ? { workload: poolWorkload(pool) } : {}),
   };
 }

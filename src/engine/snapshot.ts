@@ -13,6 +13,7 @@ import { QuotaTree } from '../model/quota-tree.js';
 import { comboIndex } from '../rules/facts.js';
 import { computeUsage, type UsageTable } from './usage.js';
 import { gangRequest } from './gang.js';
+import { learnPoolWorkload } from './pool-workload.js';
 import { maskOf, modelIndex, type ModelIndex } from './gpu-models.js';
 
 /** "No limit" for nodes whose cpu or memory the snapshot does not track. */
@@ -115,6 +116,13 @@ export class Snapshot {
     // in the jobs to place.
     const findings: Finding[] = [];
     const state: KernelSnapshot = { nodes, jobs: kjobs };
+    // fragmentation pools without a given workload learn it from their running pods.
+    for (const pool of policy.pools)
+      if (pool.strategy === 'fragmentation' && !pool.workload)
+        learnPoolWorkload(
+          pool,
+          jobs.filter((j) => tree.get(j.quota).pool === pool.name),
+        );
     const unplaced = jobs.filter((j) => j.placement.length === 0);
     if (unplaced.length > 0) {
       kernel.load({ nodes, jobs: jobs.filter((j) => j.placement.length > 0).map(toKernelJob) });

@@ -18,11 +18,20 @@ import type { WorkloadShape } from './types.js';
 
 /**
  * What a milli-GPU left on the chosen node costs beside fragmentation growth, in the
- * kernel's integer weights: WEIGHT_SCALE / 256, so the strategy ranks nodes by growth +
- * (1/256) · milli left after, a pull toward packing measured on B1 (docs/performance.md):
- * growth alone, with packing only as a tie-break, allocated ~0.8 points less on openb.
+ * kernel's integer weights: WEIGHT_SCALE / 256. The strategy ranks a choice by growth +
+ * LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu after / CPU_PER_MILLI), a
+ * pull toward packing GPUs and cpu together (BestFit's weighting: 8 GPUs ≈ 128 cores).
+ * Measured on B1 (docs/performance.md): growth with packing only as a tie-break allocated
+ * ~1.2 points less on openb default, GPU packing alone ~0.7 less.
  */
 export const LEFT_WEIGHT = 4096;
+/** Millicores of free cpu that weigh as one milli-GPU left in the rank (128 cores ≈ 8 GPUs). */
+export const CPU_PER_MILLI = 16;
+
+/** The rank of a choice that grows fragmentation by `growth` and leaves `milliLeft` GPU and `cpuLeft` cpu on its node. */
+export function placementRank(growth: number, milliLeft: number, cpuLeft: number): number {
+  return growth + LEFT_WEIGHT * (milliLeft + cpuLeft / CPU_PER_MILLI);
+}
 
 /** A whole GPU in milli-GPUs. */
 export const MILLI = 1000;

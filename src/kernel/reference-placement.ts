@@ -4,7 +4,7 @@
  * never mutated (the property the wasm kernel gets from its undo log).
  */
 import { freeAlignedBlocks, freeMask, isPowerOfTwo, lowestFree, popcount, blockMask } from './gpu-mask.js';
-import { LEFT_WEIGHT, kernelWorkload, nodeFragmentation } from './fragmentation.js';
+import { kernelWorkload, nodeFragmentation, placementRank } from './fragmentation.js';
 import type { GangRequest, KernelNode, PodPlacement, WorkloadShape } from './types.js';
 
 /** A whole GPU in milli-GPUs. */
@@ -247,7 +247,7 @@ interface FragmentationChoice {
   mask: number;
   /** Fragmentation after − before (kernel-weighted integers: exact). */
   growth: number;
-  /** Growth + LEFT_WEIGHT · milli-GPUs the node has left after the pod: the rank, smaller first. */
+  /** placementRank of the choice (growth plus the packing pull): smaller first. */
   key: number;
 }
 
@@ -274,7 +274,7 @@ function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, w
       after[g] = room - req.milli;
       const growth = nodeFragmentation({ left: after, freeCpu, model }, workload) - before;
       if (!best || growth < best.growth || (growth === best.growth && room < bestRoom)) {
-        best = { node: n, mask: (2 ** g) >>> 0, growth, key: growth + LEFT_WEIGHT * (total - req.milli) };
+        best = { node: n, mask: (2 ** g) >>> 0, growth, key: placementRank(growth, total - req.milli, freeCpu) };
         bestRoom = room;
       }
     }
@@ -283,13 +283,13 @@ function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, w
   const mask = chooseGpus(nodes, n, req.gpu);
   const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? 0 : x));
   const growth = nodeFragmentation({ left: after, freeCpu, model }, workload) - before;
-  return { node: n, mask, growth, key: growth + LEFT_WEIGHT * (total - req.gpu * MILLI) };
+  return { node: n, mask, growth, key: placementRank(growth, total - req.gpu * MILLI, freeCpu) };
 }
 
 /**
- * The fragmentation strategy (FGD, fragmentation.ts): pod by pod, the fitting node with
- * the least growth of fragmentation plus LEFT_WEIGHT per milli-GPU it has left after (a
- * pull toward binpack), then the lowest index; null when the pool lacks room.
+ * The fragmentation strategy (FGD, fragmentation.ts): pod by pod, the fitting node of
+ * least placementRank (growth of fragmentation plus a pull toward packing GPUs and cpu),
+ * then the lowest index; null when the pool lacks room.
  */
 function placeByFragmentation(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest): PodPlacement[] | null {
   if (poolNodes.reduce((sum, n) => sum + fitsOf(nodes, n, req), 0) < req.pods) return null;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { KernelError } from './kernel-error.js';
 import { KERNEL_STATUS } from './kernel-status.js';
 import { LAYOUT } from './layout.js';
-import { LEFT_WEIGHT, SHAPE_LAYOUT } from './fragmentation.js';
+import { CPU_PER_MILLI, LEFT_WEIGHT, SHAPE_LAYOUT } from './fragmentation.js';
 import { CRITERIA } from './victim-order.js';
 
 /** Where the kernel build lands (`npm run build:kernel`, see asconfig.json). */
@@ -83,7 +83,7 @@ function compileKernel(): WebAssembly.Module {
  * compile time, instead. Exported for the one test that feeds it a wrong build.
  */
 export function checkMirrors(exports: WebAssembly.Exports): void {
-  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS, ...CRITERIA, ...SHAPE_LAYOUT, LEFT_WEIGHT })) {
+  for (const [name, value] of Object.entries({ ...LAYOUT, ...KERNEL_STATUS, ...CRITERIA, ...SHAPE_LAYOUT, LEFT_WEIGHT, CPU_PER_MILLI })) {
     const global = exports[name];
     const actual: unknown = global instanceof WebAssembly.Global ? global.value : undefined;
     if (actual !== value) {

@@ -63,7 +63,7 @@ export const STANDINGS = ['in-quota', 'borrowing', 'idle'] as const;
 /** Standing of a running job (SEMANTICS 2); spot is not modelled yet. */
 export type Standing = (typeof STANDINGS)[number];
 
-export const STRATEGIES = ['binpack', 'spread'] as const;
+export const STRATEGIES = ['binpack', 'spread', 'fragmentation'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
 export const TOPOLOGIES = ['prefer', 'strict'] as const;
@@ -84,10 +84,22 @@ export interface ChildPreemption {
   src: Source;
 }
 
+/** One typical pod shape a `fragmentation` pool keeps room for (docs/policy-format.md). */
+export interface TypicalPod {
+  /** GPUs per pod: whole (1, 2, 8), a share below 1 (0.46), or 0 for a cpu-only pod. */
+  gpu: number;
+  /** cpu per pod in millicores (0 when not given). */
+  cpu: number;
+  /** How often it comes, relative to the others (> 0). */
+  weight: number;
+}
+
 export interface Pool {
   name: string;
   type: PoolType;
   strategy: Strategy;
+  /** fragmentation's typical pods as the policy gives them; absent = learned from the pool's running pods. */
+  workload?: TypicalPod[];
   topology: Topology;
   /** SEMANTICS 5.3's criteria in the order this pool's victim sets are compared (default: SEMANTICS' own). */
   victimOrder: VictimCriterion[];

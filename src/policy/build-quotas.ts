@@ -13,6 +13,7 @@ import {
   type QueueStrategy,
   type Restriction,
   type SelfPreemption,
+  type TypicalPod,
 } from '../model/policy.js';
 import { VICTIM_CRITERIA, type VictimCriterion } from '../model/victim-order.js';
 import { formatRange } from '../model/priority.js';
@@ -48,6 +49,7 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
         name: poolName,
         type: spec.pool.type ?? 'general',
         strategy: spec.placement?.strategy ?? 'binpack',
+        ...(spec.placement?.workload ? { workload: buildWorkload(c, sd, spec.placement.workload) } : {}),
         topology: spec.placement?.topology ?? 'prefer',
         victimOrder: buildVictimOrder(c, sd, spec.victimOrder),
         ...(spec.victimOrder ? { victimOrderSrc: sourceAt(sd, ['spec', 'victimOrder']) } : {}),
@@ -240,4 +242,14 @@ function restriction<T>(sd: SourceDoc, path: PathSeg[], values: T[] | undefined)
 
 function dedupe<T>(xs: T[]): T[] {
   return [...new Set(xs)];
+}
+
+/** The policy's typical pods with cpu in millicores; a bad cpu quantity is a located finding (and the shape is dropped with it). */
+function buildWorkload(c: Collector, sd: SourceDoc, input: ReadonlyArray<{ gpu: number; cpu?: number | string; weight: number }>): TypicalPod[] {
+  const out: TypicalPod[] = [];
+  input.forEach((shape, i) => {
+    const res = parseResources(c, sd, ['spec', 'placement', 'workload', i], { gpu: shape.gpu, ...(shape.cpu === undefined ? {} : { cpu: shape.cpu }) });
+    if (res) out.push({ gpu: shape.gpu, cpu: res.cpu ?? 0, weight: shape.weight });
+  });
+  return out;
 }

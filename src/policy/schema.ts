@@ -102,7 +102,19 @@ export const quotaTreeSpec = z.strictObject({
   }),
   placement: z
     .strictObject({
-      strategy: z.enum(STRATEGIES).optional().describe('Default binpack.'),
+      strategy: z.enum(STRATEGIES).optional().describe('Default binpack; fragmentation places where the typical pods lose least room (FGD).'),
+      workload: z
+        .array(
+          z.strictObject({
+            gpu: z.number().min(0).max(32).describe('GPUs per pod: whole, a share below 1, or 0 for cpu-only.'),
+            cpu: quantity.optional(),
+            weight: z.number().positive().describe('How often this shape comes, relative to the others.'),
+          }),
+        )
+        .min(1)
+        .max(64)
+        .optional()
+        .describe("fragmentation's typical pods; default: learned from the pool's running pods."),
       topology: z.enum(TOPOLOGIES).optional().describe('Default prefer; strict requires aligned GPU blocks.'),
     })
     .optional(),

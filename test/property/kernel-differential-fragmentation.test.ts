@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReferenceKernel } from '../../src/kernel/reference.js';
 import { WasmKernel } from '../../src/kernel/wasm-kernel.js';
-import { LEFT_WEIGHT, MILLI, kernelWorkload, nodeFragmentation } from '../../src/kernel/fragmentation.js';
+import { MILLI, kernelWorkload, nodeFragmentation, placementRank } from '../../src/kernel/fragmentation.js';
 import type { GangRequest, KernelJob, KernelPod, KernelSnapshot, VictimAlternative, WorkloadShape } from '../../src/kernel/types.js';
 import { PLENTY, node } from '../unit/kernel/kernel-builders.js';
 
@@ -139,7 +139,7 @@ function leftOf(snap: KernelSnapshot, n: number): number[] {
 }
 
 /**
- * The least rank (fragmentation growth + LEFT_WEIGHT · milli left on the node after) any
+ * The least rank (fragmentation growth plus the packing pull, placementRank) any
  * single placement of the request's pod can reach, and the rank of the placement the
  * kernel chose, by the definition itself.
  */
@@ -151,7 +151,7 @@ function judge(snap: KernelSnapshot, req: GangRequest, chosen: { node: number; m
     const before = nodeFragmentation({ left, freeCpu: k.freeCpu, model: k.model ?? 0 }, workload);
     const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? (req.milli ? x - req.milli : 0) : x));
     const growth = nodeFragmentation({ left: after, freeCpu: k.freeCpu - req.cpu, model: k.model ?? 0 }, workload) - before;
-    return growth + LEFT_WEIGHT * after.reduce((a, b) => a + b, 0);
+    return placementRank(growth, after.reduce((a, b) => a + b, 0), k.freeCpu - req.cpu);
   };
   let least = Infinity;
   const ref = new ReferenceKernel();

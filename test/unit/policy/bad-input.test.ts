@@ -257,6 +257,14 @@ describe('loadPolicy on bad input', () => {
     expect(findings[0]!.hint).toContain('"reclaim"');
   });
 
+  it('locates an unknown placement strategy and lists the allowed ones, fragmentation among them', () => {
+    const marked = variant(['  pool: { name: p }\n', '  pool: { name: p }\n  placement: { strategy: «fgd }\n']);
+    const { text, marks } = located(marked);
+    const { findings } = load(text);
+    expect(findings).toEqual([expect.objectContaining({ code: 'policy/invalid-value', path: 'spec.placement.strategy', line: marks[0]!.line, column: marks[0]!.column })]);
+    expect(findings[0]!.hint).toBe('use one of: binpack, spread, fragmentation');
+  });
+
   it('reports every finding of the failing stage, sorted by location', () => {
     const marked = variant(['      pods: 1\n', '      pods: 1\n      «idleResorces: only\n'], ['  pool: { name: p }', '  pool: { name: p, «typ: general }']);
     const { text, marks } = located(marked);
