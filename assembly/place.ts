@@ -406,6 +406,17 @@ export function poolRoom(): void {
   store<u32>(<usize>LAYOUT_BASE + HDR_OUT_FITS, fits);
 }
 
+/**
+ * True when a lower GPU of the scored node has `room` left too: the pod there leaves the
+ * same per-GPU multiset, so the same growth, and the lower GPU wins the tie anyway (the
+ * twin scores every GPU; skipping these is exact and saves most evaluations on nodes
+ * with several free GPUs).
+ */
+@inline function sameRoomBefore(g: u32, room: u32): bool {
+  for (let h: u32 = 0; h < g; h++) if (leftAt(h) == room) return true;
+  return false;
+}
+
 /** The best choice on the node last scored by `scoreNode`: mask (one GPU for a share) and rank. */
 let choiceMask: u32 = 0;
 let choiceKey: f64 = 0;
@@ -428,7 +439,7 @@ function scoreNode(n: u32): void {
     let bestRoom: u32 = 0;
     for (let g: u32 = 0; g < gpus; g++) {
       const room = leftAt(g);
-      if (room < reqMilli) continue;
+      if (room < reqMilli || sameRoomBefore(g, room)) continue;
       setLeft(g, room - reqMilli);
       const growth = fragmentation(n, cpuAfter) - before;
       setLeft(g, room);
