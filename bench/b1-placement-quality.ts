@@ -295,7 +295,11 @@ function fragmentationFit(m: Mirror, pod: Pod, workload: readonly WorkloadShape[
     const left = m.gpuLeft[n]!;
     const model = nodeSpecs[n]!.model;
     const growth = nodeFragmentation({ left, freeCpu: cpu - pod.cpu, model }, workload) - nodeFragmentation({ left, freeCpu: cpu, model }, workload);
-    const key = placementRank(growth, left.reduce((a, b) => a + b, 0), cpu - pod.cpu);
+    const key = placementRank(
+      growth,
+      left.reduce((a, b) => a + b, 0),
+      cpu - pod.cpu,
+    );
     if (key < bestKey) {
       best = n;
       bestKey = key;

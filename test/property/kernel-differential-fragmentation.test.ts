@@ -151,7 +151,11 @@ function judge(snap: KernelSnapshot, req: GangRequest, chosen: { node: number; m
     const before = nodeFragmentation({ left, freeCpu: k.freeCpu, model: k.model ?? 0 }, workload);
     const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? (req.milli ? x - req.milli : 0) : x));
     const growth = nodeFragmentation({ left: after, freeCpu: k.freeCpu - req.cpu, model: k.model ?? 0 }, workload) - before;
-    return placementRank(growth, after.reduce((a, b) => a + b, 0), k.freeCpu - req.cpu);
+    return placementRank(
+      growth,
+      after.reduce((a, b) => a + b, 0),
+      k.freeCpu - req.cpu,
+    );
   };
   let least = Infinity;
   const ref = new ReferenceKernel();
