@@ -131,6 +131,15 @@ function moveJob(j: u32, occupy: bool): void {
   }
 }
 
+/** What preempting the job whose record is at `job` relieves of constraint `k`'s resource. */
+@inline function reliefOf(job: usize, k: u32): f64 {
+  const resource = load<u32>(<usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE + CONSTRAINT_RESOURCE);
+  // GPU deficits arrive in milli-GPUs (JS scales them), so shares relieve them exactly.
+  if (resource == RESOURCE_GPU) return <f64>load<u32>(job + JOB_GPU_SUM);
+  if (resource == RESOURCE_CPU) return load<f64>(job + JOB_CPU_SUM);
+  return load<f64>(job + JOB_MEM_SUM);
+}
+
 /** Applies (relieve) or takes back (!relieve) candidate `pos`'s contributions to the deficits. */
 function relieveConstraints(pos: u32, relieve: bool): void {
   let bits = load<u32>(candidateAt(pos) + CANDIDATE_MASK);
@@ -140,12 +149,7 @@ function relieveConstraints(pos: u32, relieve: bool): void {
   while (bits != 0) {
     const k = ctz<u32>(bits);
     bits &= bits - 1;
-    const resource = load<u32>(<usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE + CONSTRAINT_RESOURCE);
-    let amount: f64;
-    // GPU deficits arrive in milli-GPUs (JS scales them), so shares relieve them exactly.
-    if (resource == RESOURCE_GPU) amount = <f64>load<u32>(job + JOB_GPU_SUM);
-    else if (resource == RESOURCE_CPU) amount = load<f64>(job + JOB_CPU_SUM);
-    else amount = load<f64>(job + JOB_MEM_SUM);
+    const amount = reliefOf(job, k);
     const at = deficitAt(k);
     const d = load<f64>(at);
     const next = relieve ? d - amount : d + amount;
@@ -187,11 +191,7 @@ function deficitsOutOfReach(): bool {
     while (bits != 0) {
       const k = ctz<u32>(bits);
       bits &= bits - 1;
-      const resource = load<u32>(<usize>LAYOUT_BASE + HDR_CONSTRAINTS + <usize>k * CONSTRAINT_STRIDE + CONSTRAINT_RESOURCE);
-      let amount: f64;
-      if (resource == RESOURCE_GPU) amount = <f64>load<u32>(job + JOB_GPU_SUM);
-      else if (resource == RESOURCE_CPU) amount = load<f64>(job + JOB_CPU_SUM);
-      else amount = load<f64>(job + JOB_MEM_SUM);
+      const amount = reliefOf(job, k);
       if (amount < 0) negative |= <u32>1 << k;
       const at = RELIEF + (<usize>k << 3);
       store<f64>(at, load<f64>(at) + amount);

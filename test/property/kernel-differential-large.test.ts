@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReferenceKernel } from '../../src/kernel/reference.js';
 import { WasmKernel } from '../../src/kernel/wasm-kernel.js';
+import { expectAloneAnswers } from './expect-alone.js';
 import type { GangRequest, KernelJob, KernelSnapshot, VictimAlternative } from '../../src/kernel/types.js';
 import { CRITERIA, type VictimOrder } from '../../src/kernel/victim-order.js';
 import { gpuRange, job, node, pod } from '../unit/kernel/kernel-builders.js';
@@ -92,16 +93,8 @@ describe('kernel differential on large candidate lists (wasm vs reference)', () 
         wasmCalls += c.alternatives.length;
         expect(chosen).toEqual(reference.selectVictims(c.req, c.alternatives, c.order));
         if (chosen.ok && !chosen.exact) heuristic++;
-        // Each alternative's own answer, from the same call: the same answer, plus what a call with it alone gives.
-        const withAlone = wasm.selectVictims(c.req, c.alternatives, c.order, { alone: true });
-        wasmCalls += c.alternatives.length;
-        expect(withAlone).toEqual(reference.selectVictims(c.req, c.alternatives, c.order, { alone: true }));
-        expect({ ...withAlone, alone: undefined }).toEqual(chosen);
-        c.alternatives.forEach((alt, i) => {
-          const single = wasm.selectVictims(c.req, [alt], c.order);
-          wasmCalls++;
-          expect(withAlone.alone![i]).toEqual({ ok: single.ok, victims: single.victims });
-        });
+        // Each alternative's own answer from the same call (whatif.ts explains the losing way with it).
+        wasmCalls += expectAloneAnswers(wasm, reference, c, chosen);
         // The search left the loaded state as it was, buckets included: placing gives the twin's answer.
         expect(wasm.place(c.req)).toEqual(reference.place(c.req));
         wasmCalls++;

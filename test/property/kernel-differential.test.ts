@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReferenceKernel } from '../../src/kernel/reference.js';
 import { WasmKernel } from '../../src/kernel/wasm-kernel.js';
+import { expectAloneAnswers } from './expect-alone.js';
 import type { GangRequest, KernelJob, KernelSnapshot, VictimAlternative } from '../../src/kernel/types.js';
 import type { VictimOrder } from '../../src/kernel/victim-order.js';
 import { isMinimalSet, optimalVictims, oracleCompare, oracleCost } from '../../src/verify/optimal-victims.js';
@@ -185,15 +186,7 @@ describe('kernel differential (wasm vs reference)', () => {
         wasmCalls += 2 + c.alternatives.length;
         expect(chosen).toEqual(reference.selectVictims(c.req, c.alternatives, c.order));
         // Each alternative's own answer from the same call (whatif.ts explains the losing way with it).
-        const withAlone = wasm.selectVictims(c.req, c.alternatives, c.order, { alone: true });
-        wasmCalls += c.alternatives.length;
-        expect(withAlone).toEqual(reference.selectVictims(c.req, c.alternatives, c.order, { alone: true }));
-        expect({ ...withAlone, alone: undefined }).toEqual(chosen);
-        c.alternatives.forEach((alt, i) => {
-          const single = wasm.selectVictims(c.req, [alt], c.order);
-          wasmCalls++;
-          expect(withAlone.alone![i]).toEqual({ ok: single.ok, victims: single.victims });
-        });
+        wasmCalls += expectAloneAnswers(wasm, reference, c, chosen);
         const best = optimalVictims(c.snapshot, c.req, c.alternatives, c.order);
         expect(chosen.ok).toBe(best !== undefined);
         if (chosen.ok && best) {
