@@ -4,8 +4,9 @@
  * and its own peak RSS — and measured the way a user meets it: the policy's files read
  * from disk, `Session.open` (load + validate + rules + snapshot + kernel), then its
  * priority-9 WhatIfs answered once (each builds its eligibility table) and three more
- * rounds warm. Figures per size: open CPU and wall time, peak RSS of the process, warm
- * answer CPU median and p99. Target (issue 11): 10,000 nodes open in ≤ 1.5 s CPU under
+ * rounds warm. Figures per size: open CPU and wall time, peak RSS of the process, the
+ * heap right after the open and after a full collection (live data), warm answer CPU
+ * median and p99. Target (issue 11): 10,000 nodes open in ≤ 1.5 s CPU under
  * 400 MiB; 50,000 nodes and ~200,000 jobs in ≤ 10 s under 1.5 GiB.
  *
  *   npm run bench:scale                        # 100, 1,000, 10,000, 50,000 nodes (minutes)
@@ -43,8 +44,10 @@ interface ScalePoint {
   openWallMs: number;
   /** Peak resident set of the child process (text read, session open, answers), MiB. */
   peakRssMiB: number;
-  /** Heap in use after the open, MiB (what the session keeps). */
+  /** Heap in use right after the open, MiB: what the session keeps plus garbage not yet collected. */
   heapAfterOpenMiB: number;
+  /** Heap in use after a full collection following the open, MiB: what the session keeps. */
+  liveHeapAfterOpenMiB: number;
   firstAnswersCpuMs: number;
   warmCpu: { medianUs: number; p99Us: number; samples: number };
   decisions: Record<string, number>;
@@ -64,6 +67,9 @@ async function child(dir: string): Promise<void> {
   const openWallMs = performance.now() - wall0;
   if (!session) throw new Error(`the policy at ${meta.nodes} nodes does not load: ${JSON.stringify(findings.slice(0, 3))}`);
   const heapAfterOpenMiB = process.memoryUsage().heapUsed / 2 ** 20;
+  // The child runs with --expose-gc: one full collection tells live data from garbage.
+  (globalThis as { gc?: () => void }).gc?.();
+  const liveHeapAfterOpenMiB = process.memoryUsage().heapUsed / 2 ** 20;
   const whatIfs = session.policy.whatIfs;
   const decisions: Record<string, number> = {};
   const first = process.cpuUsage();
@@ -91,6 +97,7 @@ async function child(dir: string): Promise<void> {
     openWallMs,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     heapAfterOpenMiB,
+    liveHeapAfterOpenMiB,
     firstAnswersCpuMs: (firstUsed.user + firstUsed.system) / 1000,
     warmCpu: { medianUs: d.medianUs, p99Us: d.p99Us, samples: d.samples },
     decisions,
@@ -115,7 +122,7 @@ function parent(): { loadAverage1m: number; node: string; points: ScalePoint[] }
       if (!json) process.stderr.write(`bench:scale: ${nodes.toLocaleString('en-US')} nodes...\n`);
       // A policy past the default size limits is opened the way its finding tells a user to: raised limits.
       const env = { ...process.env, QUOTIENT_MAX_POLICY_BYTES: String(Math.max(16 * 2 ** 20, 2 * gen.stats.bytes)), QUOTIENT_MAX_POLICY_NODES: String(Math.max(2_000_000, 40 * gen.stats.jobs)) };
-      const run = spawnSync(process.execPath, ['--import', 'tsx', script, '--child', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env });
+      const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--child', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env });
       if (run.status !== 0) throw new Error(`bench:scale: the child at ${nodes} nodes failed:\n${(run.stderr || String(run.error)).trim().split('\n').slice(-8).join('\n')}`);
       points.push(JSON.parse(run.stdout) as ScalePoint);
     } finally {
@@ -135,7 +142,7 @@ if (childAt >= 0) {
     const n = (x: number) => Math.round(x).toLocaleString('en-US');
     console.log(`B3 scale curve — node ${result.node}, load average ${result.loadAverage1m.toFixed(2)} at the end; each size in its own process`);
     printRows(
-      ['nodes', 'quotas', 'jobs', 'YAML', 'open CPU', 'open wall', 'peak RSS', 'heap after open', 'warm answer CPU median / p99'],
+      ['nodes', 'quotas', 'jobs', 'YAML', 'open CPU', 'open wall', 'peak RSS', 'heap after open (live)', 'warm answer CPU median / p99'],
       result.points.map((p) => [
         n(p.nodes),
         n(p.quotas),
@@ -144,7 +151,7 @@ if (childAt >= 0) {
         `${(p.openCpuMs / 1000).toFixed(2)} s`,
         `${(p.openWallMs / 1000).toFixed(2)} s`,
         `${n(p.peakRssMiB)} MiB`,
-        `${n(p.heapAfterOpenMiB)} MiB`,
+        `${n(p.heapAfterOpenMiB)} MiB (${n(p.liveHeapAfterOpenMiB)} MiB)`,
         `${formatUs(p.warmCpu.medianUs)} / ${formatUs(p.warmCpu.p99Us)}`,
       ]),
     );
