@@ -354,20 +354,10 @@ export function placeGang(pods: u32): bool {
   if (sum < pods) return false;
   for (let i = <i32>(size >>> 1) - 1; i >= 0; i--) siftDown(<u32>i, size);
 
-  const cpu = reqCpu;
-  const mem = reqMem;
   for (let p: u32 = 0; p < pods; p++) {
     if (size == 0) return false;
     const n = load<u32>(heapAt(0)) & INDEX_MASK;
-    const gpusMask = chooseGpus(n);
-    touchNode(n);
-    const node = nodeAt(n);
-    setNodeMask(n, load<u32>(node + NODE_MASK) | gpusMask);
-    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - cpu);
-    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - mem);
-    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
-    store<u32>(out + OUT_POD_NODE, n);
-    store<u32>(out + OUT_POD_MASK, gpusMask);
+    placeWholeOn(p, n, chooseGpus(n));
     // Only node n changed: re-key it in place, or drop it once it takes no more pods.
     if (fitsOf(n) > 0) {
       store<u32>(heapAt(0), keyOf(n, freeCount(n)));
@@ -489,14 +479,19 @@ function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
       placeShareOn(p, n, ctz<u32>(bestMask));
       continue;
     }
-    touchNode(n);
-    const node = nodeAt(n);
-    setNodeMask(n, load<u32>(node + NODE_MASK) | bestMask);
-    store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
-    store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
-    const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
-    store<u32>(out + OUT_POD_NODE, n);
-    store<u32>(out + OUT_POD_MASK, bestMask);
+    placeWholeOn(p, n, bestMask);
   }
   return true;
+}
+
+/** Pod `p` takes the GPUs of `mask` on node `n` whole, with the request's cpu and memory; into OUT_PODS. */
+function placeWholeOn(p: u32, n: u32, mask: u32): void {
+  touchNode(n);
+  const node = nodeAt(n);
+  setNodeMask(n, load<u32>(node + NODE_MASK) | mask);
+  store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
+  store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
+  const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+  store<u32>(out + OUT_POD_NODE, n);
+  store<u32>(out + OUT_POD_MASK, mask);
 }
