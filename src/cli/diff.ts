@@ -5,12 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
-import Table from 'cli-table3';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { diffPolicies, type DiffResult, type Outcome, type Side } from '../interop/diff-policies.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
+import { fitTable, terminalWidth } from './fit-table.js';
 import { kernelFlag, kernelOption } from './flags.js';
 import { log, printDocument, report, say } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
@@ -129,18 +129,12 @@ function summary(r: DiffResult): string {
   return `${r.changes.length} changed answer(s) of ${r.asked.whatifs} WhatIf(s), ${r.asked.promises} promise(s) and ${r.asked.samples} generated submission(s)`;
 }
 
-/** The changes as a table for people. */
-export function renderTable(r: DiffResult): string {
+/** The changes as a table for people, fitted to `width` columns (the terminal's by default). */
+export function renderTable(r: DiffResult, width = terminalWidth()): string {
   const head = `${r.old} → ${r.new}: ${summary(r)}`;
   if (r.changes.length === 0) return head;
-  const t = new Table({
-    head: ['question', 'job', 'changed', 'old', 'new', 'why (old)', 'why (new)'],
-    style: { head: [], border: [] },
-    wordWrap: true,
-    colWidths: [null, 26, 14, 26, 26, 40, 40] as unknown as number[],
-  });
-  for (const c of r.changes) t.push([`${c.kind} ${c.question}`, c.job, c.changed.join(', '), side(c.old), side(c.new), c.old?.why ?? '', c.new?.why ?? '']);
-  return `${head}\n${t.toString()}`;
+  const rows = r.changes.map((c) => [`${c.kind} ${c.question}`, c.job, c.changed.join(', '), side(c.old), side(c.new), c.old?.why ?? '', c.new?.why ?? '']);
+  return `${head}\n${fitTable(['question', 'job', 'changed', 'old', 'new', 'why (old)', 'why (new)'], rows, width, '')}`;
 }
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -5,7 +5,6 @@
  */
 import { writeOutputFile } from '../io/write-in-folder.js';
 import type { Command } from 'commander';
-import Table from 'cli-table3';
 import { stringify } from 'yaml';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
@@ -15,6 +14,7 @@ import { treeOfPolicy, type MappingRow } from '../interop/tree-quota.js';
 import { exportVolcano } from '../interop/volcano.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { readBundles } from '../policy/read-files.js';
+import { FILE_WIDTH, fitTable, terminalWidth } from './fit-table.js';
 import { log } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
@@ -30,17 +30,16 @@ interface ExportFlags {
 
 const FORMATS = ['kueue', 'koordinator', 'volcano', 'pai'] as const;
 
-/** The mapping rows as a table for people. */
-export function mappingTable(rows: MappingRow[]): string {
-  const t = new Table({
-    head: ['quota', 'Quotient field', 'becomes', 'fate', 'note'],
-    style: { head: [], border: [] },
-    wordWrap: true,
-    colWidths: [null, null, null, null, 60] as unknown as number[],
-  });
-  for (const r of rows) t.push([r.quota, r.field, r.target, r.fate, r.note]);
+/** The mapping rows as a table for people, fitted to `width` columns. */
+export function mappingTable(rows: MappingRow[], width: number): string {
+  const t = fitTable(
+    ['quota', 'Quotient field', 'becomes', 'fate', 'note'],
+    rows.map((r) => [r.quota, r.field, r.target, r.fate, r.note]),
+    width,
+    '',
+  );
   const counts = (['one-to-one', 'approximated', 'lost'] as const).map((f) => `${rows.filter((r) => r.fate === f).length} ${f}`).join(', ');
-  return `${t.toString()}\n${counts}`;
+  return `${t}\n${counts}`;
 }
 
 /** Registers the command. */
@@ -114,8 +113,9 @@ export function registerExport(program: Command): void {
       if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
       else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
       else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0 }));
-      const table = `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows)}`;
-      if (flags.report) writeOutputFile(flags.report, `${table}\n`);
-      else log(table);
+      // The table goes to stderr (stdout holds the objects), so stderr's width is the one to fit; a file gets FILE_WIDTH.
+      const table = (width: number) => `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
+      if (flags.report) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`);
+      else log(table(terminalWidth(process.stderr)));
     });
 }

@@ -3,40 +3,145 @@
  * unless the table would be wider than the terminal; then the widest columns are
  * narrowed, and their cells wrap onto more lines. Wrapping, never cutting: every
  * character of every cell is still printed (and `--json` has every field anyway).
+ * Cells wrap at spaces; only a word longer than its column is broken inside, so a name
+ * a reader (or a script's grep) looks for stays on one line wherever it fits.
  */
 import Table from 'cli-table3';
 
 /** The narrowest a column is made: a wrapped column narrower than this is unreadable. */
 const MIN_COLUMN = 8;
 
+/** One space of padding each side of a cell's text. */
+const PADDING = 2;
+
+/** The width of a table written to a file, where no terminal gives one: what most people read comfortably. */
+export const FILE_WIDTH = 120;
+
 /**
- * The width to fit: the terminal's columns when stdout is one, else `COLUMNS` when set
- * (a script or test may ask for a width), else 120, a width most people read comfortably.
+ * The width to fit: the terminal's columns when `stream` (stdout unless the table goes to
+ * stderr) is one, else `COLUMNS` when set (a script or test may ask for a width), else 120.
  */
-export function terminalWidth(): number {
-  if (process.stdout.isTTY && process.stdout.columns > 0) return process.stdout.columns;
+export function terminalWidth(stream: NodeJS.WriteStream = process.stdout): number {
+  if (stream.isTTY && stream.columns > 0) return stream.columns;
   const env = Number(process.env.COLUMNS);
-  return Number.isInteger(env) && env >= 40 ? env : 120;
+  return Number.isInteger(env) && env >= 40 ? env : FILE_WIDTH;
+}
+
+/** Characters as a terminal counts them (code points, not UTF-16 units). */
+const textWidth = (s: string): number => [...s].length;
+
+/**
+ * `text` wrapped to lines of at most `max` characters: at spaces where it can, and a word
+ * longer than `max` broken into pieces of `max`. Its own line breaks are kept; the spaces
+ * a break replaces are the only characters dropped.
+ */
+export function wrapWords(text: string, max: number): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      const joined = line === '' ? word : `${line} ${word}`;
+      if (textWidth(joined) <= max) {
+        line = joined;
+        continue;
+      }
+      if (line !== '') out.push(line);
+      // A word wider than the column is broken, its last piece starting the next line:
+      // after a `/`, `-` or `:` in its second half when one is there (a path
+      // breaks between its folders), else at the column's edge.
+      const chars = [...word];
+      while (chars.length > max) out.push(chars.splice(0, breakPoint(chars, max)).join(''));
+      line = chars.join('');
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** Characters a long word (a path, a rule name) is best broken after. */
+const SOFT_BREAK = new Set(['/', '-', ':']);
+
+/** How many of `chars` (more than `max`) go on this line: up to the last soft break in the second half of `max`, else `max`. */
+function breakPoint(chars: string[], max: number): number {
+  for (let i = max; i > max / 2; i--) if (SOFT_BREAK.has(chars[i - 1]!)) return i;
+  return max;
+}
+
+/** The widest line of a cell, and the widest single word in it (what it can wrap down to without breaking a word). */
+function measure(cell: string): { line: number; word: number } {
+  const lines = cell.split('\n');
+  return { line: Math.max(...lines.map(textWidth)), word: Math.max(...lines.flatMap((l) => l.split(' ')).map(textWidth)) };
+}
+
+/**
+ * Column widths (padding included) that fit `room`, or undefined when none do. First the
+ * widest columns are narrowed down to their longest word (wrapping at spaces only), then
+ * columns of short words below MIN_COLUMN; when that is not enough, every column but the
+ * first further, breaking words, down to MIN_COLUMN. The first column names the row (a victim, a quota, a question: what a
+ * reader or a script's grep scans for), so its words are never broken: a table that
+ * cannot fit without that is not drawn as a table (see `records`).
+ */
+function fitWidths(cells: string[][], columns: number, room: number): number[] | undefined {
+  const sizes = Array.from({ length: columns }, (_, c) => cells.map((r) => measure(r[c] ?? '')));
+  const widths = sizes.map((s) => Math.max(...s.map((m) => m.line)) + PADDING);
+  const floorMin = MIN_COLUMN + PADDING;
+  const words = sizes.map((s, c) => Math.min(widths[c]!, Math.max(...s.map((m) => m.word)) + PADDING));
+  const wordFloors = words.map((w, c) => Math.min(widths[c]!, Math.max(floorMin, w)));
+  const breakFloors = widths.map((w, c) => (c === 0 ? words[0]! : Math.min(w, floorMin)));
+  let total = widths.reduce((s, w) => s + w, 0);
+  // Passes, each only when the one before could not fit: words whole and columns at
+  // least MIN_COLUMN; words whole, a column of short words below MIN_COLUMN; words broken.
+  for (const floors of [wordFloors, words, breakFloors]) {
+    while (total > room) {
+      // The widest column that may still be narrowed under this pass's floors.
+      let widest = -1;
+      for (let c = 0; c < columns; c++) if (widths[c]! > floors[c]! && (widest < 0 || widths[c]! > widths[widest]!)) widest = c;
+      if (widest < 0) break;
+      widths[widest]!--;
+      total--;
+    }
+  }
+  return total <= room ? widths : undefined;
+}
+
+/**
+ * The rows as records, for a table too wide for `width` even narrowed (15 columns in 80
+ * characters): each row's first cell as a title, then one `head  value` line per other
+ * column, the values wrapped under themselves, as `kubectl describe` lays out an object.
+ * Every cell is still printed whole.
+ */
+function records(head: string[], rows: string[][], width: number, indent: string): string {
+  const keyWidth = Math.max(...head.slice(1).map(textWidth));
+  const lead = `${indent}  `;
+  const valueWidth = Math.max(MIN_COLUMN, width - lead.length - keyWidth - 2);
+  const lines: string[] = [];
+  for (const row of rows) {
+    for (const l of wrapWords(row[0] ?? '', Math.max(MIN_COLUMN, width - indent.length))) lines.push(`${indent}${l}`);
+    for (let c = 1; c < head.length; c++) {
+      wrapWords(row[c] ?? '', valueWidth).forEach((l, i) => {
+        const key = i === 0 ? head[c]! : '';
+        lines.push(`${lead}${key}${' '.repeat(keyWidth - textWidth(key))}  ${l}`.trimEnd());
+      });
+    }
+  }
+  return lines.join('\n');
 }
 
 /**
  * A bordered table of `rows` under `head` that fits in `width` characters once indented
- * by `indent` (the indent is added here).
+ * by `indent` (the indent is added here); when no narrowing fits, the rows as records.
  */
 export function fitTable(head: string[], rows: Array<Array<string | number>>, width: number, indent = '  '): string {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  // Each column's natural width: its longest line, plus one space of padding each side.
-  const widths = head.map((_, c) => Math.max(...cells.map((r) => Math.max(...(r[c] ?? '').split('\n').map((l) => l.length)))) + 2);
+  const body = rows.map((r) => r.map(String));
+  const cells = [head, ...body];
   // Borders: one character before each column and one after the last.
   const room = width - indent.length - (head.length + 1);
-  let total = widths.reduce((s, w) => s + w, 0);
-  while (total > room) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= MIN_COLUMN + 2) break; // as narrow as columns go; the terminal wraps the rest
-    widths[widest]!--;
-    total--;
-  }
-  const t = new Table({ head, style: { head: [], border: [] }, colWidths: widths, wordWrap: true, wrapOnWordBoundary: false });
-  for (const r of rows) t.push(r);
+  const widths = fitWidths(cells, head.length, room);
+  if (!widths) return records(head, body, width, indent);
+  const wrap = (r: string[]): string[] => r.map((cell, c) => wrapWords(cell, widths[c]! - PADDING).join('\n'));
+  // Cells arrive wrapped; cli-table3's own wrapping stays on (breaking, never cutting) as
+  // a safety net should it count a character wider than we do (an East Asian wide one).
+  const t = new Table({ head: wrap(head), style: { head: [], border: [] }, colWidths: widths, wordWrap: true, wrapOnWordBoundary: false });
+  for (const r of body) t.push(wrap(r));
   return t.toString().replace(/^/gm, indent);
 }

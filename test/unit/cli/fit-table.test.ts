@@ -3,7 +3,7 @@
  * long placements are summarised with their totals (issue 7 item 9).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fitTable, terminalWidth } from '../../../src/cli/fit-table.js';
+import { fitTable, terminalWidth, wrapWords } from '../../../src/cli/fit-table.js';
 import { formatPlacement, renderAnswer } from '../../../src/cli/render-answer.js';
 import type { Answer } from '../../../src/engine/answer.js';
 
@@ -34,6 +34,59 @@ describe('fitTable', () => {
       expect(column(t, 2)).toBe('Quota1/childPreemption');
       expect(column(t, 0)).toBe('train-b-llm');
     }
+  });
+});
+
+describe('wrapWords', () => {
+  const SENTENCE = 'in quota: Quota1.1 guarantees 48 GPUs and its jobs use 40 GPUs; the job needs 16 GPUs';
+
+  it('breaks lines at spaces only, when every word fits the width', () => {
+    for (const max of [10, 12, 20, 33]) {
+      const lines = wrapWords(SENTENCE, max);
+      for (const l of lines) expect(l.length, `${max}: "${l}"`).toBeLessThanOrEqual(max);
+      // Every word is whole on some line, and the lines joined by spaces are the text again.
+      expect(lines.flatMap((l) => l.split(' '))).toEqual(SENTENCE.split(' '));
+      expect(lines.join(' ')).toBe(SENTENCE);
+    }
+  });
+
+  it('breaks only a word longer than the width: after a / or - in its second half, else at the edge', () => {
+    const lines = wrapWords('see policies/inference-preempts-training/quotas.yaml:14:9', 20);
+    expect(lines[0]).toBe('see');
+    expect(lines[1]).toBe('policies/inference-');
+    expect(lines.slice(1).join('')).toBe('policies/inference-preempts-training/quotas.yaml:14:9');
+    expect(wrapWords('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+  });
+
+  it("keeps the cell's own line breaks", () => {
+    expect(wrapWords('a b\nc d', 10)).toEqual(['a b', 'c d']);
+  });
+});
+
+describe('fitTable keeps words whole', () => {
+  const head = ['question', 'job', 'why'];
+  const rows = [['whatif team-b-needs-16', 'Quota1.1/workspace-b DLC p5 2×8', 'in quota: Quota1.1 guarantees 48 GPUs and its jobs use 40 GPUs; the job needs 16 GPUs, 8 GPUs over']];
+  /** The table's lines of text, borders removed. */
+  const texts = (t: string) => t.split('\n').flatMap((l) => l.split('│').map((c) => c.trim()));
+
+  it('wraps at spaces when narrowing to the longest words is enough', () => {
+    for (const width of [60, 80, 120]) {
+      const t = fitTable(head, rows, width);
+      for (const line of t.split('\n')) expect(line.length, `width ${width}: ${line}`).toBeLessThanOrEqual(width);
+      // Each word of each cell is whole on one line: nothing broken mid-word.
+      const words = new Set(texts(t).flatMap((c) => c.split(' ')));
+      for (const w of rows[0]!.flatMap((c) => c.split(' '))) expect(words.has(w), `width ${width}: "${w}" broken`).toBe(true);
+    }
+  });
+
+  it('never breaks the first column: a table that cannot fit without it is printed as records, every cell whole', () => {
+    const t = fitTable(head, rows, 40, '');
+    expect(t).not.toMatch(/│/);
+    for (const line of t.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
+    expect(t.split('\n')[0]).toBe('whatif team-b-needs-16');
+    expect(t).toMatch(/^ {2}job {2}Quota1\.1\/workspace-b DLC p5 2×8$/m);
+    const why = t.split('\n').slice(2).map((l) => l.slice('  job  '.length)).join(' ');
+    expect(why).toBe(rows[0]![2]);
   });
 });
 
