@@ -25,6 +25,6 @@ export function renderScale(a: ScaleAnswer & { policy?: string }, width = termin
   });
   lines.push(fitTable(['quota', 'workspaces', 'min', 'used', 'room in quota', 'with reclaim', 'largest gang now'], quotaRows, width));
   lines.push('  why:');
-  for (const r of [...a.reasons, ...a.changes.map((c) => `${c.job}: ${c.reason}`)]) lines.push(`    - ${r}`);
+  for (const r of [...a.reasons.map((x) => x.message), ...a.changes.map((c) => `${c.job}: ${c.reason}`)]) lines.push(`    - ${r}`);
   return lines.join('\n');
 }

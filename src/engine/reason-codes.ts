@@ -45,6 +45,14 @@ export const REASON_CODES = {
   'idle/not-accepted': 'idleResources is none, so the job does not run on idle capacity',
   // Input that came from elsewhere.
   'interop/pai-request': 'a note on how a PAI CreateJob request was read',
+  // Quota scaling (SEMANTICS 9): the reasons of a ScaleQuota answer, and each job whose standing changes.
+  'scale/min-set': "a quota's min is set to a new value (and what its parent's children then guarantee in all)",
+  'scale/jobs-turn-borrowing': "a shrunk quota's jobs use more than its new min: the fewest of its newest lowest-priority jobs that cover the excess turn borrowing",
+  'scale/jobs-return-in-quota': "a quota's new min has room for some of its borrowing jobs: they return in quota",
+  'scale/jobs-stay-borrowing': "a quota's new min has no room for its borrowing jobs: they stay borrowing",
+  'scale/no-change': 'no running job changes standing: every quota still covers the jobs it holds in quota',
+  'scale/job-turns-borrowing': "the job now runs borrowing (reclaimable by its quota's siblings): its quota's min dropped below what its jobs use",
+  'scale/job-returns-in-quota': "the job runs in quota again: its quota's new min has room for it",
   // Victims: why each one is eligible, by the kind of rule.
   'victim/reclaim-idle': 'the victim runs on idle capacity, which any job running on quota reclaims',
   'victim/reclaim-borrowed': "the victim borrows a share that the job's quota path lent and may take back",

@@ -18,6 +18,7 @@ import type { Quota, ScaleQuota, Standing } from '../model/policy.js';
 import { rescaleStandings } from '../model/rescale.js';
 import { sourceText } from '../model/source.js';
 import { gangRequest } from './gang.js';
+import { because, type Reason, type ReasonCode } from './reason-codes.js';
 import type { Snapshot } from './snapshot.js';
 import { hiddenLabel, priorityBand, type Viewer } from './visibility.js';
 
@@ -33,6 +34,8 @@ export interface ScaleChange {
   gpus: number;
   from: Standing;
   to: Standing;
+  /** `scale/job-turns-borrowing` or `scale/job-returns-in-quota`: a stable code beside the sentence. */
+  code: ReasonCode;
   reason: string;
 }
 
@@ -61,7 +64,8 @@ export interface ScaleAnswer {
   set: Array<{ quota: string; before: number; after: number; source: string }>;
   changes: ScaleChange[];
   quotas: ScaleQuotaEffect[];
-  reasons: string[];
+  /** The scaling's effect, per quota: each a stable `scale/...` code beside a sentence. */
+  reasons: Reason[];
 }
 
 /** Works out the effect of `scale` on the snapshot. */
@@ -92,6 +96,7 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
       gpus,
       from: c.from,
       to: c.to,
+      code: c.to === 'borrowing' ? 'scale/job-turns-borrowing' : 'scale/job-returns-in-quota',
       reason: why,
     };
   });
@@ -120,15 +125,15 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
     };
   });
 
-  const reasons = scale.set.map((e) => {
+  const reasons: Reason[] = scale.set.map((e) => {
     const q = quotas.find((x) => x.name === e.quota)!;
     const kids = quotas.filter((x) => x.parent === (q.parent ?? '\0'));
     const parent = q.parent === null ? undefined : quotas.find((x) => x.name === q.parent)!;
     const fit = parent ? `; the children of ${parent.name} now guarantee ${kids.reduce((s, k) => s + min(k, true), 0)} of its ${min(parent, true)} GPUs` : '';
-    return `${e.quota}: min ${q.min.gpu} → ${e.gpu} GPUs (${sourceText(e.src)})${fit}`;
+    return because('scale/min-set', `${e.quota}: min ${q.min.gpu} → ${e.gpu} GPUs (${sourceText(e.src)})${fit}`);
   });
   reasons.push(...scale.set.flatMap((e) => standingSummary(snap, e.quota, min(quotas[tree.indexOf(e.quota)]!, true), none.usage, after.standings, changes)));
-  if (changes.length === 0) reasons.push('no running job changes standing: every quota still covers the jobs it holds in quota');
+  if (changes.length === 0) reasons.push(because('scale/no-change', 'no running job changes standing: every quota still covers the jobs it holds in quota'));
   return {
     query: scale.name,
     ...(viewer ? { as: viewer.user } : {}),
@@ -145,26 +150,33 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
  * come back in quota where the new min has room (and which stay borrowing, for want of
  * room). `changes` are already shown as the viewer may see them.
  */
-function standingSummary(snap: Snapshot, quota: string, newMin: number, usageBefore: number[], after: Map<string, Standing>, changes: ScaleChange[]): string[] {
+function standingSummary(snap: Snapshot, quota: string, newMin: number, usageBefore: number[], after: Map<string, Standing>, changes: ScaleChange[]): Reason[] {
   const q = snap.tree.indexOf(quota);
   const own = snap.jobs.filter((j) => j.quota === quota);
   const before = usageBefore[q]!;
   const list = (cs: ScaleChange[]) => cs.map((c) => `${c.job} (${c.gpus} GPUs)`).join(', ');
-  const out: string[] = [];
+  const out: Reason[] = [];
   const turned = changes.filter((c) => c.quota === quota && c.to === 'borrowing');
   if (turned.length > 0) {
     const inQuota = own.filter((j) => j.standing === 'in-quota').length;
     out.push(
-      `${quota}: its jobs use ${before} GPUs, ${before - newMin} over the new min of ${newMin}: ${turned.length} of its ${inQuota} in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the ${before - newMin}: ${list(turned)}; the others stay in quota`,
+      because(
+        'scale/jobs-turn-borrowing',
+        `${quota}: its jobs use ${before} GPUs, ${before - newMin} over the new min of ${newMin}: ${turned.length} of its ${inQuota} in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the ${before - newMin}: ${list(turned)}; the others stay in quota`,
+      ),
     );
   }
   const back = changes.filter((c) => c.quota === quota && c.to === 'in-quota');
   const still = own.filter((j) => j.standing === 'borrowing' && after.get(j.name) === 'borrowing').length;
   if (back.length > 0)
     out.push(
-      `${quota}: the new min of ${newMin} has room, so ${back.length} of its borrowing job(s) return in quota (${list(back)})${still > 0 ? `; ${still} other(s) stay borrowing, for want of room` : ''}`,
+      because(
+        'scale/jobs-return-in-quota',
+        `${quota}: the new min of ${newMin} has room, so ${back.length} of its borrowing job(s) return in quota (${list(back)})${still > 0 ? `; ${still} other(s) stay borrowing, for want of room` : ''}`,
+      ),
     );
-  else if (still > 0 && turned.length === 0) out.push(`${quota}: its ${still} borrowing job(s) stay borrowing: the new min of ${newMin} has no room for them (its jobs use ${before})`);
+  else if (still > 0 && turned.length === 0)
+    out.push(because('scale/jobs-stay-borrowing', `${quota}: its ${still} borrowing job(s) stay borrowing: the new min of ${newMin} has no room for them (its jobs use ${before})`));
   return out;
 }
 

@@ -53,7 +53,14 @@ describe('JSON contract', () => {
 
   it('check, scale, explain and test print their reports as their schemas say', () => {
     readReport(quotient(['check', 'policies/', '--json']).stdout, 'CheckReport');
-    readReport(quotient(['scale', 'policies/quota-scaling', '--json']).stdout, 'ScaleReport');
+    const scale = readReport(quotient(['scale', 'policies/quota-scaling', '--json']).stdout, 'ScaleReport');
+    // Every reason and every changed job of a scaling carries a scale/ code (the schema holds the enum).
+    const scaleCodes = scale.answers.flatMap((a: { reasons: Array<{ code: string }>; changes: Array<{ code: string }> }) => [...a.reasons, ...a.changes].map((p) => p.code));
+    expect(scaleCodes).toContain('scale/job-turns-borrowing');
+    for (const code of scaleCodes) expect(code).toMatch(/^scale\//);
+    const uncodedChange = structuredClone(scale);
+    delete uncodedChange.answers[0].changes[0].code;
+    expect(schemaErrors('ScaleReport', uncodedChange).join('\n')).toContain("must have required property 'code'");
     readReport(quotient(['explain', 'policies/', '--json']).stdout, 'ExplainReport');
     readReport(quotient(['test', 'policies/self-level-preemption', '--runs', '10', '--seed', '1', '--json']).stdout, 'TestReport');
     // Redacted answers (hidden victims) match the schema too.

@@ -1,5 +1,6 @@
 /**
- * Every reason, note and victim of every answer carries a stable code from the one table
+ * Every reason, note and victim of every answer (and every reason and changed job of every
+ * scaling answer) carries a stable code from the one table
  * (src/engine/reason-codes.ts): answered over every golden case and every shipped policy
  * (policies/, docs/examples/), as a viewer too, so a sentence added to the engine
  * without a code fails here. The table is also held equal to docs/cli.md's list and to
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/engine/answer.js';
 import { REASON_CODES } from '../../src/engine/reason-codes.js';
+import type { ScaleAnswer } from '../../src/engine/scale.js';
 import type { ViewedAnswer } from '../../src/engine/visibility.js';
 import { readBundles } from '../../src/policy/read-files.js';
 import { loadGoldenCases } from '../helpers/golden.js';
@@ -60,6 +62,31 @@ describe('reason codes', () => {
     }
     // The cases above reach most of the table: a code none of them produces is listed here so it is noticed.
     expect(seen.size).toBeGreaterThan(Object.keys(REASON_CODES).length / 2);
+  });
+
+  it('every shipped scaling answers with coded reasons and changed jobs, for everyone and for each member', () => {
+    const bundles = readBundles([join(ROOT, 'policies'), join(ROOT, 'docs/examples')]);
+    let scalings = 0;
+    const scaleUncoded = (a: ScaleAnswer) =>
+      [...a.reasons, ...a.changes].filter((p) => !CODES.has(p.code)).map((p) => `${String(p.code)}: ${JSON.stringify('message' in p ? p.message : p.reason)}`);
+    for (const b of bundles) {
+      const session = openSession(b.files, 'reference');
+      if (!session.snapshot) continue;
+      const users = [...new Set(session.policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
+      // Each ScaleQuota, and each quota set to its own min, grown by 8 and shrunk to 0 (the branches a shipped scaling may not reach: returns, stays, no change).
+      const src = session.policy.quotas[0]!.src;
+      const extra = session.policy.quotas.flatMap((q) => [q.min.gpu, 8 + q.min.gpu, 0].map((gpu) => ({ name: `${q.name}=${gpu}`, set: [{ quota: q.name, gpu, src }], src })));
+      for (const scale of [...session.policy.scales, ...extra]) {
+        for (const user of [undefined, ...users]) {
+          const a = session.scale(scale, user, { outsider: true });
+          expect(scaleUncoded(a), `${b.label} ${scale.name}${user ? ` as ${user}` : ''}`).toEqual([]);
+          for (const p of [...a.reasons, ...a.changes]) seen.add(p.code);
+        }
+        scalings++;
+      }
+    }
+    expect(scalings).toBeGreaterThan(2);
+    for (const code of Object.keys(REASON_CODES).filter((c) => c.startsWith('scale/'))) expect(seen, code).toContain(code);
   });
 
   it("the table equals docs/cli.md's list and the published schema's code enum", () => {

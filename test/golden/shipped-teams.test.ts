@@ -86,9 +86,11 @@ describe('shipped team policies', () => {
     // (80 − 24 = 56) and stay in quota: one job, not two.
     expect(a.changes.map((c) => [c.job, c.to])).toEqual([['dsw-c-finetune', 'borrowing']]);
     expect(a.quotas.find((q) => q.quota === 'Quota1.2')!.used).toEqual({ before: 80, after: 56 });
-    expect(a.reasons.join('\n')).toContain(
+    const turned = a.reasons.find((r) => r.code === 'scale/jobs-turn-borrowing');
+    expect(turned?.message).toContain(
       'Quota1.2: its jobs use 80 GPUs, 24 over the new min of 56: 1 of its 3 in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the 24: dsw-c-finetune (24 GPUs)',
     );
+    expect(a.changes.map((c) => c.code)).toEqual(['scale/job-turns-borrowing']);
   });
 
   it('a scaling of a parent lists the effect down the tree', () => {

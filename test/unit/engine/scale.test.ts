@@ -51,6 +51,10 @@ describe('scale answer (SEMANTICS 9)', () => {
     });
     // A grows 8 → 16: room for one 8-GPU borrower, the priority-9 one first.
     expect(a.changes.map((c) => [c.job, c.from, c.to])).toEqual([['a-borrow-9', 'borrowing', 'in-quota']]);
-    expect(a.reasons.join('\n')).toContain('A: the new min of 16 has room, so 1 of its borrowing job(s) return in quota (a-borrow-9 (8 GPUs)); 1 other(s) stay borrowing, for want of room');
+    expect(a.changes.map((c) => c.code)).toEqual(['scale/job-returns-in-quota']);
+    expect(a.reasons).toContainEqual({
+      code: 'scale/jobs-return-in-quota',
+      message: 'A: the new min of 16 has room, so 1 of its borrowing job(s) return in quota (a-borrow-9 (8 GPUs)); 1 other(s) stay borrowing, for want of room',
+    });
   });
 });
