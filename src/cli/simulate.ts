@@ -113,7 +113,9 @@ async function runOne(
   const market = readMarket(policy, seed, horizonOf(workload, until));
   const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
-  const report = await simulate({ policy, label, nodes, workload, market, ...start }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(progress.stop);
+  const report = await simulate({ policy, label, nodes, workload, market, ...start }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(
+    progress.stop,
+  );
   return { report, rejected: workload.rejected.length };
 }
 
