@@ -67,8 +67,7 @@ describe('reason codes', () => {
   it('every shipped scaling answers with coded reasons and changed jobs, for everyone and for each member', () => {
     const bundles = readBundles([join(ROOT, 'policies'), join(ROOT, 'docs/examples')]);
     let scalings = 0;
-    const scaleUncoded = (a: ScaleAnswer) =>
-      [...a.reasons, ...a.changes].filter((p) => !CODES.has(p.code)).map((p) => `${String(p.code)}: ${JSON.stringify('message' in p ? p.message : p.reason)}`);
+    const scaleUncoded = (a: ScaleAnswer) => [...a.reasons, ...a.changes].filter((p) => !CODES.has(p.code)).map((p) => `${String(p.code)}: ${JSON.stringify('message' in p ? p.message : p.reason)}`);
     for (const b of bundles) {
       const session = openSession(b.files, 'reference');
       if (!session.snapshot) continue;

@@ -85,7 +85,11 @@ describe('fitTable keeps words whole', () => {
     for (const line of t.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
     expect(t.split('\n')[0]).toBe('whatif team-b-needs-16');
     expect(t).toMatch(/^ {2}job {2}Quota1\.1\/workspace-b DLC p5 2×8$/m);
-    const why = t.split('\n').slice(2).map((l) => l.slice('  job  '.length)).join(' ');
+    const why = t
+      .split('\n')
+      .slice(2)
+      .map((l) => l.slice('  job  '.length))
+      .join(' ');
     expect(why).toBe(rows[0]![2]);
   });
 });
