@@ -81,7 +81,7 @@ function isEmptyDocument(doc: Document.Parsed): boolean {
  * document only (later ones are its echoes), named (`policy/bad-indentation`,
  * `policy/duplicate-key` with the key); documents nested past the depth limit and
  * policies past the size limits are findings too, found before anything recursive
- * reads them. Empty documents are skipped.
+ * reads them. Empty documents are skipped; a file with nothing else is a warning.
  */
 export function parseFiles(files: InputFile[], limits: Limits = currentLimits()): { docs: SourceDoc[]; findings: Finding[] } {
   const docs: SourceDoc[] = [];
@@ -112,6 +112,7 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
       findings.push(tooManyEntries(file.path, positionIn(text, textShape.entriesOverAt), limits));
       break;
     }
+    const docsBefore = docs.length;
     const fast = fastParse(text, { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries });
     if (fast.ok) {
       entries += fast.entries;
@@ -124,6 +125,7 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
         return sd;
       };
       fast.values.forEach((value, index) => docs.push(lazySourceDoc(file.path, index, value, positionedDoc)));
+      if (docs.length === docsBefore) findings.push(emptyFile(file.path));
       continue;
     }
     const read = parsePositioned(file.path, text, limits, entries);
@@ -131,6 +133,7 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
     docs.push(...read.docs);
     findings.push(...read.findings);
     if (read.overNodes) break;
+    if (read.docs.length === 0 && read.findings.length === 0) findings.push(emptyFile(file.path));
   }
   return { docs, findings };
 }
@@ -207,6 +210,24 @@ function parsePositioned(path: string, text: string, limits: Limits, entriesBefo
   // Errors outside any document (a stray `...` before the first one) have no document to carry them.
   for (const err of composer.streamInfo().errors) findings.push(yamlErrorFinding(file.path, text, lines, err));
   return { docs, findings, entries, overNodes: false };
+}
+
+/**
+ * A file that holds no document (empty, blank, only comments or empty `---` documents):
+ * a warning, not silence, since a file saved empty beside a policy usually means a
+ * lost edit, and everything meant to be in it is missing from the answers.
+ */
+function emptyFile(file: string): Finding {
+  return {
+    file,
+    line: 1,
+    column: 1,
+    code: 'policy/empty-file',
+    severity: 'warning',
+    path: '',
+    message: `${file} holds no document (it is empty, or holds only comments and empty documents), so nothing in it is part of the policy`,
+    hint: 'remove the file, or check that it was saved: a policy file holds YAML documents that start with apiVersion and kind',
+  };
 }
 
 function tooDeep(file: string, offset: number, pos: { line: number; col: number }, limits: Limits): Finding {

@@ -158,7 +158,7 @@ describe('empty documents', () => {
     expect(policy?.quotas.map((q) => q.name)).toEqual(['Root', 'A', 'B']);
   });
 
-  it('takes 100,000 empty documents as no findings, not 100,000', () => {
+  it('takes a file of 100,000 empty documents as one warning (a file holding nothing), not 100,000 errors', () => {
     const { policy, findings } = loadPolicy(
       [
         { path: 't.yaml', text: TREE },
@@ -166,8 +166,22 @@ describe('empty documents', () => {
       ],
       { now: NOW },
     );
-    expect(findings).toEqual([]);
+    expect(findings.map((f) => [f.file, f.code, f.severity])).toEqual([['e.yaml', 'policy/empty-file', 'warning']]);
     expect(policy).toBeDefined();
+  });
+
+  it('warns of a file beside a policy that holds nothing (empty, blank, only comments), and still loads the policy', () => {
+    for (const text of ['', '\n\n  \n', '# a comment\n# another\n', '---\n# only a comment\n---\n', '\r\r']) {
+      const { policy, findings } = loadPolicy(
+        [
+          { path: 't.yaml', text: TREE },
+          { path: 'empty.yaml', text },
+        ],
+        { now: NOW },
+      );
+      expect(findings, JSON.stringify(text)).toEqual([expect.objectContaining({ file: 'empty.yaml', line: 1, column: 1, code: 'policy/empty-file', severity: 'warning' })]);
+      expect(policy?.quotas.map((q) => q.name)).toEqual(['Root', 'A', 'B']);
+    }
   });
 
   it('still refuses an explicit null document', () => {
