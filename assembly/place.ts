@@ -155,15 +155,24 @@ function chooseShareGpu(n: u32): u32 {
 }
 
 /**
+ * How many pods of the current request the pool's nodes [from, to) could take in all,
+ * each node counted alone (`fitsOf`): every pod placed uses up at least one of them, so
+ * fewer than the gang's pods is the pod-by-pod placers' early refusal.
+ */
+function poolFits(from: u32, to: u32): u32 {
+  let sum: u32 = 0;
+  for (let i = from; i < to; i++) sum += <u32>fitsOf(load<u32>(poolNodesPtr + (<usize>i << 2)));
+  return sum;
+}
+
+/**
  * placeGang for a share of one GPU: pod by pod, one pass over the pool's nodes keeps the
  * fitting node binpack ranks first (fewest milli-GPUs left), spread last (most), ties to
  * the lowest index; the pod takes `chooseShareGpu`'s GPU. Shares are small gangs, so a
  * pass per pod is fine; the buckets count whole free GPUs and cannot rank shares.
  */
 function placeShares(pods: u32, from: u32, to: u32): bool {
-  let sum: u32 = 0;
-  for (let i = from; i < to; i++) sum += <u32>fitsOf(load<u32>(poolNodesPtr + (<usize>i << 2)));
-  if (sum < pods) return false;
+  if (poolFits(from, to) < pods) return false;
   for (let p: u32 = 0; p < pods; p++) {
     let best: i32 = -1;
     let bestLeft: u32 = 0;
@@ -456,9 +465,7 @@ function scoreNode(n: u32): void {
  * sum ≥ pods guarantees every pod a node.
  */
 function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
-  let sum: u32 = 0;
-  for (let i = from; i < to; i++) sum += <u32>fitsOf(load<u32>(poolNodesPtr + (<usize>i << 2)));
-  if (sum < pods) return false;
+  if (poolFits(from, to) < pods) return false;
   for (let p: u32 = 0; p < pods; p++) {
     let best: i32 = -1;
     let bestMask: u32 = 0;
