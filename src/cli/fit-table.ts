@@ -104,25 +104,44 @@ function fitWidths(cells: string[][], columns: number, room: number): number[] |
   return total <= room ? widths : undefined;
 }
 
+/** What separates two `key: value` pairs on one line of a record. */
+const PAIR_SEPARATOR = ' · ';
+
 /**
- * The rows as records, for a table too wide for `width` even narrowed (15 columns in 80
- * characters): each row's first cell as a title, then one `head  value` line per other
- * column, the values wrapped under themselves, as `kubectl describe` lays out an object.
- * Every cell is still printed whole.
+ * The rows as records, for a table too wide for `width` even narrowed (9 columns in 80
+ * characters): each row's first cell as a title, then its other cells as `key: value`
+ * pairs packed onto as few lines as fit, a pair never split across lines unless it is
+ * wider than a line by itself (then it wraps, its later lines indented under it). A
+ * victim takes 2-3 lines at 80 columns instead of one per column. Every cell is still
+ * printed whole.
  */
 function records(head: string[], rows: string[][], width: number, indent: string): string {
-  const keyWidth = Math.max(...head.slice(1).map(textWidth));
   const lead = `${indent}  `;
-  const valueWidth = Math.max(MIN_COLUMN, width - lead.length - keyWidth - 2);
+  const room = Math.max(MIN_COLUMN, width - lead.length);
   const lines: string[] = [];
   for (const row of rows) {
     for (const l of wrapWords(row[0] ?? '', Math.max(MIN_COLUMN, width - indent.length))) lines.push(`${indent}${l}`);
+    let line = '';
+    const flush = (): void => {
+      if (line !== '') lines.push(`${lead}${line}`);
+      line = '';
+    };
     for (let c = 1; c < head.length; c++) {
-      wrapWords(row[c] ?? '', valueWidth).forEach((l, i) => {
-        const key = i === 0 ? head[c]! : '';
-        lines.push(`${lead}${key}${' '.repeat(keyWidth - textWidth(key))}  ${l}`.trimEnd());
-      });
+      const pair = `${head[c]!}: ${row[c] ?? ''}`.trimEnd();
+      const joined = line === '' ? pair : `${line}${PAIR_SEPARATOR}${pair}`;
+      if (textWidth(joined) <= room && !pair.includes('\n')) {
+        line = joined;
+        continue;
+      }
+      flush();
+      if (textWidth(pair) <= room && !pair.includes('\n')) {
+        line = pair;
+        continue;
+      }
+      // A pair wider than a line: wrapped on lines of its own, continued two further in.
+      wrapWords(pair, room - 2).forEach((l, i) => lines.push(`${lead}${i === 0 ? '' : '  '}${l}`));
     }
+    flush();
   }
   return lines.join('\n');
 }

@@ -84,13 +84,26 @@ describe('fitTable keeps words whole', () => {
     expect(t).not.toMatch(/│/);
     for (const line of t.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
     expect(t.split('\n')[0]).toBe('whatif team-b-needs-16');
-    expect(t).toMatch(/^ {2}job {2}Quota1\.1\/workspace-b DLC p5 2×8$/m);
-    const why = t
-      .split('\n')
-      .slice(2)
-      .map((l) => l.slice('  job  '.length))
-      .join(' ');
-    expect(why).toBe(rows[0]![2]);
+    expect(t.split('\n')[1]).toBe('  job: Quota1.1/workspace-b DLC p5 2×8');
+    // The why pair is wider than a line: it wraps on lines of its own, continued two further in.
+    const why = t.split('\n').slice(2);
+    expect(why[0]).toMatch(/^ {2}why: /);
+    for (const l of why.slice(1)) expect(l).toMatch(/^ {4}\S/);
+    expect(why.map((l) => l.trim()).join(' ')).toBe(`why: ${rows[0]![2]}`);
+  });
+
+  it('packs the short cells of a record onto shared lines, each as `key: value`, none split', () => {
+    const wide = ['victim', 'quota', 'prio', 'module', 'standing', 'GPUs', 'lost GPU-h', 'rule', 'source'];
+    const victim = ['dsw-c-finetune', 'Quota1.2', '3', 'DSW', 'in-quota', '24', '6', 'Quota1/childPreemption', 'policies/inference-preempts-training/quotas.yaml:14:9'];
+    const t = fitTable(wide, [victim, victim], 80);
+    expect(t).not.toMatch(/│/);
+    const lines = t.split('\n');
+    expect(lines).toHaveLength(2 * 4);
+    expect(lines[0]).toBe('  dsw-c-finetune');
+    expect(lines[1]).toBe('    quota: Quota1.2 · prio: 3 · module: DSW · standing: in-quota · GPUs: 24');
+    expect(lines[2]).toBe('    lost GPU-h: 6 · rule: Quota1/childPreemption');
+    expect(lines[3]).toBe('    source: policies/inference-preempts-training/quotas.yaml:14:9');
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
   });
 });
 
