@@ -6,13 +6,27 @@
 // milli on GPUs with less than s.milli left; a shape that does not fit can use none.
 // The node's fragmentation is Σ weight(s) · term(s).
 //
+// How the kernel computes it (the twin scans every GPU for every shape; this gives the
+// same integers): with W the sum of all weights and `usable(m)` the milli left on GPUs
+// with at least m left, fragmentation = W · total − Σ over shapes s that fit of
+// weight(s) · usable(s.milli). The node's per-GPU room sorted in descending order makes
+// `usable` and "fits" a prefix: walking the GPU shapes by descending milli, the prefix
+// of GPUs with room ≥ milli only grows, so a node costs one pass over the shapes plus
+// one over its GPUs (`evaluate`), not shapes × GPUs.
+//
+// A node's fragmentation before a pod depends only on its state and the workload, and a
+// placement changes one node, so it is cached per node (FRAG_CACHE, layout.ts) until the
+// node changes: `setNodeMask` (state.ts), which every change of a node goes through —
+// a query's placement, its undo, victim selection's freeing and re-occupying, addJob,
+// removeJob — drops the node's entry; a new snapshot or workload drops them all.
+//
 // JS writes the workload once into a static table (it never moves when memory grows)
 // and the count with `setWorkload`. Weights are integers (src/kernel/fragmentation.ts
 // kernelWorkload), so every sum here is an exact integer in an f64 and agrees with the
 // twin's whatever the order.
 
 import { NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_MODEL, MILLI_PER_GPU } from './layout';
-import { nodeAt, shareAt } from './state';
+import { nodeAt, shareAt, fragCachePtr, forgetFragmentation } from './state';
 
 /**
  * Rank of a choice: growth + LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu
@@ -38,37 +52,78 @@ export const SHAPE_CPU: u32 = 16;
 export const SHAPE_WEIGHT: u32 = 24;
 
 const table: usize = memory.data(2048, 8);
-/** Milli-GPUs left on each GPU of the node being scored (u32 × 32). */
+/** The GPU shapes of the table by descending milli (`useShapes`), as parallel arrays for `evaluate`. */
+const byMilli: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
+const byGpu: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
+const byModels: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
+const byCpu: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
+const byWeight: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
+/** GPU shapes in the by-milli arrays. */
+let gpuShapes: u32 = 0;
+/** Σ weight over every shape, cpu-only ones too (W in the header comment). */
+let weightSum: f64 = 0;
+/** Milli-GPUs left on each GPU of the node being scored, by GPU index (u32 × 32). */
 const left: usize = memory.data(128, 8);
-let shapeCount: u32 = 0;
+/** The same, sorted in descending order (u32 × 32). */
+const sorted: usize = memory.data(128, 8);
+/** `sorted` after a share is placed on one GPU (u32 × 32). */
+const after: usize = memory.data(128, 8);
 
 /** Where JS writes the workload's shapes (static: never moves). */
 export function workloadTable(): usize {
   return table;
 }
 
-/** Uses the first `count` shapes of the table from now on; false when count > MAX_SHAPES. */
+/**
+ * Uses the first `count` shapes of the table from now on: orders the GPU shapes by
+ * descending milli for `evaluate` and drops every cached fragmentation (it was for the
+ * workload before). False, changing nothing, when count > MAX_SHAPES.
+ */
 export function useShapes(count: u32): bool {
   if (count > MAX_SHAPES) return false;
-  shapeCount = count;
+  weightSum = 0;
+  gpuShapes = 0;
+  for (let s: u32 = 0; s < count; s++) {
+    const at = table + <usize>s * SHAPE_STRIDE;
+    const weight = load<f64>(at + SHAPE_WEIGHT);
+    weightSum += weight;
+    const milli = load<u32>(at + SHAPE_MILLI);
+    if (milli == 0) continue;
+    // Insertion by descending milli (≤ 64 shapes, once per workload).
+    let i = gpuShapes++;
+    while (i > 0 && load<u32>(byMilli + ((<usize>i - 1) << 2)) < milli) {
+      const j = <usize>i - 1;
+      store<u32>(byMilli + (<usize>i << 2), load<u32>(byMilli + (j << 2)));
+      store<u32>(byGpu + (<usize>i << 2), load<u32>(byGpu + (j << 2)));
+      store<u32>(byModels + (<usize>i << 2), load<u32>(byModels + (j << 2)));
+      store<f64>(byCpu + (<usize>i << 3), load<f64>(byCpu + (j << 3)));
+      store<f64>(byWeight + (<usize>i << 3), load<f64>(byWeight + (j << 3)));
+      i--;
+    }
+    store<u32>(byMilli + (<usize>i << 2), milli);
+    store<u32>(byGpu + (<usize>i << 2), load<u32>(at + SHAPE_GPU));
+    store<u32>(byModels + (<usize>i << 2), load<u32>(at + SHAPE_MODELS));
+    store<f64>(byCpu + (<usize>i << 3), load<f64>(at + SHAPE_CPU));
+    store<f64>(byWeight + (<usize>i << 3), weight);
+  }
+  forgetFragmentation();
   return true;
 }
 
-/** Milli-GPUs left on GPU `g` of the scored node. */
-@inline export function leftAt(g: u32): u32 {
+@inline function leftAt(g: u32): u32 {
   return load<u32>(left + (<usize>g << 2));
 }
 
-/** Sets the milli-GPUs left on GPU `g` of the scored node (to score a choice). */
-@inline export function setLeft(g: u32, x: u32): void {
-  store<u32>(left + (<usize>g << 2), x);
+@inline function sortedAt(list: usize, i: u32): u32 {
+  return load<u32>(list + (<usize>i << 2));
 }
 
 /**
  * Loads node `n`'s per-GPU milli left (1000 free, 0 held whole, 1000 − used when
- * shared) into the scoring scratch; returns their sum.
+ * shared) into `left`, and the same values in descending order into `sorted`; returns
+ * their sum.
  */
-export function loadLeft(n: u32): u32 {
+function loadNode(n: u32): u32 {
   const node = nodeAt(n);
   const gpus = load<u32>(node + NODE_GPUS);
   const mask = load<u32>(node + NODE_MASK);
@@ -76,46 +131,123 @@ export function loadLeft(n: u32): u32 {
   for (let g: u32 = 0; g < gpus; g++) {
     const used = <u32>load<u16>(shareAt(n, g));
     const x = used > 0 ? MILLI_PER_GPU - used : ((mask >>> g) & 1) != 0 ? 0 : MILLI_PER_GPU;
-    setLeft(g, x);
+    store<u32>(left + (<usize>g << 2), x);
     total += x;
+    // Insertion into the descending prefix sorted[0..g).
+    let i = g;
+    while (i > 0 && sortedAt(sorted, i - 1) < x) {
+      store<u32>(sorted + (<usize>i << 2), sortedAt(sorted, i - 1));
+      i--;
+    }
+    store<u32>(sorted + (<usize>i << 2), x);
   }
   return total;
 }
 
 /**
- * Fragmentation of node `n` with the per-GPU milli left now in the scratch and `cpu`
- * free: Σ over the workload's shapes of weight · term (the header comment).
+ * Fragmentation of a node of GPU model `model` whose first `gpus` GPUs (the rest hold
+ * nothing usable) have the room in `list` (descending) summing to `total`, with `cpu`
+ * free: W · total − Σ over fitting GPU shapes of weight · usable (the header comment).
  */
-export function fragmentation(n: u32, cpu: f64): f64 {
-  const node = nodeAt(n);
-  const gpus = load<u32>(node + NODE_GPUS);
-  const model = load<u32>(node + NODE_MODEL);
-  let total: u32 = 0;
-  for (let g: u32 = 0; g < gpus; g++) total += leftAt(g);
-  let frag: f64 = 0;
-  for (let s: u32 = 0; s < shapeCount; s++) {
-    const at = table + <usize>s * SHAPE_STRIDE;
-    const weight = load<f64>(at + SHAPE_WEIGHT);
-    const milli = load<u32>(at + SHAPE_MILLI);
-    const models = load<u32>(at + SHAPE_MODELS);
-    if (milli == 0 || (models != 0 && ((models >>> model) & 1) == 0)) {
-      frag += weight * <f64>total;
-      continue;
+function evaluate(list: usize, gpus: u32, total: u32, cpu: f64, model: u32): f64 {
+  let frag = weightSum * <f64>total;
+  let k: u32 = 0;
+  let usable: u32 = 0;
+  for (let s: u32 = 0; s < gpuShapes; s++) {
+    const milli = load<u32>(byMilli + (<usize>s << 2));
+    while (k < gpus && sortedAt(list, k) >= milli) {
+      usable += sortedAt(list, k);
+      k++;
     }
-    let fitting: u32 = 0;
-    let unusable: u32 = 0;
-    for (let g: u32 = 0; g < gpus; g++) {
-      const x = leftAt(g);
-      if (x >= milli) fitting++;
-      else unusable += x;
-    }
-    const fits = fitting >= load<u32>(at + SHAPE_GPU) && cpu >= load<f64>(at + SHAPE_CPU);
-    frag += weight * <f64>(fits ? unusable : total);
+    if (k < load<u32>(byGpu + (<usize>s << 2)) || cpu < load<f64>(byCpu + (<usize>s << 3))) continue;
+    const models = load<u32>(byModels + (<usize>s << 2));
+    if (models != 0 && ((models >>> model) & 1) == 0) continue;
+    frag -= load<f64>(byWeight + (<usize>s << 3)) * <f64>usable;
   }
   return frag;
 }
 
-/** Reads node `n`'s free cpu (the fragmentation measure's cpu). */
-@inline export function freeCpuOf(n: u32): f64 {
-  return load<f64>(nodeAt(n) + NODE_FREE_CPU);
+/** Node `n`'s fragmentation now, with `loadNode(n)`'s `total` already loaded: from the cache, else computed and cached. */
+function fragmentationBefore(n: u32, total: u32): f64 {
+  const at = fragCachePtr + (<usize>n << 3);
+  const cached = load<f64>(at);
+  if (cached != 0) return cached - 1;
+  const node = nodeAt(n);
+  const frag = evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<u32>(node + NODE_MODEL));
+  store<f64>(at, frag + 1);
+  return frag;
+}
+
+/**
+ * Node `n`'s fragmentation under the current workload: the cached value (−1 when none is
+ * cached) when `fromCache`, else computed afresh without touching the cache. For the
+ * test that holds the cache to a fresh computation (and the twin) after every kind of change.
+ */
+export function fragmentationOf(n: u32, fromCache: bool): f64 {
+  if (fromCache) return load<f64>(fragCachePtr + (<usize>n << 3)) - 1;
+  const total = loadNode(n);
+  const node = nodeAt(n);
+  return evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<u32>(node + NODE_MODEL));
+}
+
+/**
+ * Rank (placementRank) of placing one pod of `gpu` whole GPUs asking `cpu` on node `n`,
+ * which fits it. Every free GPU is alike to the measure (room 1000, the first entries of
+ * `sorted`), so the node after is `sorted` without `gpu` of its leading 1000s.
+ */
+export function rankWhole(n: u32, gpu: u32, cpu: f64): f64 {
+  const total = loadNode(n);
+  const before = fragmentationBefore(n, total);
+  const node = nodeAt(n);
+  const cpuAfter = load<f64>(node + NODE_FREE_CPU) - cpu;
+  const totalAfter = total - gpu * MILLI_PER_GPU;
+  const gpus = load<u32>(node + NODE_GPUS);
+  const growth = evaluate(sorted + (<usize>gpu << 2), gpus - gpu, totalAfter, cpuAfter, load<u32>(node + NODE_MODEL)) - before;
+  return placementRank(growth, totalAfter, cpuAfter);
+}
+
+/** The GPU `rankShare` chose on its node. */
+export let shareGpu: u32 = 0;
+
+/**
+ * Rank (placementRank) of placing one pod sharing `milli` of a GPU, asking `cpu`, on node
+ * `n`, which fits it, at its best GPU (left in `shareGpu`): each distinct room ≥ milli is
+ * tried once (GPUs of equal room leave the same node); least growth, then least room,
+ * then the lowest GPU of that room — the twin's order over every GPU.
+ */
+export function rankShare(n: u32, milli: u32, cpu: f64): f64 {
+  const total = loadNode(n);
+  const before = fragmentationBefore(n, total);
+  const node = nodeAt(n);
+  const gpus = load<u32>(node + NODE_GPUS);
+  const model = load<u32>(node + NODE_MODEL);
+  const cpuAfter = load<f64>(node + NODE_FREE_CPU) - cpu;
+  let bestGrowth: f64 = 0;
+  let bestRoom: u32 = 0;
+  let found = false;
+  for (let i: u32 = 0; i < gpus; i++) {
+    const room = sortedAt(sorted, i);
+    if (room < milli) break;
+    if (i > 0 && sortedAt(sorted, i - 1) == room) continue;
+    // `after`: sorted with this room lowered by milli, moved down to keep the order.
+    memory.copy(after, sorted, <usize>gpus << 2);
+    const x = room - milli;
+    let j = i;
+    while (j + 1 < gpus && sortedAt(after, j + 1) > x) {
+      store<u32>(after + (<usize>j << 2), sortedAt(after, j + 1));
+      j++;
+    }
+    store<u32>(after + (<usize>j << 2), x);
+    const growth = evaluate(after, gpus, total - milli, cpuAfter, model) - before;
+    // Rooms come in descending order: an equal growth later has less room and wins.
+    if (!found || growth <= bestGrowth) {
+      found = true;
+      bestGrowth = growth;
+      bestRoom = room;
+    }
+  }
+  let g: u32 = 0;
+  while (leftAt(g) != bestRoom) g++;
+  shareGpu = g;
+  return placementRank(bestGrowth, total - milli, cpuAfter);
 }

@@ -23,6 +23,8 @@
 //   BUCKET_BITS │ u64 × BUCKETS × ⌈nodes/64⌉   │ bit s: the node at POOL_NODES[s] is in the bucket
 //   BUCKET_SUMMARY u64 × BUCKETS × ⌈words/64⌉  │ bit w: word w of the bucket's bits is not zero
 //   SHARES      │ u16 × 32 × nodeCount (64 B)  │ milli-GPUs that sharing pods use on each GPU (0: not shared)
+//   FRAG_CACHE  │ f64 × nodeCount              │ node's fragmentation + 1 under the workload, 0 = not known
+//               │                              │ (fragmentation.ts; cleared by every change of the node)
 //               ├──────────────────────────────┤ ── jobs: grow with addJob (capacities, not counts)
 //   JOBS        │ job × jobCap       (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
 //               │                              │ memSum f64 · rank · priority · gpus · order ·
@@ -181,17 +183,18 @@ export const REGION_LEVEL_MASKS: i32 = 9;
 export const REGION_BUCKET_BITS: i32 = 10;
 export const REGION_BUCKET_SUMMARY: i32 = 11;
 export const REGION_SHARES: i32 = 12;
-export const REGION_JOBS: i32 = 13;
-export const REGION_PODS: i32 = 14;
-export const REGION_JOB_STAMPS: i32 = 15;
-export const REGION_CANDIDATES: i32 = 16;
-export const REGION_ORDER: i32 = 17;
-export const REGION_OUT_VICTIMS: i32 = 18;
-export const REGION_OUT_PODS: i32 = 19;
-export const REGION_KEYS: i32 = 20;
+export const REGION_FRAG_CACHE: i32 = 13;
+export const REGION_JOBS: i32 = 14;
+export const REGION_PODS: i32 = 15;
+export const REGION_JOB_STAMPS: i32 = 16;
+export const REGION_CANDIDATES: i32 = 17;
+export const REGION_ORDER: i32 = 18;
+export const REGION_OUT_VICTIMS: i32 = 19;
+export const REGION_OUT_PODS: i32 = 20;
+export const REGION_KEYS: i32 = 21;
 /** One past the last region: its offset is the end of the used memory. */
-export const REGION_END: i32 = 21;
-export const REGION_COUNT: i32 = 22;
+export const REGION_END: i32 = 22;
+export const REGION_COUNT: i32 = 23;
 
 /** Align levels 0..6 (no free GPU; largest free aligned block 1, 2, 4, 8, 16, 32). */
 export const LEVELS: u32 = 7;
@@ -248,6 +251,7 @@ export function computeRegions(
   at = putRegion(REGION_BUCKET_BITS, at, <usize>BUCKETS * words * 8);
   at = putRegion(REGION_BUCKET_SUMMARY, at, <usize>BUCKETS * ((words + 63) >>> 6) * 8);
   at = putRegion(REGION_SHARES, at, n * SHARE_STRIDE);
+  at = putRegion(REGION_FRAG_CACHE, at, n * 8);
   at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
   at = putRegion(REGION_PODS, at, <usize>podStoreCap * POD_STRIDE);
   at = putRegion(REGION_JOB_STAMPS, at, j * 4);

@@ -17,7 +17,7 @@ import {
   nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask, shareAt,
 } from './state';
 import { bestSlot, bucketFitsSum } from './buckets';
-import { loadLeft, fragmentation, leftAt, setLeft, freeCpuOf, placementRank } from './fragmentation';
+import { rankWhole, rankShare, shareGpu } from './fragmentation';
 
 /** Strategy codes of `place` and `selectVictims` (src/kernel/validate.ts PLACEMENT_STRATEGIES). */
 export const STRATEGY_SPREAD: i32 = 1;
@@ -406,87 +406,33 @@ export function poolRoom(): void {
 }
 
 /**
- * True when a lower GPU of the scored node has `room` left too: the pod there leaves the
- * same per-GPU multiset, so the same growth, and the lower GPU wins the tie anyway (the
- * twin scores every GPU; skipping these is exact and saves most evaluations on nodes
- * with several free GPUs).
- */
-@inline function sameRoomBefore(g: u32, room: u32): bool {
-  for (let h: u32 = 0; h < g; h++) if (leftAt(h) == room) return true;
-  return false;
-}
-
-/** The best choice on the node last scored by `scoreNode`: mask (one GPU for a share) and rank. */
-let choiceMask: u32 = 0;
-let choiceKey: f64 = 0;
-
-/**
- * Scores placing one pod of the request on node `n` (which fits it) by fragmentation
- * growth: a share tries each GPU that holds it (least growth, then least room, then
- * the lowest GPU); whole GPUs take `chooseGpus`'s, since every free GPU is alike to the
- * measure. Leaves the answer in choiceMask / choiceKey (placementRank).
- */
-function scoreNode(n: u32): void {
-  const gpus = load<u32>(nodeAt(n) + NODE_GPUS);
-  const total = loadLeft(n);
-  const cpu = freeCpuOf(n);
-  const before = fragmentation(n, cpu);
-  const cpuAfter = cpu - reqCpu;
-  if (reqMilli > 0) {
-    let best: i32 = -1;
-    let bestGrowth: f64 = 0;
-    let bestRoom: u32 = 0;
-    for (let g: u32 = 0; g < gpus; g++) {
-      const room = leftAt(g);
-      if (room < reqMilli || sameRoomBefore(g, room)) continue;
-      setLeft(g, room - reqMilli);
-      const growth = fragmentation(n, cpuAfter) - before;
-      setLeft(g, room);
-      if (best < 0 || growth < bestGrowth || (growth == bestGrowth && room < bestRoom)) {
-        best = <i32>g;
-        bestGrowth = growth;
-        bestRoom = room;
-      }
-    }
-    choiceMask = <u32>1 << <u32>best;
-    choiceKey = placementRank(bestGrowth, total - reqMilli, cpuAfter);
-    return;
-  }
-  const mask = chooseGpus(n);
-  for (let g: u32 = 0; g < gpus; g++) if (((mask >>> g) & 1) != 0) setLeft(g, 0);
-  choiceMask = mask;
-  choiceKey = placementRank(fragmentation(n, cpuAfter) - before, total - reqGpu * MILLI_PER_GPU, cpuAfter);
-}
-
-/**
- * placeGang by fragmentation (FGD): pod by pod, one pass over the pool scores every
- * fitting node (`scoreNode`) and takes the least placementRank (growth plus a pull
- * toward packing), then the lowest index. Fits drop by one per pod placed, so a fits
- * sum ≥ pods guarantees every pod a node.
+ * placeByFragmentation (FGD): pod by pod, one pass over the pool ranks every fitting
+ * node by fragmentation.ts (growth of fragmentation plus a pull toward packing; each
+ * node's fragmentation before is cached until the node changes) and takes the least
+ * rank, then the lowest index. A share goes on the GPU `rankShare` chose; whole GPUs on
+ * `chooseGpus`'s, since every free GPU is alike to the measure. Fits drop by one per pod
+ * placed, so a fits sum ≥ pods guarantees every pod a node.
  */
 function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
   if (poolFits(from, to) < pods) return false;
   for (let p: u32 = 0; p < pods; p++) {
     let best: i32 = -1;
-    let bestMask: u32 = 0;
+    let bestGpu: u32 = 0;
     let bestKey: f64 = 0;
     for (let i = from; i < to; i++) {
       const n = load<u32>(poolNodesPtr + (<usize>i << 2));
       if (fitsOf(n) <= 0) continue;
-      scoreNode(n);
-      if (best < 0 || choiceKey < bestKey) {
+      const key = reqMilli > 0 ? rankShare(n, reqMilli, reqCpu) : rankWhole(n, reqGpu, reqCpu);
+      if (best < 0 || key < bestKey) {
         best = <i32>n;
-        bestMask = choiceMask;
-        bestKey = choiceKey;
+        bestGpu = shareGpu;
+        bestKey = key;
       }
     }
     if (best < 0) return false;
     const n = <u32>best;
-    if (reqMilli > 0) {
-      placeShareOn(p, n, ctz<u32>(bestMask));
-      continue;
-    }
-    placeWholeOn(p, n, bestMask);
+    if (reqMilli > 0) placeShareOn(p, n, bestGpu);
+    else placeWholeOn(p, n, chooseGpus(n));
   }
   return true;
 }

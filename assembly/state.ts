@@ -11,7 +11,7 @@ import {
   UNDO_STRIDE, UNDO_NODE, UNDO_MASK, UNDO_FREE_CPU, UNDO_FREE_MEM, UNDO_SHARES,
   REGION_NODES, REGION_SHARES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
   REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
-  REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_KEYS, REGION_END, MAX_NODES,
+  REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_KEYS, REGION_END, MAX_NODES, REGION_FRAG_CACHE,
   computeRegions, regionStart,
 } from './layout';
 import { fullMask } from './bitmap';
@@ -44,6 +44,8 @@ export let outVictimsPtr: usize = 0;
 export let outPodsPtr: usize = 0;
 export let keysPtr: usize = 0;
 export let sharesPtr: usize = 0;
+/** Per node: its fragmentation + 1 under the current workload, 0 when not known (fragmentation.ts). */
+export let fragCachePtr: usize = 0;
 
 /** Current query's epoch: a node/job stamped with it was already seen this query. */
 export let epoch: u32 = 0;
@@ -65,6 +67,7 @@ function cachePointers(): void {
   outPodsPtr = regionStart(REGION_OUT_PODS);
   keysPtr = regionStart(REGION_KEYS);
   sharesPtr = regionStart(REGION_SHARES);
+  fragCachePtr = regionStart(REGION_FRAG_CACHE);
   cacheBucketPointers(nodeCount);
 }
 
@@ -152,6 +155,7 @@ export function commitState(jobs: u32, pods: u32): bool {
   store<u32>(starts, 0);
   buildBuckets(nodeCount, poolCount, nodesPtr, poolNodesPtr);
   memory.fill(sharesPtr, 0, <usize>nodeCount * SHARE_STRIDE);
+  forgetFragmentation();
 
   for (let j: u32 = 0; j < jobCount; j++) {
     const job = jobsPtr + <usize>j * JOB_STRIDE;
@@ -260,12 +264,22 @@ export function restoreNodes(): void {
 
 /**
  * The one way node `n`'s GPU mask changes (queries, undo, addJob, removeJob), so that
- * whatever the kernel derives from masks can follow every change.
+ * whatever the kernel derives from masks can follow every change. Every change of a
+ * node's shares or free cpu and memory goes through it too (with the mask unchanged when
+ * only those move), so it is also where the node's cached fragmentation is dropped.
  */
 @inline export function setNodeMask(n: u32, mask: u32): void {
   const node = nodeAt(n);
+  // Every change of a node (mask, shares, cpu: each path sets the mask too) drops its
+  // cached fragmentation, whether or not buckets follow.
+  store<f64>(fragCachePtr + (<usize>n << 3), 0);
   if (bucketsFollow) moveNode(n, node, load<u32>(node + NODE_MASK), mask);
   store<u32>(node + NODE_MASK, mask);
+}
+
+/** Drops every node's cached fragmentation (a new snapshot or a new workload). */
+export function forgetFragmentation(): void {
+  memory.fill(fragCachePtr, 0, <usize>nodeCount << 3);
 }
 
 /**

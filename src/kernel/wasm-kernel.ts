@@ -107,6 +107,16 @@ export class WasmKernel implements Kernel {
     return this.wasm.callCount();
   }
 
+  /**
+   * Each node's fragmentation under the workload of the last fragmentation request, as
+   * the wasm caches it between queries (`fromCache`: −1 for a node with nothing cached)
+   * or computed afresh: the test that holds the cache to fresh values reads both.
+   */
+  fragmentationScores(fromCache: boolean): number[] {
+    const nodes = this.counts?.nodes ?? 0;
+    return Array.from({ length: nodes }, (_, n) => this.wasm.fragmentationScore(n, fromCache ? 1 : 0));
+  }
+
   /** One empty JS → wasm → JS round trip, for the benchmark's floor. */
   noop(): number {
     return this.wasm.noop();

@@ -28,6 +28,7 @@ export interface KernelExports {
   heapBase(): number;
   workloadPtr(): number;
   setWorkload(count: number): number;
+  fragmentationScore(node: number, fromCache: number): number;
   regionOffset(region: number): number;
   reserve(nodes: number, jobCap: number, podStoreCap: number, pools: number, candidateCap: number, podCap: number): number;
   commit(jobs: number, pods: number): number;
