@@ -18,8 +18,9 @@
 
 /** Bits at the multiples of `g` (g a power of two ≤ 32): where aligned blocks may start. */
 @inline export function blockStarts(g: u32): u32 {
-  // 0xffffffff / (2^g − 1) repeats a 1 every g bits; g = 32 would divide by zero.
-  return g >= 32 ? 1 : <u32>(0xffffffff / ((<u64>1 << g) - 1));
+  // A select chain, not 0xffffffff / (2^g − 1): that 64-bit division cost ~40 cycles and
+  // ran several times per bucket move (alignLevel), a large share of a 64x1 placement.
+  return g <= 1 ? 0xffffffff : g == 2 ? 0x55555555 : g == 4 ? 0x11111111 : g == 8 ? 0x01010101 : g == 16 ? 0x00010001 : 1;
 }
 
 /**

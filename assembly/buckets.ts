@@ -172,7 +172,7 @@ function firstIn(b: u32, from: u32, to: u32): i32 {
 }
 
 /** Lowest slot in [from, to) over the buckets (f, l) for the levels set in `levels`, or −1. */
-function firstOfLevels(f: u32, levels: u32, from: u32, to: u32): i32 {
+export function firstOfLevels(f: u32, levels: u32, from: u32, to: u32): i32 {
   let best: i32 = -1;
   while (levels != 0) {
     const l = ctz<u32>(levels);
@@ -201,6 +201,16 @@ export function bestSlot(pool: u32, from: u32, to: u32, g: u32, spread: bool, ne
     if (slot >= 0) return slot;
   }
   return -1;
+}
+
+/** Bit f set: some node of `pool` has exactly f free GPUs. */
+@inline export function freeCountsOf(pool: u32): u64 {
+  return load<u64>(freeMasksPtr + (<usize>pool << 3));
+}
+
+/** Bit l set: some node of `pool` with f free GPUs has align level l. */
+@inline export function levelsOf(pool: u32, f: u32): u32 {
+  return load<u32>(levelMaskAt(pool, f));
 }
 
 /** Pods of `g` GPUs the pool's free GPUs hold, summed over nodes (Σ count × ⌊f / g⌋). */

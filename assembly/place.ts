@@ -3,7 +3,8 @@
 // the one with the most; among those a node offering a free aligned block of the pod's
 // size (a power of two) comes first, then the lowest index. When only free GPUs limit
 // the pod (no cpu, memory, model or strict constraint) the free-GPU buckets answer each
-// pod in time independent of the node count (buckets.ts). Otherwise a min-heap keyed
+// pod in time independent of the node count (buckets.ts), and binpack reads them
+// without changing a node, so it has nothing to undo. Otherwise a min-heap keyed
 // (rank, unaligned, node) yields the node; only the chosen node changes after a pod, so
 // only it is re-keyed, and a placement costs one pass over the pool plus P·log(nodes).
 
@@ -16,7 +17,7 @@ import { freeMaskOf, isPowerOfTwo, freeBlockStarts, lowestBits, blockMask } from
 import {
   nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask, shareAt,
 } from './state';
-import { bestSlot, bucketFitsSum } from './buckets';
+import { bestSlot, bucketFitsSum, firstOfLevels, freeCountsOf, levelsOf } from './buckets';
 import { rankWhole, rankShare, shareGpu } from './fragmentation';
 
 /** Strategy codes of `place` and `selectVictims` (src/kernel/validate.ts PLACEMENT_STRATEGIES). */
@@ -293,7 +294,11 @@ function siftDown(start: u32, size: u32): void {
 @inline function chooseGpus(n: u32): u32 {
   const node = nodeAt(n);
   const gpus = load<u32>(node + NODE_GPUS);
-  const free = freeMaskOf(load<u32>(node + NODE_MASK), gpus);
+  return gpusFrom(freeMaskOf(load<u32>(node + NODE_MASK), gpus), gpus);
+}
+
+/** `chooseGpus` for a node with `gpus` GPUs of which `free` are free. */
+@inline function gpusFrom(free: u32, gpus: u32): u32 {
   const g = reqGpu;
   if (g <= gpus && isPowerOfTwo(g)) {
     const starts = freeBlockStarts(free, g);
@@ -303,12 +308,14 @@ function siftDown(start: u32, size: u32): void {
 }
 
 /**
- * placeGang for a bucket shape: each pod's node is a bucket lookup; placing it moves
- * only that node between buckets (setNodeMask). No cpu or memory is asked, so free cpu
- * and memory stay as they are.
+ * placeGang for a bucket shape: binpack walks the buckets without changing a node
+ * (`binpackByBuckets`); spread, whose next node can be one it already used, looks each
+ * pod's node up and moves only that node between buckets (setNodeMask). No cpu or
+ * memory is asked, so free cpu and memory stay as they are.
  */
 function placeByBuckets(pods: u32, from: u32, to: u32): bool {
   if (bucketFitsSum(reqPool, reqGpu) < pods) return false;
+  if (!reqSpread) return binpackByBuckets(pods, from, to);
   const need: u32 = reqPow2 ? reqShift + 1 : 0;
   for (let p: u32 = 0; p < pods; p++) {
     const slot = bestSlot(reqPool, from, to, reqGpu, reqSpread, need);
@@ -322,6 +329,60 @@ function placeByBuckets(pods: u32, from: u32, to: u32): bool {
     store<u32>(out + OUT_POD_MASK, gpusMask);
   }
   return true;
+}
+
+/**
+ * placeByBuckets under binpack, read-only: the pods `bestSlot` would pick one by one,
+ * without moving any node between buckets (nor logging it for undo). Binpack takes the
+ * fewest free GPUs f ≥ g; the node that takes a pod then has f − g free, and no node had
+ * free in [g, f), so while f − g ≥ g it is the one fewest again and takes the next pod
+ * too. Once it has fewer than g free it never fits again, and the next pod's node is the
+ * next of the walk over the buckets as they stand: f ascending, each f's aligned levels
+ * before its unaligned ones (SEMANTICS 5.4), slots ascending within each. Only OUT_PODS is
+ * written. The fits sum was checked (≥ pods), so the walk places every pod.
+ */
+function binpackByBuckets(pods: u32, from: u32, to: u32): bool {
+  const need: u32 = reqPow2 ? reqShift + 1 : 0;
+  let p: u32 = 0;
+  let fm = freeCountsOf(reqPool) & (~(<u64>0) << <u64>reqGpu);
+  while (fm != 0) {
+    const f = <u32>ctz<u64>(fm);
+    fm &= fm - 1;
+    const levels = levelsOf(reqPool, f);
+    const aligned = need > 0 ? levels & (~(<u32>0) << need) : levels;
+    p = fillNodesOf(f, aligned, p, pods, from, to);
+    if (p < pods && need > 0) p = fillNodesOf(f, levels & ~aligned, p, pods, from, to);
+    if (p == pods) return true;
+  }
+  return false;
+}
+
+/**
+ * For `binpackByBuckets`: the nodes of bucket f's levels `levels` in slot order, each
+ * taking pods while it has g free, from pod `p` up to `pods`. Returns the next pod.
+ */
+function fillNodesOf(f: u32, levels: u32, p: u32, pods: u32, from: u32, to: u32): u32 {
+  if (levels == 0) return p;
+  const g = reqGpu;
+  let cursor = from;
+  while (p < pods) {
+    const slot = firstOfLevels(f, levels, cursor, to);
+    if (slot < 0) break;
+    cursor = <u32>slot + 1;
+    const n = load<u32>(poolNodesPtr + (<usize>slot << 2));
+    const node = nodeAt(n);
+    const gpus = load<u32>(node + NODE_GPUS);
+    let free = freeMaskOf(load<u32>(node + NODE_MASK), gpus);
+    while (p < pods && popcnt<u32>(free) >= g) {
+      const mask = gpusFrom(free, gpus);
+      free &= ~mask;
+      const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
+      store<u32>(out + OUT_POD_NODE, n);
+      store<u32>(out + OUT_POD_MASK, mask);
+      p++;
+    }
+  }
+  return p;
 }
 
 /**

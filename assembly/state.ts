@@ -207,6 +207,14 @@ export function beginQuery(): void {
   undoCount = 0;
 }
 
+/**
+ * A node's SHARES record (SHARE_STRIDE bytes) from `src` to `dst` by 64-bit words:
+ * V8 runs `memory.copy` as a call out of the wasm code.
+ */
+@inline function copyShares(dst: usize, src: usize): void {
+  for (let at: usize = 0; at < <usize>SHARE_STRIDE; at += 8) store<u64>(dst + at, load<u64>(src + at));
+}
+
 /** Saves node `n` as loaded before its first change in this query. */
 @inline export function touchNode(n: u32): void {
   const stamp = nodeStampsPtr + (<usize>n << 2);
@@ -218,7 +226,7 @@ export function beginQuery(): void {
     store<u32>(entry + UNDO_MASK, load<u32>(node + NODE_MASK));
     store<f64>(entry + UNDO_FREE_CPU, load<f64>(node + NODE_FREE_CPU));
     store<f64>(entry + UNDO_FREE_MEM, load<f64>(node + NODE_FREE_MEM));
-    memory.copy(entry + UNDO_SHARES, shareAt(n, 0), SHARE_STRIDE);
+    copyShares(entry + UNDO_SHARES, shareAt(n, 0));
     undoCount++;
   }
 }
@@ -232,7 +240,7 @@ export function restoreNodes(): void {
     setNodeMask(n, load<u32>(entry + UNDO_MASK));
     store<f64>(node + NODE_FREE_CPU, load<f64>(entry + UNDO_FREE_CPU));
     store<f64>(node + NODE_FREE_MEM, load<f64>(entry + UNDO_FREE_MEM));
-    memory.copy(shareAt(n, 0), entry + UNDO_SHARES, SHARE_STRIDE);
+    copyShares(shareAt(n, 0), entry + UNDO_SHARES);
   }
   undoCount = 0;
 }
