@@ -143,8 +143,23 @@ export function compileAdmissionRules(policy: Policy): AdmissionRule[] {
 }
 
 function make(name: string, kind: AdmissionRuleKind, workspace: string, src: Source, conditions: TopLevelCondition, summary: string, extra: Partial<AdmissionRule>): AdmissionRule {
-  const source = sourceText(src);
-  return { name, kind, workspace, source, summary, ...extra, rule: { name, conditions, event: { type: kind === 'cap' ? 'cap' : 'violation', params: { rule: name, kind, source } } } };
+  let source: string | undefined;
+  return {
+    name,
+    kind,
+    workspace,
+    // file:line:col, worked out when first printed: reading a Source's line runs the
+    // positioned parse of its file (policy/source-doc.ts), which compiling every rule up
+    // front would pay for every workspace file of the policy (B7: ~60 % of compiling).
+    get source(): string {
+      source ??= sourceText(src);
+      return source;
+    },
+    summary,
+    ...extra,
+    // The event names the rule only: evaluate-admission.ts maps it back to this object.
+    rule: { name, conditions, event: { type: kind === 'cap' ? 'cap' : 'violation', params: { rule: name, kind } } },
+  };
 }
 
 function scope(workspace: string): ConditionProperties[] {

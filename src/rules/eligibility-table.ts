@@ -13,23 +13,53 @@ import type { CompiledRule } from './compile-rules.js';
 import { eligibleBy, makeEngine } from './evaluate-rules.js';
 import { comboIndex, COMBOS_PER_RELATION, victimCombos, type EligibilityFacts, type RelationKey } from './facts.js';
 import { rulePredicate, type RulePredicate } from './rule-predicate.js';
+import { trieStep, type TrieNode } from './value-trie.js';
 
 /** Reused by `eligibleAmong` (job, cell pairs), so a table's scan allocates only its result. */
 let scratch = new Int32Array(0);
+
+/**
+ * A preemptor quota's relation keys and, filled on first lookup, each victim quota's
+ * index among them: the same for every priority and target of that quota, so its
+ * tables share one (the hot path reads it per job).
+ */
+export interface QuotaKeys {
+  readonly keys: RelationKey[];
+  index?: Int16Array;
+}
 
 /** The table of one preemptor class. */
 export class EligibilityTable {
   constructor(
     readonly quota: number,
     readonly priority: number,
-    readonly keys: RelationKey[],
+    private readonly quotaKeys: QuotaKeys,
+    /** Never written after construction: classes whose rows are the same share one array (EligibilityTables). */
     private readonly cells: Uint16Array,
     private readonly rules: CompiledRule[],
     private readonly tree: QuotaTree,
   ) {}
 
-  /** Relation-key index per victim quota, filled on first use (the hot path reads it per job). */
-  private keyOfQuota?: Int16Array;
+  /** Every (relation, lender) a victim quota can have relative to this table's quota, in cell order. */
+  get keys(): RelationKey[] {
+    return this.quotaKeys.keys;
+  }
+
+  /** True when this table and `other` read one and the same cell array (shared because their rows are provably equal). */
+  sharesCellsWith(other: EligibilityTable): boolean {
+    return this.cells === other.cells;
+  }
+
+  /** The relation-key index of every victim quota, filled once per preemptor quota. */
+  private keyOfQuota(): Int16Array {
+    let keys = this.quotaKeys.index;
+    if (!keys) {
+      keys = new Int16Array(this.tree.quotas.length);
+      for (let v = 0; v < keys.length; v++) keys[v] = this.keyIndex(v);
+      this.quotaKeys.index = keys;
+    }
+    return keys;
+  }
 
   /** The rule under which a job on quota `victimQuota` may be preempted, or undefined. */
   lookup(victimQuota: number, priority: number, module: Module, standing: Standing): CompiledRule | undefined {
@@ -42,14 +72,8 @@ export class EligibilityTable {
    * once per running job.
    */
   cellFor(victimQuota: number, combo: number): number {
-    let keys = this.keyOfQuota;
-    if (!keys) {
-      keys = new Int16Array(this.tree.quotas.length);
-      for (let v = 0; v < keys.length; v++) keys[v] = this.keyIndex(v);
-      this.keyOfQuota = keys;
-    }
     // keys has one entry per quota and cells one per (key, combo): both in range by construction.
-    const k = keys[victimQuota]!;
+    const k = this.keyOfQuota()[victimQuota]!;
     return k < 0 ? 0 : this.cells[k * COMBOS_PER_RELATION + combo]!;
   }
 
@@ -60,8 +84,7 @@ export class EligibilityTable {
    * it once per table and snapshot state.
    */
   eligibleAmong(jobQuota: Int32Array, jobCombo: Int32Array): { jobs: Int32Array; cells: Int32Array } {
-    this.cellFor(0, 0); // fills keyOfQuota
-    const keys = this.keyOfQuota!;
+    const keys = this.keyOfQuota();
     const cells = this.cells;
     if (scratch.length < 2 * jobQuota.length) scratch = new Int32Array(2 * jobQuota.length);
     const out = scratch;
@@ -117,15 +140,88 @@ export function ruleApplies(r: CompiledRule, path: string[], target: PreemptorTa
   return r.quota === path[0];
 }
 
-/** Makes and caches tables for a policy's rules. */
+/** Ends the passing rules' cells in a row's name, before the facts their mixed conditions read (cells are ≥ 1). */
+const END_OF_RULES = -1;
+
+/** A rule's predicate and, per victim combination, its victim-only answer. */
+interface Judged {
+  pred: RulePredicate;
+  victimOk: Uint8Array;
+  /** Equal for two rules whose victim-only and mixed conditions are the same text (rule-predicate.ts): they answer alike per victim. */
+  shape: number;
+}
+
+/**
+ * The rules that can fire for one preemptor quota and target, in precedence order (order,
+ * then name, as `eligibleBy`), each with the cell that names it (rule index + 1) and its
+ * predicate; `judged` is undefined when some rule has a shape only the engine evaluates.
+ */
+interface ClassRules {
+  ranked: CompiledRule[];
+  cell: Uint16Array;
+  judged?: Judged[];
+  /**
+   * Whether some rule reads the preemptor's priority. When none does, the class's nine
+   * priorities have one table — the facts a table depends on are then the same for all
+   * of them — kept here once made.
+   */
+  readsPriority: boolean;
+  anyPriority?: Uint16Array;
+  /**
+   * Per (rule, key) — `keyPass[r * keys + k]` — whether the rule's key conditions hold:
+   * 1 or 0 when they do not read the preemptor's priority (the same for the class's nine
+   * tables), 2 when they do (judged per table).
+   */
+  keyPass?: Uint8Array;
+}
+
+/** `keyPass` value of a rule whose key conditions read the preemptor's priority. */
+const PER_PRIORITY = 2;
+
+/**
+ * Makes and caches tables for a policy's rules.
+ *
+ * Sharing (B7: a 1,000-quota policy has 9,099 preemptor classes, ~73,000 rows of 81
+ * cells): a table is one row per relation key, and a row is a function of (a) the rules
+ * whose key conditions hold for that key — each rule fixes its cell value, its
+ * victim-only answers and its mixed conditions — and (b) the values of the non-victim
+ * facts those mixed conditions read (rule-predicate.ts `mixedReads`). Rows are cached
+ * under exactly that, computed once, and a table whose rows are all the same as an
+ * earlier table's reuses its cell array: e.g. the nine priorities of a quota no rule
+ * reads the preemptor's priority for share one array. test/unit/rules/table-sharing.test.ts
+ * pins it; invariant 9's property holds every table, shared or not, to the engine.
+ */
 export class EligibilityTables {
-  private readonly cache = new Map<string, Promise<EligibilityTable>>();
+  /** Tables by class: (quota * 10 + priority) * 2 + (borrowing ? 1 : 0) for priorities 0..9 (all the model has), text otherwise. */
+  private readonly cache = new Map<number | string, Promise<EligibilityTable>>();
   /** Position of each rule in `rules`: a cell stores it + 1. */
   private readonly ruleIndex: Map<CompiledRule, number>;
-  /** Per rule: its predicate (null when only the engine can evaluate it) and, per victim combination, its victim-only conditions. */
-  private readonly predicates = new Map<CompiledRule, { pred: RulePredicate; victimOk: Uint8Array } | null>();
+  /** Per rule: its predicate and victim-only answers (null when only the engine can evaluate it). */
+  private readonly predicates = new Map<CompiledRule, Judged | null>();
+  /** Victim-only answers by the victim-only conditions' text: thousands of rules have a handful of shapes. */
+  private readonly victimOkByShape = new Map<string, Uint8Array>();
+  /** Ids of (victim-only, mixed) shapes; a rule whose shape has no text gets an id of its own. */
+  private readonly shapeIds = new Map<string, number>();
+  private shapeCount = 0;
+  /**
+   * Row patterns by the shapes of the passing rules and the facts their mixed conditions
+   * read: per victim combination, 0 or the position + 1 of the winning rule among the
+   * passing ones. Rows of different rules with the same shapes (each quota's
+   * selfPreemption over the same ranges, say) map one pattern to their own cells.
+   */
+  private readonly patterns: TrieNode<Uint16Array> = {};
   /** An engine with no rules: its operator map judges every condition of the fast path. */
   private readonly operatorEngine = makeEngine([]);
+  /** Per preemptor quota: its relation keys (shared by its tables). */
+  private readonly keysByQuota = new Map<number, QuotaKeys>();
+  /** Per `quota/target`: the rules that can fire, ranked. */
+  private readonly classRulesCache = new Map<string, ClassRules>();
+  /** Rows by what determines them (see the class comment), each with a small id for table keys. */
+  private readonly rows: TrieNode<{ id: number; row: Uint16Array }> = {};
+  private rowCount = 0;
+  /** Cell arrays by their rows' ids: tables with the same rows share one. */
+  private readonly cellsByRows: TrieNode<Uint16Array> = {};
+  private cellArrayCount = 0;
   /** How many tables were tabulated without running the engine (tests assert the fast path ran). */
   fastTables = 0;
 
@@ -134,6 +230,11 @@ export class EligibilityTables {
     private readonly tree: QuotaTree,
   ) {
     this.ruleIndex = new Map(rules.map((r, i) => [r, i]));
+  }
+
+  /** How much the fast path shared: rows computed, distinct cell arrays made (the rest of the tables reuse one). */
+  get shared(): { rows: number; cellArrays: number } {
+    return { rows: this.rowCount, cellArrays: this.cellArrayCount };
   }
 
   /** Every (relation, lender) a victim quota can have relative to `quota`. */
@@ -162,7 +263,7 @@ export class EligibilityTables {
    * under the clause. Reclaim of idle capacity is in both tables (SEMANTICS 4).
    */
   tableFor(quota: number, priority: number, target: PreemptorTarget = 'in-quota'): Promise<EligibilityTable> {
-    const id = `${quota}/${priority}/${target}`;
+    const id = Number.isInteger(priority) && priority >= 0 && priority <= 9 ? (quota * 10 + priority) * 2 + (target === 'borrowing' ? 1 : 0) : `${quota}/${priority}/${target}`;
     let t = this.cache.get(id);
     if (!t) {
       t = this.build(quota, priority, target);
@@ -177,46 +278,119 @@ export class EligibilityTables {
     // Only rules naming a quota on the path (or none) can apply: look those up by name
     // rather than scanning every rule (a 1,000-quota policy has thousands), keeping rule order.
     const byQuota = this.rulesByQuota();
-    const near = [...(byQuota.get('') ?? []), ...path.flatMap((name) => byQuota.get(name) ?? [])];
-    near.sort((a, b) => this.ruleIndex.get(a)! - this.ruleIndex.get(b)!);
-    return near.filter((r) => ruleApplies(r, path, target));
+    const near: number[] = [...(byQuota.get('') ?? [])];
+    for (const name of path) for (const i of byQuota.get(name) ?? []) near.push(i);
+    near.sort((a, b) => a - b);
+    const out: CompiledRule[] = [];
+    for (const i of near) {
+      const r = this.rules[i]!; // an index into rules, from rulesByQuota
+      if (ruleApplies(r, path, target)) out.push(r);
+    }
+    return out;
   }
 
-  private byQuota?: Map<string, CompiledRule[]>;
+  private byQuota?: Map<string, number[]>;
 
-  /** The rules grouped by the quota they name ('' for built-in rules naming none). */
-  private rulesByQuota(): Map<string, CompiledRule[]> {
+  /** The rules' indices grouped by the quota they name ('' for built-in rules naming none), in rule order. */
+  private rulesByQuota(): Map<string, number[]> {
     if (!this.byQuota) {
       this.byQuota = new Map();
-      for (const r of this.rules) {
-        const list = this.byQuota.get(r.quota);
-        if (list) list.push(r);
-        else this.byQuota.set(r.quota, [r]);
-      }
+      this.rules.forEach((r, i) => {
+        const list = this.byQuota!.get(r.quota);
+        if (list) list.push(i);
+        else this.byQuota!.set(r.quota, [i]);
+      });
     }
     return this.byQuota;
   }
 
-  private async build(quota: number, priority: number, target: PreemptorTarget): Promise<EligibilityTable> {
-    const relevant = this.relevantRules(quota, target);
-    const keys = this.relationKeys(quota);
+  /** The quota's relation keys, made once and shared by its tables. */
+  private quotaKeys(quota: number): QuotaKeys {
+    let k = this.keysByQuota.get(quota);
+    if (!k) {
+      k = { keys: this.relationKeys(quota) };
+      this.keysByQuota.set(quota, k);
+    }
+    return k;
+  }
+
+  /** The ranked rules of (quota, target), made once for all nine priorities. */
+  private classRules(quota: number, target: PreemptorTarget): ClassRules {
+    const id = `${quota}/${target}`;
+    let c = this.classRulesCache.get(id);
+    if (!c) {
+      const ranked = this.relevantRules(quota, target).sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const judged = ranked.map((r) => this.predicateOf(r));
+      const all = judged.every((j) => j !== null) ? (judged as Judged[]) : undefined;
+      c = {
+        ranked,
+        cell: Uint16Array.from(ranked, (r) => this.ruleIndex.get(r)! + 1),
+        judged: all,
+        // Without predicates the engine reads every fact: assume the priority matters.
+        readsPriority: !all || all.some((j) => j.pred.reads.includes('preemptorPriority')),
+        keyPass: all && this.keyPass(all, quota),
+      };
+      this.classRulesCache.set(id, c);
+    }
+    return c;
+  }
+
+  /** `ClassRules.keyPass` for the class of preemptor quota `quota`. */
+  private keyPass(judged: Judged[], quota: number): Uint8Array {
+    const keys = this.quotaKeys(quota).keys;
+    const pass = new Uint8Array(judged.length * keys.length);
+    // The priority is not read by the rules judged here: any value serves.
+    const facts: EligibilityFacts = { preemptorQuota: this.tree.at(quota).name, preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+    judged.forEach((j, r) => {
+      const perPriority = j.pred.keyReads.includes('preemptorPriority');
+      keys.forEach((key, k) => {
+        facts.relation = key.relation;
+        facts.lender = key.lender;
+        pass[r * keys.length + k] = perPriority ? PER_PRIORITY : j.pred.key(facts) ? 1 : 0;
+      });
+    });
+    return pass;
+  }
+
+  private build(quota: number, priority: number, target: PreemptorTarget): Promise<EligibilityTable> {
+    const keys = this.quotaKeys(quota);
+    const cls = this.classRules(quota, target);
     const preemptorQuota = this.tree.at(quota).name;
-    const cells = this.tabulate(relevant, keys, preemptorQuota, priority) ?? (await this.tabulateByEngine(relevant, keys, preemptorQuota, priority));
-    return new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
+    const table = (cells: Uint16Array) => new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
+    if (!cls.judged) return this.tabulateByEngine(cls.ranked, keys.keys, preemptorQuota, priority).then(table);
+    this.fastTables++;
+    if (cls.readsPriority) return Promise.resolve(table(this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority)));
+    return Promise.resolve(table((cls.anyPriority ??= this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority))));
   }
 
   /** The rule's predicate and victim-only answers, made once per rule and shared by every table. */
-  private predicateOf(rule: CompiledRule): { pred: RulePredicate; victimOk: Uint8Array } | null {
+  private predicateOf(rule: CompiledRule): Judged | null {
     let p = this.predicates.get(rule);
     if (p === undefined) {
       const pred = rulePredicate(rule.rule, this.operatorEngine);
       if (pred) {
-        const combos = victimCombos();
-        const victimOk = new Uint8Array(combos.length);
-        // The victim-only conditions do not read the other facts: any values serve here.
-        const base: EligibilityFacts = { preemptorQuota: '', preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
-        combos.forEach((c, i) => (victimOk[i] = pred.victimOnly({ ...base, ...c }) ? 1 : 0));
-        p = { pred, victimOk };
+        let victimOk = pred.victimShape === undefined ? undefined : this.victimOkByShape.get(pred.victimShape);
+        if (!victimOk) {
+          const combos = victimCombos();
+          victimOk = new Uint8Array(combos.length);
+          // The victim-only conditions do not read the other facts: any values serve here.
+          const facts: EligibilityFacts = { preemptorQuota: '', preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+          for (let i = 0; i < combos.length; i++) {
+            const c = combos[i]!;
+            facts.victimPriority = c.victimPriority;
+            facts.victimModule = c.victimModule;
+            facts.victimStanding = c.victimStanding;
+            victimOk[i] = pred.victimOnly(facts) ? 1 : 0;
+          }
+          if (pred.victimShape !== undefined) this.victimOkByShape.set(pred.victimShape, victimOk);
+        }
+        const shapeText = pred.victimShape !== undefined && pred.mixedShape !== undefined ? JSON.stringify([pred.victimShape, pred.mixedShape]) : undefined;
+        let shape = shapeText === undefined ? undefined : this.shapeIds.get(shapeText);
+        if (shape === undefined) {
+          shape = this.shapeCount++;
+          if (shapeText !== undefined) this.shapeIds.set(shapeText, shape);
+        }
+        p = { pred, victimOk, shape };
       } else p = null;
       this.predicates.set(rule, p);
     }
@@ -224,36 +398,79 @@ export class EligibilityTables {
   }
 
   /**
-   * Fills the cells with the rules' own operators, synchronously (rules/rule-predicate.ts);
-   * undefined when some relevant rule has a shape only the engine can evaluate. The
-   * winner is the first firing rule by precedence (order, then name), as `eligibleBy`.
+   * Fills the cells with the rules' own operators, synchronously (rules/rule-predicate.ts).
+   * The winner is the first firing rule by precedence (order, then name), as `eligibleBy`.
+   * Per key, the rules whose key conditions hold (and the facts their mixed conditions
+   * read) name the row; a row already computed is reused, and so is a whole cell array
+   * whose rows are all the same as an earlier table's.
    */
-  private tabulate(relevant: CompiledRule[], keys: RelationKey[], preemptorQuota: string, priority: number): Uint16Array | undefined {
-    const ranked = [...relevant].sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const preds = ranked.map((r) => this.predicateOf(r));
-    if (preds.some((p) => p === null)) return undefined;
-    const combos = victimCombos();
-    const cells = new Uint16Array(keys.length * combos.length);
+  private tabulate(cls: ClassRules, judged: Judged[], keys: RelationKey[], preemptorQuota: string, priority: number): Uint16Array {
+    const facts: EligibilityFacts = { preemptorQuota, preemptorPriority: priority, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+    const rowsOfTable: Uint16Array[] = [];
+    const passing: number[] = [];
+    let table = this.cellsByRows;
+    const keyPass = cls.keyPass!; // made with judged
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k]!;
-      const facts: EligibilityFacts = { preemptorQuota, preemptorPriority: priority, relation: key.relation, lender: key.lender, victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
-      // Conditions on the preemptor and relation alone are answered once per key.
-      const keyOk = preds.map((p) => p!.pred.othersReadVictim || p!.pred.others(facts));
-      for (let i = 0; i < combos.length; i++) {
-        const combo = combos[i]!;
-        facts.victimPriority = combo.victimPriority;
-        facts.victimModule = combo.victimModule;
-        facts.victimStanding = combo.victimStanding;
-        for (let r = 0; r < ranked.length; r++) {
-          const p = preds[r]!;
-          if (!keyOk[r] || !p.victimOk[i] || (p.pred.othersReadVictim && !p.pred.others(facts))) continue;
-          cells[k * combos.length + i] = this.ruleIndex.get(ranked[r]!)! + 1;
-          break;
-        }
+      facts.relation = key.relation;
+      facts.lender = key.lender;
+      passing.length = 0;
+      // The row's name: the cells of the rules whose key conditions hold, in rank order,
+      // an end mark, then the values their mixed conditions read.
+      let node = this.rows;
+      for (let r = 0; r < judged.length; r++) {
+        const pass = keyPass[r * keys.length + k]!;
+        if (pass === 0 || (pass === PER_PRIORITY && !judged[r]!.pred.key(facts))) continue;
+        passing.push(r);
+        node = trieStep(node, cls.cell[r]!);
+      }
+      node = trieStep(node, END_OF_RULES);
+      for (const r of passing) for (const f of judged[r]!.pred.mixedReads) node = trieStep(node, facts[f]);
+      node.value ??= { id: this.rowCount++, row: this.computeRow(cls, judged, passing, facts) };
+      rowsOfTable.push(node.value.row);
+      table = trieStep(table, node.value.id);
+    }
+    if (!table.value) {
+      const cells = new Uint16Array(keys.length * COMBOS_PER_RELATION);
+      for (let k = 0; k < rowsOfTable.length; k++) cells.set(rowsOfTable[k]!, k * COMBOS_PER_RELATION);
+      table.value = cells;
+      this.cellArrayCount++;
+    }
+    return table.value;
+  }
+
+  /** One row: per victim combination, the cell of the first of the `passing` rules whose victim-only and mixed conditions hold. */
+  private computeRow(cls: ClassRules, judged: Judged[], passing: number[], facts: EligibilityFacts): Uint16Array {
+    let node = this.patterns;
+    for (const r of passing) node = trieStep(node, judged[r]!.shape);
+    node = trieStep(node, END_OF_RULES);
+    for (const r of passing) for (const f of judged[r]!.pred.mixedReads) node = trieStep(node, facts[f]);
+    const pattern = (node.value ??= this.computePattern(judged, passing, facts));
+    const row = new Uint16Array(COMBOS_PER_RELATION);
+    for (let i = 0; i < row.length; i++) {
+      const at = pattern[i]!;
+      if (at !== 0) row[i] = cls.cell[passing[at - 1]!]!;
+    }
+    return row;
+  }
+
+  /** Per victim combination, 0 or the position + 1 among `passing` of the first rule whose victim-only and mixed conditions hold. */
+  private computePattern(judged: Judged[], passing: number[], facts: EligibilityFacts): Uint16Array {
+    const combos = victimCombos();
+    const pattern = new Uint16Array(COMBOS_PER_RELATION);
+    for (let i = 0; i < combos.length; i++) {
+      const combo = combos[i]!;
+      facts.victimPriority = combo.victimPriority;
+      facts.victimModule = combo.victimModule;
+      facts.victimStanding = combo.victimStanding;
+      for (let at = 0; at < passing.length; at++) {
+        const j = judged[passing[at]!]!;
+        if (!j.victimOk[i] || (j.pred.hasMixed && !j.pred.mixed(facts))) continue;
+        pattern[i] = at + 1;
+        break;
       }
     }
-    this.fastTables++;
-    return cells;
+    return pattern;
   }
 
   /** Fills the cells by running json-rules-engine on every fact combination. */

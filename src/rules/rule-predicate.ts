@@ -19,15 +19,20 @@ interface EngineOperator {
   evaluate(factValue: unknown, jsonValue: unknown): boolean;
 }
 
-type FactName = keyof EligibilityFacts;
+/** The name of one eligibility fact. */
+export type FactName = keyof EligibilityFacts;
 
 /** The facts that describe the victim alone: conditions on them only are shared by every table. */
 const VICTIM_FACTS: ReadonlySet<string> = new Set<FactName>(['victimPriority', 'victimModule', 'victimStanding']);
-const ALL_FACTS: ReadonlySet<string> = new Set<FactName>(['preemptorQuota', 'preemptorPriority', 'relation', 'lender', 'victimPriority', 'victimModule', 'victimStanding']);
+/** Every fact, in the order `mixedReads` lists them. */
+const FACT_ORDER: readonly FactName[] = ['preemptorQuota', 'preemptorPriority', 'relation', 'lender', 'victimPriority', 'victimModule', 'victimStanding'];
+const ALL_FACTS: ReadonlySet<string> = new Set<string>(FACT_ORDER);
 
 /** One plain condition, bound to the engine's operator. */
 interface Atom {
   fact: FactName;
+  /** The operator's name, and the engine's operator it names. */
+  opName: string;
   op: EngineOperator;
   /** A constant, or the name of the fact whose value is compared with. */
   value: unknown;
@@ -35,20 +40,54 @@ interface Atom {
 }
 
 /**
- * A rule's conditions split by what they read: `victimOnly` atoms depend on the victim
- * facts alone (one answer per victim combination, whatever the preemptor), `others` read
- * at least one preemptor or relation fact.
+ * A rule's conditions split by what they read, so a table evaluates each group only as
+ * often as its inputs change: `victimOnly` atoms read the victim facts alone (one answer
+ * per victim combination, whatever the preemptor), `key` atoms read no victim fact (one
+ * answer per preemptor class and relation key), `mixed` atoms read both (per combination).
+ * The rule fires exactly when all three hold: its conditions are one `all`.
  */
 export interface RulePredicate {
   victimOnly: (facts: EligibilityFacts) => boolean;
-  others: (facts: EligibilityFacts) => boolean;
-  /** True when `others` reads a victim fact too (it must then be evaluated per victim combination). */
-  othersReadVictim: boolean;
+  key: (facts: EligibilityFacts) => boolean;
+  mixed: (facts: EligibilityFacts) => boolean;
+  /** True when some atom is mixed: `mixed` must then be evaluated per victim combination. */
+  hasMixed: boolean;
+  /**
+   * The non-victim facts the mixed atoms read, in a fixed order. Given the victim
+   * combination, `mixed` depends on nothing else: two evaluations with equal values of
+   * these facts agree (eligibility-table.ts shares rows on it).
+   */
+  mixedReads: readonly FactName[];
+  /** The non-victim facts the key and mixed atoms read, in a fixed order: the rule's answers depend on the victim and these alone. */
+  reads: readonly FactName[];
+  /** The facts the key atoms read, in a fixed order: `key` depends on these alone. */
+  keyReads: readonly FactName[];
+  /**
+   * The victim-only atoms as text (fact, operator, constant), or undefined when a
+   * constant has no exact JSON form: two rules with the same text give the same
+   * `victimOnly` answers, so tables compute them once per shape, not once per rule.
+   */
+  victimShape?: string;
+  /** The mixed atoms as text, likewise: with equal `mixedReads` values, equal text gives equal `mixed` answers. */
+  mixedShape?: string;
 }
 
 function operatorsOf(engine: Engine): { get(name: string): EngineOperator | undefined } | undefined {
   const ops = (engine as unknown as { operators?: { get?: unknown } }).operators;
   return ops && typeof ops.get === 'function' ? (ops as { get(name: string): EngineOperator | undefined }) : undefined;
+}
+
+/**
+ * `value` as JSON when JSON says exactly what it is (strings, finite numbers, booleans,
+ * null and arrays of them); else undefined. NaN, Infinity, undefined and objects have no
+ * exact JSON form: a shape holding one is never shared.
+ */
+function exactJson(value: unknown): string | undefined {
+  return hasExactJson(value) ? JSON.stringify(value) : undefined;
+}
+
+function hasExactJson(v: unknown): boolean {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (Array.isArray(v) && v.every(hasExactJson));
 }
 
 function test(atoms: Atom[], facts: EligibilityFacts): boolean {
@@ -68,14 +107,16 @@ export function rulePredicate(rule: RuleProperties, engine: Engine): RulePredica
   const conditions = rule.conditions as { all?: unknown[]; any?: unknown; not?: unknown; condition?: unknown };
   if (!operators || !Array.isArray(conditions.all) || Object.keys(conditions).length !== 1) return undefined;
   const victimOnly: Atom[] = [];
-  const others: Atom[] = [];
-  let othersReadVictim = false;
+  const key: Atom[] = [];
+  const mixed: Atom[] = [];
+  const mixedReads = new Set<FactName>();
+  const reads = new Set<FactName>();
+  const keyReads = new Set<FactName>();
   for (const raw of conditions.all) {
     const c = raw as { fact?: unknown; operator?: unknown; value?: unknown; path?: unknown; params?: unknown };
     if (typeof c.fact !== 'string' || !ALL_FACTS.has(c.fact) || typeof c.operator !== 'string') return undefined;
     if (c.path !== undefined || c.params !== undefined) return undefined;
-    const keys = Object.keys(c).filter((k) => k !== 'fact' && k !== 'operator' && k !== 'value');
-    if (keys.length) return undefined;
+    for (const k in c) if (k !== 'fact' && k !== 'operator' && k !== 'value') return undefined;
     const op = operators.get(c.operator);
     if (!op) return undefined;
     let valueFact: FactName | undefined;
@@ -84,17 +125,44 @@ export function rulePredicate(rule: RuleProperties, engine: Engine): RulePredica
       if (typeof ref.fact !== 'string' || !ALL_FACTS.has(ref.fact) || Object.keys(ref).length !== 1) return undefined;
       valueFact = ref.fact as FactName;
     }
-    const atom: Atom = { fact: c.fact as FactName, op, value: c.value, valueFact };
-    const readsOnlyVictim = VICTIM_FACTS.has(atom.fact) && (valueFact === undefined || VICTIM_FACTS.has(valueFact));
-    if (readsOnlyVictim) victimOnly.push(atom);
-    else {
-      others.push(atom);
-      if (VICTIM_FACTS.has(atom.fact) || (valueFact !== undefined && VICTIM_FACTS.has(valueFact))) othersReadVictim = true;
+    const atom: Atom = { fact: c.fact as FactName, opName: c.operator, op, value: c.value, valueFact };
+    const read = valueFact === undefined ? [atom.fact] : [atom.fact, valueFact];
+    let victimReads = 0;
+    for (const f of read) if (VICTIM_FACTS.has(f)) victimReads++;
+    if (victimReads === read.length) victimOnly.push(atom);
+    else if (victimReads === 0) {
+      key.push(atom);
+      for (const f of read) keyReads.add(f);
+    } else {
+      mixed.push(atom);
+      for (const f of read) if (!VICTIM_FACTS.has(f)) mixedReads.add(f);
     }
+    for (const f of read) if (!VICTIM_FACTS.has(f)) reads.add(f);
   }
   return {
     victimOnly: (facts) => test(victimOnly, facts),
-    others: (facts) => test(others, facts),
-    othersReadVictim,
+    key: (facts) => test(key, facts),
+    mixed: (facts) => test(mixed, facts),
+    hasMixed: mixed.length > 0,
+    mixedReads: FACT_ORDER.filter((f) => mixedReads.has(f)),
+    reads: FACT_ORDER.filter((f) => reads.has(f)),
+    keyReads: FACT_ORDER.filter((f) => keyReads.has(f)),
+    victimShape: shapeOf(victimOnly),
+    mixedShape: shapeOf(mixed),
   };
+}
+
+/**
+ * Atoms as text, one line each: fact, operator (JSON, so any name reads back one way)
+ * and the constant as JSON or `@` and the fact compared with; undefined when a constant
+ * has no exact JSON form. A JSON text never starts with `@`, nor holds a raw line break.
+ */
+function shapeOf(atoms: Atom[]): string | undefined {
+  let text = '';
+  for (const a of atoms) {
+    const value = a.valueFact === undefined ? exactJson(a.value) : `@${a.valueFact}`;
+    if (value === undefined) return undefined;
+    text += `${a.fact} ${JSON.stringify(a.opName)} ${value}\n`;
+  }
+  return text;
 }

@@ -18,7 +18,7 @@ const facts = (over: Partial<EligibilityFacts> = {}): EligibilityFacts => ({
 const rule = (all: unknown[]): RuleProperties => ({ conditions: { all } as never, event: { type: 'eligible' } });
 
 describe('rulePredicate', () => {
-  it('judges each condition with the engine operators and splits victim-only conditions from the rest', () => {
+  it('judges each condition with the engine operators and splits victim-only, key and mixed conditions', () => {
     const p = rulePredicate(
       rule([
         { fact: 'preemptorQuota', operator: 'equal', value: 'A' },
@@ -27,12 +27,31 @@ describe('rulePredicate', () => {
       ]),
       engine,
     )!;
-    expect(p.othersReadVictim).toBe(true);
+    expect(p.hasMixed).toBe(true);
+    expect(p.mixedReads).toEqual(['preemptorPriority']);
+    expect(p.keyReads).toEqual(['preemptorQuota']);
+    expect(p.reads).toEqual(['preemptorQuota', 'preemptorPriority']);
     expect(p.victimOnly(facts())).toBe(true);
     expect(p.victimOnly(facts({ victimModule: 'EAS' }))).toBe(false);
-    expect(p.others(facts())).toBe(true);
-    expect(p.others(facts({ victimPriority: 7 }))).toBe(false);
-    expect(p.others(facts({ preemptorQuota: 'B' }))).toBe(false);
+    expect(p.key(facts())).toBe(true);
+    expect(p.key(facts({ preemptorQuota: 'B' }))).toBe(false);
+    expect(p.mixed(facts())).toBe(true);
+    expect(p.mixed(facts({ victimPriority: 7 }))).toBe(false);
+  });
+
+  it('names the victim-only and mixed conditions by their text, whatever the key conditions say', () => {
+    const victim = [{ fact: 'victimModule', operator: 'in', value: ['DLC'] }];
+    const mixed = [{ fact: 'victimPriority', operator: 'lessThan', value: { fact: 'preemptorPriority' } }];
+    const a = rulePredicate(rule([{ fact: 'preemptorQuota', operator: 'equal', value: 'A' }, ...victim, ...mixed]), engine)!;
+    const b = rulePredicate(rule([{ fact: 'preemptorQuota', operator: 'equal', value: 'B' }, ...victim, ...mixed]), engine)!;
+    const c = rulePredicate(rule([{ fact: 'victimModule', operator: 'in', value: ['DSW'] }, ...mixed]), engine)!;
+    const d = rulePredicate(rule([...victim, { fact: 'victimPriority', operator: 'lessThanInclusive', value: { fact: 'preemptorPriority' } }]), engine)!;
+    expect(a.victimShape).toBe(b.victimShape);
+    expect(a.mixedShape).toBe(b.mixedShape);
+    expect(c.victimShape).not.toBe(a.victimShape);
+    expect(d.mixedShape).not.toBe(a.mixedShape);
+    // A constant JSON cannot say exactly (NaN reads back as null) is never shared.
+    expect(rulePredicate(rule([{ fact: 'victimPriority', operator: 'equal', value: Number.NaN }]), engine)!.victimShape).toBeUndefined();
   });
 
   it('gives no predicate for a shape it does not read, so the engine decides', () => {
