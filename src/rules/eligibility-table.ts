@@ -321,7 +321,7 @@ export class EligibilityTables {
     if (!c) {
       const ranked = this.relevantRules(quota, target).sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const judged = ranked.map((r) => this.predicateOf(r));
-      const all = judged.every((j) => j !== null) ? (judged as Judged[]) : undefined;
+      const all = judged.every((j) => j !== null) ? judged : undefined;
       c = {
         ranked,
         cell: Uint16Array.from(ranked, (r) => this.ruleIndex.get(r)! + 1),

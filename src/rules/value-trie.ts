@@ -16,7 +16,7 @@ export interface TrieNode<T> {
 
 /** The child of `node` under `key`, made empty when absent. */
 export function trieStep<T>(node: TrieNode<T>, key: number | string): TrieNode<T> {
-  const next = (node.next ??= new Map());
+  const next = (node.next ??= new Map<number | string, TrieNode<T>>());
   let child = next.get(key);
   if (!child) {
     child = {};
