@@ -3,14 +3,15 @@
  * gives them and turned into line:column only when a finding is made, through the
  * file's LineCounter (eemeli/yaml's own approach).
  *
- * Positions are made only when asked for: a file is first read by the fast parser
- * (policy/fast-parse.ts) into plain values, and its positioned parse runs the first time
+ * Positions are made only when asked for: a file is first read by the fast parsers
+ * (policy/subset-yaml.ts, else policy/fast-parse.ts) into plain values, and its positioned parse runs the first time
  * a finding or a Source needs a line — for a large Cluster, usually never.
  */
 import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser } from 'yaml';
 import type { CST, Document, Node as YamlNode } from 'yaml';
 import { measureDocument } from './cst-shape.js';
 import { fastParse } from './fast-parse.js';
+import { readSubset } from './subset-yaml.js';
 import { scanText } from './text-depth.js';
 import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from './limits.js';
 import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
@@ -29,6 +30,8 @@ export interface SourceDoc {
   readonly lines: LineCounter;
   /** The document's plain value when the fast path read it: the same value `doc.toJS()` gives. */
   readonly value?: unknown;
+  /** Every key and string of `value` is printable ASCII, so none holds a character a name may not hold. */
+  readonly asciiOnly?: true;
 }
 
 /** A file to read: its display path and its text. */
@@ -113,7 +116,10 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
       break;
     }
     const docsBefore = docs.length;
-    const fast = fastParse(text, { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries });
+    // The common subset of YAML read directly first, js-yaml for the rest (both without positions).
+    const fastLimits = { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries };
+    const subset = readSubset(text, fastLimits);
+    const fast = subset ? { ok: true as const, ...subset } : { asciiOnly: false, ...fastParse(text, fastLimits) };
     if (fast.ok) {
       entries += fast.entries;
       // Positions on demand: the positioned parse of this file runs once, when first asked.
@@ -124,7 +130,7 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
         if (!sd) throw new Error(`internal: the positioned parse of ${file.path} has no document ${index} where the fast parse had one`);
         return sd;
       };
-      fast.values.forEach((value, index) => docs.push(lazySourceDoc(file.path, index, value, positionedDoc)));
+      fast.values.forEach((value, index) => docs.push(lazySourceDoc(file.path, index, value, positionedDoc, fast.asciiOnly)));
       if (docs.length === docsBefore) findings.push(emptyFile(file.path));
       continue;
     }
@@ -139,11 +145,12 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
 }
 
 /** A document read by the fast path: its value now, its positioned document when first asked. */
-function lazySourceDoc(file: string, index: number, value: unknown, positioned: (index: number) => SourceDoc): SourceDoc {
+function lazySourceDoc(file: string, index: number, value: unknown, positioned: (index: number) => SourceDoc, asciiOnly: boolean): SourceDoc {
   return {
     file,
     index,
     value,
+    ...(asciiOnly ? { asciiOnly: true as const } : {}),
     get doc(): Document.Parsed {
       return positioned(index).doc;
     },
