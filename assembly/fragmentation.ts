@@ -20,13 +20,28 @@
 // a query's placement, its undo, victim selection's freeing and re-occupying, addJob,
 // removeJob — drops the node's entry; a new snapshot or workload drops them all.
 //
+// The same holds for a whole choice: the rank of placing a pod on a node depends only on
+// the node's state, the workload and the pod's (gpu, milli, cpu). Requests whose shape is
+// one of the workload's (the common case: the workload lists the typical pods) keep each
+// node's rank and chosen GPU in a memo, one slot per (node, workload shape), stamped with
+// the node's version (bumped by `setNodeMask`): a pass over the pool then computes ranks
+// only for the nodes that changed since the shape last came. The memo sits past
+// REGION_END (nodes × MAX_SHAPES × 16 B), laid out on the first fragmentation query after
+// a reserve (`prepareRankMemo`), so a kernel never asked to place by fragmentation spends
+// no memory on it.
+//
 // JS writes the workload once into a static table (it never moves when memory grows)
 // and the count with `setWorkload`. Weights are integers (src/kernel/fragmentation.ts
 // kernelWorkload), so every sum here is an exact integer in an f64 and agrees with the
 // twin's whatever the order.
 
-import { NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_MODEL, MILLI_PER_GPU } from './layout';
-import { nodeAt, shareAt, fragCachePtr, forgetFragmentation } from './state';
+import {
+  NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_MODEL, MILLI_PER_GPU, FRAG_STRIDE, FRAG_BEFORE, FRAG_VERSION, REGION_END,
+  regionStart,
+} from './layout';
+import {
+  nodeAt, shareAt, fragCachePtr, forgetFragmentation, nodeCount, ensureMemory, rankMemoReady, setRankMemoReady,
+} from './state';
 
 /**
  * Rank of a choice: growth + LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu
@@ -58,6 +73,8 @@ const byGpu: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
 const byModels: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
 const byCpu: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
 const byWeight: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
+/** Shapes of the table in use (`useShapes`). */
+let shapeCount: u32 = 0;
 /** GPU shapes in the by-milli arrays. */
 let gpuShapes: u32 = 0;
 /** Σ weight over every shape, cpu-only ones too (W in the header comment). */
@@ -81,6 +98,7 @@ export function workloadTable(): usize {
  */
 export function useShapes(count: u32): bool {
   if (count > MAX_SHAPES) return false;
+  shapeCount = count;
   weightSum = 0;
   gpuShapes = 0;
   for (let s: u32 = 0; s < count; s++) {
@@ -169,7 +187,7 @@ function evaluate(list: usize, gpus: u32, total: u32, cpu: f64, model: u32): f64
 
 /** Node `n`'s fragmentation now, with `loadNode(n)`'s `total` already loaded: from the cache, else computed and cached. */
 function fragmentationBefore(n: u32, total: u32): f64 {
-  const at = fragCachePtr + (<usize>n << 3);
+  const at = fragCachePtr + <usize>n * FRAG_STRIDE + FRAG_BEFORE;
   const cached = load<f64>(at);
   if (cached != 0) return cached - 1;
   const node = nodeAt(n);
@@ -184,10 +202,77 @@ function fragmentationBefore(n: u32, total: u32): f64 {
  * test that holds the cache to a fresh computation (and the twin) after every kind of change.
  */
 export function fragmentationOf(n: u32, fromCache: bool): f64 {
-  if (fromCache) return load<f64>(fragCachePtr + (<usize>n << 3)) - 1;
+  if (fromCache) return load<f64>(fragCachePtr + <usize>n * FRAG_STRIDE + FRAG_BEFORE) - 1;
   const total = loadNode(n);
   const node = nodeAt(n);
   return evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<u32>(node + NODE_MODEL));
+}
+
+/** One memo slot: rank f64 · the node's version when it was computed u32 (0 = empty) · the chosen GPU u32. */
+const MEMO_STRIDE: u32 = 16;
+const MEMO_RANK: u32 = 0;
+const MEMO_VERSION: u32 = 8;
+const MEMO_GPU: u32 = 12;
+let memoPtr: usize = 0;
+
+/**
+ * Lays the rank memo out past REGION_END and clears it, unless it is ready already;
+ * false when memory cannot grow for it (then no memo is used).
+ */
+export function prepareRankMemo(): bool {
+  if (rankMemoReady) return true;
+  const start = regionStart(REGION_END);
+  const size = <usize>nodeCount * MAX_SHAPES * MEMO_STRIDE;
+  if (!ensureMemory(start + size)) return false;
+  memory.fill(start, 0, size);
+  memoPtr = start;
+  setRankMemoReady();
+  return true;
+}
+
+/**
+ * The memo column of a request of `gpu` GPUs (1 for a share), `milli` per GPU (0 whole)
+ * and `cpu`: the first workload shape of that (gpu, milli, cpu), whatever its models
+ * (they do not change a rank); −1 when no shape matches or the memo is not laid out.
+ */
+export function memoColumn(gpu: u32, milli: u32, cpu: f64): i32 {
+  if (!rankMemoReady) return -1;
+  const m = milli > 0 ? milli : MILLI_PER_GPU;
+  for (let s: u32 = 0; s < shapeCount; s++) {
+    const at = table + <usize>s * SHAPE_STRIDE;
+    if (load<u32>(at + SHAPE_GPU) == gpu && load<u32>(at + SHAPE_MILLI) == m && load<f64>(at + SHAPE_CPU) == cpu) return <i32>s;
+  }
+  return -1;
+}
+
+/** Node `n`'s memo slot for column `column`. */
+@inline function memoSlot(n: u32, column: i32): usize {
+  return memoPtr + (<usize>n * MAX_SHAPES + <usize>column) * MEMO_STRIDE;
+}
+
+/** Node `n`'s version (bumped by every change of the node, state.ts `setNodeMask`). */
+@inline function versionOf(n: u32): u32 {
+  return load<u32>(fragCachePtr + <usize>n * FRAG_STRIDE + FRAG_VERSION);
+}
+
+/**
+ * Rank of the request's pod on node `n` (which fits it): from the memo when column ≥ 0
+ * and the slot was computed at the node's current version, else `rankWhole` / `rankShare`
+ * (milli > 0), memoized. Leaves the GPU a share takes in `shareGpu`.
+ */
+export function rankOf(n: u32, gpu: u32, milli: u32, cpu: f64, column: i32): f64 {
+  if (column < 0) return milli > 0 ? rankShare(n, milli, cpu) : rankWhole(n, gpu, cpu);
+  const slot = memoSlot(n, column);
+  const version = versionOf(n);
+  if (load<u32>(slot + MEMO_VERSION) == version) {
+    shareGpu = load<u32>(slot + MEMO_GPU);
+    return load<f64>(slot + MEMO_RANK);
+  }
+  const rank = milli > 0 ? rankShare(n, milli, cpu) : rankWhole(n, gpu, cpu);
+  store<f64>(slot + MEMO_RANK, rank);
+  store<u32>(slot + MEMO_VERSION, version);
+  store<u32>(slot + MEMO_GPU, shareGpu);
+  return rank;
 }
 
 /**

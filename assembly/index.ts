@@ -16,7 +16,7 @@ import {
 } from './state';
 import { setRequest, placeGang, poolRoom } from './place';
 import { selectVictims as chooseVictims, resetWinner, victimCount, winner, winnerExact, aloneCount as bestCount } from './victims';
-import { workloadTable, useShapes, fragmentationOf } from './fragmentation';
+import { workloadTable, useShapes, fragmentationOf, prepareRankMemo } from './fragmentation';
 import { setOrder, validOrder } from './criteria';
 import {
   STATUS_OK, STATUS_NO_ROOM, STATUS_NOT_LOADED, STATUS_SCRATCH_TOO_SMALL, STATUS_OUT_OF_MEMORY,
@@ -38,7 +38,7 @@ export {
   JOB_PRIORITY, JOB_GPUS, JOB_ORDER, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, JOB_FLAGS, JOB_REMOVED,
   POD_STRIDE,
   POD_NODE, POD_MASK, POD_CPU, POD_MEM, POD_MILLI, SHARE_STRIDE, MILLI_PER_GPU, UNDO_STRIDE, UNDO_NODE, UNDO_MASK,
-  UNDO_FREE_CPU, UNDO_FREE_MEM, UNDO_SHARES, REGION_SHARES, REGION_FRAG_CACHE, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT, CANDIDATE_STRIDE,
+  UNDO_FREE_CPU, UNDO_FREE_MEM, UNDO_SHARES, REGION_SHARES, REGION_FRAG_CACHE, FRAG_STRIDE, FRAG_BEFORE, FRAG_VERSION, CONSTRAINT_STRIDE, CONSTRAINT_RESOURCE, CONSTRAINT_DEFICIT, CANDIDATE_STRIDE,
   CANDIDATE_JOB, CANDIDATE_MASK, KEY_STRIDE, OUT_POD_STRIDE, OUT_POD_NODE, OUT_POD_MASK, NODE_INDEX_BITS,
   MAX_NODES, REGION_NODES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
   REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
@@ -80,6 +80,16 @@ export function setWorkload(count: u32): i32 {
 export function fragmentationScore(n: u32, fromCache: u32): f64 {
   if (!loaded || n >= nodeCount) return -1;
   return fragmentationOf(n, fromCache != 0);
+}
+
+/**
+ * Makes room past the regions for the fragmentation strategy's memo of ranks
+ * (fragmentation.ts), growing memory when needed: JS calls it before each fragmentation
+ * query and re-makes its views if memory grew. 1 when the memo is on; 0 when memory
+ * could not grow (placements are the same, only slower).
+ */
+export function prepareMemo(): u32 {
+  return loaded && prepareRankMemo() ? 1 : 0;
 }
 
 /** Does nothing: the benchmark's measure of one JS → wasm → JS round trip. */

@@ -23,8 +23,8 @@
 //   BUCKET_BITS │ u64 × BUCKETS × ⌈nodes/64⌉   │ bit s: the node at POOL_NODES[s] is in the bucket
 //   BUCKET_SUMMARY u64 × BUCKETS × ⌈words/64⌉  │ bit w: word w of the bucket's bits is not zero
 //   SHARES      │ u16 × 32 × nodeCount (64 B)  │ milli-GPUs that sharing pods use on each GPU (0: not shared)
-//   FRAG_CACHE  │ f64 × nodeCount              │ node's fragmentation + 1 under the workload, 0 = not known
-//               │                              │ (fragmentation.ts; cleared by every change of the node)
+//   FRAG_CACHE  │ frag × nodeCount   (16 B)    │ fragmentation + 1 under the workload (0 = not known) f64 ·
+//               │                              │ version u32, bumped by every change of the node (fragmentation.ts)
 //               ├──────────────────────────────┤ ── jobs: grow with addJob (capacities, not counts)
 //   JOBS        │ job × jobCap       (64 B)    │ lostWork f64 · startedAt f64 · cpuSum f64 ·
 //               │                              │ memSum f64 · rank · priority · gpus · order ·
@@ -146,6 +146,11 @@ export const UNDO_FREE_MEM: u32 = 16;
 /** The node's SHARES record as it was (SHARE_STRIDE bytes). */
 export const UNDO_SHARES: u32 = 24;
 
+/** One node's FRAG_CACHE record: its fragmentation + 1 (0 = not known) and its change count. */
+export const FRAG_STRIDE: u32 = 16;
+export const FRAG_BEFORE: u32 = 0;
+export const FRAG_VERSION: u32 = 8;
+
 export const CONSTRAINT_STRIDE: u32 = 16;
 export const CONSTRAINT_RESOURCE: u32 = 0;
 export const CONSTRAINT_DEFICIT: u32 = 8;
@@ -251,7 +256,7 @@ export function computeRegions(
   at = putRegion(REGION_BUCKET_BITS, at, <usize>BUCKETS * words * 8);
   at = putRegion(REGION_BUCKET_SUMMARY, at, <usize>BUCKETS * ((words + 63) >>> 6) * 8);
   at = putRegion(REGION_SHARES, at, n * SHARE_STRIDE);
-  at = putRegion(REGION_FRAG_CACHE, at, n * 8);
+  at = putRegion(REGION_FRAG_CACHE, at, n * FRAG_STRIDE);
   at = putRegion(REGION_JOBS, at, j * JOB_STRIDE);
   at = putRegion(REGION_PODS, at, <usize>podStoreCap * POD_STRIDE);
   at = putRegion(REGION_JOB_STAMPS, at, j * 4);

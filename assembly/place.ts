@@ -18,7 +18,7 @@ import {
   nodeAt, touchNode, heapPtr, poolStartsPtr, poolNodesPtr, poolCount, outPodsPtr, setNodeMask, shareAt,
 } from './state';
 import { bestSlot, bucketFitsSum, firstOfLevels, freeCountsOf, levelsOf } from './buckets';
-import { rankWhole, rankShare, shareGpu } from './fragmentation';
+import { rankOf, memoColumn, shareGpu } from './fragmentation';
 
 /** Strategy codes of `place` and `selectVictims` (src/kernel/validate.ts PLACEMENT_STRATEGIES). */
 export const STRATEGY_SPREAD: i32 = 1;
@@ -468,14 +468,15 @@ export function poolRoom(): void {
 
 /**
  * placeByFragmentation (FGD): pod by pod, one pass over the pool ranks every fitting
- * node by fragmentation.ts (growth of fragmentation plus a pull toward packing; each
- * node's fragmentation before is cached until the node changes) and takes the least
- * rank, then the lowest index. A share goes on the GPU `rankShare` chose; whole GPUs on
+ * node by fragmentation.ts (growth of fragmentation plus a pull toward packing; a node's
+ * fragmentation, and its rank for a workload shape, are kept until the node changes)
+ * and takes the least rank, then the lowest index. A share goes on the GPU `rankShare` chose; whole GPUs on
  * `chooseGpus`'s, since every free GPU is alike to the measure. Fits drop by one per pod
  * placed, so a fits sum ≥ pods guarantees every pod a node.
  */
 function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
   if (poolFits(from, to) < pods) return false;
+  const column = memoColumn(reqGpu, reqMilli, reqCpu);
   for (let p: u32 = 0; p < pods; p++) {
     let best: i32 = -1;
     let bestGpu: u32 = 0;
@@ -483,7 +484,7 @@ function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
     for (let i = from; i < to; i++) {
       const n = load<u32>(poolNodesPtr + (<usize>i << 2));
       if (fitsOf(n) <= 0) continue;
-      const key = reqMilli > 0 ? rankShare(n, reqMilli, reqCpu) : rankWhole(n, reqGpu, reqCpu);
+      const key = rankOf(n, reqGpu, reqMilli, reqCpu, column);
       if (best < 0 || key < bestKey) {
         best = <i32>n;
         bestGpu = shareGpu;

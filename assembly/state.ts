@@ -12,6 +12,7 @@ import {
   REGION_NODES, REGION_SHARES, REGION_JOBS, REGION_PODS, REGION_POOL_STARTS, REGION_POOL_NODES,
   REGION_NODE_STAMPS, REGION_JOB_STAMPS, REGION_HEAP, REGION_UNDO, REGION_CANDIDATES,
   REGION_ORDER, REGION_OUT_VICTIMS, REGION_OUT_PODS, REGION_KEYS, REGION_END, MAX_NODES, REGION_FRAG_CACHE,
+  FRAG_STRIDE, FRAG_BEFORE, FRAG_VERSION,
   computeRegions, regionStart,
 } from './layout';
 import { fullMask } from './bitmap';
@@ -44,7 +45,7 @@ export let outVictimsPtr: usize = 0;
 export let outPodsPtr: usize = 0;
 export let keysPtr: usize = 0;
 export let sharesPtr: usize = 0;
-/** Per node: its fragmentation + 1 under the current workload, 0 when not known (fragmentation.ts). */
+/** Per node (FRAG_STRIDE): its fragmentation + 1 under the current workload (0 = not known), and its version (fragmentation.ts). */
 export let fragCachePtr: usize = 0;
 
 /** Current query's epoch: a node/job stamped with it was already seen this query. */
@@ -72,7 +73,7 @@ function cachePointers(): void {
 }
 
 /** Grows linear memory so that bytes [0, end) exist; false when the engine refuses. */
-function ensureMemory(end: usize): bool {
+export function ensureMemory(end: usize): bool {
   const have = (<usize>memory.size()) << 16;
   if (end <= have) return true;
   const pages = (end - have + 0xffff) >>> 16;
@@ -93,6 +94,8 @@ export function reserveRegions(
   const keep = loaded && nodes == nodeCount && pools == poolCount && jobs >= jobCount && podStore >= podCount;
   const oldPods = podsPtr;
   computeRegions(nodes, jobs, podStore, pools, candidates, outPods);
+  // The rank memo lives past REGION_END, which may move: it is laid out again before use.
+  rankMemoReady = false;
   if (!ensureMemory(regionStart(REGION_END))) {
     // Put the previous layout back so a loaded state stays addressable.
     computeRegions(nodeCount, jobCap, podStoreCap, poolCount, candidateCap, podCap);
@@ -279,15 +282,42 @@ export function restoreNodes(): void {
 @inline export function setNodeMask(n: u32, mask: u32): void {
   const node = nodeAt(n);
   // Every change of a node (mask, shares, cpu: each path sets the mask too) drops its
-  // cached fragmentation, whether or not buckets follow.
-  store<f64>(fragCachePtr + (<usize>n << 3), 0);
+  // cached fragmentation and bumps its version (which outdates its memoized ranks),
+  // whether or not buckets follow.
+  const frag = fragCachePtr + <usize>n * FRAG_STRIDE;
+  store<f64>(frag + FRAG_BEFORE, 0);
+  const version = load<u32>(frag + FRAG_VERSION) + 1;
+  store<u32>(frag + FRAG_VERSION, version == 0 ? 1 : version);
+  // After 2^32 changes of one node its version comes round again: clear the whole memo.
+  if (version == 0) rankMemoReady = false;
   if (bucketsFollow) moveNode(n, node, load<u32>(node + NODE_MASK), mask);
   store<u32>(node + NODE_MASK, mask);
 }
 
-/** Drops every node's cached fragmentation (a new snapshot or a new workload). */
+/**
+ * Drops every node's cached fragmentation and every memoized rank (a new snapshot or a
+ * new workload). Versions restart at 1: the memo is cleared (to version 0) before its
+ * next use, so no memo entry can match a node again.
+ */
 export function forgetFragmentation(): void {
-  memory.fill(fragCachePtr, 0, <usize>nodeCount << 3);
+  for (let n: u32 = 0; n < nodeCount; n++) {
+    const frag = fragCachePtr + <usize>n * FRAG_STRIDE;
+    store<f64>(frag + FRAG_BEFORE, 0);
+    store<u32>(frag + FRAG_VERSION, 1);
+  }
+  rankMemoReady = false;
+}
+
+/**
+ * Whether the rank memo past REGION_END (fragmentation.ts) is laid out for the current
+ * regions and holds nothing stale. False after every `reserveRegions` (REGION_END may
+ * move) and `forgetFragmentation`.
+ */
+export let rankMemoReady: bool = false;
+
+/** Marks the rank memo laid out and cleared (fragmentation.ts `prepareRankMemo`). */
+export function setRankMemoReady(): void {
+  rankMemoReady = true;
 }
 
 /**

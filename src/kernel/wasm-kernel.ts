@@ -276,6 +276,11 @@ export class WasmKernel implements Kernel {
     if (end !== this.regions[LAYOUT.REGION_END]) {
       throw new KernelError('kernel/layout-mismatch', `wasm ends its regions at ${end}, src/kernel/layout.ts at ${this.regions[LAYOUT.REGION_END]}`);
     }
+    this.refreshViews();
+  }
+
+  /** Re-makes the typed views when the wasm's memory grew (a grown memory has a new buffer). */
+  private refreshViews(): void {
     const buffer = this.wasm.memory.buffer;
     if (buffer !== this.buffer) {
       this.buffer = buffer;
@@ -352,7 +357,15 @@ export class WasmKernel implements Kernel {
   private writeWorkload(req: GangRequest): void {
     if (req.strategy !== 'fragmentation') return;
     const workload = req.workload ?? NO_WORKLOAD;
-    if (workload === this.workload) return;
+    if (workload !== this.workload) this.writeShapes(workload);
+    // The wasm's memo of ranks lives past the regions and may grow memory: views follow.
+    // Without memory for it (prepareMemo 0) placements are the same, only slower.
+    this.wasm.prepareMemo();
+    this.refreshViews();
+  }
+
+  /** The workload's shapes into the wasm's static table, with integer weights (kernelWorkload). */
+  private writeShapes(workload: readonly WorkloadShape[]): void {
     const { u32, f64 } = this;
     let at = this.wasm.workloadPtr();
     for (const shape of kernelWorkload(workload)) {

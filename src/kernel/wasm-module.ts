@@ -29,6 +29,7 @@ export interface KernelExports {
   workloadPtr(): number;
   setWorkload(count: number): number;
   fragmentationScore(node: number, fromCache: number): number;
+  prepareMemo(): number;
   regionOffset(region: number): number;
   reserve(nodes: number, jobCap: number, podStoreCap: number, pools: number, candidateCap: number, podCap: number): number;
   commit(jobs: number, pods: number): number;

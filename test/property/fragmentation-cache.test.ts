@@ -1,12 +1,13 @@
 /**
- * The wasm kernel caches each node's fragmentation between queries (assembly/
- * fragmentation.ts) and drops a node's entry on every change of it (state.ts
- * `setNodeMask`). This property interleaves every path that changes a node — placements
+ * The wasm kernel caches each node's fragmentation between queries, and memoizes each
+ * node's rank for the workload's shapes (assembly/fragmentation.ts); every change of a
+ * node drops its entry and outdates its memo (state.ts `setNodeMask`). This property interleaves every path that changes a node — placements
  * by fragmentation and by binpack (changed, then undone by the query's undo log), victim
  * selection's freeing and re-occupying, addJob, removeJob — and a change of workload,
  * and after each step holds every cached score equal to the score computed afresh and
  * to the definition (src/kernel/fragmentation.ts) over the state this test tracks
- * itself; answers are compared with the twin's at each step too.
+ * itself; answers are compared with the twin's at each step too (most requests ask a
+ * workload shape, so they read memoized ranks).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +40,7 @@ const reqArb: fc.Arbitrary<ReqFields> = fc.record({
   gpu: fc.constantFrom(1, 1, 2, 4),
   cpu: fc.constantFrom(0, 0, 500),
   second: fc.boolean(),
+  typical: fc.option(fc.nat(5), { nil: null, freq: 2 }),
 });
 
 /** The generated request fields (reqArb). */
@@ -48,6 +50,8 @@ interface ReqFields {
   gpu: number;
   cpu: number;
   second: boolean;
+  /** Ask for the shape of this entry of the workload (mod its length), as most pods do: the wasm memoizes ranks for those. */
+  typical: number | null;
 }
 
 const opArb = fc.oneof(
@@ -84,6 +88,7 @@ describe('fragmentation cache (wasm)', () => {
     let removed = 0;
     let victimCalls = 0;
     let workloadSwitches = 0;
+    let typicalAsked = 0;
     fc.assert(
       fc.property(caseArb, (c) => {
         const wasm = new WasmKernel();
@@ -95,17 +100,21 @@ describe('fragmentation cache (wasm)', () => {
         let workload: readonly WorkloadShape[] | null = null;
         let order = 0;
         const requestOf = (q: ReqFields, strategy: GangRequest['strategy']): GangRequest => {
-          const share = q.milli > 0;
+          const workload = q.second ? c.second : c.first;
+          const typical = q.typical === null ? undefined : workload[q.typical % workload.length];
+          const shape = typical && typical.gpu > 0 ? { gpu: typical.gpu, milli: typical.milli ?? 0, cpu: typical.cpu } : q;
+          const share = shape.milli > 0;
+          if (typical && typical.gpu > 0) typicalAsked++;
           return {
             pods: q.pods,
-            gpu: share ? 1 : q.gpu,
-            cpu: q.cpu,
+            gpu: share ? 1 : shape.gpu,
+            cpu: shape.cpu,
             mem: 0,
             pool: 0,
             strategy,
             strict: false,
-            workload: q.second ? c.second : c.first,
-            ...(share ? { milli: q.milli } : {}),
+            workload,
+            ...(share ? { milli: shape.milli } : {}),
           };
         };
         const check = (): void => {
@@ -169,5 +178,6 @@ describe('fragmentation cache (wasm)', () => {
     expect(removed).toBeGreaterThan(20);
     expect(victimCalls).toBeGreaterThan(50);
     expect(workloadSwitches).toBeGreaterThan(150);
+    expect(typicalAsked).toBeGreaterThan(300);
   });
 });
