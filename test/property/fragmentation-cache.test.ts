@@ -100,8 +100,8 @@ describe('fragmentation cache (wasm)', () => {
         let workload: readonly WorkloadShape[] | null = null;
         let order = 0;
         const requestOf = (q: ReqFields, strategy: GangRequest['strategy']): GangRequest => {
-          const workload = q.second ? c.second : c.first;
-          const typical = q.typical === null ? undefined : workload[q.typical % workload.length];
+          const shapes = q.second ? c.second : c.first;
+          const typical = q.typical === null ? undefined : shapes[q.typical % shapes.length];
           const shape = typical && typical.gpu > 0 ? { gpu: typical.gpu, milli: typical.milli ?? 0, cpu: typical.cpu } : q;
           const share = shape.milli > 0;
           if (typical && typical.gpu > 0) typicalAsked++;
@@ -113,7 +113,7 @@ describe('fragmentation cache (wasm)', () => {
             pool: 0,
             strategy,
             strict: false,
-            workload,
+            workload: shapes,
             ...(share ? { milli: shape.milli } : {}),
           };
         };
