@@ -40,6 +40,8 @@
 //   KEYS        │ key × candidateCap (64 B)    │ a candidate's sort key for one greedy pass
 //               │                              │ (criteria.ts `jobKey`), by position
 //               └──────────────────────────────┘
+//   past REGION_END, on the first fragmentation query after a reserve: the rank memo,
+//   nodeCount × MAX_SHAPES × 16 B (rank f64 · node version u32 · GPU u32; fragmentation.ts)
 //
 // A node's GPUs are the low `gpus` bits of a 32-bit mask (bit i set = GPU i allocated):
 //

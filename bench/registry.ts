@@ -197,7 +197,7 @@ function b1Figures(result: unknown): Figure[] {
       ours: fixed(num(ours, 'fragAt90Pct'), 2, '%'),
       anchor: `BestFit ${paper('05-BestFit', 'fragAt90Pct')}, FGD ${paper('06-FGD', 'fragAt90Pct')}`,
     });
-    // The fragmentation strategy runs in the full B1 only (its two traces take ~20 s).
+    // The fragmentation strategy runs in the full B1 only (its two traces take ~8 s of CPU, mostly the bench's JS for cpu-only pods).
     const frag = b1Row(result, trace, 'fragmentation');
     if (frag === undefined) continue;
     const fragUs = num(frag, 'placeUsMean');
