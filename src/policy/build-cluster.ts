@@ -90,18 +90,22 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
   const jobs: RunningJob[] = [];
   // GPU ownership per node, to find GPUs that two jobs claim (invariant 1), and the
   // shares of GPUs that sharing pods split (at most 1000 milli-GPUs each).
-  const owner = new Map<string, Map<number, string>>();
+  const owner: Owners = new Map();
   const sharers: Sharers = new Map();
+  // Start times already read, by their text (jobs of a snapshot share many): only good ones are kept.
+  const times = new Map<string, number>();
   for (const td of clusterDocs) {
     const spec = td.spec as ClusterSpec;
     (spec.jobs ?? []).forEach((input, ji) => {
       const path: PathSeg[] = ['spec', 'jobs', ji];
-      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, sharers, origins, atBroken);
+      const job = buildRunningJob(c, td.sd, path, input, names, snapshotAt, nodeIndex, owner, sharers, origins, atBroken, times);
       if (!job) return;
       jobs.push(job);
       // `standings: derive`: a job that states no standing gets the one the quota tree explains (derive-standings.ts).
-      const origin = origins.get(job.name);
-      if (origin && spec.standings === 'derive' && input.standing === undefined && job.standing !== 'idle') origin.derive = true;
+      if (spec.standings === 'derive' && input.standing === undefined && job.standing !== 'idle') {
+        const origin = origins.get(job.name);
+        if (origin) origin.derive = true;
+      }
     });
   }
   return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, src: sourceAt(first.sd, []) }, origins };
@@ -115,10 +119,11 @@ function buildRunningJob(
   names: NameIndex,
   at: number,
   nodes: Map<string, ClusterNode>,
-  owner: Map<string, Map<number, string>>,
+  owner: Owners,
   sharers: Sharers,
   origins: JobOrigins,
-  atBroken = false,
+  atBroken: boolean,
+  times: Map<string, number>,
 ): RunningJob | undefined {
   if (origins.has(input.name)) {
     const o = origins.get(input.name)!;
@@ -145,8 +150,12 @@ function buildRunningJob(
   if (!standing) return undefined;
   let startedAt = at;
   if (input.startedAt !== undefined) {
-    const t = parseTimeField(c, sd, [...path, 'startedAt'], input.startedAt);
-    if (t === undefined) return undefined;
+    let t = times.get(input.startedAt);
+    if (t === undefined) {
+      t = parseTimeField(c, sd, [...path, 'startedAt'], input.startedAt);
+      if (t === undefined) return undefined;
+      times.set(input.startedAt, t);
+    }
     if (t > at && !atBroken) {
       c.error(sd, [...path, 'startedAt'], 'policy/started-after-snapshot', `job "${spec.name}" starts after the snapshot time`, "a running job must have started at or before the Cluster's `at`");
       return undefined;
@@ -169,18 +178,20 @@ function buildRunningJob(
       );
       placementOk = false;
     }
+    // One share per job (0 for whole GPUs); each pod's path is spelled out only for a finding.
+    const share = shareMilli(spec.resources.gpu);
     placement.forEach((p, pi) => {
-      const pPath: PathSeg[] = [...path, 'placement', pi];
+      const pPath = (): PathSeg[] => [...path, 'placement', pi];
       const node = nodes.get(p.node);
       if (!node) {
-        c.error(sd, [...pPath, 'node'], 'policy/unknown-node', `job "${spec.name}" is placed on node "${p.node}", which the snapshot does not have`, closest(p.node, [...nodes.keys()], 'node'));
+        c.error(sd, [...pPath(), 'node'], 'policy/unknown-node', `job "${spec.name}" is placed on node "${p.node}", which the snapshot does not have`, closest(p.node, [...nodes.keys()], 'node'));
         placementOk = false;
         return;
       }
       if (node.pool !== quotaPool) {
         c.error(
           sd,
-          [...pPath, 'node'],
+          [...pPath(), 'node'],
           'policy/wrong-pool',
           `node "${p.node}" is in pool "${node.pool}" but quota "${spec.quota}" draws from pool "${quotaPool}"`,
           "a quota's jobs run only on its pool's nodes; place the pod on a node of pool \"" + quotaPool + '"',
@@ -191,7 +202,7 @@ function buildRunningJob(
       if ((p.gpus === undefined) === (p.gpuCount === undefined)) {
         c.error(
           sd,
-          pPath,
+          pPath(),
           'policy/placement-gpus',
           `pod ${pi} of job "${spec.name}" must give either gpus (indices) or gpuCount`,
           p.gpus ? 'drop gpuCount: the indices already say how many' : 'add gpus: [0, 1, ...] or gpuCount: N',
@@ -199,11 +210,10 @@ function buildRunningJob(
         placementOk = false;
         return;
       }
-      const share = shareMilli(spec.resources.gpu);
       if (p.gpuCount !== undefined && share > 0) {
         c.error(
           sd,
-          [...pPath, 'gpuCount'],
+          [...pPath(), 'gpuCount'],
           'policy/placement-gpus',
           `pod ${pi} of job "${spec.name}" shares one GPU (${share}m), so its placement must name that GPU`,
           'give gpus: [i], the index of the GPU the pod shares',
@@ -215,7 +225,7 @@ function buildRunningJob(
         if (p.gpuCount !== spec.resources.gpu) {
           c.error(
             sd,
-            [...pPath, 'gpuCount'],
+            [...pPath(), 'gpuCount'],
             'policy/placement-gpu-count',
             `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPU(s) but asks for ${spec.resources.gpu}`,
             'give gpuCount equal to resources.gpu',
@@ -224,7 +234,7 @@ function buildRunningJob(
         } else if (p.gpuCount > node.gpus) {
           c.error(
             sd,
-            [...pPath, 'gpuCount'],
+            [...pPath(), 'gpuCount'],
             'policy/gpu-out-of-range',
             `pod ${pi} of job "${spec.name}" holds ${p.gpuCount} GPUs but node "${p.node}" has ${node.gpus}`,
             'place the pod on a node with enough GPUs',
@@ -235,52 +245,57 @@ function buildRunningJob(
       }
       const gpus = p.gpus ?? [];
       if (share > 0) {
-        if (!placeShare(c, sd, pPath, spec.name, share, p.node, node.gpus, gpus, owner, sharers)) placementOk = false;
+        if (!placeShare(c, sd, pPath(), spec.name, share, p.node, node.gpus, gpus, owner, sharers)) placementOk = false;
         return;
       }
       if (gpus.length !== spec.resources.gpu) {
         c.error(
           sd,
-          [...pPath, 'gpus'],
+          [...pPath(), 'gpus'],
           'policy/placement-gpu-count',
           `pod ${pi} of job "${spec.name}" holds ${gpus.length} GPU(s) but asks for ${spec.resources.gpu}`,
           'list exactly resources.gpu GPU indices per pod',
         );
         placementOk = false;
       }
-      const held = owner.get(p.node) ?? new Map<number, string>();
-      owner.set(p.node, held);
-      // One finding per pod and kind of problem, at the first GPU index it concerns.
-      const beyond: Array<[g: number, at: number]> = [];
-      const taken: Array<[g: number, at: number, by: string]> = [];
+      let held = owner.get(p.node);
+      if (held === undefined) {
+        held = [];
+        owner.set(p.node, held);
+      }
+      // One finding per pod and kind of problem, at the first GPU index it concerns (lists made only when needed).
+      let beyond: Array<[g: number, at: number]> | undefined;
+      let taken: Array<[g: number, at: number, by: string]> | undefined;
       const shared = sharers.get(p.node);
-      gpus.forEach((g, gi) => {
+      for (let gi = 0; gi < gpus.length; gi++) {
+        const g = gpus[gi]!;
         const sharedBy = shared?.get(g);
-        if (g >= node.gpus) beyond.push([g, gi]);
-        else if (held.has(g)) taken.push([g, gi, held.get(g)!]);
-        else if (sharedBy) taken.push([g, gi, sharedBy.jobs.join('", job "')]);
-        else held.set(g, spec.name);
-      });
-      const firstBeyond = beyond[0];
-      if (firstBeyond) {
+        const holder = g < node.gpus ? held[g] : undefined;
+        if (g >= node.gpus) (beyond ??= []).push([g, gi]);
+        else if (holder !== undefined) (taken ??= []).push([g, gi, holder]);
+        else if (sharedBy) (taken ??= []).push([g, gi, sharedBy.jobs.join('", job "')]);
+        else held[g] = spec.name;
+      }
+      const firstBeyond = beyond?.[0];
+      if (beyond && firstBeyond) {
         c.error(
           sd,
-          [...pPath, 'gpus', firstBeyond[1]],
+          [...pPath(), 'gpus', firstBeyond[1]],
           'policy/gpu-out-of-range',
           `GPU${beyond.length > 1 ? 's' : ''} ${beyond.map(([g]) => g).join(', ')} ${beyond.length > 1 ? 'do' : 'does'} not exist on node "${p.node}" (it has GPUs 0-${node.gpus - 1})`,
           `use indices 0..${node.gpus - 1}`,
         );
         placementOk = false;
       }
-      const firstTaken = taken[0];
-      if (firstTaken) {
+      const firstTaken = taken?.[0];
+      if (taken && firstTaken) {
         const owners = [...new Set(taken.map(([, , by]) => by))];
         const list = taken.map(([g]) => g).join(', ');
         const message =
           owners.length === 1 && owners[0] === spec.name
             ? `job "${spec.name}" lists GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" twice`
             : `GPU${taken.length > 1 ? 's' : ''} ${list} of node "${p.node}" ${taken.length > 1 ? 'are' : 'is'} already held by ${owners.map((o) => `job "${o}"`).join(' and ')}`;
-        c.error(sd, [...pPath, 'gpus', firstTaken[1]], 'policy/gpu-taken', message, "a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job's placement");
+        c.error(sd, [...pPath(), 'gpus', firstTaken[1]], 'policy/gpu-taken', message, "a GPU belongs to one pod at a time: give this pod free GPU indices, or fix the other job's placement");
         placementOk = false;
       }
     });
@@ -293,7 +308,7 @@ function buildRunningJob(
     standing,
     startedAt,
     ...(expectedEnd !== undefined ? { expectedEnd } : {}),
-    placement: placement.map((p) => (p.gpus ? { node: p.node, gpus: [...p.gpus].sort((a, b) => a - b) } : { node: p.node, gpus: [], indicesAssigned: true })),
+    placement: placement.map((p) => (p.gpus ? { node: p.node, gpus: sortedCopy(p.gpus) } : { node: p.node, gpus: [], indicesAssigned: true })),
     placedByEngine: false,
   });
   return running;
@@ -332,6 +347,16 @@ function buildExpectedEnd(c: Collector, sd: SourceDoc, path: PathSeg[], input: R
   return end;
 }
 
+/** A copy of GPU indices in ascending order (they usually are already: then no sort). */
+function sortedCopy(gpus: readonly number[]): number[] {
+  const out = gpus.slice();
+  for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) return out.sort((a, b) => a - b);
+  return out;
+}
+
+/** Per node, the job holding each whole GPU, by index (indices are below the node's GPU count, at most 32). */
+type Owners = Map<string, Array<string | undefined>>;
+
 /** Per node, per GPU index: the milli-GPUs sharing pods use and the jobs they belong to. */
 type Sharers = Map<string, Map<number, { milli: number; jobs: string[] }>>;
 
@@ -339,18 +364,7 @@ type Sharers = Map<string, Map<number, { milli: number; jobs: string[] }>>;
  * A sharing pod's placement: exactly one GPU index, on the node, that no whole-GPU pod
  * holds and whose shares stay within 1000 milli-GPUs. False after a finding.
  */
-function placeShare(
-  c: Collector,
-  sd: SourceDoc,
-  pPath: PathSeg[],
-  job: string,
-  share: number,
-  nodeName: string,
-  nodeGpus: number,
-  gpus: readonly number[],
-  owner: Map<string, Map<number, string>>,
-  sharers: Sharers,
-): boolean {
+function placeShare(c: Collector, sd: SourceDoc, pPath: PathSeg[], job: string, share: number, nodeName: string, nodeGpus: number, gpus: readonly number[], owner: Owners, sharers: Sharers): boolean {
   if (gpus.length !== 1) {
     c.error(
       sd,
@@ -366,7 +380,7 @@ function placeShare(
     c.error(sd, [...pPath, 'gpus', 0], 'policy/gpu-out-of-range', `GPU ${g} does not exist on node "${nodeName}" (it has GPUs 0-${nodeGpus - 1})`, `use indices 0..${nodeGpus - 1}`);
     return false;
   }
-  const whole = owner.get(nodeName)?.get(g);
+  const whole = owner.get(nodeName)?.[g];
   if (whole !== undefined) {
     c.error(
       sd,

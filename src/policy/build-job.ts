@@ -83,12 +83,24 @@ function checkGpuShare(c: Collector, sd: SourceDoc, path: PathSeg[], gpu: number
   return false;
 }
 
+/** A workspace's quotas as a set, made once per list: a snapshot checks every running job (~100 quotas each in B3) against it. */
+const quotaSets = new WeakMap<readonly string[], { length: number; set: ReadonlySet<string> }>();
+function quotaSet(quotas: readonly string[]): ReadonlySet<string> {
+  let made = quotaSets.get(quotas);
+  // The length guards a list grown after its set was made (model lists are not changed after loading).
+  if (made === undefined || made.length !== quotas.length) {
+    made = { length: quotas.length, set: new Set(quotas) };
+    quotaSets.set(quotas, made);
+  }
+  return made.set;
+}
+
 /**
  * Why a workspace may not run this job on this quota, or undefined when it may
  * (SEMANTICS 10: the workspace must be associated with the quota and allow the module).
  */
 export function workspaceRefusal(job: Pick<JobSpec, 'workspace' | 'quota' | 'module'>, ws: Workspace): { code: string; field: 'quota' | 'module'; message: string; hint: string } | undefined {
-  if (!ws.quotas.includes(job.quota)) {
+  if (!quotaSet(ws.quotas).has(job.quota)) {
     return {
       code: 'policy/quota-not-in-workspace',
       field: 'quota',

@@ -103,22 +103,27 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
       break;
     }
     const text = normaliseLineBreaks(file.text);
-    // Both parsers recurse (the yaml parser when it closes a deep block, js-yaml per level),
-    // and both build every entry before anything can count them: nesting far past the
-    // limit, and more entries than the limit, are refused on the text first (one pass).
-    const textShape = scanText(text, limits.maxDepth * 2, limits.maxNodes - entries);
-    if (textShape.deepAt !== undefined) {
-      findings.push(tooDeep(file.path, textShape.deepAt, positionIn(text, textShape.deepAt), limits));
-      continue;
-    }
-    if (textShape.entriesOverAt !== undefined) {
-      findings.push(tooManyEntries(file.path, positionIn(text, textShape.entriesOverAt), limits));
-      break;
+    const fastLimits = { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries };
+    // The common subset of YAML read directly first: it builds nothing recursive past the
+    // depth limit and stops past the entries limit, so on a text it reads, the text scan
+    // below would find nothing (test/unit/policy/subset-yaml.test.ts checks that too).
+    const subset = readSubset(text, fastLimits);
+    if (!subset) {
+      // Both parsers recurse (the yaml parser when it closes a deep block, js-yaml per level),
+      // and both build every entry before anything can count them: nesting far past the
+      // limit, and more entries than the limit, are refused on the text first (one pass).
+      const textShape = scanText(text, limits.maxDepth * 2, limits.maxNodes - entries);
+      if (textShape.deepAt !== undefined) {
+        findings.push(tooDeep(file.path, textShape.deepAt, positionIn(text, textShape.deepAt), limits));
+        continue;
+      }
+      if (textShape.entriesOverAt !== undefined) {
+        findings.push(tooManyEntries(file.path, positionIn(text, textShape.entriesOverAt), limits));
+        break;
+      }
     }
     const docsBefore = docs.length;
-    // The common subset of YAML read directly first, js-yaml for the rest (both without positions).
-    const fastLimits = { maxDepth: limits.maxDepth, maxEntries: limits.maxNodes - entries };
-    const subset = readSubset(text, fastLimits);
+    // Without positions: the subset reader's values, else js-yaml's.
     const fast = subset ? { ok: true as const, ...subset } : { asciiOnly: false, ...fastParse(text, fastLimits) };
     if (fast.ok) {
       entries += fast.entries;

@@ -11,6 +11,10 @@
 
 const [SPACE, TAB, CR, HASH, DQUOTE, SQUOTE, BACKSLASH, LBRACKET, RBRACKET, LBRACE, RBRACE, COMMA, COLON, PIPE, GT, DASH] = [32, 9, 13, 35, 34, 39, 92, 91, 93, 123, 125, 44, 58, 124, 62, 45] as const;
 
+/** Characters the scan below does nothing with, outside quotes, but end a token start (1): all but space, tab and the indicators it reads. */
+const PLAIN = new Uint8Array(128).fill(1);
+for (const c of [SPACE, TAB, CR, HASH, DQUOTE, SQUOTE, LBRACKET, RBRACKET, LBRACE, RBRACE, COMMA, COLON, PIPE, GT, DASH]) PLAIN[c] = 0;
+
 /** The offset where the estimated nesting first passes `limit`, if it does. */
 export function textDepthOver(text: string, limit: number): number | undefined {
   return scanText(text, limit, Number.MAX_SAFE_INTEGER).deepAt;
@@ -84,6 +88,11 @@ export function scanText(text: string, limit: number, maxEntries: number): TextS
           if (quote === SQUOTE && text.charCodeAt(i + 1) === SQUOTE) i++;
           else quote = 0;
         }
+        continue;
+      }
+      // Letters, digits and most punctuation change nothing but end a token start: skip them in one test.
+      if (c >= 128 || PLAIN[c] === 1) {
+        tokenStart = false;
         continue;
       }
       if (c === HASH && (i === at || text.charCodeAt(i - 1) === SPACE || text.charCodeAt(i - 1) === TAB)) break;

@@ -17,6 +17,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { readSubset } from '../../../src/policy/subset-yaml.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { parseFiles } from '../../../src/policy/source-doc.js';
+import { scanText } from '../../../src/policy/text-depth.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 400);
 const LIMITS = { maxDepth: 100, maxEntries: 2_000_000 };
@@ -48,9 +49,14 @@ function countEntries(v: unknown): number {
  * The agreement itself: declined, or the same documents as js-yaml (and as the positioned
  * parse when it reads the text cleanly), with entries counted the same. True when read.
  */
-function agrees(text: string): boolean {
-  const read = readSubset(text, LIMITS);
+function agrees(text: string, limits = LIMITS): boolean {
+  const read = readSubset(text, limits);
   if (!read) return false;
+  // The loader skips its text scan for a text the subset reader read: the scan must have nothing to say.
+  const shape = scanText(text, limits.maxDepth * 2, limits.maxEntries);
+  expect(shape.deepAt, `the text scan finds nesting too deep in:\n${text}`).toBeUndefined();
+  expect(shape.entriesOverAt, `the text scan finds too many entries in:\n${text}`).toBeUndefined();
+  if (limits !== LIMITS) return true;
   const reference = jsYaml(text);
   expect(reference, `js-yaml refuses what the subset reader read:\n${text}`).not.toBe('error');
   expect(isDeepStrictEqual(read.values, reference), `subset ${JSON.stringify(read.values)} vs js-yaml ${JSON.stringify(reference)} for:\n${text}`).toBe(true);
@@ -247,9 +253,11 @@ describe('the subset reader', () => {
     })).map;
     let read = 0;
     fc.assert(
-      fc.property(fc.array(value, { minLength: 1, maxLength: 3 }), fc.nat(STYLES.length - 1), (docs, style) => {
+      fc.property(fc.array(value, { minLength: 1, maxLength: 3 }), fc.nat(STYLES.length - 1), fc.integer({ min: 1, max: 5 }), fc.nat(30), (docs, style, maxDepth, maxEntries) => {
         const texts = docs.map((d) => STYLES[style]!(d));
         if (agrees(texts.join('---\n'))) read++;
+        // Near the limits: read only within them, and then the text scan is quiet too.
+        agrees(texts.join('---\n'), { maxDepth, maxEntries });
       }),
       { numRuns: RUNS },
     );
