@@ -35,8 +35,10 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     );
     ok = false;
   }
-  const resources = parseResources(c, sd, [...path, 'resources'], input.resources);
-  if (resources && !checkGpuShare(c, sd, [...path, 'resources', 'gpu'], resources.gpu)) ok = false;
+  // GPUs alone (most jobs): nothing to parse, and a whole number needs no share check.
+  const r = input.resources;
+  const resources = r.cpu === undefined && r.memory === undefined ? { gpu: r.gpu } : parseResources(c, sd, [...path, 'resources'], r);
+  if (resources && !Number.isInteger(resources.gpu) && !checkGpuShare(c, sd, [...path, 'resources', 'gpu'], resources.gpu)) ok = false;
   let checkpoint: JobSpec['checkpoint'];
   if (input.checkpoint) {
     const every = parseDurationField(c, sd, [...path, 'checkpoint', 'every'], input.checkpoint.every);

@@ -50,7 +50,8 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
     if (job.standing === 'idle') continue;
     const q = tree.indexOf(job.quota);
     const need = totalRequest(job);
-    for (const a of tree.pathToRoot(q)) {
+    // q and its ancestors, up to the root (pathToRoot's order, without its list).
+    for (let a = q; a !== -1; a = tree.parentOf(a)) {
       // A borrower is over its own quota's min by design (SEMANTICS 5.2): not counted there.
       if (!countsAt(tree, job.standing, q, a)) continue;
       const quota = tree.at(a);
@@ -80,19 +81,23 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
 }
 
 function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {
-  const used = new Map<string, { cpu: number; memory: number; gpus: number; shared: Set<number> }>();
+  const used = new Map<string, { cpu: number; memory: number; gpus: number; shared: Set<number> | undefined }>();
   const nodes = new Map(cluster.nodes.map((n) => [n.name, n]));
   for (const job of cluster.jobs) {
     job.placement.forEach((p, pi) => {
       const node = nodes.get(p.node)!;
-      const u = used.get(p.node) ?? { cpu: 0, memory: 0, gpus: 0, shared: new Set<number>() };
-      used.set(p.node, u);
+      let u = used.get(p.node);
+      if (u === undefined) {
+        u = { cpu: 0, memory: 0, gpus: 0, shared: undefined };
+        used.set(p.node, u);
+      }
       // Pods given by GPU count only (their indices come later) must still fit the node's GPUs;
       // a GPU that sharing pods split counts once (build-cluster kept its shares within 1 GPU).
       if (isGpuShare(job.resources.gpu)) {
         const g = p.gpus[0]!;
-        u.gpus += u.shared.has(g) ? 0 : 1;
-        u.shared.add(g);
+        const shared = (u.shared ??= new Set<number>());
+        u.gpus += shared.has(g) ? 0 : 1;
+        shared.add(g);
       } else u.gpus += p.indicesAssigned ? job.resources.gpu : p.gpus.length;
       if (u.gpus > node.gpus) {
         const o = origins.get(job.name)!;

@@ -400,7 +400,9 @@ class SubsetReader {
     const isMap = t.charCodeAt(p) === LBRACE;
     const close = isMap ? RBRACE : RBRACKET;
     const map: Record<string, unknown> | undefined = isMap ? {} : undefined;
-    const list: unknown[] | undefined = isMap ? undefined : [];
+    // A list's items gather on a shared stack and are copied out at the bracket: a list grown
+    // by push keeps room for 16 items, and a Cluster holds ~80,000 lists of one to eight.
+    const start = this.items.length;
     let size = 0;
     p++;
     for (;;) {
@@ -410,7 +412,7 @@ class SubsetReader {
         // `[a, ]` is allowed by YAML; kept out of the subset, as is any other oddity.
         if (size > 0) throw DECLINE;
         this.flowEnd = p + 1;
-        return map ?? list;
+        return map ?? this.listFrom(start);
       }
       let key: string | undefined;
       if (map) {
@@ -435,15 +437,25 @@ class SubsetReader {
       this.count();
       size++;
       if (map) map[key!] = value;
-      else list!.push(value);
+      else this.items.push(value);
       while (p < le && t.charCodeAt(p) === SPACE) p++;
       const d = t.charCodeAt(p);
       if (d === COMMA) p++;
       else if (d === close) {
         this.flowEnd = p + 1;
-        return map ?? list;
+        return map ?? this.listFrom(start);
       } else throw DECLINE;
     }
+  }
+
+  /** Items of the flow lists open now, innermost last. */
+  private readonly items: unknown[] = [];
+
+  /** The items from `start` on, as a list of their own size; they leave the stack. */
+  private listFrom(start: number): unknown[] {
+    const out = this.items.slice(start);
+    this.items.length = start;
+    return out;
   }
 
   /** Where the last flow scalar read ends: after a closing quote, or after a plain scalar's last non-space. */
