@@ -23,7 +23,7 @@
  * (`BatchPool.warm` + one untimed pass) before timing. A sample of the pool's answers
  * is compared with the in-thread answers; the bench fails if they differ.
  *
- *   npm run build && npm run bench:b5   # the workers run dist/engine/batch-worker.js
+ *   npm run build && npm run bench:b5   # the compiled dist/, in the workers and in-thread
  *   npm run -s bench:b5 -- --json       # JSON only
  *   npm run bench:b5 -- --only small    # one snapshot
  *   npm run bench:b5 -- --only small --quick   # the harness's smoke run: 1 run per cell
@@ -31,10 +31,18 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Answer } from '../src/engine/answer.js';
-import { BatchPool, type BatchQuery } from '../src/engine/batch-pool.js';
-import { Session } from '../src/engine/session.js';
+import type * as BatchPoolModule from '../src/engine/batch-pool.js';
+import type { BatchQuery } from '../src/engine/batch-pool.js';
+import type * as SessionModule from '../src/engine/session.js';
 import { b3Policy } from './b3-policy.js';
+import { compiled } from './compiled.js';
 import { formatUs, printRows, sinceUs } from './timing.js';
+
+// The compiled engine (dist/) on the calling thread too, as the workers run it, so the
+// in-thread baseline and the pool time the same code (bench/compiled.ts says why).
+const { BatchPool } = await compiled<typeof BatchPoolModule>('engine/batch-pool');
+const { Session } = await compiled<typeof SessionModule>('engine/session');
+type Session = SessionModule.Session;
 
 const json = process.argv.includes('--json');
 const arg = (name: string): string | undefined => {
