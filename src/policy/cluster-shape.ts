@@ -48,10 +48,10 @@ export function clusterSpecFits(spec: unknown): boolean {
         if (v !== 'stated' && v !== 'derive') return false;
         break;
       case 'nodeGroups':
-        if (!everyItem(v, nodeGroupFits)) return false;
+        if (!everyItem(v, (g) => nodeFits(g, true))) return false;
         break;
       case 'nodes':
-        if (!everyItem(v, nodeFits)) return false;
+        if (!everyItem(v, (n) => nodeFits(n, false))) return false;
         break;
       case 'jobs':
         if (!everyItem(v, runningJobFits)) return false;
@@ -91,40 +91,23 @@ function nodeFieldFits(key: string, v: unknown): boolean | undefined {
   }
 }
 
-function nodeGroupFits(g: unknown): boolean {
-  if (!isObj(g)) return false;
-  let required = 0;
-  for (const key in g) {
-    const v = g[key];
-    if (key === 'prefix' || key === 'count') {
-      if (key === 'prefix' ? !isName(v) : !isInt(v, 1, MAX)) return false;
-      required++;
-    } else if (key === 'start') {
-      if (!isInt(v, 0, MAX)) return false;
-    } else {
-      const ok = nodeFieldFits(key, v);
-      if (ok !== true) return false;
-      if (key === 'gpus' || key === 'pool') required++;
-    }
-  }
-  return required === 4;
-}
-
-function nodeFits(n: unknown): boolean {
+/**
+ * A node group (`prefix`, `count`, `start` and the node fields) or, when not `group`, one
+ * node (`name` and the node fields).
+ */
+function nodeFits(n: unknown, group: boolean): boolean {
   if (!isObj(n)) return false;
   let required = 0;
   for (const key in n) {
     const v = n[key];
-    if (key === 'name') {
-      if (!isName(v)) return false;
-      required++;
-    } else {
-      const ok = nodeFieldFits(key, v);
-      if (ok !== true) return false;
-      if (key === 'gpus' || key === 'pool') required++;
-    }
+    let ok: boolean | undefined;
+    if (group) ok = key === 'prefix' ? isName(v) : key === 'count' ? isInt(v, 1, MAX) : key === 'start' ? isInt(v, 0, MAX) : undefined;
+    else if (key === 'name') ok = isName(v);
+    if (ok === undefined) ok = nodeFieldFits(key, v);
+    if (ok !== true) return false;
+    if (key === 'gpus' || key === 'pool' || key === 'name' || key === 'prefix' || key === 'count') required++;
   }
-  return required === 3;
+  return required === (group ? 4 : 3);
 }
 
 /** A running job: schema.ts `runningJob` (the job fields, standing, times, placement). */
