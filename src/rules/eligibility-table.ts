@@ -140,6 +140,29 @@ export function ruleApplies(r: CompiledRule, path: string[], target: PreemptorTa
   return r.quota === path[0];
 }
 
+/**
+ * Cell storage for rows, patterns and tables: views into shared chunks, because creating
+ * a typed array with its own buffer costs about a microsecond (B7 makes ~12,000 of
+ * them). Views are never written after they are filled, and a chunk lives while any of
+ * its views does.
+ */
+class CellPool {
+  private chunk = new Uint16Array(0);
+  private used = 0;
+
+  /** A zeroed view of `length` cells. */
+  take(length: number): Uint16Array {
+    if (this.used + length > this.chunk.length) {
+      // Chunks grow from 8 KiB to 128 KiB: a small policy's few tables take little.
+      this.chunk = new Uint16Array(Math.max(length, Math.min(2 * this.chunk.length || 1 << 12, 1 << 16)));
+      this.used = 0;
+    }
+    const view = this.chunk.subarray(this.used, this.used + length);
+    this.used += length;
+    return view;
+  }
+}
+
 /** Ends the passing rules' cells in a row's name, before the facts their mixed conditions read (cells are ≥ 1). */
 const END_OF_RULES = -1;
 
@@ -158,7 +181,7 @@ interface Judged {
  */
 interface ClassRules {
   ranked: CompiledRule[];
-  cell: Uint16Array;
+  cell: number[];
   judged?: Judged[];
   /**
    * Whether some rule reads the preemptor's priority. When none does, the class's nine
@@ -214,8 +237,10 @@ export class EligibilityTables {
   private readonly operatorEngine = makeEngine([]);
   /** Per preemptor quota: its relation keys (shared by its tables). */
   private readonly keysByQuota = new Map<number, QuotaKeys>();
-  /** Per `quota/target`: the rules that can fire, ranked. */
-  private readonly classRulesCache = new Map<string, ClassRules>();
+  /** Per quota * 2 + (borrowing ? 1 : 0): the rules that can fire, ranked. */
+  private readonly classRulesCache = new Map<number, ClassRules>();
+  /** Where rows, patterns and cell arrays live. */
+  private readonly pool = new CellPool();
   /** Rows by what determines them (see the class comment), each with a small id for table keys. */
   private readonly rows: TrieNode<{ id: number; row: Uint16Array }> = {};
   private rowCount = 0;
@@ -316,7 +341,7 @@ export class EligibilityTables {
 
   /** The ranked rules of (quota, target), made once for all nine priorities. */
   private classRules(quota: number, target: PreemptorTarget): ClassRules {
-    const id = `${quota}/${target}`;
+    const id = quota * 2 + (target === 'borrowing' ? 1 : 0);
     let c = this.classRulesCache.get(id);
     if (!c) {
       const ranked = this.relevantRules(quota, target).sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -324,7 +349,7 @@ export class EligibilityTables {
       const all = judged.every((j) => j !== null) ? judged : undefined;
       c = {
         ranked,
-        cell: Uint16Array.from(ranked, (r) => this.ruleIndex.get(r)! + 1),
+        cell: ranked.map((r) => this.ruleIndex.get(r)! + 1),
         judged: all,
         // Without predicates the engine reads every fact: assume the priority matters.
         readsPriority: !all || all.some((j) => j.pred.reads.includes('preemptorPriority')),
@@ -431,7 +456,7 @@ export class EligibilityTables {
       table = trieStep(table, node.value.id);
     }
     if (!table.value) {
-      const cells = new Uint16Array(keys.length * COMBOS_PER_RELATION);
+      const cells = this.pool.take(keys.length * COMBOS_PER_RELATION);
       for (let k = 0; k < rowsOfTable.length; k++) cells.set(rowsOfTable[k]!, k * COMBOS_PER_RELATION);
       table.value = cells;
       this.cellArrayCount++;
@@ -446,7 +471,7 @@ export class EligibilityTables {
     node = trieStep(node, END_OF_RULES);
     for (const r of passing) for (const f of judged[r]!.pred.mixedReads) node = trieStep(node, facts[f]);
     const pattern = (node.value ??= this.computePattern(judged, passing, facts));
-    const row = new Uint16Array(COMBOS_PER_RELATION);
+    const row = this.pool.take(COMBOS_PER_RELATION);
     for (let i = 0; i < row.length; i++) {
       const at = pattern[i]!;
       if (at !== 0) row[i] = cls.cell[passing[at - 1]!]!;
@@ -457,7 +482,7 @@ export class EligibilityTables {
   /** Per victim combination, 0 or the position + 1 among `passing` of the first rule whose victim-only and mixed conditions hold. */
   private computePattern(judged: Judged[], passing: number[], facts: EligibilityFacts): Uint16Array {
     const combos = victimCombos();
-    const pattern = new Uint16Array(COMBOS_PER_RELATION);
+    const pattern = this.pool.take(COMBOS_PER_RELATION);
     for (let i = 0; i < combos.length; i++) {
       const combo = combos[i]!;
       facts.victimPriority = combo.victimPriority;
