@@ -26,13 +26,18 @@ let scratch = new Int32Array(0);
 export interface QuotaKeys {
   readonly keys: RelationKey[];
   index?: Int16Array;
+  /** The quota's tables by their cell array: classes with the same cells get one object. */
+  tables?: Map<Uint16Array, EligibilityTable>;
 }
 
-/** The table of one preemptor class. */
+/**
+ * The table of one preemptor class: of every class of its quota with the same cells
+ * (EligibilityTables shares the object, so what callers memoize per table — a snapshot's
+ * eligible jobs — is shared too).
+ */
 export class EligibilityTable {
   constructor(
     readonly quota: number,
-    readonly priority: number,
     private readonly quotaKeys: QuotaKeys,
     /** Never written after construction: classes whose rows are the same share one array (EligibilityTables). */
     private readonly cells: Uint16Array,
@@ -381,7 +386,15 @@ export class EligibilityTables {
     const keys = this.quotaKeys(quota);
     const cls = this.classRules(quota, target);
     const preemptorQuota = this.tree.at(quota).name;
-    const table = (cells: Uint16Array) => new EligibilityTable(quota, priority, keys, cells, this.rules, this.tree);
+    const table = (cells: Uint16Array): EligibilityTable => {
+      const tables = (keys.tables ??= new Map());
+      let t = tables.get(cells);
+      if (!t) {
+        t = new EligibilityTable(quota, keys, cells, this.rules, this.tree);
+        tables.set(cells, t);
+      }
+      return t;
+    };
     if (!cls.judged) return this.tabulateByEngine(cls.ranked, keys.keys, preemptorQuota, priority).then(table);
     this.fastTables++;
     if (cls.readsPriority) return Promise.resolve(table(this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority)));

@@ -49,6 +49,10 @@ describe('eligibility table sharing', () => {
     const c8 = await table('C', 8);
     expect(b2.sharesCellsWith(c8)).toBe(true);
     expect(b2.sharesCellsWith(await table('B', 9))).toBe(true);
+    // Within one quota the table itself is shared (what answers memoize per table with it);
+    // across quotas only the cells are: the victim quotas' keys differ.
+    expect(await table('B', 9)).toBe(b2);
+    expect(c8).not.toBe(b2);
     expect(c8.lookup(q('B'), 1, 'DLC', 'idle')?.name).toBe('reclaim/idle');
     expect(c8.lookup(q('B'), 1, 'DLC', 'borrowing')).toBeUndefined();
   });
