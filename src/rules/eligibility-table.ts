@@ -197,8 +197,8 @@ interface ClassRules {
   anyPriority?: Uint16Array;
   /**
    * Per (rule, key) — `keyPass[r * keys + k]` — whether the rule's key conditions hold:
-   * 1 or 0 when they do not read the preemptor's priority (the same for the class's nine
-   * tables), 2 when they do (judged per table).
+   * 0 when those that do not read the preemptor's priority fail, else 1 when none reads
+   * it (the same for the class's nine tables), 2 when some do (judged per table).
    */
   keyPass?: Uint8Array;
 }
@@ -369,14 +369,16 @@ export class EligibilityTables {
   private keyPass(judged: Judged[], quota: number): Uint8Array {
     const keys = this.quotaKeys(quota).keys;
     const pass = new Uint8Array(judged.length * keys.length);
-    // The priority is not read by the rules judged here: any value serves.
+    // Only conditions that do not read the priority are judged here: any value serves.
     const facts: EligibilityFacts = { preemptorQuota: this.tree.at(quota).name, preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
     judged.forEach((j, r) => {
       const perPriority = j.pred.keyReads.includes('preemptorPriority');
       keys.forEach((key, k) => {
         facts.relation = key.relation;
         facts.lender = key.lender;
-        pass[r * keys.length + k] = perPriority ? PER_PRIORITY : j.pred.key(facts) ? 1 : 0;
+        // A rule whose key conditions read the priority is judged per table, unless those
+        // that do not read it already fail for this key.
+        pass[r * keys.length + k] = !j.pred.keyWithout(facts, 'preemptorPriority') ? 0 : perPriority ? PER_PRIORITY : 1;
       });
     });
     return pass;

@@ -49,6 +49,8 @@ interface Atom {
 export interface RulePredicate {
   victimOnly: (facts: EligibilityFacts) => boolean;
   key: (facts: EligibilityFacts) => boolean;
+  /** The key atoms that do not read `fact`: when they fail, `key` fails whatever `fact` is. */
+  keyWithout: (facts: EligibilityFacts, fact: FactName) => boolean;
   mixed: (facts: EligibilityFacts) => boolean;
   /** True when some atom is mixed: `mixed` must then be evaluated per victim combination. */
   hasMixed: boolean;
@@ -90,8 +92,9 @@ function hasExactJson(v: unknown): boolean {
   return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (Array.isArray(v) && v.every(hasExactJson));
 }
 
-function test(atoms: Atom[], facts: EligibilityFacts): boolean {
+function test(atoms: Atom[], facts: EligibilityFacts, skip?: FactName): boolean {
   for (const a of atoms) {
+    if (skip !== undefined && (a.fact === skip || a.valueFact === skip)) continue;
     const v = a.valueFact === undefined ? a.value : facts[a.valueFact];
     if (!a.op.evaluate(facts[a.fact], v)) return false;
   }
@@ -142,6 +145,7 @@ export function rulePredicate(rule: RuleProperties, engine: Engine): RulePredica
   return {
     victimOnly: (facts) => test(victimOnly, facts),
     key: (facts) => test(key, facts),
+    keyWithout: (facts, fact) => test(key, facts, fact),
     mixed: (facts) => test(mixed, facts),
     hasMixed: mixed.length > 0,
     mixedReads: FACT_ORDER.filter((f) => mixedReads.has(f)),
