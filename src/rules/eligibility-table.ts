@@ -201,6 +201,12 @@ interface ClassRules {
    * it (the same for the class's nine tables), 2 when some do (judged per table).
    */
   keyPass?: Uint8Array;
+  /**
+   * Per key, its row once made when that row cannot depend on the priority (no rule is
+   * judged per table there and none that passes compares the victim with the priority):
+   * the class's other tables take it without walking the rules again.
+   */
+  samePerPriority?: Array<{ id: number; row: Uint16Array } | null | undefined>;
 }
 
 /** `keyPass` value of a rule whose key conditions read the preemptor's priority. */
@@ -365,6 +371,23 @@ export class EligibilityTables {
     return c;
   }
 
+  /**
+   * `ClassRules.samePerPriority` before any row is made: null for a key whose row is the
+   * same at every priority (to be filled), undefined for one judged per table.
+   */
+  private samePerPriority(judged: Judged[], keyPass: Uint8Array, keys: number): Array<{ id: number; row: Uint16Array } | null | undefined> {
+    const same: Array<{ id: number; row: Uint16Array } | null | undefined> = [];
+    for (let k = 0; k < keys; k++) {
+      let fixed = true;
+      for (let r = 0; r < judged.length && fixed; r++) {
+        const pass = keyPass[r * keys + k]!;
+        if (pass === PER_PRIORITY || (pass === 1 && judged[r]!.pred.mixedReads.includes('preemptorPriority'))) fixed = false;
+      }
+      same.push(fixed ? null : undefined);
+    }
+    return same;
+  }
+
   /** `ClassRules.keyPass` for the class of preemptor quota `quota`. */
   private keyPass(judged: Judged[], quota: number): Uint8Array {
     const keys = this.quotaKeys(quota).keys;
@@ -450,7 +473,14 @@ export class EligibilityTables {
     const passing: number[] = [];
     let table = this.cellsByRows;
     const keyPass = cls.keyPass!; // made with judged
+    const same = (cls.samePerPriority ??= this.samePerPriority(judged, keyPass, keys.length));
     for (let k = 0; k < keys.length; k++) {
+      const known = same[k];
+      if (known) {
+        rowsOfTable.push(known.row);
+        table = trieStep(table, known.id);
+        continue;
+      }
       const key = keys[k]!;
       facts.relation = key.relation;
       facts.lender = key.lender;
@@ -467,6 +497,7 @@ export class EligibilityTables {
       node = trieStep(node, END_OF_RULES);
       for (const r of passing) for (const f of judged[r]!.pred.mixedReads) node = trieStep(node, facts[f]);
       node.value ??= { id: this.rowCount++, row: this.computeRow(cls, judged, passing, facts) };
+      if (known === null) same[k] = node.value;
       rowsOfTable.push(node.value.row);
       table = trieStep(table, node.value.id);
     }
