@@ -168,6 +168,9 @@ class CellPool {
   }
 }
 
+/** Between a victim-only shape and a mixed one (where a shape would go on with a fact's name). */
+const MIXED_SHAPE = Symbol('mixed');
+
 /** Ends the passing rules' cells in a row's name, before the facts their mixed conditions read (cells are ≥ 1). */
 const END_OF_RULES = -1;
 
@@ -232,10 +235,12 @@ export class EligibilityTables {
   private readonly ruleIndex: Map<CompiledRule, number>;
   /** Per rule: its predicate and victim-only answers (null when only the engine can evaluate it). */
   private readonly predicates = new Map<CompiledRule, Judged | null>();
-  /** Victim-only answers by the victim-only conditions' text: thousands of rules have a handful of shapes. */
-  private readonly victimOkByShape = new Map<string, Uint8Array>();
-  /** Ids of (victim-only, mixed) shapes; a rule whose shape has no text gets an id of its own. */
-  private readonly shapeIds = new Map<string, number>();
+  /**
+   * Shapes (rule-predicate.ts): at the end of a victim-only shape its answers, and after
+   * MIXED_SHAPE and the mixed shape an id. Thousands of rules have a handful of shapes;
+   * a rule whose shape holds an object gets answers and an id of its own.
+   */
+  private readonly shapes: TrieNode<{ victimOk?: Uint8Array; shape?: number }> = {};
   private shapeCount = 0;
   /**
    * Row patterns by the shapes of the passing rules and the facts their mixed conditions
@@ -432,7 +437,12 @@ export class EligibilityTables {
     if (p === undefined) {
       const pred = rulePredicate(rule.rule, this.operatorEngine);
       if (pred) {
-        let victimOk = pred.victimShape === undefined ? undefined : this.victimOkByShape.get(pred.victimShape);
+        let victimNode: TrieNode<{ victimOk?: Uint8Array; shape?: number }> | undefined;
+        if (pred.victimShape) {
+          victimNode = this.shapes;
+          for (const step of pred.victimShape) victimNode = trieStep(victimNode, step);
+        }
+        let victimOk = victimNode?.value?.victimOk;
         if (!victimOk) {
           const combos = victimCombos();
           victimOk = new Uint8Array(combos.length);
@@ -445,13 +455,17 @@ export class EligibilityTables {
             facts.victimStanding = c.victimStanding;
             victimOk[i] = pred.victimOnly(facts) ? 1 : 0;
           }
-          if (pred.victimShape !== undefined) this.victimOkByShape.set(pred.victimShape, victimOk);
+          if (victimNode) (victimNode.value ??= {}).victimOk = victimOk;
         }
-        const shapeText = pred.victimShape !== undefined && pred.mixedShape !== undefined ? JSON.stringify([pred.victimShape, pred.mixedShape]) : undefined;
-        let shape = shapeText === undefined ? undefined : this.shapeIds.get(shapeText);
+        let shapeNode: TrieNode<{ victimOk?: Uint8Array; shape?: number }> | undefined;
+        if (victimNode && pred.mixedShape) {
+          shapeNode = trieStep(victimNode, MIXED_SHAPE);
+          for (const step of pred.mixedShape) shapeNode = trieStep(shapeNode, step);
+        }
+        let shape = shapeNode?.value?.shape;
         if (shape === undefined) {
           shape = this.shapeCount++;
-          if (shapeText !== undefined) this.shapeIds.set(shapeText, shape);
+          if (shapeNode) (shapeNode.value ??= {}).shape = shape;
         }
         p = { pred, victimOk, shape };
       } else p = null;

@@ -65,31 +65,19 @@ export interface RulePredicate {
   /** The facts the key atoms read, in a fixed order: `key` depends on these alone. */
   keyReads: readonly FactName[];
   /**
-   * The victim-only atoms as text (fact, operator, constant), or undefined when a
-   * constant has no exact JSON form: two rules with the same text give the same
-   * `victimOnly` answers, so tables compute them once per shape, not once per rule.
+   * The victim-only atoms as a sequence of primitive values (fact, operator, constant,
+   * with markers for arrays and fact references), or undefined when a constant is an
+   * object: two rules whose sequences are equal element by element (SameValueZero) give
+   * the same `victimOnly` answers, so tables compute them once per shape, not per rule.
    */
-  victimShape?: string;
-  /** The mixed atoms as text, likewise: with equal `mixedReads` values, equal text gives equal `mixed` answers. */
-  mixedShape?: string;
+  victimShape?: readonly unknown[];
+  /** The mixed atoms likewise: with equal `mixedReads` values, equal sequences give equal `mixed` answers. */
+  mixedShape?: readonly unknown[];
 }
 
 function operatorsOf(engine: Engine): { get(name: string): EngineOperator | undefined } | undefined {
   const ops = (engine as unknown as { operators?: { get?: unknown } }).operators;
   return ops && typeof ops.get === 'function' ? (ops as { get(name: string): EngineOperator | undefined }) : undefined;
-}
-
-/**
- * `value` as JSON when JSON says exactly what it is (strings, finite numbers, booleans,
- * null and arrays of them); else undefined. NaN, Infinity, undefined and objects have no
- * exact JSON form: a shape holding one is never shared.
- */
-function exactJson(value: unknown): string | undefined {
-  return hasExactJson(value) ? JSON.stringify(value) : undefined;
-}
-
-function hasExactJson(v: unknown): boolean {
-  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (Array.isArray(v) && v.every(hasExactJson));
 }
 
 function test(atoms: Atom[], facts: EligibilityFacts, skip?: FactName): boolean {
@@ -156,17 +144,33 @@ export function rulePredicate(rule: RuleProperties, engine: Engine): RulePredica
   };
 }
 
+/** Marks in a shape sequence: never a constant of a JSON rule, so a sequence reads back one way. */
+const ARRAY_START = Symbol('[');
+const ARRAY_END = Symbol(']');
+const FACT_REF = Symbol('fact');
+
 /**
- * Atoms as text, one line each: fact, operator (JSON, so any name reads back one way)
- * and the constant as JSON or `@` and the fact compared with; undefined when a constant
- * has no exact JSON form. A JSON text never starts with `@`, nor holds a raw line break.
+ * Atoms as one sequence: per atom its fact, its operator's name and its constant (a
+ * primitive, or an array between marks) or FACT_REF and the fact compared with;
+ * undefined when a constant holds an object.
  */
-function shapeOf(atoms: Atom[]): string | undefined {
-  let text = '';
+function shapeOf(atoms: Atom[]): unknown[] | undefined {
+  const steps: unknown[] = [];
+  const value = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') {
+      steps.push(v);
+      return true;
+    }
+    if (!Array.isArray(v)) return false;
+    steps.push(ARRAY_START);
+    for (const x of v) if (!value(x)) return false;
+    steps.push(ARRAY_END);
+    return true;
+  };
   for (const a of atoms) {
-    const value = a.valueFact === undefined ? exactJson(a.value) : `@${a.valueFact}`;
-    if (value === undefined) return undefined;
-    text += `${a.fact} ${JSON.stringify(a.opName)} ${value}\n`;
+    steps.push(a.fact, a.opName);
+    if (a.valueFact !== undefined) steps.push(FACT_REF, a.valueFact);
+    else if (!value(a.value)) return undefined;
   }
-  return text;
+  return steps;
 }
