@@ -417,7 +417,7 @@ export class EligibilityTables {
     const cls = this.classRules(quota, target);
     const preemptorQuota = this.tree.at(quota).name;
     const table = (cells: Uint16Array): EligibilityTable => {
-      const tables = (keys.tables ??= new Map());
+      const tables = (keys.tables ??= new Map<Uint16Array, EligibilityTable>());
       let t = tables.get(cells);
       if (!t) {
         t = new EligibilityTable(quota, keys, cells, this.rules, this.tree);
