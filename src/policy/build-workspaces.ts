@@ -18,10 +18,13 @@ import { closest } from './suggest.js';
 export function buildWorkspaces(c: Collector, docs: TypedDoc[], quotas: Quota[]): Workspace[] {
   const out: Workspace[] = [];
   const quotaNames = quotas.map((q) => q.name);
+  // A set for the membership test: 100 workspaces naming quotas of a 1,011-quota tree made
+  // `includes` about a million string comparisons (B7), and only a miss needs the list.
+  const declared = new Set(quotaNames);
   for (const td of uniqueDocs(c, docs, 'Workspace', 'policy/duplicate-workspace', 'workspace names are unique; rename or merge them')) {
     const spec = td.spec as WorkspaceSpec;
     spec.quotas.forEach((q, i) => {
-      if (!quotaNames.includes(q)) {
+      if (!declared.has(q)) {
         c.error(td.sd, ['spec', 'quotas', i], 'policy/unknown-quota', `workspace "${td.name}" names quota "${q}", which no QuotaTree declares`, closest(q, quotaNames, 'quota'));
       }
     });
