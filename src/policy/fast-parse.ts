@@ -2,8 +2,9 @@
  * The fast way in: plain values from js-yaml, with no source positions. The positioned
  * parse (the yaml library's CST, composer and Documents) is ~20 times slower and costs
  * ~100 bytes of heap per byte of YAML; a large Cluster needs its positions only when a
- * finding or an answer points into it, so `parseFiles` reads with this first and parses
- * with positions lazily (policy/source-doc.ts).
+ * finding or an answer points into it, so `parseFiles` reads with this (after the faster
+ * subset reader, policy/subset-yaml.ts, for the texts that reader declines) and parses with
+ * positions lazily (policy/source-doc.ts).
  *
  * The two parsers must agree to the value, so this path declines — and the caller takes
  * the positioned path, which also gives the located findings — whenever the input holds
