@@ -35,6 +35,7 @@ import { kernelWorkload, nodeFragmentation, placementRank, typicalShapes } from 
 import type { GangRequest, KernelNode, PlacementStrategy, WorkloadShape } from '../src/kernel/types.js';
 import { seededRandom } from './synthetic-cluster.js';
 import { printRows } from './timing.js';
+import { traceDataDir } from './trace-data.js';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -43,10 +44,10 @@ const argOf = (name: string, fallback: string): string => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
 };
 const SEEDS = Number(argOf('--seeds', '10'));
-/** The traces: --data, else ../shared/data as from the main checkout, else ../../shared/data as from a worktree. */
-const DATA = argOf('--data', ['../shared/data', '../../shared/data'].find((d) => existsSync(join(d, 'openb'))) ?? '../shared/data');
+/** The traces: --data, else $QUOTIENT_DATA, else where bench/trace-data.ts finds them. */
+const DATA = traceDataDir(args.includes('--data') ? argOf('--data', '') : undefined, 'openb');
 if (!existsSync(join(DATA, 'openb', 'openb_node_list_gpu_node.csv'))) {
-  console.error(`b1: no openb trace under ${DATA}/openb; give --data DIR (the folder holding openb/ and fgd-results/)`);
+  console.error(`b1: no openb trace under ${DATA}/openb; give --data DIR or QUOTIENT_DATA=DIR (the folder holding openb/ and fgd-results/)`);
   process.exit(2);
 }
 const TRACES = argOf('--traces', 'default,multigpu50').split(',');

@@ -25,6 +25,7 @@ import type { Report } from '../src/simulate/report.js';
 import { simulate } from '../src/simulate/simulator.js';
 import type { Workload } from '../src/simulate/workload.js';
 import { printRows } from './timing.js';
+import { traceDataDir } from './trace-data.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, def: string) => {
@@ -35,8 +36,8 @@ const json = args.includes('--json');
 const jobs = Number(flag('jobs', '500000'));
 const days = Number(flag('days', '30'));
 const seed = Number(flag('seed', '1'));
-/** The traces' directory: --data, else $QUOTIENT_DATA, else ../shared/data (a checkout beside the data), else /work/shared/data (a clone elsewhere on this machine). */
-const data = args.includes('--data') ? flag('data', '') : (process.env.QUOTIENT_DATA ?? ['../shared/data', '/work/shared/data'].find((d) => existsSync(join(d, 'pai-2020'))) ?? '../shared/data');
+/** The traces' directory: --data, else $QUOTIENT_DATA, else where bench/trace-data.ts finds them. */
+const data = traceDataDir(args.includes('--data') ? flag('data', '') : undefined, 'pai-2020');
 const skipOpenb = args.includes('--no-openb');
 const repeat = Math.max(1, Number(flag('repeat', '3')));
 /** The scheduler's cycle in seconds (docs/simulate.md `--cycle`); 0 = after every event. */
