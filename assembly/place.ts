@@ -194,17 +194,12 @@ function placeShares(pods: u32, from: u32, to: u32): bool {
 
 /** Pod `p` takes the request's share of GPU `g` on node `n`: into SHARES, the mask, OUT_PODS. */
 function placeShareOn(p: u32, n: u32, g: u32): void {
+  // The undo entry is taken before the share changes (touchNode is once per node and query).
   touchNode(n);
   const slot = shareAt(n, g);
   store<u16>(slot, <u16>(<u32>load<u16>(slot) + reqMilli));
-  const node = nodeAt(n);
-  const bit = <u32>1 << g;
-  setNodeMask(n, load<u32>(node + NODE_MASK) | bit);
-  store<f64>(node + NODE_FREE_CPU, load<f64>(node + NODE_FREE_CPU) - reqCpu);
-  store<f64>(node + NODE_FREE_MEM, load<f64>(node + NODE_FREE_MEM) - reqMem);
-  const out = outPodsPtr + <usize>p * OUT_POD_STRIDE;
-  store<u32>(out + OUT_POD_NODE, n);
-  store<u32>(out + OUT_POD_MASK, bit);
+  // The rest (mask, cpu, memory, the pod's answer) is what a whole-GPU pod does with one GPU.
+  placeWholeOn(p, n, <u32>1 << g);
 }
 
 /** Free GPUs of node `n` now. */
