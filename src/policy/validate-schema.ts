@@ -37,14 +37,38 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
     // Text of printable ASCII holds none of the characters looked for: skip the walk over every string.
     const unsafe = sd.asciiOnly ? [] : unsafeStrings(sd, value);
     if (unsafe.length > 0) {
-      // A refused name would only echo as unknown fields or names that do not resolve.
-      findings.push(...unsafe);
+      // The document is refused, but its other mistakes are still reported, so one run
+      // shows them all. Findings at or under a refused string are left out: they would
+      // only echo the refused text as an unknown field or a value that does not fit.
+      findings.push(...unsafe, ...outside(unsafe, schemaFindings(sd, value)));
       continue;
     }
-    // A mapping with neither apiVersion nor kind is some other YAML (a values file in the folder): one finding, not one per missing field.
-    const foreign = value !== null && typeof value === 'object' && !Array.isArray(value) && !('apiVersion' in value) && !('kind' in value);
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || foreign) {
-      findings.push(
+    const checked = checkDocument(sd, value);
+    if ('findings' in checked) findings.push(...checked.findings);
+    else typed.push(checked);
+  }
+  return { typed, findings };
+}
+
+/** The findings of a document refused for unsafe strings, without those at or under one of their paths. */
+function outside(unsafe: Finding[], others: Finding[]): Finding[] {
+  const under = (path: string, root: string): boolean => path === root || path.startsWith(`${root}.`) || path.startsWith(`${root}[`);
+  return others.filter((f) => !unsafe.some((u) => under(f.path, u.path)));
+}
+
+/** The schema findings of a document value, or none when it passes. */
+function schemaFindings(sd: SourceDoc, value: unknown): Finding[] {
+  const checked = checkDocument(sd, value);
+  return 'findings' in checked ? checked.findings : [];
+}
+
+/** One document value against the envelope and its kind's schema: the typed document, or its findings. */
+function checkDocument(sd: SourceDoc, value: unknown): TypedDoc | { findings: Finding[] } {
+  // A mapping with neither apiVersion nor kind is some other YAML (a values file in the folder): one finding, not one per missing field.
+  const foreign = value !== null && typeof value === 'object' && !Array.isArray(value) && !('apiVersion' in value) && !('kind' in value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || foreign) {
+    return {
+      findings: [
         findingAt(
           sd,
           [],
@@ -52,28 +76,17 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
           'a policy document must be a mapping with apiVersion, kind, metadata and spec',
           `start the document with "apiVersion: ${API_VERSION}" and a kind (${KINDS.join(', ')})`,
         ),
-      );
-      continue;
-    }
-    const env = envelope.safeParse(value, { reportInput: true });
-    if (!env.success) {
-      findings.push(...issuesToFindings(sd, [], env.error.issues));
-      continue;
-    }
-    const kind = env.data.kind;
-    // A Cluster of the usual shape is checked by hand (cluster-shape.ts: one-sided, so any doubt goes to zod, which gives the findings).
-    if (kind === 'Cluster' && clusterSpecFits(env.data.spec)) {
-      typed.push({ sd, kind, name: env.data.metadata.name, spec: env.data.spec });
-      continue;
-    }
-    const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
-    if (!spec.success) {
-      findings.push(...issuesToFindings(sd, ['spec'], spec.error.issues));
-      continue;
-    }
-    typed.push({ sd, kind, name: env.data.metadata.name, spec: spec.data });
+      ],
+    };
   }
-  return { typed, findings };
+  const env = envelope.safeParse(value, { reportInput: true });
+  if (!env.success) return { findings: issuesToFindings(sd, [], env.error.issues) };
+  const kind = env.data.kind;
+  // A Cluster of the usual shape is checked by hand (cluster-shape.ts: one-sided, so any doubt goes to zod, which gives the findings).
+  if (kind === 'Cluster' && clusterSpecFits(env.data.spec)) return { sd, kind, name: env.data.metadata.name, spec: env.data.spec };
+  const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
+  if (!spec.success) return { findings: issuesToFindings(sd, ['spec'], spec.error.issues) };
+  return { sd, kind, name: env.data.metadata.name, spec: spec.data };
 }
 
 type Issue = z.core.$ZodIssue;

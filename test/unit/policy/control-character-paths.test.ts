@@ -30,4 +30,22 @@ describe('control characters', () => {
     expect(found).toHaveLength(1);
     expect(found[0]![0]).toBe('metadata.ab\u001b');
   });
+
+  it('leave the rest of the document checked: a bad value elsewhere is reported in the same run', () => {
+    const text =
+      'apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: "w\\u202E" }\nspec:\n  submit: { name: j, workspace: workspace-a, quota: Quota1, module: EAS, priority: 12, pods: 1, resources: { gpu: 8 } }\n';
+    const { findings } = loadPolicy([file('quotas.yaml'), file('cluster.yaml'), { path: 'w.yaml', text }]);
+    expect(findings.map((f) => [f.code, f.path, f.line])).toEqual([
+      ['policy/control-character', 'metadata.name', 3],
+      ['policy/priority-out-of-range', 'spec.submit.priority', 5],
+    ]);
+  });
+
+  it('are not echoed again by the schema: a refused key is one finding, not also an unknown field', () => {
+    const text =
+      'apiVersion: quotient.dev/v1\nkind: WhatIf\nmetadata: { name: w }\nspec:\n  submit: { name: j, "wo\\erkspace": workspace-a, quota: Quota1, module: EAS, priority: 9, pods: 1, resources: { gpu: 8 } }\n';
+    const { findings } = loadPolicy([file('quotas.yaml'), file('cluster.yaml'), { path: 'w.yaml', text }]);
+    // Unfiltered, the schema's unknown-field finding would print the raw escape in its message.
+    expect(findings.map((f) => [f.code, f.path])).toEqual([['policy/control-character', 'spec.submit.wo\u001brkspace']]);
+  });
 });
