@@ -7,21 +7,24 @@
  * second, the 2-vs-1-worker ratio (same run), and the per-task overhead the batching
  * removes ((time per query at batch 1 - at batch 1,000) on 1 worker).
  *
- * Two snapshots, because one figure cannot show both effects:
- * - `full`: B3's snapshot (10,000 nodes, 1,011 quotas, ~40,000 jobs). A warm answer
- *   takes milliseconds there (see B3), so 100,000 queries would take hours on 2 cores:
- *   the bench answers 2,000 (`--full-queries`) and says so. Task overhead is invisible
- *   at this size; the worker scaling is what this row shows.
- * - `small`: the same generator at 200 nodes and 40 quotas, where an answer takes
- *   ~0.1 ms and the Piscina round trip matters: as many queries as fit a fixed time
- *   budget, up to 100,000 (printed).
+ * Every cell is measured twice, with the answer memo (engine/answer-memo.ts: an equal
+ * request but for its names reuses the earlier answer) and without it (every answer
+ * computed, as for a sweep of all-distinct requests). B5's query mix is B3's 60 WhatIfs
+ * reshaped to 8 gang shapes, every query under its own job name: a few hundred distinct
+ * requests as the memo keys them (counted and printed), each asked many times. A memo run starts cold
+ * (its queries carry a run tag, a field no answer reads but the memo key holds), so its
+ * hit rate is that of its own queries on a fresh memo in each worker; it is printed.
  *
- * Queries: the snapshot's priority-9 WhatIfs (1x8 / 4x8 / 16x8 on projects, teams and
- * divisions) with their gang reshaped round-robin (1-16 pods of 8 GPUs, or one pod of
- * 1, 2 or 4), so every (quota, priority) eligibility table is built in the warm-up and
- * the timed runs measure answering, not table building. Pools are opened and warmed
- * (`BatchPool.warm` + one untimed pass) before timing. A sample of the pool's answers
- * is compared with the in-thread answers; the bench fails if they differ.
+ * Two snapshots:
+ * - `full`: B3's snapshot (10,000 nodes, 1,011 quotas, ~40,000 jobs). With the memo:
+ *   100,000 queries. Without: 4,000 (`--full-queries`), a warm answer being ~0.3 ms.
+ * - `small`: the same generator at 200 nodes and 40 quotas. With the memo: 100,000
+ *   queries; without: as many as `--small-budget` seconds of single-thread answering
+ *   allow, up to 100,000 (printed).
+ *
+ * Eligibility tables are built before timing (`BatchPool.warm` + one untimed pass). A
+ * sample of the pool's answers (every 97th) is compared with in-thread answers computed
+ * without the memo; the bench fails if they differ.
  *
  *   npm run build && npm run bench:b5   # the compiled dist/, in the workers and in-thread
  *   npm run -s bench:b5 -- --json       # JSON only
@@ -30,7 +33,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Answer } from '../src/engine/answer.js';
+import type * as AnswerMemoModule from '../src/engine/answer-memo.js';
 import type * as BatchPoolModule from '../src/engine/batch-pool.js';
 import type { BatchQuery } from '../src/engine/batch-pool.js';
 import type * as SessionModule from '../src/engine/session.js';
@@ -42,6 +45,7 @@ import { formatUs, printRows, sinceUs } from './timing.js';
 // in-thread baseline and the pool time the same code (bench/compiled.ts says why).
 const { BatchPool } = await compiled<typeof BatchPoolModule>('engine/batch-pool');
 const { Session } = await compiled<typeof SessionModule>('engine/session');
+const { requestKey } = await compiled<typeof AnswerMemoModule>('engine/answer-memo');
 type Session = SessionModule.Session;
 
 const json = process.argv.includes('--json');
@@ -52,13 +56,20 @@ const arg = (name: string): string | undefined => {
 const ONLY = arg('--only');
 /** `--quick` (the harness's smoke run): one run per cell and a shorter CPU-loop ceiling, every figure still printed. */
 const QUICK = process.argv.includes('--quick');
-const FULL_QUERIES = Number(arg('--full-queries') ?? 2000);
+/** Queries of a memo run (both snapshots). */
+const MEMO_QUERIES = Number(arg('--queries') ?? 100_000);
+/** Queries of a run without the memo on the full snapshot. */
+const FULL_QUERIES = Number(arg('--full-queries') ?? 4000);
 const SMALL_MAX = Number(arg('--small-queries') ?? 100_000);
-/** Single-thread seconds of answering one small run may take (sets the small query count). */
+/** Single-thread seconds of answering (without the memo) one small run may take (sets its query count). */
 const SMALL_BUDGET_S = Number(arg('--small-budget') ?? 3);
 const BATCHES = [1, 10, 100, 1000];
 const WORKERS = [1, 2];
+const MODES = ['memo', 'no-memo'] as const;
+type Mode = (typeof MODES)[number];
 const NOW = Date.parse('2026-11-20T12:00:00Z');
+/** Every 97th answer is compared with the in-thread answer. */
+const SAMPLE = 97;
 
 /** Figures B5 is compared with (BENCHMARKS.md). */
 const ANCHORS = ['a Piscina round trip measured here: 35-50 µs (compare: per-task overhead above)', '26-29k tiny tasks/s on 2 workers', '2.3 µs per query when 10k are batched in one task'];
@@ -76,13 +87,17 @@ const VARIANTS: Variant[] = [
 ];
 
 interface Cell {
+  mode: Mode;
   workers: number;
   batch: number;
+  queries: number;
   tasks: number;
   /** Queries per second: median of the repeats, with min and max. */
   qps: number;
   qpsMin: number;
   qpsMax: number;
+  /** With the memo: answers the workers' memos gave, over all repeats (0-1). */
+  hitRate?: number;
 }
 
 const SHAPES: Array<[pods: number, gpu: number]> = [
@@ -105,11 +120,35 @@ function makeQueries(session: Session, n: number): BatchQuery[] {
   });
 }
 
-async function inThread(session: Session, queries: BatchQuery[]): Promise<{ seconds: number; answers: Answer[] }> {
-  const answers: Answer[] = [];
+/**
+ * The queries with a run tag: a field no answer reads (answers are compared) and the memo
+ * key holds, so each memo run starts with nothing of the runs before it in the memo.
+ */
+function tagged(queries: BatchQuery[], tag: string): BatchQuery[] {
+  return queries.map((q) => ({ query: q.query, job: Object.assign({}, q.job, { b5Run: tag }) }));
+}
+
+let runs = 0;
+const nextTag = (): string => `run-${++runs}`;
+
+/**
+ * Answers `queries` one by one on the calling thread. Keeps only the sampled answers (as
+ * JSON) and the decision counts: holding 100,000 answers would time the collector
+ * copying them (measured: 2× per answer), not the answers.
+ */
+async function inThread(session: Session, queries: BatchQuery[], memo: boolean): Promise<{ seconds: number; sample: Map<number, string>; decisions: Record<string, number> }> {
+  session.answerMemo = memo;
+  const sample = new Map<number, string>();
+  const decisions: Record<string, number> = {};
   const start = process.hrtime.bigint();
-  for (const q of queries) answers.push(await session.answer(q.query, q.job));
-  return { seconds: sinceUs(start) / 1e6, answers };
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]!;
+    const a = await session.answer(q.query, q.job);
+    decisions[a.decision] = (decisions[a.decision] ?? 0) + 1;
+    if (i % SAMPLE === 0) sample.set(i, JSON.stringify(a));
+  }
+  const seconds = sinceUs(start) / 1e6;
+  return { seconds, sample, decisions };
 }
 
 const median = (xs: number[]): number => {
@@ -118,23 +157,42 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+const hitRate = (s: { hits: number; misses: number; skipped: number }): number => s.hits / Math.max(1, s.hits + s.misses + s.skipped);
+
 async function runVariant(v: Variant) {
   const gen = b3Policy({ nodes: v.nodes, fanout: v.fanout });
   const files = gen.files;
   let start = process.hrtime.bigint();
-  const { session, findings } = Session.open(files, { now: NOW });
+  const { session, findings } = Session.open(files, { now: NOW, answerMemo: false });
   const openMs = sinceUs(start) / 1000;
   if (!session) throw new Error(`B5 ${v.name} policy does not load: ${JSON.stringify(findings.slice(0, 3))}`);
 
-  // Warm the in-thread session (tables, JIT), then size the run.
-  const probe = makeQueries(session, Math.min(session.policy.whatIfs.length * SHAPES.length, 480));
-  await inThread(session, probe);
-  const probeTime = await inThread(session, probe);
+  // Warm the in-thread session (tables, JIT) without the memo, then size the runs.
+  const classes = session.policy.whatIfs.length * SHAPES.length;
+  const probe = makeQueries(session, Math.min(classes, 480));
+  await inThread(session, probe, false);
+  const probeTime = await inThread(session, probe, false);
   const perQueryUs = (probeTime.seconds * 1e6) / probe.length;
-  const n = v.name === 'full' ? FULL_QUERIES : Math.max(2000, Math.min(SMALL_MAX, Math.floor((SMALL_BUDGET_S * 1e6) / perQueryUs / 1000) * 1000));
-  const queries = makeQueries(session, n);
-  const base = await inThread(session, queries);
-  const baselineQps = n / base.seconds;
+  const count: Record<Mode, number> = {
+    memo: MEMO_QUERIES,
+    'no-memo': v.name === 'full' ? FULL_QUERIES : Math.max(2000, Math.min(SMALL_MAX, Math.floor((SMALL_BUDGET_S * 1e6) / perQueryUs / 1000) * 1000)),
+  };
+  const all = makeQueries(session, Math.max(count.memo, count['no-memo']));
+  // Distinct requests as the memo keys them (WhatIfs on the same quota and priority reshaped alike are one).
+  const distinct = new Set(all.map((q) => requestKey(q.job))).size;
+  const queries: Record<Mode, BatchQuery[]> = { memo: all.slice(0, count.memo), 'no-memo': all.slice(0, count['no-memo']) };
+
+  // In-thread, without the memo (the figure before the memo) and with it, on a cold memo.
+  const off = await inThread(session, queries['no-memo'], false);
+  const statsBefore = { ...session.answerMemoStats };
+  const on = await inThread(session, tagged(queries.memo, nextTag()), true);
+  const statsAfter = session.answerMemoStats;
+  const inThreadHits = hitRate({ hits: statsAfter.hits - statsBefore.hits, misses: statsAfter.misses - statsBefore.misses, skipped: statsAfter.skipped - statsBefore.skipped });
+  // The answers every pool run is checked against: computed in full, never from the memo.
+  session.answerMemo = false;
+  const expected = new Map(off.sample);
+  for (let i = 0; i < all.length; i += SAMPLE) if (!expected.has(i)) expected.set(i, JSON.stringify(await session.answer(all[i]!.query, all[i]!.job)));
+  for (const [i, a] of on.sample) if (a !== expected.get(i)) throw new Error(`B5 ${v.name}: in-thread answer ${i} with the memo differs from the answer computed without it`);
 
   const cells: Cell[] = [];
   const key = `b5/${v.name}`;
@@ -146,38 +204,57 @@ async function runVariant(v: Variant) {
       await pool.warm(key, files, { now: NOW });
       poolOpenMs[workers] = sinceUs(start) / 1000;
       // One untimed pass: every worker builds its tables for the queries' classes.
-      await pool.answerAll(key, files, probe, { now: NOW, batchSize: 10 });
-      for (const batch of BATCHES) {
-        const rates: number[] = [];
-        for (let r = 0; r < v.repeats; r++) {
-          start = process.hrtime.bigint();
-          const answers = await pool.answerAll(key, files, queries, { now: NOW, batchSize: batch });
-          rates.push(n / (sinceUs(start) / 1e6));
-          for (let i = 0; i < n; i += 97) {
-            if (JSON.stringify(answers[i]) !== JSON.stringify(base.answers[i])) throw new Error(`B5 ${v.name}: pool answer ${i} differs from the in-thread answer`);
+      await pool.answerAll(key, files, probe, { now: NOW, batchSize: 10, answerMemo: false });
+      for (const mode of MODES) {
+        for (const batch of BATCHES) {
+          const rates: number[] = [];
+          const stats0 = { ...pool.answerMemoStats };
+          for (let r = 0; r < v.repeats; r++) {
+            const input = mode === 'memo' ? tagged(queries.memo, nextTag()) : queries['no-memo'];
+            start = process.hrtime.bigint();
+            const answers = await pool.answerAll(key, files, input, { now: NOW, batchSize: batch, answerMemo: mode === 'memo' });
+            rates.push(input.length / (sinceUs(start) / 1e6));
+            for (let i = 0; i < input.length; i += SAMPLE) {
+              if (JSON.stringify(answers[i]) !== expected.get(i)) throw new Error(`B5 ${v.name} (${mode}): pool answer ${i} differs from the in-thread answer`);
+            }
           }
+          const s = pool.answerMemoStats;
+          const n = queries[mode].length;
+          cells.push({
+            mode,
+            workers,
+            batch,
+            queries: n,
+            tasks: Math.ceil(n / batch),
+            qps: median(rates),
+            qpsMin: Math.min(...rates),
+            qpsMax: Math.max(...rates),
+            ...(mode === 'memo' ? { hitRate: hitRate({ hits: s.hits - stats0.hits, misses: s.misses - stats0.misses, skipped: s.skipped - stats0.skipped }) } : {}),
+          });
         }
-        cells.push({ workers, batch, tasks: Math.ceil(n / batch), qps: median(rates), qpsMin: Math.min(...rates), qpsMax: Math.max(...rates) });
       }
     } finally {
       await pool.close();
     }
   }
-  const at = (w: number, b: number) => cells.find((c) => c.workers === w && c.batch === b)!;
-  const scaling = Object.fromEntries(BATCHES.map((b) => [b, at(2, b).qps / at(1, b).qps]));
+  const at = (m: Mode, w: number, b: number) => cells.find((c) => c.mode === m && c.workers === w && c.batch === b)!;
+  const scaling = Object.fromEntries(MODES.map((m) => [m, Object.fromEntries(BATCHES.map((b) => [b, at(m, 2, b).qps / at(m, 1, b).qps]))])) as Record<Mode, Record<number, number>>;
   // Per-task overhead the batching removes, on one worker: extra µs per query at batch 1.
-  const taskOverheadUs = 1e6 / at(1, 1).qps - 1e6 / at(1, 1000).qps;
-  const decisions: Record<string, number> = {};
-  for (const a of base.answers) decisions[a.decision] = (decisions[a.decision] ?? 0) + 1;
+  const taskOverheadUs = Object.fromEntries(MODES.map((m) => [m, 1e6 / at(m, 1, 1).qps - 1e6 / at(m, 1, 1000).qps])) as Record<Mode, number>;
   return {
     variant: v.name,
     cluster: gen.stats,
-    queries: n,
+    /** Distinct requests in the query mix, as the memo keys them. */
+    distinctRequests: distinct,
+    queries: count,
     repeats: v.repeats,
-    decisions,
+    decisions: off.decisions,
     openInThreadMs: openMs,
     poolWarmMs: poolOpenMs,
-    inThread: { qps: baselineQps, usPerQuery: 1e6 / baselineQps },
+    inThread: {
+      'no-memo': { qps: count['no-memo'] / off.seconds, usPerQuery: (off.seconds * 1e6) / count['no-memo'] },
+      memo: { qps: count.memo / on.seconds, usPerQuery: (on.seconds * 1e6) / count.memo, hitRate: inThreadHits },
+    },
     cells,
     scaling,
     taskOverheadUs,
@@ -224,14 +301,15 @@ async function run() {
 
 function printTable(r: Awaited<ReturnType<typeof run>>): void {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
-  console.log(`B5 batch throughput — node ${r.node}, ${r.cores} cores; queries per second (median of repeats, min-max)`);
+  const pct = (x: number | undefined) => (x === undefined ? '' : `${(x * 100).toFixed(1)} %`);
+  console.log(`B5 batch throughput — node ${r.node}, ${r.cores} cores; queries per second (median of repeats, min-max); target ≥ 100,000 q/s on 2 workers at batch 1,000, ≥ 1.7× from 1 to 2 workers`);
   console.log(
     `2-thread speed-up of a plain CPU loop on this machine now: ${r.parallelCeiling.before.toFixed(2)}x before, ${r.parallelCeiling.after.toFixed(2)}x after (2.00 = two free cores; load average ${r.loadAverage1m.toFixed(2)} at start)`,
   );
   for (const v of r.variants) {
     const c = v.cluster;
     console.log(
-      `\n[${v.variant}] ${n(c.nodes)} nodes × 8 GPUs, ${n(c.quotas)} quotas, ${n(c.jobs)} jobs; ${n(v.queries)} queries${v.variant === 'full' ? ' (not 100,000: a warm answer takes ms on this snapshot, see B3)' : v.queries < 100_000 ? " (the time budget's worth, not 100,000)" : ''}, ${v.repeats} run(s) per cell`,
+      `\n[${v.variant}] ${n(c.nodes)} nodes × 8 GPUs, ${n(c.quotas)} quotas, ${n(c.jobs)} jobs; query mix: B3's WhatIfs in 8 shapes, ${n(v.distinctRequests)} distinct requests, every query under its own job name; ${v.repeats} run(s) per cell`,
     );
     console.log(
       `answers: ${Object.entries(v.decisions)
@@ -240,17 +318,35 @@ function printTable(r: Awaited<ReturnType<typeof run>>): void {
         .map(([w, ms]) => `${w}w ${n(ms)} ms`)
         .join(', ')}`,
     );
-    console.log(`in-thread baseline: ${n(v.inThread.qps)} q/s (${formatUs(v.inThread.usPerQuery)} per query)`);
-    printRows(
-      ['batch', 'tasks', '1 worker q/s', '2 workers q/s', '2w/1w', '2w vs in-thread'],
-      BATCHES.map((b) => {
-        const one = v.cells.find((x) => x.workers === 1 && x.batch === b)!;
-        const two = v.cells.find((x) => x.workers === 2 && x.batch === b)!;
-        const cell = (x: Cell) => (v.repeats > 1 ? `${n(x.qps)} (${n(x.qpsMin)}-${n(x.qpsMax)})` : n(x.qps));
-        return [String(b), n(one.tasks), cell(one), cell(two), `${v.scaling[b]!.toFixed(2)}x`, `${(two.qps / v.inThread.qps).toFixed(2)}x`];
-      }),
+    console.log(
+      `in-thread: without the memo ${n(v.inThread['no-memo'].qps)} q/s (${formatUs(v.inThread['no-memo'].usPerQuery)} per query, ${n(v.queries['no-memo'])} queries); with it ${n(v.inThread.memo.qps)} q/s (${formatUs(v.inThread.memo.usPerQuery)}, ${n(v.queries.memo)} queries, hit rate ${pct(v.inThread.memo.hitRate)} on a cold memo)`,
     );
-    console.log(`per-task overhead removed by batching (1 worker, batch 1 vs 1,000): ${v.taskOverheadUs > 0 ? `${formatUs(v.taskOverheadUs)} per task` : 'below the noise at this answer time'}`);
+    for (const mode of MODES) {
+      console.log(
+        mode === 'memo'
+          ? `\nwith the answer memo (${n(v.queries.memo)} queries per run, each run on a cold memo in every worker):`
+          : `\nwithout the memo (every answer computed, as for all-distinct requests; ${n(v.queries['no-memo'])} queries per run):`,
+      );
+      printRows(
+        ['batch', 'tasks', '1 worker q/s', '2 workers q/s', '2w/1w', '2w vs in-thread', ...(mode === 'memo' ? ['hit rate 1w / 2w'] : [])],
+        BATCHES.map((b) => {
+          const one = v.cells.find((x) => x.mode === mode && x.workers === 1 && x.batch === b)!;
+          const two = v.cells.find((x) => x.mode === mode && x.workers === 2 && x.batch === b)!;
+          const cell = (x: Cell) => (v.repeats > 1 ? `${n(x.qps)} (${n(x.qpsMin)}-${n(x.qpsMax)})` : n(x.qps));
+          return [
+            String(b),
+            n(one.tasks),
+            cell(one),
+            cell(two),
+            `${v.scaling[mode][b]!.toFixed(2)}x`,
+            `${(two.qps / v.inThread[mode].qps).toFixed(2)}x`,
+            ...(mode === 'memo' ? [`${pct(one.hitRate)} / ${pct(two.hitRate)}`] : []),
+          ];
+        }),
+      );
+      const overhead = v.taskOverheadUs[mode];
+      console.log(`per-task overhead removed by batching (1 worker, batch 1 vs 1,000): ${overhead > 0 ? `${formatUs(overhead)} per task` : 'below the noise at this answer time'}`);
+    }
   }
   console.log('\nAnchors (BENCHMARKS.md B5):');
   for (const a of ANCHORS) console.log(`  ${a}`);

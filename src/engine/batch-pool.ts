@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
 import { resolveWorkerFile } from './worker-file.js';
+import { answerMemoDefault, type AnswerMemoStats } from './answer-memo.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
@@ -22,6 +23,8 @@ export type { BatchQuery } from './batch-types.js';
 export interface AnswerAllOptions extends LoadOptions {
   /** Queries per task for this call (default the pool's `batchSize`). */
   batchSize?: number;
+  /** Whether the workers reuse equal requests' answers in this call (default the pool's `answerMemo`). */
+  answerMemo?: boolean;
 }
 
 /** Options of `BatchPool`. */
@@ -38,6 +41,11 @@ export interface BatchPoolOptions {
   batchSize?: number;
   /** Kernel implementation in the workers (default 'wasm'; 'reference' for comparisons). */
   backend?: 'wasm' | 'reference';
+  /**
+   * Whether each worker reuses the answers of equal requests (engine/answer-memo.ts;
+   * default on, unless `QUOTIENT_ANSWER_MEMO=0`). Each worker has its own memo.
+   */
+  answerMemo?: boolean;
 }
 
 /**
@@ -50,6 +58,10 @@ export class BatchPool {
   /** Queries per task. */
   readonly batchSize: number;
   readonly backend: 'wasm' | 'reference';
+  /** Whether the workers reuse equal requests' answers (BatchPoolOptions.answerMemo). */
+  readonly answerMemo: boolean;
+  /** Over every `answerAll` so far: answers the workers' memos gave (hits) and answers computed (misses, skipped). */
+  readonly answerMemoStats: AnswerMemoStats = { hits: 0, misses: 0, skipped: 0 };
   private readonly piscina: Piscina<BatchTask, BatchResult>;
   private closed = false;
 
@@ -60,6 +72,7 @@ export class BatchPool {
     if (backend !== 'wasm' && backend !== 'reference')
       throw new QuotientError('batch/bad-option', `backend must be 'wasm' or 'reference', got ${JSON.stringify(backend)}`, "pass backend: 'wasm' or 'reference'");
     this.backend = backend;
+    this.answerMemo = options.answerMemo === undefined ? answerMemoDefault() : bool('answerMemo', options.answerMemo);
     // min = max: workers live as long as the pool, so their cached Sessions do too.
     this.piscina = new Piscina<BatchTask, BatchResult>({
       filename: resolveWorkerFile('engine/batch-worker'),
@@ -83,7 +96,7 @@ export class BatchPool {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const batchSize = options.batchSize === undefined ? this.batchSize : positiveInteger('batchSize', options.batchSize);
     if (queries.length === 0) return [];
-    const policy = this.policyRef(policyKey, files, options);
+    const policy = this.policyRef(policyKey, files, options, options.answerMemo === undefined ? this.answerMemo : bool('answerMemo', options.answerMemo));
     const tasks: Promise<BatchResult>[] = [];
     // Sources resolve their line lazily and cannot cross a thread as they are: send plain ones.
     const plain = queries.map((q) => ({ ...q, job: { ...q.job, src: plainSource(q.job.src) } }));
@@ -99,6 +112,9 @@ export class BatchPool {
         throw new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
       }
       for (const a of r.answers) answers.push(a);
+      this.answerMemoStats.hits += r.memo.hits;
+      this.answerMemoStats.misses += r.memo.misses;
+      this.answerMemoStats.skipped += r.memo.skipped;
     });
     return answers;
   }
@@ -126,10 +142,16 @@ export class BatchPool {
     await this.piscina.close();
   }
 
-  private policyRef(key: string, files: InputFile[], load: LoadOptions): PolicyRef {
+  private policyRef(key: string, files: InputFile[], load: LoadOptions, answerMemo = this.answerMemo): PolicyRef {
     if (typeof key !== 'string' || key === '') throw new QuotientError('batch/bad-option', 'policyKey must be a non-empty string', 'name the policy bundle, e.g. by a hash of its files');
-    return { key, files: encodeFiles(files), backend: this.backend, load: { now: load.now } };
+    return { key, files: encodeFiles(files), backend: this.backend, load: { now: load.now }, answerMemo };
   }
+}
+
+function bool(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean')
+    throw new QuotientError('batch/bad-option', `${name} must be true or false, got ${JSON.stringify(value)}`, `pass ${name}: true or false, or leave it out for the default`);
+  return value;
 }
 
 function positiveInteger(name: string, value: unknown): number {

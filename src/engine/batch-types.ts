@@ -11,6 +11,7 @@ import type { JobSpec } from '../model/policy.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
+import type { AnswerMemoStats } from './answer-memo.js';
 
 /** One what-if of a batch: the query's name (WhatIf name or `submit`) and the job. */
 export interface BatchQuery {
@@ -32,6 +33,8 @@ export interface PolicyRef {
   backend: 'wasm' | 'reference';
   /** Load options (the snapshot time when the Cluster gives no `at`). */
   load: LoadOptions;
+  /** Whether the worker's Session reuses equal requests' answers for this task (Session.answerMemo). */
+  answerMemo: boolean;
 }
 
 /** One Piscina task: answer every query against the keyed policy, in order. */
@@ -64,6 +67,8 @@ export interface BatchError {
 export interface BatchSuccess {
   ok: true;
   answers: Answer[];
+  /** How this batch's answers were made: from the worker's answer memo (hits) or in full (misses, skipped). */
+  memo: AnswerMemoStats;
 }
 
 export type BatchResult = BatchSuccess | BatchError;

@@ -60,6 +60,9 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
   }
   if (!(session instanceof Session)) return session;
   const answers = new Array<Answer>(task.queries.length);
+  // Per task: one pool call may answer with the memo, the next without (AnswerAllOptions).
+  session.answerMemo = task.policy.answerMemo;
+  const before = { ...session.answerMemoStats };
   for (let i = 0; i < task.queries.length; i++) {
     const q = task.queries[i]!; // i < length
     try {
@@ -68,5 +71,6 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
       return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i };
     }
   }
-  return { ok: true, answers };
+  const after = session.answerMemoStats;
+  return { ok: true, answers, memo: { hits: after.hits - before.hits, misses: after.misses - before.misses, skipped: after.skipped - before.skipped } };
 }

@@ -17,6 +17,7 @@ import { admissionEvaluator } from './admission.js';
 import { answerScale, type ScaleAnswer } from './scale.js';
 import { redactAnswer, viewerFor, type Viewer, type ViewedAnswer } from './visibility.js';
 import { answerWhatIf } from './whatif.js';
+import { answerMemoDefault, memoizedAnswer, type AnswerMemoStats } from './answer-memo.js';
 import { noteAssignedIndices } from './assigned-indices.js';
 import { noteModelBlock } from './model-reasons.js';
 import type { AdmissionRule } from '../rules/compile-admission.js';
@@ -28,6 +29,11 @@ export interface SessionOptions extends LoadOptions {
   backend?: 'wasm' | 'reference';
   /** A kernel to use instead of making one (tests, workers). */
   kernel?: Kernel;
+  /**
+   * Reuse the answer of an equal earlier request (answer-memo.ts: equal in everything
+   * but the job's and the query's names). Default on, unless `QUOTIENT_ANSWER_MEMO=0`.
+   */
+  answerMemo?: boolean;
 }
 
 /** How to treat a user the policy does not list. */
@@ -38,6 +44,13 @@ export interface ViewOptions {
 
 export class Session {
   readonly tables: EligibilityTables;
+  /**
+   * Whether `answer` reuses equal requests' answers (SessionOptions.answerMemo). May be
+   * changed between answers: the memo holds only answers of the snapshot's current state.
+   */
+  answerMemo: boolean;
+  /** How often `answer` was served by the memo and how often it computed. */
+  readonly answerMemoStats: AnswerMemoStats = { hits: 0, misses: 0, skipped: 0 };
 
   private constructor(
     readonly policy: Policy,
@@ -47,8 +60,10 @@ export class Session {
     readonly snapshot: Snapshot | undefined,
     /** Warnings from loading (errors stop before a Session exists). */
     readonly findings: Finding[],
+    answerMemo: boolean,
   ) {
     this.tables = new EligibilityTables(rules, tree);
+    this.answerMemo = answerMemo;
   }
 
   /**
@@ -58,6 +73,8 @@ export class Session {
    * kernel is loaded), whose findings are tagged with that stage like the others.
    */
   static open(files: InputFile[], options: SessionOptions = {}): { session?: Session; findings: Finding[] } {
+    // Read first: a bad QUOTIENT_ANSWER_MEMO is exit 2 before any work.
+    const answerMemo = options.answerMemo ?? answerMemoDefault();
     const loaded = loadPolicy(files, options);
     if (!loaded.policy) return { findings: loaded.findings };
     const policy = loaded.policy;
@@ -73,7 +90,7 @@ export class Session {
       snapshot = built.snapshot;
     }
     const sorted = sortFindings(findings);
-    return { session: new Session(policy, tree, rules, snapshot, sorted), findings: sorted };
+    return { session: new Session(policy, tree, rules, snapshot, sorted, answerMemo), findings: sorted };
   }
 
   /** The admission rules (resource caps, per-module settings), compiled once. */
@@ -81,11 +98,16 @@ export class Session {
     return admissionEvaluator(this.policy).rules;
   }
 
-  /** Answers a submission against the snapshot. Throws when the files hold no Cluster. */
+  /**
+   * Answers a submission against the snapshot. Throws when the files hold no Cluster.
+   * With the answer memo on, a request equal to an earlier one but for its names gets
+   * that answer (answer-memo.ts), deep-equal to a fresh one; its nested parts are frozen.
+   */
   answer(query: string, job: JobSpec): Promise<Answer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     const snap = this.snapshot;
-    return answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(noteModelBlock(a, snap, job), snap));
+    const compute = (): Promise<Answer> => answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(noteModelBlock(a, snap, job), snap));
+    return this.answerMemo ? memoizedAnswer(snap, this.answerMemoStats, query, job, compute) : compute();
   }
 
   /**

@@ -123,6 +123,21 @@ describe('BatchPool', () => {
     }
   });
 
+  it('answers the same with the answer memo on and off, and counts what the memo served', async () => {
+    const files = bundle(SHIPPED[0]!);
+    const queries = adHoc(open(files), 120, 17);
+    const before = { ...pool.answerMemoStats };
+    const on = await pool.answerAll('memo', files, queries, { now: NOW, answerMemo: true });
+    const mid = { ...pool.answerMemoStats };
+    const off = await pool.answerAll('memo', files, queries, { now: NOW, answerMemo: false });
+    expect(off).toEqual(on);
+    // With the memo every answer is a hit or a miss; 120 random submissions repeat some requests.
+    expect(mid.hits - before.hits + mid.misses - before.misses).toBe(120);
+    expect(mid.hits - before.hits).toBeGreaterThan(0);
+    // Without it the workers' memos are not asked.
+    expect(pool.answerMemoStats).toEqual(mid);
+  });
+
   it('returns [] for no queries', async () => {
     expect(await pool.answerAll('empty', bundle(SHIPPED[0]!), [])).toEqual([]);
   });
@@ -151,6 +166,7 @@ describe('BatchPool', () => {
     [{ batchSize: 0 }, 'batchSize must be a positive integer'],
     [{ batchSize: Number.NaN }, 'batchSize must be a positive integer'],
     [{ backend: 'gpu' as 'wasm' }, "backend must be 'wasm' or 'reference'"],
+    [{ answerMemo: 'yes' as unknown as boolean }, 'answerMemo must be true or false'],
   ])('rejects bad options %o', (options, message) => {
     expect(() => new BatchPool(options)).toThrow(message);
   });

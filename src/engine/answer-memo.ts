@@ -1,0 +1,170 @@
+/**
+ * The answer memo: a what-if answer is a pure function of the snapshot's state and of
+ * the request, so a request equal to an earlier one in everything the answer reads gets
+ * the earlier answer (as kube-scheduler's equivalence cache reused predicate results).
+ *
+ * What the key holds, and why that is all the answer can depend on:
+ * - every own field of the job except `name` and `src`, with its value (nested objects
+ *   and arrays too), in the job's own field order: admission reads workspace, quota,
+ *   module, priority, submitter, maxRuntime and the pod's resources; placement reads
+ *   pods, resources and gpuModels; idleResources, checkpoint and faultTolerance reach
+ *   the decision or the victims' rules. A field added to JobSpec later is in the key
+ *   without a change here. A job that is not plain data (a prototype other than
+ *   Object's, a function or symbol value) is never memoized: its fields may not all
+ *   show as own values;
+ * - the snapshot's clock (`cluster.at`): victims' lost work is counted up to it, and a
+ *   live snapshot may move it without changing its jobs.
+ *
+ * Left out, and put back into the reused answer: the job's `name` (the answer's `job`
+ * field) and the query's name (`query`). No sentence of an answer names the submitted
+ * job or its query — sentences say "the job" — and no rule, admission setting or cap
+ * reads the name (admission's facts: rules/evaluate-admission.ts). The job's `src` (where
+ * the WhatIf was written) is read by no answer. test/property/answer-memo.test.ts holds
+ * this: answers to random requests and their renamed twins (other name, query and src)
+ * equal a session's without the memo, field for field.
+ *
+ * Everything else an answer reads is the snapshot's state: the memo lives in
+ * `Snapshot.memo`, which a live snapshot drops on every change. The memo stores a deep,
+ * frozen copy of the computed answer (the caller who computed it keeps theirs); a later
+ * equal request gets a fresh top-level object, so setting its fields never reaches the
+ * memo, and its nested arrays and objects refuse writes. A failed answer is never
+ * shared: the next equal request computes its own.
+ */
+import { QuotientError } from '../errors.js';
+import type { JobSpec } from '../model/policy.js';
+import type { Answer } from './answer.js';
+import type { Snapshot } from './snapshot.js';
+
+/** The environment variable that turns the memo off (`0`) or on (`1`, the default). */
+export const ANSWER_MEMO_ENV = 'QUOTIENT_ANSWER_MEMO';
+
+/**
+ * Answers a snapshot state keeps at most. Beyond it the oldest is dropped: a sweep of
+ * all-distinct requests keeps memory bounded (an answer is ~1-5 KB).
+ */
+export const ANSWER_MEMO_MAX = 4096;
+
+/** How often the memo answered (hits) and how often it computed (misses); `skipped`: requests it could not key. */
+export interface AnswerMemoStats {
+  hits: number;
+  misses: number;
+  skipped: number;
+}
+
+/** Whether the memo is on when the caller does not say: `QUOTIENT_ANSWER_MEMO` (`0` off, `1` or unset on). */
+export function answerMemoDefault(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env[ANSWER_MEMO_ENV];
+  if (raw === undefined || raw === '' || raw === '1') return true;
+  if (raw === '0') return false;
+  throw new QuotientError(
+    'engine/bad-answer-memo',
+    `${ANSWER_MEMO_ENV} must be 0 (off) or 1 (on), got "${raw}"`,
+    `unset it to keep the answer memo on, or set ${ANSWER_MEMO_ENV}=0 to answer every request in full`,
+  );
+}
+
+/**
+ * The memo key of `job`: every own field but `name` and `src`, values included; undefined
+ * when the job is not plain data (then it is answered in full, never memoized).
+ */
+export function requestKey(job: JobSpec): string | undefined {
+  if (!isPlain(job)) return undefined;
+  let out = '';
+  for (const k of Object.getOwnPropertyNames(job)) {
+    if (k === 'name' || k === 'src') continue;
+    const v = encode((job as unknown as Record<string, unknown>)[k]);
+    if (v === undefined) return undefined;
+    out += `${JSON.stringify(k)}:${v},`;
+  }
+  return out;
+}
+
+/** A value as key text, type-tagged so that 1, "1" and true differ; undefined for what is not data. */
+function encode(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Object.is(v, -0) ? '-0' : String(v);
+    case 'boolean':
+      return v ? 't' : 'f';
+    case 'undefined':
+      return 'u';
+    case 'object': {
+      if (v === null) return 'n';
+      if (Array.isArray(v)) {
+        let s = '[';
+        for (let i = 0; i < v.length; i++) {
+          const e = i in v ? encode(v[i]) : 'h';
+          if (e === undefined) return undefined;
+          s += `${e},`;
+        }
+        return `${s}]`;
+      }
+      if (!isPlain(v)) return undefined;
+      let s = '{';
+      for (const k of Object.getOwnPropertyNames(v)) {
+        const e = encode((v as Record<string, unknown>)[k]);
+        if (e === undefined) return undefined;
+        s += `${JSON.stringify(k)}:${e},`;
+      }
+      return `${s}}`;
+    }
+    default:
+      return undefined; // function, symbol, bigint: not a request's data
+  }
+}
+
+function isPlain(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The answer to `job` from the snapshot's memo, or `compute()`'s, stored frozen for the
+ * next equal request. The returned answer carries this call's `query` and job name.
+ */
+export function memoizedAnswer(snap: Snapshot, stats: AnswerMemoStats, query: string, job: JobSpec, compute: () => Promise<Answer>): Promise<Answer> {
+  const request = requestKey(job);
+  if (request === undefined) {
+    stats.skipped++;
+    return compute();
+  }
+  const key = `${snap.cluster.at}\u0000${request}`;
+  const memo = snap.memo('answer-memo', () => new Map<string, Promise<Answer>>());
+  const name = job.name;
+  const known = memo.get(key);
+  if (known) {
+    stats.hits++;
+    // A failed computation is not shared: this request computes its own.
+    return known.then((a) => renamed(a, query, name), compute);
+  }
+  stats.misses++;
+  const made = compute();
+  // The memo keeps its own frozen copy: this caller's answer stays theirs to change, and
+  // freezing never reaches an object the answer shares with the policy (victimOrder).
+  const stored = made.then(frozenCopy);
+  stored.catch(() => {
+    if (memo.get(key) === stored) memo.delete(key);
+  });
+  if (memo.size >= ANSWER_MEMO_MAX) memo.delete(memo.keys().next().value!);
+  memo.set(key, stored);
+  return made;
+}
+
+/** A fresh top-level copy of a stored answer with this request's query and job name, in the answer's own field order. */
+function renamed(a: Answer, query: string, name: string): Answer {
+  const out: Answer = Object.assign({}, a);
+  out.query = query;
+  out.job = name;
+  return out;
+}
+
+/** A deep copy of an answer's plain data (objects, arrays, primitives), every object and array in it frozen. */
+function frozenCopy<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return Object.freeze(v.map(frozenCopy)) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = frozenCopy((v as Record<string, unknown>)[k]);
+  return Object.freeze(out) as T;
+}
