@@ -89,7 +89,7 @@ describe('answer memo: what callers get', () => {
     const first = await s.answer('q', job);
     const want = JSON.stringify(first);
     // The caller that computed it owns its answer: changing it reaches nothing stored.
-    first.reasons.push({ code: 'quota/fits', message: 'changed' } as (typeof first.reasons)[number]);
+    first.reasons.push({ code: 'quota/fits', message: 'changed' });
     first.decision = 'wait';
     const hit = await s.answer('q', job);
     expect(JSON.stringify(hit)).toBe(want);
