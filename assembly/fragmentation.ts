@@ -2,8 +2,9 @@
 // `fragmentation` strategy places by; src/kernel/fragmentation.ts is its definition and
 // the twin's copy. For one node and one typical pod shape s, in milli-GPUs: a cpu-only
 // shape, or one whose models exclude the node's, cannot use any free milli (all count);
-// a shape that fits (s.gpu GPUs with ≥ s.milli left, and s.cpu free) cannot use the
-// milli on GPUs with less than s.milli left; a shape that does not fit can use none.
+// a shape that fits (s.gpu GPUs with ≥ s.milli left, s.cpu free, and s.mem free when it
+// asks memory) cannot use the milli on GPUs with less than s.milli left; a shape that
+// does not fit can use none.
 // The node's fragmentation is Σ weight(s) · term(s).
 //
 // How the kernel computes it (the twin scans every GPU for every shape; this gives the
@@ -25,7 +26,11 @@
 // one of the workload's (the common case: the workload lists the typical pods) keep each
 // node's rank and chosen GPU in a memo, one slot per (node, workload shape), stamped with
 // the node's version (bumped by `setNodeMask`): a pass over the pool then computes ranks
-// only for the nodes that changed since the shape last came. The memo sits past
+// only for the nodes that changed since the shape last came. The request's memory enters
+// a rank only through which shapes' memory still fits beside the pod (free memory after
+// ≥ s.mem), that is through how many of the workload's distinct memory asks are ≤ the
+// memory left after (`memLevel`); the slot keeps that count too, so pods of one shape
+// asking different memory share a slot exactly when their ranks are the same. The memo sits past
 // REGION_END (nodes × MAX_SHAPES × 16 B), laid out on the first fragmentation query after
 // a reserve (`prepareRankMemo`), so a kernel never asked to place by fragmentation spends
 // no memory on it.
@@ -36,7 +41,7 @@
 // twin's whatever the order.
 
 import {
-  NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_MODEL, MILLI_PER_GPU, FRAG_STRIDE, FRAG_BEFORE, FRAG_VERSION, REGION_END,
+  NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_MODEL, MILLI_PER_GPU, FRAG_STRIDE, FRAG_BEFORE, FRAG_VERSION, REGION_END,
   regionStart,
 } from './layout';
 import {
@@ -58,21 +63,26 @@ export const CPU_PER_MILLI: f64 = 16;
 
 /** The most typical pod shapes a workload lists. */
 export const MAX_SHAPES: u32 = 64;
-/** One shape: gpu u32 · milli u32 (1000 whole, 0 cpu-only) · models u32 · pad · cpu f64 · weight f64. */
-export const SHAPE_STRIDE: u32 = 32;
+/** One shape: gpu u32 · milli u32 (1000 whole, 0 cpu-only) · models u32 · pad · cpu f64 · weight f64 · mem f64 (MiB, 0 not asked). */
+export const SHAPE_STRIDE: u32 = 40;
 export const SHAPE_GPU: u32 = 0;
 export const SHAPE_MILLI: u32 = 4;
 export const SHAPE_MODELS: u32 = 8;
 export const SHAPE_CPU: u32 = 16;
 export const SHAPE_WEIGHT: u32 = 24;
+export const SHAPE_MEM: u32 = 32;
 
-const table: usize = memory.data(2048, 8);
+const table: usize = memory.data(<i32>(MAX_SHAPES * SHAPE_STRIDE), 8);
 /** The GPU shapes of the table by descending milli (`useShapes`), as parallel arrays for `evaluate`. */
 const byMilli: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
 const byGpu: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
 const byModels: usize = memory.data(<i32>MAX_SHAPES * 4, 8);
 const byCpu: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
 const byWeight: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
+const byMem: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
+/** The distinct memory asks > 0 of the GPU shapes, ascending (f64 × levelCount): `memLevel`'s steps. */
+const memLevels: usize = memory.data(<i32>MAX_SHAPES * 8, 8);
+let levelCount: u32 = 0;
 /** Shapes of the table in use (`useShapes`). */
 let shapeCount: u32 = 0;
 /** GPU shapes in the by-milli arrays. */
@@ -101,12 +111,14 @@ export function useShapes(count: u32): bool {
   shapeCount = count;
   weightSum = 0;
   gpuShapes = 0;
+  levelCount = 0;
   for (let s: u32 = 0; s < count; s++) {
     const at = table + <usize>s * SHAPE_STRIDE;
     const weight = load<f64>(at + SHAPE_WEIGHT);
     weightSum += weight;
     const milli = load<u32>(at + SHAPE_MILLI);
     if (milli == 0) continue;
+    addMemLevel(load<f64>(at + SHAPE_MEM));
     // Insertion by descending milli (≤ 64 shapes, once per workload).
     let i = gpuShapes++;
     while (i > 0 && load<u32>(byMilli + ((<usize>i - 1) << 2)) < milli) {
@@ -116,6 +128,7 @@ export function useShapes(count: u32): bool {
       store<u32>(byModels + (<usize>i << 2), load<u32>(byModels + (j << 2)));
       store<f64>(byCpu + (<usize>i << 3), load<f64>(byCpu + (j << 3)));
       store<f64>(byWeight + (<usize>i << 3), load<f64>(byWeight + (j << 3)));
+      store<f64>(byMem + (<usize>i << 3), load<f64>(byMem + (j << 3)));
       i--;
     }
     store<u32>(byMilli + (<usize>i << 2), milli);
@@ -123,9 +136,38 @@ export function useShapes(count: u32): bool {
     store<u32>(byModels + (<usize>i << 2), load<u32>(at + SHAPE_MODELS));
     store<f64>(byCpu + (<usize>i << 3), load<f64>(at + SHAPE_CPU));
     store<f64>(byWeight + (<usize>i << 3), weight);
+    store<f64>(byMem + (<usize>i << 3), load<f64>(at + SHAPE_MEM));
   }
   forgetFragmentation();
   return true;
+}
+
+/** Adds `mem` (> 0, not yet listed) to the ascending `memLevels`. */
+function addMemLevel(mem: f64): void {
+  if (!(mem > 0)) return;
+  let i = levelCount;
+  while (i > 0 && load<f64>(memLevels + ((<usize>i - 1) << 3)) >= mem) {
+    if (load<f64>(memLevels + ((<usize>i - 1) << 3)) == mem) return;
+    i--;
+  }
+  for (let j = levelCount; j > i; j--) store<f64>(memLevels + (<usize>j << 3), load<f64>(memLevels + ((<usize>j - 1) << 3)));
+  store<f64>(memLevels + (<usize>i << 3), mem);
+  levelCount++;
+}
+
+/**
+ * How many of the workload's distinct memory asks are ≤ `freeMem` (binary search): two
+ * node states of equal GPUs and cpu whose free memory has the same level fit the same shapes.
+ */
+function memLevel(freeMem: f64): u32 {
+  let lo: u32 = 0;
+  let hi = levelCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<f64>(memLevels + (<usize>mid << 3)) <= freeMem) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 @inline function leftAt(g: u32): u32 {
@@ -165,9 +207,9 @@ function loadNode(n: u32): u32 {
 /**
  * Fragmentation of a node of GPU model `model` whose first `gpus` GPUs (the rest hold
  * nothing usable) have the room in `list` (descending) summing to `total`, with `cpu`
- * free: W · total − Σ over fitting GPU shapes of weight · usable (the header comment).
+ * and `mem` free: W · total − Σ over fitting GPU shapes of weight · usable (the header comment).
  */
-function evaluate(list: usize, gpus: u32, total: u32, cpu: f64, model: u32): f64 {
+function evaluate(list: usize, gpus: u32, total: u32, cpu: f64, mem: f64, model: u32): f64 {
   let frag = weightSum * <f64>total;
   let k: u32 = 0;
   let usable: u32 = 0;
@@ -178,6 +220,9 @@ function evaluate(list: usize, gpus: u32, total: u32, cpu: f64, model: u32): f64
       k++;
     }
     if (k < load<u32>(byGpu + (<usize>s << 2)) || cpu < load<f64>(byCpu + (<usize>s << 3))) continue;
+    const shapeMem = load<f64>(byMem + (<usize>s << 3));
+    // `!(≥)`: as the twin's `freeMem >= mem`, a NaN fits nothing.
+    if (shapeMem > 0 && !(mem >= shapeMem)) continue;
     const models = load<u32>(byModels + (<usize>s << 2));
     if (models != 0 && ((models >>> model) & 1) == 0) continue;
     frag -= load<f64>(byWeight + (<usize>s << 3)) * <f64>usable;
@@ -191,7 +236,7 @@ function fragmentationBefore(n: u32, total: u32): f64 {
   const cached = load<f64>(at);
   if (cached != 0) return cached - 1;
   const node = nodeAt(n);
-  const frag = evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<u32>(node + NODE_MODEL));
+  const frag = evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<f64>(node + NODE_FREE_MEM), load<u32>(node + NODE_MODEL));
   store<f64>(at, frag + 1);
   return frag;
 }
@@ -205,14 +250,18 @@ export function fragmentationOf(n: u32, fromCache: bool): f64 {
   if (fromCache) return load<f64>(fragCachePtr + <usize>n * FRAG_STRIDE + FRAG_BEFORE) - 1;
   const total = loadNode(n);
   const node = nodeAt(n);
-  return evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<u32>(node + NODE_MODEL));
+  return evaluate(sorted, load<u32>(node + NODE_GPUS), total, load<f64>(node + NODE_FREE_CPU), load<f64>(node + NODE_FREE_MEM), load<u32>(node + NODE_MODEL));
 }
 
-/** One memo slot: rank f64 · the node's version when it was computed u32 (0 = empty) · the chosen GPU u32. */
+/**
+ * One memo slot: rank f64 · the node's version when it was computed u32 (0 = empty) ·
+ * the chosen GPU u16 · the memory level after the pod (`memLevel`) u16.
+ */
 const MEMO_STRIDE: u32 = 16;
 const MEMO_RANK: u32 = 0;
 const MEMO_VERSION: u32 = 8;
 const MEMO_GPU: u32 = 12;
+const MEMO_LEVEL: u32 = 14;
 let memoPtr: usize = 0;
 
 /**
@@ -257,37 +306,41 @@ export function memoColumn(gpu: u32, milli: u32, cpu: f64): i32 {
 
 /**
  * Rank of the request's pod on node `n` (which fits it): from the memo when column ≥ 0
- * and the slot was computed at the node's current version, else `rankWhole` / `rankShare`
- * (milli > 0), memoized. Leaves the GPU a share takes in `shareGpu`.
+ * and the slot was computed at the node's current version and memory level after the
+ * pod, else `rankWhole` / `rankShare` (milli > 0), memoized. Leaves the GPU a share
+ * takes in `shareGpu`.
  */
-export function rankOf(n: u32, gpu: u32, milli: u32, cpu: f64, column: i32): f64 {
-  if (column < 0) return milli > 0 ? rankShare(n, milli, cpu) : rankWhole(n, gpu, cpu);
+export function rankOf(n: u32, gpu: u32, milli: u32, cpu: f64, mem: f64, column: i32): f64 {
+  if (column < 0) return milli > 0 ? rankShare(n, milli, cpu, mem) : rankWhole(n, gpu, cpu, mem);
   const slot = memoSlot(n, column);
   const version = versionOf(n);
-  if (load<u32>(slot + MEMO_VERSION) == version) {
-    shareGpu = load<u32>(slot + MEMO_GPU);
+  const level = memLevel(load<f64>(nodeAt(n) + NODE_FREE_MEM) - mem);
+  if (load<u32>(slot + MEMO_VERSION) == version && <u32>load<u16>(slot + MEMO_LEVEL) == level) {
+    shareGpu = <u32>load<u16>(slot + MEMO_GPU);
     return load<f64>(slot + MEMO_RANK);
   }
-  const rank = milli > 0 ? rankShare(n, milli, cpu) : rankWhole(n, gpu, cpu);
+  const rank = milli > 0 ? rankShare(n, milli, cpu, mem) : rankWhole(n, gpu, cpu, mem);
   store<f64>(slot + MEMO_RANK, rank);
   store<u32>(slot + MEMO_VERSION, version);
-  store<u32>(slot + MEMO_GPU, shareGpu);
+  store<u16>(slot + MEMO_GPU, <u16>shareGpu);
+  store<u16>(slot + MEMO_LEVEL, <u16>level);
   return rank;
 }
 
 /**
- * Rank (placementRank) of placing one pod of `gpu` whole GPUs asking `cpu` on node `n`,
- * which fits it. Every free GPU is alike to the measure (room 1000, the first entries of
- * `sorted`), so the node after is `sorted` without `gpu` of its leading 1000s.
+ * Rank (placementRank) of placing one pod of `gpu` whole GPUs asking `cpu` and `mem` on
+ * node `n`, which fits it. Every free GPU is alike to the measure (room 1000, the first
+ * entries of `sorted`), so the node after is `sorted` without `gpu` of its leading 1000s.
  */
-export function rankWhole(n: u32, gpu: u32, cpu: f64): f64 {
+export function rankWhole(n: u32, gpu: u32, cpu: f64, mem: f64): f64 {
   const total = loadNode(n);
   const before = fragmentationBefore(n, total);
   const node = nodeAt(n);
   const cpuAfter = load<f64>(node + NODE_FREE_CPU) - cpu;
   const totalAfter = total - gpu * MILLI_PER_GPU;
   const gpus = load<u32>(node + NODE_GPUS);
-  const growth = evaluate(sorted + (<usize>gpu << 2), gpus - gpu, totalAfter, cpuAfter, load<u32>(node + NODE_MODEL)) - before;
+  const memAfter = load<f64>(node + NODE_FREE_MEM) - mem;
+  const growth = evaluate(sorted + (<usize>gpu << 2), gpus - gpu, totalAfter, cpuAfter, memAfter, load<u32>(node + NODE_MODEL)) - before;
   return placementRank(growth, totalAfter, cpuAfter);
 }
 
@@ -295,18 +348,19 @@ export function rankWhole(n: u32, gpu: u32, cpu: f64): f64 {
 export let shareGpu: u32 = 0;
 
 /**
- * Rank (placementRank) of placing one pod sharing `milli` of a GPU, asking `cpu`, on node
+ * Rank (placementRank) of placing one pod sharing `milli` of a GPU, asking `cpu` and `mem`, on node
  * `n`, which fits it, at its best GPU (left in `shareGpu`): each distinct room ≥ milli is
  * tried once (GPUs of equal room leave the same node); least growth, then least room,
  * then the lowest GPU of that room — the twin's order over every GPU.
  */
-export function rankShare(n: u32, milli: u32, cpu: f64): f64 {
+export function rankShare(n: u32, milli: u32, cpu: f64, mem: f64): f64 {
   const total = loadNode(n);
   const before = fragmentationBefore(n, total);
   const node = nodeAt(n);
   const gpus = load<u32>(node + NODE_GPUS);
   const model = load<u32>(node + NODE_MODEL);
   const cpuAfter = load<f64>(node + NODE_FREE_CPU) - cpu;
+  const memAfter = load<f64>(node + NODE_FREE_MEM) - mem;
   let bestGrowth: f64 = 0;
   let bestRoom: u32 = 0;
   let found = false;
@@ -323,7 +377,7 @@ export function rankShare(n: u32, milli: u32, cpu: f64): f64 {
       j++;
     }
     store<u32>(after + (<usize>j << 2), x);
-    const growth = evaluate(after, gpus, total - milli, cpuAfter, model) - before;
+    const growth = evaluate(after, gpus, total - milli, cpuAfter, memAfter, model) - before;
     // Rooms come in descending order: an equal growth later has less room and wins.
     if (!found || growth <= bestGrowth) {
       found = true;

@@ -479,7 +479,7 @@ function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
     for (let i = from; i < to; i++) {
       const n = load<u32>(poolNodesPtr + (<usize>i << 2));
       if (fitsOf(n) <= 0) continue;
-      const key = rankOf(n, reqGpu, reqMilli, reqCpu, column);
+      const key = rankOf(n, reqGpu, reqMilli, reqCpu, reqMem, column);
       if (best < 0 || key < bestKey) {
         best = <i32>n;
         bestGpu = shareGpu;

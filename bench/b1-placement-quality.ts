@@ -14,7 +14,8 @@
  *   simulator's BestFit would put them, or, under fragmentation, where fragmentation
  *   grows least by the same rank (src/kernel/fragmentation.ts), added to the kernel as
  *   pods holding no GPU;
- * - fragmentation's workload is the trace's typical pods (below), given in the request;
+ * - fragmentation's workload is the trace's typical pods (below; each asks the least memory
+ *   any pod of its shape asks), given in the request;
  * - `bestfit-sim` and `random-sim` reproduce the simulator's BestFit and Random for every
  *   pod (simulatorFit), so the replay itself can be checked against the published figures;
  * - figures: % of GPU milli allocated when arrivals reach 130 %, and fragmentation at 90 %
@@ -129,7 +130,7 @@ function modelMask(spec: string): number {
 
 /** A pod as a workload shape (weight 1). */
 function shapeOf(p: Pod): WorkloadShape {
-  return { gpu: p.gpus, ...(p.gpus > 0 && p.milli < MILLI ? { milli: p.milli } : {}), cpu: p.cpu, models: modelMask(p.spec), weight: 1 };
+  return { gpu: p.gpus, ...(p.gpus > 0 && p.milli < MILLI ? { milli: p.milli } : {}), cpu: p.cpu, mem: p.mem, models: modelMask(p.spec), weight: 1 };
 }
 
 /** The typical pods of a workload (GetTypicalPods, fragmentation.ts), weights as fractions of the pods they cover. */
@@ -295,7 +296,8 @@ function fragmentationFit(m: Mirror, pod: Pod, workload: readonly WorkloadShape[
     if (cpu < pod.cpu || m.memLeft[n]! < pod.mem) continue;
     const left = m.gpuLeft[n]!;
     const model = nodeSpecs[n]!.model;
-    const growth = nodeFragmentation({ left, freeCpu: cpu - pod.cpu, model }, workload) - nodeFragmentation({ left, freeCpu: cpu, model }, workload);
+    const mem = m.memLeft[n]!;
+    const growth = nodeFragmentation({ left, freeCpu: cpu - pod.cpu, freeMem: mem - pod.mem, model }, workload) - nodeFragmentation({ left, freeCpu: cpu, freeMem: mem, model }, workload);
     const key = placementRank(
       growth,
       left.reduce((a, b) => a + b, 0),
@@ -334,6 +336,7 @@ for (const trace of TRACES) {
       allocatedPct: mean(runs.map((r) => r.allocatedPct)),
       allocatedMin: Math.min(...runs.map((r) => r.allocatedPct)),
       allocatedMax: Math.max(...runs.map((r) => r.allocatedPct)),
+      allocatedPerSeed: runs.map((r) => Number(r.allocatedPct.toFixed(3))),
       fragAt90Pct: mean(runs.map((r) => r.fragAt90Pct)),
       placeUsMean: mean(runs.map((r) => r.placeUs)),
       failedPods: mean(runs.map((r) => r.failed)),

@@ -1,7 +1,8 @@
 /**
  * The typical pods a `fragmentation` pool places against (kernel/fragmentation.ts): the
  * policy's `placement.workload` when given, else learned from the pods the snapshot runs
- * in that pool (each running pod counts once; the most frequent shapes covering 95 %).
+ * in that pool (each running pod counts once; the most frequent shapes covering 95 %;
+ * a learned shape asks the least memory its pods ask).
  */
 import { typicalShapes } from '../kernel/fragmentation.js';
 import type { WorkloadShape } from '../kernel/types.js';
@@ -20,11 +21,11 @@ export function toWorkloadShape(pod: TypicalPod): WorkloadShape {
 }
 
 /** Learns `pool`'s workload from the pods of its running jobs (`pods` pods of `gpu`/`cpu` each). */
-export function learnPoolWorkload(pool: Pool, jobs: ReadonlyArray<{ pods: number; resources: { gpu: number; cpu?: number } }>): void {
+export function learnPoolWorkload(pool: Pool, jobs: ReadonlyArray<{ pods: number; resources: { gpu: number; cpu?: number; memory?: number } }>): void {
   const pods: WorkloadShape[] = [];
   for (const job of jobs) {
     const shape = toWorkloadShape({ gpu: job.resources.gpu, cpu: job.resources.cpu ?? 0, weight: job.pods });
-    pods.push(shape);
+    pods.push(Object.assign(shape, { mem: job.resources.memory ?? 0 }));
   }
   learned.set(pool, typicalShapes(pods));
 }

@@ -9,10 +9,17 @@
  * For one node and one shape s, in milli-GPUs:
  * - s asks no GPU (cpu-only), or the node's GPU model is not one s allows: every free
  *   milli-GPU of the node counts (s can use none of it);
- * - else, when s fits (at least s.gpu GPUs with ≥ s's milli free, and s's cpu free): the
- *   milli left on GPUs with less than s's milli free (s cannot use those);
+ * - else, when s fits (at least s.gpu GPUs with ≥ s's milli free, s's cpu free, and s's
+ *   memory free when s gives one and the node's free memory is known): the milli left on
+ *   GPUs with less than s's milli free (s cannot use those);
  * - else every free milli-GPU counts.
  * The node's fragmentation is Σ weight(s) · term(s).
+ *
+ * Memory is ours, not the paper's: its measure (and B1's fragmentation-at-90 % column)
+ * ignores memory, but near full the openb trace's 8-GPU nodes run out of memory before
+ * GPUs, and a GPU no typical pod's memory fits beside is as lost as a sliver. With each
+ * shape's memory in the fit, B1 allocates ~0.3 points more on multigpu50
+ * (docs/performance.md).
  */
 import type { WorkloadShape } from './types.js';
 
@@ -46,17 +53,19 @@ export const WEIGHT_SCALE = 2 ** 20;
 
 /**
  * The kernel's static workload table (assembly/fragmentation.ts), mirrored:
- * one shape is gpu u32 · milli u32 · models u32 · pad · cpu f64 · weight f64.
+ * one shape is gpu u32 · milli u32 · models u32 · pad · cpu f64 · weight f64 · mem f64.
  * The load-time check (wasm-module.ts checkMirrors) holds these and LEFT_WEIGHT equal
  * to the wasm's globals.
  */
-export const SHAPE_LAYOUT = { MAX_SHAPES: MAX_WORKLOAD_SHAPES, SHAPE_STRIDE: 32, SHAPE_GPU: 0, SHAPE_MILLI: 4, SHAPE_MODELS: 8, SHAPE_CPU: 16, SHAPE_WEIGHT: 24 } as const;
+export const SHAPE_LAYOUT = { MAX_SHAPES: MAX_WORKLOAD_SHAPES, SHAPE_STRIDE: 40, SHAPE_GPU: 0, SHAPE_MILLI: 4, SHAPE_MODELS: 8, SHAPE_CPU: 16, SHAPE_WEIGHT: 24, SHAPE_MEM: 32 } as const;
 
-/** What fragmentation reads of a node: milli-GPUs left on each GPU, free cpu, GPU model. */
+/** What fragmentation reads of a node: milli-GPUs left on each GPU, free cpu and memory, GPU model. */
 export interface FragmentationNode {
   /** Milli-GPUs left per GPU index: 1000 free, 0 held whole, 1000 − used when shared. */
   left: readonly number[];
   freeCpu: number;
+  /** Free memory in MiB; absent: memory is not looked at (the paper's measure, as B1 reports it). */
+  freeMem?: number;
   model: number;
 }
 
@@ -83,7 +92,9 @@ export function shapeFragmentation(node: FragmentationNode, shape: WorkloadShape
     if (x >= milli) fitting++;
     else unusable += x;
   }
-  return fitting >= shape.gpu && node.freeCpu >= shape.cpu ? unusable : total;
+  const mem = shape.mem ?? 0;
+  const memFits = mem === 0 || node.freeMem === undefined || node.freeMem >= mem;
+  return fitting >= shape.gpu && node.freeCpu >= shape.cpu && memFits ? unusable : total;
 }
 
 /** The node's fragmentation: Σ weight · term over the workload's shapes, in the shapes' order. */
@@ -107,15 +118,21 @@ export function kernelWorkload(workload: readonly WorkloadShape[]): WorkloadShap
 /**
  * The typical pods of a list of pod shapes, as the FGD simulator takes them
  * (`GetTypicalPods`): identical shapes counted, the most frequent first, kept until they
- * cover 95 % of the pods; each weighs its count. Shapes compare by every field.
+ * cover 95 % of the pods; each weighs its count. Shapes compare by gpu, milli, cpu and
+ * models; memory is not part of a shape's identity (B1: telling shapes apart by memory
+ * too splits them into ~55 and allocated less), and a typical pod asks the least memory
+ * any of its pods asks, so that a node it does not fit fits none of them.
  */
 export function typicalShapes(pods: readonly WorkloadShape[], coverage = 0.95): WorkloadShape[] {
   const counts = new Map<string, { shape: WorkloadShape; n: number }>();
   for (const p of pods) {
     const key = `${p.gpu}/${p.milli ?? 0}/${p.cpu}/${p.models ?? 0}`;
     const c = counts.get(key);
-    if (c) c.n += p.weight;
-    else counts.set(key, { shape: p, n: p.weight });
+    if (!c) counts.set(key, { shape: p, n: p.weight });
+    else {
+      c.n += p.weight;
+      if ((p.mem ?? 0) < (c.shape.mem ?? 0)) c.shape = Object.assign({}, c.shape, { mem: p.mem ?? 0 });
+    }
   }
   const total = pods.reduce((s, p) => s + p.weight, 0);
   // Stable: equal counts keep first-seen order, so a given list always gives one answer.

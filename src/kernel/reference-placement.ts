@@ -262,8 +262,9 @@ function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, w
   const left = gpuLeft(node);
   let total = 0;
   for (const x of left) total += x;
-  const before = nodeFragmentation({ left, freeCpu: node.freeCpu, model }, workload);
+  const before = nodeFragmentation({ left, freeCpu: node.freeCpu, freeMem: node.freeMem, model }, workload);
   const freeCpu = node.freeCpu - req.cpu;
+  const freeMem = node.freeMem - req.mem;
   if (req.milli) {
     let best: FragmentationChoice | null = null;
     let bestRoom = 0;
@@ -272,7 +273,7 @@ function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, w
       if (room < req.milli) continue;
       const after = [...left];
       after[g] = room - req.milli;
-      const growth = nodeFragmentation({ left: after, freeCpu, model }, workload) - before;
+      const growth = nodeFragmentation({ left: after, freeCpu, freeMem, model }, workload) - before;
       if (!best || growth < best.growth || (growth === best.growth && room < bestRoom)) {
         best = { node: n, mask: (2 ** g) >>> 0, growth, key: placementRank(growth, total - req.milli, freeCpu) };
         bestRoom = room;
@@ -282,7 +283,7 @@ function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, w
   }
   const mask = chooseGpus(nodes, n, req.gpu);
   const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? 0 : x));
-  const growth = nodeFragmentation({ left: after, freeCpu, model }, workload) - before;
+  const growth = nodeFragmentation({ left: after, freeCpu, freeMem, model }, workload) - before;
   return { node: n, mask, growth, key: placementRank(growth, total - req.gpu * MILLI, freeCpu) };
 }
 

@@ -90,6 +90,8 @@ export interface WorkloadShape {
   milli?: number;
   /** cpu per pod in millicores (0 when not asked). */
   cpu: number;
+  /** Memory per pod in MiB; 0 or absent: not asked (the shape fits whatever memory is free). */
+  mem?: number;
   /** GPU models the shape may run on, bit m = model m; 0 or absent = any. */
   models?: number;
   /** Relative frequency, > 0 (counts or fractions alike). */

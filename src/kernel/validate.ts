@@ -176,6 +176,7 @@ function validateWorkload(workload: readonly WorkloadShape[], bad: (field: strin
       if (s.gpu !== 1) bad(`${at}.gpu`, 'must be 1 when the shape asks a share (milli)');
     }
     if (!isFiniteNumber(s.cpu) || s.cpu < 0) bad(`${at}.cpu`, 'must be a finite number >= 0');
+    if (s.mem !== undefined && (!isFiniteNumber(s.mem) || s.mem < 0)) bad(`${at}.mem`, 'must be a finite number >= 0 (MiB; 0: not asked)');
     if (s.models !== undefined && !isMask(s.models)) bad(`${at}.models`, 'must be a 32-bit integer mask (bit m = model m; 0 = any)');
     if (!isFiniteNumber(s.weight) || s.weight <= 0) bad(`${at}.weight`, 'must be a finite number > 0');
   });

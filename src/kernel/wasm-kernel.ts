@@ -374,6 +374,7 @@ export class WasmKernel implements Kernel {
       u32[(at + SHAPE_LAYOUT.SHAPE_MODELS) >>> 2] = (shape.models ?? 0) >>> 0;
       f64[(at + SHAPE_LAYOUT.SHAPE_CPU) >>> 3] = shape.cpu;
       f64[(at + SHAPE_LAYOUT.SHAPE_WEIGHT) >>> 3] = shape.weight;
+      f64[(at + SHAPE_LAYOUT.SHAPE_MEM) >>> 3] = shape.mem ?? 0;
       at += SHAPE_LAYOUT.SHAPE_STRIDE;
     }
     const status = this.wasm.setWorkload(workload.length);

@@ -25,13 +25,14 @@ const shapeArb = fc
     gpu: fc.constantFrom(1, 2, 4, 8),
     milli: fc.constantFrom(...SHARES),
     cpu: fc.constantFrom(0, 500, 2000),
+    mem: fc.constantFrom(0, 0, 1000, 2500, 4000),
     models: fc.constantFrom(0, 0, 1, 2),
     weight: fc.constantFrom(1, 3, 0.5),
   })
   .map((s): WorkloadShape => {
     if (s.kind === 'cpu') return { gpu: 0, cpu: s.cpu || 500, weight: s.weight };
-    if (s.kind === 'share') return { gpu: 1, milli: s.milli, cpu: s.cpu, models: s.models, weight: s.weight };
-    return { gpu: s.gpu, cpu: s.cpu, models: s.models, weight: s.weight };
+    if (s.kind === 'share') return { gpu: 1, milli: s.milli, cpu: s.cpu, mem: s.mem, models: s.models, weight: s.weight };
+    return { gpu: s.gpu, cpu: s.cpu, mem: s.mem, models: s.models, weight: s.weight };
   });
 
 const reqArb: fc.Arbitrary<ReqFields> = fc.record({
@@ -39,6 +40,7 @@ const reqArb: fc.Arbitrary<ReqFields> = fc.record({
   milli: fc.constantFrom(0, 0, 250, 460, 810),
   gpu: fc.constantFrom(1, 1, 2, 4),
   cpu: fc.constantFrom(0, 0, 500),
+  mem: fc.constantFrom(0, 0, 500, 1000, 2000),
   second: fc.boolean(),
   typical: fc.option(fc.nat(5), { nil: null, freq: 2 }),
 });
@@ -49,6 +51,8 @@ interface ReqFields {
   milli: number;
   gpu: number;
   cpu: number;
+  /** Memory per pod: asked even with a typical shape's gpu/milli/cpu, so one memo column sees pods of several memory asks. */
+  mem: number;
   second: boolean;
   /** Ask for the shape of this entry of the workload (mod its length), as most pods do: the wasm memoizes ranks for those. */
   typical: number | null;
@@ -59,26 +63,35 @@ const opArb = fc.oneof(
   fc.record({ kind: fc.constant('binpack' as const), req: reqArb }),
   fc.record({ kind: fc.constant('victims' as const), req: reqArb, picks: fc.array(fc.nat(7), { maxLength: 4 }) }),
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('sweep' as const), req: reqArb }),
 );
 
+/** Memory asks a `sweep` step places one request's shape with, in turn, on an unchanged state. */
+const SWEEP_MEMS = [0, 500, 1000, 2000, 3000, 5000, 8000] as const;
+
 const caseArb = fc.record({
-  nodes: fc.array(fc.record({ gpus: fc.constantFrom(1, 2, 4, 8), model: fc.nat(2), cpuSteps: fc.option(fc.nat(10), { nil: null, freq: 3 }) }), { minLength: 1, maxLength: 6 }),
+  nodes: fc.array(
+    fc.record({ gpus: fc.constantFrom(1, 2, 4, 8), model: fc.nat(2), cpuSteps: fc.option(fc.nat(10), { nil: null, freq: 3 }), memSteps: fc.option(fc.nat(10), { nil: null, freq: 3 }) }),
+    { minLength: 1, maxLength: 6 },
+  ),
   first: fc.array(shapeArb, { minLength: 1, maxLength: 6 }),
   second: fc.array(shapeArb, { minLength: 1, maxLength: 6 }),
   ops: fc.array(opArb, { minLength: 4, maxLength: 24 }),
 });
 
-/** Milli left per GPU and free cpu of node `n`, from the loaded node and the live jobs' pods (the test's own reading). */
-function stateOf(base: KernelNode, n: number, live: ReadonlyMap<number, KernelJob>): { left: number[]; freeCpu: number } {
+/** Milli left per GPU, free cpu and free memory of node `n`, from the loaded node and the live jobs' pods (the test's own reading). */
+function stateOf(base: KernelNode, n: number, live: ReadonlyMap<number, KernelJob>): { left: number[]; freeCpu: number; freeMem: number } {
   const left = new Array<number>(base.gpus).fill(MILLI);
   let freeCpu = base.freeCpu;
+  let freeMem = base.freeMem;
   for (const job of live.values())
     for (const p of job.pods) {
       if (p.node !== n) continue;
       freeCpu -= p.cpu;
+      freeMem -= p.mem;
       for (let g = 0; g < base.gpus; g++) if (Math.floor(p.mask / 2 ** g) % 2 === 1) left[g] = p.milli ? left[g]! - p.milli : 0;
     }
-  return { left, freeCpu };
+  return { left, freeCpu, freeMem };
 }
 
 describe('fragmentation cache (wasm)', () => {
@@ -89,11 +102,12 @@ describe('fragmentation cache (wasm)', () => {
     let victimCalls = 0;
     let workloadSwitches = 0;
     let typicalAsked = 0;
+    let sweeps = 0;
     fc.assert(
       fc.property(caseArb, (c) => {
         const wasm = new WasmKernel();
         const twin = new ReferenceKernel();
-        const nodes = c.nodes.map((n) => node({ gpus: n.gpus, model: n.model, cpu: n.cpuSteps === null ? PLENTY : n.cpuSteps * 500 }));
+        const nodes = c.nodes.map((n) => node({ gpus: n.gpus, model: n.model, cpu: n.cpuSteps === null ? PLENTY : n.cpuSteps * 500, mem: n.memSteps === null ? PLENTY : n.memSteps * 1000 }));
         wasm.load({ nodes, jobs: [] });
         twin.load({ nodes, jobs: [] });
         const live = new Map<number, KernelJob>();
@@ -109,7 +123,7 @@ describe('fragmentation cache (wasm)', () => {
             pods: q.pods,
             gpu: share ? 1 : shape.gpu,
             cpu: shape.cpu,
-            mem: 0,
+            mem: q.mem,
             pool: 0,
             strategy,
             strict: false,
@@ -123,8 +137,8 @@ describe('fragmentation cache (wasm)', () => {
           const cached = wasm.fragmentationScores(true);
           const fresh = wasm.fragmentationScores(false);
           nodes.forEach((base, n) => {
-            const { left, freeCpu } = stateOf(base, n, live);
-            const defined = nodeFragmentation({ left, freeCpu, model: base.model ?? 0 }, weights);
+            const { left, freeCpu, freeMem } = stateOf(base, n, live);
+            const defined = nodeFragmentation({ left, freeCpu, freeMem, model: base.model ?? 0 }, weights);
             expect(fresh[n]).toBe(defined);
             if (cached[n]! >= 0) {
               expect(cached[n]).toBe(defined);
@@ -149,7 +163,15 @@ describe('fragmentation cache (wasm)', () => {
             const req = requestOf(op.req, 'fragmentation');
             if (req.workload !== workload) workloadSwitches++;
             workload = req.workload!;
-            if (op.kind === 'victims') {
+            if (op.kind === 'sweep') {
+              // The same shape asking other memory, nodes unchanged between asks: the
+              // memo's slots were filled for another memory left after the pod.
+              for (const mem of SWEEP_MEMS) {
+                const again = Object.assign({}, req, { mem });
+                expect(wasm.place(again)).toEqual(twin.place(again));
+              }
+              sweeps++;
+            } else if (op.kind === 'victims') {
               const candidates = [...new Set(op.picks)].filter((j) => live.has(j)).map((job) => ({ job, constraintMask: 1 }));
               const alternatives = [{ standing: 'in-quota' as const, candidates, constraints: [] }];
               expect(wasm.selectVictims(req, alternatives)).toEqual(twin.selectVictims(req, alternatives));
@@ -158,7 +180,7 @@ describe('fragmentation cache (wasm)', () => {
               const got = wasm.place(req);
               expect(got).toEqual(twin.place(req));
               if (got.ok && op.keep) {
-                const pods: KernelPod[] = got.pods.map((p) => ({ node: p.node, mask: p.mask, cpu: req.cpu, mem: 0, ...(req.milli ? { milli: req.milli } : {}) }));
+                const pods: KernelPod[] = got.pods.map((p) => ({ node: p.node, mask: p.mask, cpu: req.cpu, mem: req.mem, ...(req.milli ? { milli: req.milli } : {}) }));
                 const job: KernelJob = { pods, rank: order % 3, priority: 1, lostWork: 0, gpus: pods.length * (req.milli ?? req.gpu * MILLI), startedAt: order, order: order++ };
                 const id = wasm.addJob(job);
                 expect(twin.addJob(job)).toBe(id);
@@ -179,5 +201,6 @@ describe('fragmentation cache (wasm)', () => {
     expect(victimCalls).toBeGreaterThan(50);
     expect(workloadSwitches).toBeGreaterThan(150);
     expect(typicalAsked).toBeGreaterThan(300);
+    expect(sweeps).toBeGreaterThan(50);
   });
 });

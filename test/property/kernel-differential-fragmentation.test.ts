@@ -1,6 +1,6 @@
 /**
  * Differential property for the `fragmentation` strategy (FGD): on random snapshots with
- * whole-GPU pods, shares of one GPU, cpu limits and GPU models, and a random workload of
+ * whole-GPU pods, shares of one GPU, cpu and memory limits and GPU models, and a random workload of
  * typical pod shapes, the wasm kernel and the twin give deep-equal answers to place and
  * selectVictims, the wasm path really ran, and an independent judge built on the one
  * definition (src/kernel/fragmentation.ts) finds the first pod's node among those of
@@ -28,18 +28,28 @@ const shapeArb = fc
     gpu: fc.constantFrom(1, 1, 2, 4, 8),
     milli: fc.constantFrom(...SHARES),
     cpu: fc.constantFrom(0, 500, 2000),
+    mem: fc.constantFrom(0, 0, 1000, 4000),
     models: fc.constantFrom(0, 0, 1, 2, 3),
     weight: fc.constantFrom(1, 2, 5, 0.25, 13),
   })
   .map((s): WorkloadShape => {
     if (s.kind === 'cpu') return { gpu: 0, cpu: s.cpu || 500, weight: s.weight };
-    if (s.kind === 'share') return { gpu: 1, milli: s.milli, cpu: s.cpu, models: s.models, weight: s.weight };
-    return { gpu: s.gpu, cpu: s.cpu, models: s.models, weight: s.weight };
+    if (s.kind === 'share') return { gpu: 1, milli: s.milli, cpu: s.cpu, mem: s.mem, models: s.models, weight: s.weight };
+    return { gpu: s.gpu, cpu: s.cpu, mem: s.mem, models: s.models, weight: s.weight };
   });
 
 const caseArb = fc
   .record({
-    nodes: fc.array(fc.record({ gpus: fc.constantFrom(1, 2, 4, 8), model: fc.nat(2), pool: fc.nat(1), cpuSteps: fc.option(fc.nat(12), { nil: null, freq: 3 }) }), { minLength: 1, maxLength: 7 }),
+    nodes: fc.array(
+      fc.record({
+        gpus: fc.constantFrom(1, 2, 4, 8),
+        model: fc.nat(2),
+        pool: fc.nat(1),
+        cpuSteps: fc.option(fc.nat(12), { nil: null, freq: 3 }),
+        memSteps: fc.option(fc.nat(8), { nil: null, freq: 3 }),
+      }),
+      { minLength: 1, maxLength: 7 },
+    ),
     pods: fc.array(
       fc.record({
         job: fc.nat(4),
@@ -48,6 +58,7 @@ const caseArb = fc
         share: fc.option(fc.constantFrom(...SHARES), { nil: null, freq: 2 }),
         count: fc.integer({ min: 1, max: 3 }),
         cpu: fc.constantFrom(0, 500),
+        mem: fc.constantFrom(0, 0, 1000),
       }),
       { maxLength: 24 },
     ),
@@ -57,6 +68,7 @@ const caseArb = fc
       milli: fc.constantFrom(0, 0, 250, 460, 810),
       gpu: fc.constantFrom(1, 1, 2, 4),
       cpu: fc.constantFrom(0, 0, 500),
+      mem: fc.constantFrom(0, 0, 1000, 3000),
       pool: fc.nat(1),
       models: fc.constantFrom(0, 0, 1, 6),
       strict: fc.boolean(),
@@ -64,14 +76,16 @@ const caseArb = fc
     picks: fc.array(fc.nat(4), { maxLength: 5 }),
   })
   .map(({ nodes, pods, workload, req, picks }): FragmentationCase => {
-    const kernelNodes = nodes.map((n) => node({ gpus: n.gpus, model: n.model, pool: n.pool, cpu: n.cpuSteps === null ? PLENTY : n.cpuSteps * 500 }));
+    const kernelNodes = nodes.map((n) =>
+      node({ gpus: n.gpus, model: n.model, pool: n.pool, cpu: n.cpuSteps === null ? PLENTY : n.cpuSteps * 500, mem: n.memSteps === null ? PLENTY : n.memSteps * 1000 }),
+    );
     // The generated pods where they are valid, in order; the rest are dropped.
     const shares = kernelNodes.map((n) => new Array<number>(n.gpus).fill(0));
     const podsOf: KernelPod[][] = [[], [], [], [], []];
     for (const p of pods) {
       const n = p.node % kernelNodes.length;
       const k = kernelNodes[n]!;
-      if (k.freeCpu < p.cpu) continue;
+      if (k.freeCpu < p.cpu || k.freeMem < p.mem) continue;
       const wholeHeld = (g: number): boolean => Math.floor(k.usedMask / 2 ** g) % 2 === 1 && shares[n]![g] === 0;
       let mask: number;
       if (p.share !== null) {
@@ -79,15 +93,16 @@ const caseArb = fc
         if (wholeHeld(g) || shares[n]![g]! + p.share > MILLI) continue;
         shares[n]![g]! += p.share;
         mask = 2 ** g;
-        podsOf[p.job]!.push({ node: n, mask, cpu: p.cpu, mem: 0, milli: p.share });
+        podsOf[p.job]!.push({ node: n, mask, cpu: p.cpu, mem: p.mem, milli: p.share });
       } else {
         const free = Array.from({ length: k.gpus }, (_, g) => g).filter((g) => !wholeHeld(g) && shares[n]![g] === 0);
         if (free.length < p.count) continue;
         const start = p.gpu % (free.length - p.count + 1);
         mask = free.slice(start, start + p.count).reduce((m, g) => m + 2 ** g, 0);
-        podsOf[p.job]!.push({ node: n, mask, cpu: p.cpu, mem: 0 });
+        podsOf[p.job]!.push({ node: n, mask, cpu: p.cpu, mem: p.mem });
       }
       k.freeCpu -= p.cpu;
+      k.freeMem -= p.mem;
       k.usedMask = (k.usedMask | mask) >>> 0;
     }
     const jobs: KernelJob[] = podsOf.map((ps, j) => ({
@@ -106,7 +121,7 @@ const caseArb = fc
         pods: req.pods,
         gpu: share ? 1 : req.gpu,
         cpu: req.cpu,
-        mem: 0,
+        mem: req.mem,
         pool: req.pool,
         strategy: 'fragmentation',
         strict: share ? false : req.strict,
@@ -148,9 +163,9 @@ function judge(snap: KernelSnapshot, req: GangRequest, chosen: { node: number; m
   const grow = (n: number, mask: number): number => {
     const k = snap.nodes[n]!;
     const left = leftOf(snap, n);
-    const before = nodeFragmentation({ left, freeCpu: k.freeCpu, model: k.model ?? 0 }, workload);
+    const before = nodeFragmentation({ left, freeCpu: k.freeCpu, freeMem: k.freeMem, model: k.model ?? 0 }, workload);
     const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? (req.milli ? x - req.milli : 0) : x));
-    const growth = nodeFragmentation({ left: after, freeCpu: k.freeCpu - req.cpu, model: k.model ?? 0 }, workload) - before;
+    const growth = nodeFragmentation({ left: after, freeCpu: k.freeCpu - req.cpu, freeMem: k.freeMem - req.mem, model: k.model ?? 0 }, workload) - before;
     return placementRank(
       growth,
       after.reduce((a, b) => a + b, 0),

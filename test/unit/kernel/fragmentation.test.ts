@@ -34,6 +34,16 @@ describe('fragmentation measure', () => {
     ).toBe(2600);
   });
 
+  it("counts every free milli of a node a shape's memory does not fit beside, when the node's free memory is given", () => {
+    const shape: WorkloadShape = { gpu: 1, cpu: 0, mem: 1000, weight: 1 };
+    expect(nodeFragmentation({ left: [1000, 300], freeCpu: 0, freeMem: 999, model: 0 }, [shape])).toBe(1300);
+    expect(nodeFragmentation({ left: [1000, 300], freeCpu: 0, freeMem: 1000, model: 0 }, [shape])).toBe(300);
+    // No free memory given (the paper's measure, B1's column): memory is not looked at.
+    expect(nodeFragmentation({ left: [1000, 300], freeCpu: 0, model: 0 }, [shape])).toBe(300);
+    // A shape asking no memory fits whatever is free.
+    expect(nodeFragmentation({ left: [1000, 300], freeCpu: 0, freeMem: 0, model: 0 }, [WHOLE])).toBe(300);
+  });
+
   it('scales kernel weights to integers and takes the typical shapes covering 95 % of pods', () => {
     expect(
       kernelWorkload([
@@ -47,6 +57,13 @@ describe('fragmentation measure', () => {
       [1, 90],
       [2, 6],
     ]);
+    // Pods of one shape asking different memory: one typical pod, asking the least of them.
+    const mixed = typicalShapes([
+      { ...WHOLE, mem: 3000 },
+      { ...WHOLE, mem: 2000 },
+      { ...WHOLE, mem: 2500 },
+    ]);
+    expect(mixed.map((s) => [s.weight, s.mem])).toEqual([[3, 2000]]);
   });
 });
 
@@ -80,6 +97,18 @@ describe.each(BACKENDS)('fragmentation strategy (%s kernel)', (backend) => {
     expect(k.place({ ...splitCase.req, strategy: 'binpack' })).toEqual({ ok: true, pods: [{ node: 1, mask: 0b10 }] });
   });
 
+  it("keeps room for the workload's memory: a pod goes where a typical pod's memory still fits beside it", () => {
+    // Two free 2-GPU nodes, 10,000 and 20,000 MiB free; typical pods take 1 GPU and 8,000 MiB.
+    // On n0 the pod (4,000 MiB) leaves 6,000: no typical pod fits, its free GPU counts
+    // (growth +1000 · weight); on n1 it leaves 16,000: growth 0. Without memory in the
+    // shape both grow 0 and the lower index, n0, wins.
+    const k = createKernel(backend);
+    k.load({ nodes: [node({ gpus: 2, mem: 10_000 }), node({ gpus: 2, mem: 20_000 })], jobs: [] });
+    const req: GangRequest = { pods: 1, gpu: 1, cpu: 0, mem: 4000, pool: 0, strategy: 'fragmentation', strict: false, workload: [{ ...WHOLE, mem: 8000 }] };
+    expect(k.place(req).pods[0]!.node).toBe(1);
+    expect(k.place({ ...req, workload: [WHOLE] }).pods[0]!.node).toBe(0);
+  });
+
   it('ranks by packing alone with no workload: the fewest milli-GPUs left after', () => {
     const k = createKernel(backend);
     k.load({ nodes: [node({ gpus: 4 }), node({ gpus: 4, used: [0, 1] }), node({ gpus: 4, used: [2] })], jobs: [] });
@@ -103,5 +132,6 @@ describe.each(BACKENDS)('fragmentation strategy (%s kernel)', (backend) => {
     expect(refused({ ...splitCase.req, workload: [{ ...WHOLE, weight: 0 }] })).toMatch(/^kernel\/invalid-request: request\.workload\[0\]\.weight must be a finite number > 0/);
     expect(refused({ ...splitCase.req, workload: [{ ...WHOLE, gpu: 2, milli: 300 }] })).toMatch(/^kernel\/invalid-request: request\.workload\[0\]\.gpu must be 1/);
     expect(refused({ ...splitCase.req, workload: Array<WorkloadShape>(65).fill(WHOLE) })).toMatch(/at most 64/);
+    expect(refused({ ...splitCase.req, workload: [{ ...WHOLE, mem: -1 }] })).toMatch(/^kernel\/invalid-request: request\.workload\[0\]\.mem must be a finite number >= 0/);
   });
 });
