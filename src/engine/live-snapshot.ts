@@ -217,8 +217,10 @@ export class LiveSnapshot {
     if (job.standing === standing) return;
     const q = this.quotaBuf[index]!;
     this.addUsage(job, q, -1);
-    job.standing = standing;
-    this.addUsage(job, q, 1);
+    // Changed on a copy: a built snapshot's jobs are the policy's own objects (Snapshot.build).
+    const changed: RunningJob = Object.assign({}, job, { standing });
+    snap.jobs[index] = changed;
+    this.addUsage(changed, q, 1);
     this.comboBuf[index] = comboIndex(job.priority, job.module, standing);
     const kjob = snap.state.jobs[index]!;
     kjob.rank = RANK[standing];

@@ -4,7 +4,7 @@
  * without a placement are placed here, in file order, as the scheduler would have.
  */
 import type { Finding } from '../errors.js';
-import type { Kernel, KernelJob, KernelNode, KernelSnapshot } from '../kernel/types.js';
+import type { Kernel, KernelJob, KernelNode, KernelPod, KernelSnapshot } from '../kernel/types.js';
 import { popcount } from '../kernel/gpu-mask.js';
 import { lostGpuHours } from '../model/lost-work.js';
 import { MILLI_PER_GPU, addGpu, shareMilli } from '../model/resources.js';
@@ -41,19 +41,32 @@ export class Snapshot {
     readonly jobs: RunningJob[],
     readonly state: KernelSnapshot,
     readonly kernel: Kernel,
+    nodeIndex: Map<string, number>,
+    poolIndex: Map<string, number>,
+    models: ModelIndex,
   ) {
-    this.nodeIndex = new Map(cluster.nodes.map((n, i) => [n.name, i]));
-    this.poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
-    this.jobIndex = new Map(jobs.map((j, i) => [j.name, i]));
+    this.nodeIndex = nodeIndex;
+    this.poolIndex = poolIndex;
+    this.jobIndex = new Map();
+    for (let i = 0; i < jobs.length; i++) this.jobIndex.set(jobs[i]!.name, i);
     this.usage = computeUsage(tree, jobs);
     this.index = indexJobs(tree, jobs, state, this.poolIndex);
-    this.models = modelIndex(cluster.nodes);
+    this.models = models;
   }
 
-  /** Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. `tree` is the policy's, when the caller has it already. */
+  /**
+   * Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. `tree` is the policy's, when the caller has it already.
+   *
+   * The snapshot's jobs are the cluster's own RunningJob objects, not copies: nothing here
+   * or in an answer writes to them. The jobs whose placement this build completes (pods
+   * given by GPU count, jobs without a placement) are copied first, so the policy's
+   * model keeps what its files say; a LiveSnapshot copies a job before changing it.
+   */
   static build(policy: Policy, cluster: Cluster, kernel: Kernel, tree = new QuotaTree(policy.quotas)): { snapshot?: Snapshot; findings: Finding[] } {
-    const poolIndex = new Map(policy.pools.map((p, i) => [p.name, i]));
-    const nodeIndex = new Map(cluster.nodes.map((n, i) => [n.name, i]));
+    const poolIndex = new Map<string, number>();
+    for (let i = 0; i < policy.pools.length; i++) poolIndex.set(policy.pools[i]!.name, i);
+    const nodeIndex = new Map<string, number>();
+    for (let i = 0; i < cluster.nodes.length; i++) nodeIndex.set(cluster.nodes[i]!.name, i);
     // A cordoned node sits in a pool index no quota draws from: its pods stay and count,
     // new pods never land on it, and preempting its pods frees nothing a submission can use.
     const cordoned = policy.pools.length;
@@ -66,10 +79,22 @@ export class Snapshot {
       pool: n.unschedulable ? cordoned : (poolIndex.get(n.pool) ?? -1),
       model: n.gpuModel === undefined ? 0 : (models.get(n.gpuModel) ?? 0),
     }));
-    const order = new Map([...cluster.jobs.map((j) => j.name)].sort().map((name, i) => [name, i]));
-    // Object.assign keeps one hidden class for every job (a spread literal makes one each).
-    const jobs: RunningJob[] = cluster.jobs.map((j) => Object.assign({}, j, { placement: j.placement.map((p) => Object.assign({}, p, { gpus: [...p.gpus] })) }));
+    const names = new Array<string>(cluster.jobs.length);
+    for (let i = 0; i < names.length; i++) names[i] = cluster.jobs[i]!.name;
+    names.sort();
+    const order = new Map<string, number>();
+    for (let i = 0; i < names.length; i++) order.set(names[i]!, i);
+    // The cluster's jobs, shared; a job whose placement is completed below gets its own copy
+    // (Object.assign keeps one hidden class for every job; a spread literal makes one each).
+    const jobs: RunningJob[] = cluster.jobs.slice();
+    for (let i = 0; i < jobs.length; i++) {
+      const j = jobs[i]!;
+      if (j.placement.length === 0 || j.placement.some((p) => p.indicesAssigned)) {
+        jobs[i] = Object.assign({}, j, { placement: j.placement.map((p) => Object.assign({}, p, { gpus: [...p.gpus] })) });
+      }
+    }
     const kjobs: KernelJob[] = [];
+    const at = cluster.at;
     const occupy = (job: RunningJob): void => {
       for (const p of job.placement) {
         const n = nodes[nodeIndex.get(p.node)!]!; // placements were validated against the nodes
@@ -79,35 +104,72 @@ export class Snapshot {
         n.freeMem -= job.resources.memory ?? 0;
       }
     };
-    const share = (job: RunningJob): number => shareMilli(job.resources.gpu);
-    const toKernelJob = (job: RunningJob): KernelJob => ({
-      pods: job.placement.map((p) => ({
-        node: nodeIndex.get(p.node)!,
-        mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0,
-        cpu: job.resources.cpu ?? 0,
-        mem: job.resources.memory ?? 0,
-        ...(share(job) ? { milli: share(job) } : {}),
-      })),
-      rank: RANK[job.standing],
-      priority: job.priority,
-      lostWork: lostGpuHours(job, cluster.at),
-      gpus: kernelGpus(job),
-      startedAt: job.startedAt,
-      order: order.get(job.name)!,
-    });
+    // Each pod's node index, looked up by name once: pods of `jobs` in order, job i's from podStart[i].
+    const podStart = new Int32Array(jobs.length + 1);
+    for (let i = 0; i < jobs.length; i++) podStart[i + 1] = podStart[i]! + jobs[i]!.placement.length;
+    const podNode = new Int32Array(podStart[jobs.length]!);
+    // One kernel job per running job, its pods in placement order: a list of its own size and a
+    // literal per shape, no per-pod closure or spread (B3's 10,000 nodes make ~39,000 of them).
+    // `first`: where the job's pods are in podNode, or -1 to look their nodes up by name.
+    const toKernelJob = (job: RunningJob, first: number): KernelJob => {
+      const cpu = job.resources.cpu ?? 0;
+      const mem = job.resources.memory ?? 0;
+      const milli = shareMilli(job.resources.gpu);
+      const placement = job.placement;
+      const pods = new Array<KernelPod>(placement.length);
+      for (let k = 0; k < placement.length; k++) {
+        const p = placement[k]!;
+        let mask = 0;
+        for (let g = 0; g < p.gpus.length; g++) mask |= 1 << p.gpus[g]!;
+        const node = first >= 0 ? podNode[first + k]! : nodeIndex.get(p.node)!;
+        pods[k] = milli ? { node, mask: mask >>> 0, cpu, mem, milli } : { node, mask: mask >>> 0, cpu, mem };
+      }
+      return {
+        pods,
+        rank: RANK[job.standing],
+        priority: job.priority,
+        lostWork: lostGpuHours(job, at),
+        gpus: kernelGpus(job),
+        startedAt: job.startedAt,
+        order: order.get(job.name)!,
+      };
+    };
     // Pods given as a node and a GPU count get their indices after every explicit index is
     // taken (check-snapshot made sure they fit): the lowest free aligned block, else the lowest free GPUs.
-    for (const job of jobs) for (const p of job.placement) if (!p.indicesAssigned) for (const g of p.gpus) nodes[nodeIndex.get(p.node)!]!.usedMask |= 1 << g;
-    for (const job of jobs) {
-      for (const p of job.placement) {
-        if (!p.indicesAssigned) continue;
-        const n = nodes[nodeIndex.get(p.node)!]!;
-        p.gpus = assignIndices(n.usedMask >>> 0, n.gpus, job.resources.gpu);
-        for (const g of p.gpus) n.usedMask |= 1 << g;
+    let assigned = false;
+    for (let i = 0; i < jobs.length; i++) {
+      const placement = jobs[i]!.placement;
+      for (let k = 0; k < placement.length; k++) {
+        const p = placement[k]!;
+        const ni = nodeIndex.get(p.node)!; // placements were validated against the nodes
+        podNode[podStart[i]! + k] = ni;
+        if (p.indicesAssigned) assigned = true;
+        else for (const g of p.gpus) nodes[ni]!.usedMask |= 1 << g;
       }
     }
-    for (const n of nodes) n.usedMask = 0;
-    for (const job of jobs) if (job.placement.length > 0) occupy(job);
+    if (assigned) {
+      for (let i = 0; i < jobs.length; i++) {
+        const job = jobs[i]!;
+        job.placement.forEach((p, k) => {
+          if (!p.indicesAssigned) return;
+          const n = nodes[podNode[podStart[i]! + k]!]!;
+          p.gpus = assignIndices(n.usedMask >>> 0, n.gpus, job.resources.gpu);
+          for (const g of p.gpus) n.usedMask |= 1 << g;
+        });
+      }
+    }
+    // Every explicit and assigned GPU is marked now (a shared GPU's bit too: the kernel's
+    // invariant, not free for a whole-GPU pod); what is left is each pod's cpu and memory.
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i]!;
+      const cpu = job.resources.cpu ?? 0;
+      const mem = job.resources.memory ?? 0;
+      for (let f = podStart[i]!; f < podStart[i + 1]!; f++) {
+        const n = nodes[podNode[f]!]!;
+        n.freeCpu -= cpu;
+        n.freeMem -= mem;
+      }
+    }
     for (const n of nodes) n.usedMask >>>= 0;
 
     // Jobs without a placement: the kernel places them in file order on what is left.
@@ -125,7 +187,7 @@ export class Snapshot {
         );
     const unplaced = jobs.filter((j) => j.placement.length === 0);
     if (unplaced.length > 0) {
-      kernel.load({ nodes, jobs: jobs.filter((j) => j.placement.length > 0).map(toKernelJob) });
+      kernel.load({ nodes, jobs: jobs.flatMap((j, i) => (j.placement.length > 0 ? [toKernelJob(j, podStart[i]!)] : [])) });
       for (const job of unplaced) {
         const pool = policy.pools.find((p) => p.name === tree.get(job.quota).pool)!;
         const req = gangRequest(job, poolIndex.get(pool.name)!, pool, maskOf(models, job.gpuModels));
@@ -145,15 +207,19 @@ export class Snapshot {
         }
         job.placement = placed.pods.map((p) => ({ node: cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask) }));
         job.placedByEngine = true;
-        kernel.addJob(toKernelJob(job));
+        kernel.addJob(toKernelJob(job, -1));
         occupy(job);
         for (const p of placed.pods) nodes[p.node]!.usedMask >>>= 0;
       }
       if (findings.length > 0) return { findings };
     }
-    for (const job of jobs) kjobs.push(toKernelJob(job));
+    // A job placed above has pods podNode does not hold: they are looked up by name.
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i]!;
+      kjobs.push(toKernelJob(job, podStart[i + 1]! - podStart[i]! === job.placement.length ? podStart[i]! : -1));
+    }
     kernel.load(state);
-    return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel), findings };
+    return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel, nodeIndex, poolIndex, models), findings };
   }
 
   /**

@@ -36,11 +36,17 @@ export function usageByQuota(
     const standing = standingOf(job);
     if (standing === 'idle') continue;
     const q = tree.indexOf(job.quota);
-    const need = totalRequest(job);
-    for (const a of tree.pathToRoot(q)) {
+    // totalRequest's sums, without its object: this runs once per running job at every load.
+    const gpu = addGpu(0, job.pods * job.resources.gpu);
+    const cpu = job.pods * (job.resources.cpu ?? 0);
+    const memory = job.pods * (job.resources.memory ?? 0);
+    // q and its ancestors (pathToRoot's order, without its list); rows in RESOURCE_NAMES order.
+    for (let a = q; a !== -1; a = tree.parentOf(a)) {
       if (!countsAt(tree, standing, q, a)) continue;
-      const row = usage[a]!; // a is a quota index, i a resource index
-      RESOURCE_NAMES.forEach((r, i) => (row[i] = i === 0 ? addGpu(row[i]!, need[r]) : row[i]! + need[r]));
+      const row = usage[a]!; // a is a quota index
+      row[0] = addGpu(row[0]!, gpu);
+      row[1] = row[1]! + cpu;
+      row[2] = row[2]! + memory;
     }
   }
   return usage;
