@@ -65,16 +65,21 @@ export function answerMemoDefault(env: NodeJS.ProcessEnv = process.env): boolean
 
 /**
  * The memo key of `job`: every own field but `name` and `src`, values included; undefined
- * when the job is not plain data (then it is answered in full, never memoized).
+ * when the job is not plain data (then it is answered in full, never memoized). `prefix`
+ * starts the key (the snapshot's clock).
+ *
+ * The text needs no escaping: every string (field names too) is written with its length
+ * before it (`s5:hello`), every number ends with `;`, and every other value is one tag
+ * character or bracketed, so no two different jobs have the same key.
  */
-export function requestKey(job: JobSpec): string | undefined {
+export function requestKey(job: JobSpec, prefix = ''): string | undefined {
   if (!isPlain(job)) return undefined;
-  let out = '';
+  let out = prefix;
   for (const k of Object.getOwnPropertyNames(job)) {
     if (k === 'name' || k === 'src') continue;
     const v = encode((job as unknown as Record<string, unknown>)[k]);
     if (v === undefined) return undefined;
-    out += `${JSON.stringify(k)}:${v},`;
+    out += `${k.length}:${k}${v}`;
   }
   return out;
 }
@@ -83,21 +88,21 @@ export function requestKey(job: JobSpec): string | undefined {
 function encode(v: unknown): string | undefined {
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return `s${v.length}:${v}`;
     case 'number':
-      return Object.is(v, -0) ? '-0' : String(v);
+      return Object.is(v, -0) ? 'n-0;' : `n${v};`;
     case 'boolean':
       return v ? 't' : 'f';
     case 'undefined':
       return 'u';
     case 'object': {
-      if (v === null) return 'n';
+      if (v === null) return 'z';
       if (Array.isArray(v)) {
         let s = '[';
         for (let i = 0; i < v.length; i++) {
           const e = i in v ? encode(v[i]) : 'h';
           if (e === undefined) return undefined;
-          s += `${e},`;
+          s += e;
         }
         return `${s}]`;
       }
@@ -106,7 +111,7 @@ function encode(v: unknown): string | undefined {
       for (const k of Object.getOwnPropertyNames(v)) {
         const e = encode((v as Record<string, unknown>)[k]);
         if (e === undefined) return undefined;
-        s += `${JSON.stringify(k)}:${e},`;
+        s += `${k.length}:${k}${e}`;
       }
       return `${s}}`;
     }
@@ -120,36 +125,64 @@ function isPlain(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** A memo entry: the stored answer once computed (`done`), and the computation until then. */
+interface Entry {
+  pending: Promise<Answer>;
+  done?: Answer;
+}
+
 /**
  * The answer to `job` from the snapshot's memo, or `compute()`'s, stored frozen for the
  * next equal request. The returned answer carries this call's `query` and job name.
  */
 export function memoizedAnswer(snap: Snapshot, stats: AnswerMemoStats, query: string, job: JobSpec, compute: () => Promise<Answer>): Promise<Answer> {
-  const request = requestKey(job);
-  if (request === undefined) {
+  const key = requestKey(job, `${snap.cluster.at};`);
+  if (key === undefined) {
     stats.skipped++;
     return compute();
   }
-  const key = `${snap.cluster.at}\u0000${request}`;
-  const memo = snap.memo('answer-memo', () => new Map<string, Promise<Answer>>());
+  const memo = snap.memo('answer-memo', () => new Map<string, Entry>());
   const name = job.name;
   const known = memo.get(key);
   if (known) {
     stats.hits++;
+    if (known.done) return Promise.resolve(renamed(known.done, query, name));
     // A failed computation is not shared: this request computes its own.
-    return known.then((a) => renamed(a, query, name), compute);
+    return known.pending.then((a) => renamed(a, query, name), compute);
   }
   stats.misses++;
   const made = compute();
   // The memo keeps its own frozen copy: this caller's answer stays theirs to change, and
   // freezing never reaches an object the answer shares with the policy (victimOrder).
-  const stored = made.then(frozenCopy);
-  stored.catch(() => {
-    if (memo.get(key) === stored) memo.delete(key);
+  const entry: Entry = {
+    pending: made.then((a) => {
+      const stored = frozenCopy(a);
+      entry.done = stored;
+      return stored;
+    }),
+  };
+  entry.pending.catch(() => {
+    if (memo.get(key) === entry) memo.delete(key);
   });
   if (memo.size >= ANSWER_MEMO_MAX) memo.delete(memo.keys().next().value!);
-  memo.set(key, stored);
+  memo.set(key, entry);
   return made;
+}
+
+/**
+ * Freezes every object and array an answer holds (not the answer itself). Answers the
+ * memo served share these parts; after a structured clone (a worker's batch) they are
+ * still shared within the batch, and no longer frozen: BatchPool freezes them again.
+ */
+export function freezeParts(answer: Answer): Answer {
+  for (const k of Object.keys(answer)) deepFreeze((answer as unknown as Record<string, unknown>)[k]);
+  return answer;
+}
+
+function deepFreeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
 }
 
 /** A fresh top-level copy of a stored answer with this request's query and job name, in the answer's own field order. */

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
 import { resolveWorkerFile } from './worker-file.js';
-import { answerMemoDefault, type AnswerMemoStats } from './answer-memo.js';
+import { answerMemoDefault, freezeParts, type AnswerMemoStats } from './answer-memo.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
@@ -96,7 +96,8 @@ export class BatchPool {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const batchSize = options.batchSize === undefined ? this.batchSize : positiveInteger('batchSize', options.batchSize);
     if (queries.length === 0) return [];
-    const policy = this.policyRef(policyKey, files, options, options.answerMemo === undefined ? this.answerMemo : bool('answerMemo', options.answerMemo));
+    const memo = options.answerMemo === undefined ? this.answerMemo : bool('answerMemo', options.answerMemo);
+    const policy = this.policyRef(policyKey, files, options, memo);
     const tasks: Promise<BatchResult>[] = [];
     // Sources resolve their line lazily and cannot cross a thread as they are: send plain ones.
     const plain = queries.map((q) => ({ ...q, job: { ...q.job, src: plainSource(q.job.src) } }));
@@ -111,7 +112,9 @@ export class BatchPool {
         const where = r.query === undefined ? '' : ` (query ${t * batchSize + r.query} of the input)`;
         throw new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
       }
-      for (const a of r.answers) answers.push(a);
+      // Answers the memo served share their parts within a batch (the clone keeps shared
+      // references): frozen, as Session.answer's, so changing one never changes another.
+      for (const a of r.answers) answers.push(memo ? freezeParts(a) : a);
       this.answerMemoStats.hits += r.memo.hits;
       this.answerMemoStats.misses += r.memo.misses;
       this.answerMemoStats.skipped += r.memo.skipped;
