@@ -11,6 +11,11 @@ import type { Collector } from './collector.js';
 import type { JobOrigins } from './build-cluster.js';
 import type { QuotaBuild } from './build-quotas.js';
 
+/** The resources a node may cap besides GPUs, in the order their findings come. */
+const TRACKED = ['cpu', 'memory'] as const;
+/** Every resource, in the order usage is checked. */
+const RESOURCES = ['gpu', 'cpu', 'memory'] as const;
+
 const SHOW = { gpu: (v: number) => `${v} GPU`, cpu: (v: number) => `${formatCpu(v)} cpu`, memory: (v: number) => formatMemory(v) } as const;
 
 /** Runs every snapshot check. */
@@ -44,7 +49,8 @@ function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: Q
 /** Invariant 2: in-quota usage ≤ min everywhere; borrowing jobs exceed only their own quota's min. */
 function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origins: JobOrigins): void {
   const tree = new QuotaTree(quotas);
-  const usage = quotas.map(() => ({ gpu: 0, cpu: 0, memory: 0 }));
+  // Usage per quota, gpu / cpu / memory (RESOURCES order), summed as usage-rule.ts sums it.
+  const usage = quotas.map(() => new Float64Array(RESOURCES.length));
   const reported = new Set<number>();
   for (const job of cluster.jobs) {
     if (job.standing === 'idle') continue;
@@ -54,78 +60,87 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
     for (let a = q; a !== -1; a = tree.parentOf(a)) {
       // A borrower is over its own quota's min by design (SEMANTICS 5.2): not counted there.
       if (!countsAt(tree, job.standing, q, a)) continue;
-      const quota = tree.at(a);
+      const min = tree.at(a).min;
       const used = usage[a]!; // one row per quota
-      for (const r of ['gpu', 'cpu', 'memory'] as const) {
-        // GPU sums of shares stay in whole milli-GPUs, or 0.2 + 0.684 + 0.116 would exceed 1.
-        used[r] = r === 'gpu' ? addGpu(used[r], need[r]) : used[r] + need[r];
-        const min = quota.min[r];
-        if (min !== undefined && used[r] > min && !reported.has(a)) {
-          reported.add(a);
-          const o = origins.get(job.name)!;
-          const borrowingHint =
-            a === q
-              ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them`
-              : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
-          c.error(
-            o.sd,
-            [...o.path, 'quota'],
-            'policy/over-quota',
-            `with job "${job.name}", usage of quota "${quota.name}" reaches ${SHOW[r](used[r])}, above its min of ${SHOW[r](min)}`,
-            borrowingHint,
-          );
-        }
-      }
+      // GPU sums of shares stay in whole milli-GPUs, or 0.2 + 0.684 + 0.116 would exceed 1.
+      // Each resource by its own name (a read keyed by a variable name goes megamorphic), in RESOURCES order.
+      used[0] = addGpu(used[0]!, need.gpu);
+      if (min.gpu !== undefined && used[0] > min.gpu && !reported.has(a)) reportOver(c, origins, tree, job.name, q, a, 'gpu', used[0], min.gpu, reported);
+      used[1] = used[1]! + need.cpu;
+      if (min.cpu !== undefined && used[1] > min.cpu && !reported.has(a)) reportOver(c, origins, tree, job.name, q, a, 'cpu', used[1], min.cpu, reported);
+      used[2] = used[2]! + need.memory;
+      if (min.memory !== undefined && used[2] > min.memory && !reported.has(a)) reportOver(c, origins, tree, job.name, q, a, 'memory', used[2], min.memory, reported);
     }
   }
 }
 
+/** The over-quota finding of quota `a` (once per quota), at the quota field of the job that took it over. */
+function reportOver(c: Collector, origins: JobOrigins, tree: QuotaTree, job: string, q: number, a: number, r: (typeof RESOURCES)[number], used: number, min: number, reported: Set<number>): void {
+  reported.add(a);
+  const quota = tree.at(a);
+  const o = origins.get(job)!;
+  const borrowingHint =
+    a === q
+      ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them`
+      : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
+  c.error(o.sd, [...o.path, 'quota'], 'policy/over-quota', `with job "${job}", usage of quota "${quota.name}" reaches ${SHOW[r](used)}, above its min of ${SHOW[r](min)}`, borrowingHint);
+}
+
 function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {
-  const used = new Map<string, { cpu: number; memory: number; gpus: number; shared: Set<number> | undefined }>();
-  const nodes = new Map(cluster.nodes.map((n) => [n.name, n]));
+  // What the pods on each node hold so far, by node index (a node's name, as placements give it, maps to its index).
+  const nodes = cluster.nodes;
+  const at = new Map<string, number>();
+  for (let i = 0; i < nodes.length; i++) at.set(nodes[i]!.name, i);
+  const gpus = new Float64Array(nodes.length);
+  const used = { cpu: new Float64Array(nodes.length), memory: new Float64Array(nodes.length) };
+  // GPUs of each node that sharing pods use, made only for nodes with sharing pods.
+  const shared = new Map<number, Set<number>>();
   for (const job of cluster.jobs) {
-    job.placement.forEach((p, pi) => {
-      const node = nodes.get(p.node)!;
-      let u = used.get(p.node);
-      if (u === undefined) {
-        u = { cpu: 0, memory: 0, gpus: 0, shared: undefined };
-        used.set(p.node, u);
-      }
+    const share = isGpuShare(job.resources.gpu);
+    const need = { cpu: job.resources.cpu ?? 0, memory: job.resources.memory ?? 0 };
+    for (let pi = 0; pi < job.placement.length; pi++) {
+      const p = job.placement[pi]!;
+      const i = at.get(p.node)!;
+      const node = nodes[i]!;
       // Pods given by GPU count only (their indices come later) must still fit the node's GPUs;
       // a GPU that sharing pods split counts once (build-cluster kept its shares within 1 GPU).
-      if (isGpuShare(job.resources.gpu)) {
+      if (share) {
         const g = p.gpus[0]!;
-        const shared = (u.shared ??= new Set<number>());
-        u.gpus += shared.has(g) ? 0 : 1;
-        shared.add(g);
-      } else u.gpus += p.indicesAssigned ? job.resources.gpu : p.gpus.length;
-      if (u.gpus > node.gpus) {
+        let onNode = shared.get(i);
+        if (onNode === undefined) {
+          onNode = new Set<number>();
+          shared.set(i, onNode);
+        }
+        gpus[i] = gpus[i]! + (onNode.has(g) ? 0 : 1);
+        onNode.add(g);
+      } else gpus[i] = gpus[i]! + (p.indicesAssigned ? job.resources.gpu : p.gpus.length);
+      if (gpus[i] > node.gpus) {
         const o = origins.get(job.name)!;
         c.error(
           o.sd,
           [...o.path, 'placement', pi, 'node'],
           'policy/node-overcommitted',
-          `node "${p.node}" has ${node.gpus} GPUs but its pods hold ${u.gpus} once job "${job.name}" is on it`,
+          `node "${p.node}" has ${node.gpus} GPUs but its pods hold ${gpus[i]} once job "${job.name}" is on it`,
           'place the pod elsewhere, or give the GPU indices each pod holds',
         );
-        u.gpus = -Infinity;
+        gpus[i] = -Infinity;
       }
-      u.cpu += job.resources.cpu ?? 0;
-      u.memory += job.resources.memory ?? 0;
-      for (const r of ['cpu', 'memory'] as const) {
+      for (const r of TRACKED) {
+        const u = used[r];
+        u[i] = u[i]! + need[r];
         const cap = node[r];
-        if (cap !== undefined && u[r] > cap) {
+        if (cap !== undefined && u[i] > cap) {
           const o = origins.get(job.name)!;
           c.error(
             o.sd,
             [...o.path, 'placement', pi, 'node'],
             'policy/node-overcommitted',
-            `node "${p.node}" has ${SHOW[r](cap)} but its pods ask for ${SHOW[r](u[r])} once job "${job.name}" is on it`,
+            `node "${p.node}" has ${SHOW[r](cap)} but its pods ask for ${SHOW[r](u[i])} once job "${job.name}" is on it`,
             `place the pod elsewhere or lower resources.${r}`,
           );
-          u[r] = -Infinity; // report a node once per resource
+          u[i] = -Infinity; // report a node once per resource
         }
       }
-    });
+    }
   }
 }

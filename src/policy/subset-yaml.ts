@@ -90,6 +90,10 @@ function mayResolve(c: number): boolean {
   return c === 126 || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 43 || c === DASH || c === DOT || (c >= 48 && c <= 57);
 }
 
+/** Slots of the cache of plain scalars (a power of two), and the longest scalar it holds. */
+const SCALAR_SLOTS = 1 << 14;
+const SCALAR_MAX = 32;
+
 /** Slots of the table of strings read so far (a power of two). */
 const INTERN_SLOTS = 1 << 16;
 
@@ -153,7 +157,6 @@ class SubsetReader {
   private plain(p: number, e: number): unknown {
     const t = this.text;
     const c = t.charCodeAt(p);
-    if (!mayResolve(c)) return t.slice(p, e);
     if (c >= 48 && c <= 57 && e - p <= 15) {
       let n = 0;
       let i = p;
@@ -164,9 +167,25 @@ class SubsetReader {
       }
       if (i === e) return n;
     }
-    const v = CORE_SCHEMA.resolveImplicitScalarTag(t.slice(p, e)).value;
+    if (e - p > SCALAR_MAX) return mayResolve(c) ? CORE_SCHEMA.resolveImplicitScalarTag(t.slice(p, e)).value : t.slice(p, e);
+    // A scalar read before (a quota, workspace, module, node name or start time repeats
+    // thousands of times in a Cluster): its value again, one string for every repeat and
+    // no second resolution. A slot holds the last text that hashed to it.
+    let h = e - p;
+    for (let i = p; i < e; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
+    const slot = (h ^ (h >>> 15)) & (SCALAR_SLOTS - 1);
+    const seen = this.scalarText[slot];
+    if (seen !== undefined && seen.length === e - p && t.startsWith(seen, p)) return this.scalarValue[slot];
+    const s = t.slice(p, e);
+    const v = mayResolve(c) ? CORE_SCHEMA.resolveImplicitScalarTag(s).value : s;
+    this.scalarText[slot] = s;
+    this.scalarValue[slot] = v;
     return v;
   }
+
+  /** Plain scalars read lately, by a hash of their text, and what they resolved to (see plain). */
+  private readonly scalarText = new Array<string | undefined>(SCALAR_SLOTS);
+  private readonly scalarValue = new Array<unknown>(SCALAR_SLOTS);
 
   /** Every document of the stream. */
   stream(): unknown[] {
