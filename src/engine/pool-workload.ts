@@ -14,18 +14,17 @@ const learned = new WeakMap<Pool, readonly WorkloadShape[]>();
 /** The policy's workload as kernel shapes, made once per Pool (the wasm rewrites its table only for a new array). */
 const given = new WeakMap<Pool, readonly WorkloadShape[]>();
 
-/** A typical pod (policy units: GPUs, a share below 1, millicores) as a kernel shape. */
+/** A typical pod (policy units: GPUs, a share below 1, millicores, MiB) as a kernel shape. */
 export function toWorkloadShape(pod: TypicalPod): WorkloadShape {
   const milli = shareMilli(pod.gpu);
-  return milli ? { gpu: 1, milli, cpu: pod.cpu, weight: pod.weight } : { gpu: pod.gpu, cpu: pod.cpu, weight: pod.weight };
+  return milli ? { gpu: 1, milli, cpu: pod.cpu, mem: pod.memory, weight: pod.weight } : { gpu: pod.gpu, cpu: pod.cpu, mem: pod.memory, weight: pod.weight };
 }
 
 /** Learns `pool`'s workload from the pods of its running jobs (`pods` pods of `gpu`/`cpu` each). */
 export function learnPoolWorkload(pool: Pool, jobs: ReadonlyArray<{ pods: number; resources: { gpu: number; cpu?: number; memory?: number } }>): void {
   const pods: WorkloadShape[] = [];
   for (const job of jobs) {
-    const shape = toWorkloadShape({ gpu: job.resources.gpu, cpu: job.resources.cpu ?? 0, weight: job.pods });
-    pods.push(Object.assign(shape, { mem: job.resources.memory ?? 0 }));
+    pods.push(toWorkloadShape({ gpu: job.resources.gpu, cpu: job.resources.cpu ?? 0, memory: job.resources.memory ?? 0, weight: job.pods }));
   }
   learned.set(pool, typicalShapes(pods));
 }

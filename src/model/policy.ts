@@ -90,6 +90,8 @@ export interface TypicalPod {
   gpu: number;
   /** cpu per pod in millicores (0 when not given). */
   cpu: number;
+  /** memory per pod in MiB (0 when not given: the shape then fits wherever its GPUs and cpu do). */
+  memory: number;
   /** How often it comes, relative to the others (> 0). */
   weight: number;
 }

@@ -244,12 +244,16 @@ function dedupe<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
 
-/** The policy's typical pods with cpu in millicores; a bad cpu quantity is a located finding (and the shape is dropped with it). */
-function buildWorkload(c: Collector, sd: SourceDoc, input: ReadonlyArray<{ gpu: number; cpu?: number | string; weight: number }>): TypicalPod[] {
+/** The policy's typical pods with cpu in millicores and memory in MiB; a bad cpu quantity is a located finding (and the shape is dropped with it). */
+function buildWorkload(c: Collector, sd: SourceDoc, input: ReadonlyArray<{ gpu: number; cpu?: number | string; memory?: number | string; weight: number }>): TypicalPod[] {
   const out: TypicalPod[] = [];
   input.forEach((shape, i) => {
-    const res = parseResources(c, sd, ['spec', 'placement', 'workload', i], { gpu: shape.gpu, ...(shape.cpu === undefined ? {} : { cpu: shape.cpu }) });
-    if (res) out.push({ gpu: shape.gpu, cpu: res.cpu ?? 0, weight: shape.weight });
+    const res = parseResources(c, sd, ['spec', 'placement', 'workload', i], {
+      gpu: shape.gpu,
+      ...(shape.cpu === undefined ? {} : { cpu: shape.cpu }),
+      ...(shape.memory === undefined ? {} : { memory: shape.memory }),
+    });
+    if (res) out.push({ gpu: shape.gpu, cpu: res.cpu ?? 0, memory: res.memory ?? 0, weight: shape.weight });
   });
   return out;
 }

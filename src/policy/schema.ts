@@ -108,6 +108,7 @@ export const quotaTreeSpec = z.strictObject({
           z.strictObject({
             gpu: z.number().min(0).max(32).describe('GPUs per pod: whole, a share below 1, or 0 for cpu-only.'),
             cpu: quantity.optional(),
+            memory: quantity.optional(),
             weight: z.number().positive().describe('How often this shape comes, relative to the others.'),
           }),
         )
