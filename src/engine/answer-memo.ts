@@ -146,9 +146,9 @@ export function memoizedAnswer(snap: Snapshot, stats: AnswerMemoStats, query: st
   const known = memo.get(key);
   if (known) {
     stats.hits++;
-    if (known.done) return Promise.resolve(renamed(known.done, query, name));
+    if (known.done) return Promise.resolve(served(known.done, query, name));
     // A failed computation is not shared: this request computes its own.
-    return known.pending.then((a) => renamed(a, query, name), compute);
+    return known.pending.then((a) => served(a, query, name), compute);
   }
   stats.misses++;
   const made = compute();
@@ -185,11 +185,29 @@ function deepFreeze(v: unknown): void {
   for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
 }
 
+/** Served answers → the stored answer they copy (batch-worker.ts sends a stored answer once per call). */
+const servedFrom = new WeakMap<Answer, Answer>();
+
+/**
+ * The stored (frozen) answer `answer` was served from, when the memo served it: equal to
+ * it but for `query` and `job`. Undefined for a computed answer.
+ */
+export function storedAnswerOf(answer: Answer): Answer | undefined {
+  return servedFrom.get(answer);
+}
+
 /** A fresh top-level copy of a stored answer with this request's query and job name, in the answer's own field order. */
-function renamed(a: Answer, query: string, name: string): Answer {
+export function renamed(a: Answer, query: string, name: string): Answer {
   const out: Answer = Object.assign({}, a);
   out.query = query;
   out.job = name;
+  return out;
+}
+
+/** `renamed`, remembering which stored answer the copy came from. */
+function served(a: Answer, query: string, name: string): Answer {
+  const out = renamed(a, query, name);
+  servedFrom.set(out, a);
   return out;
 }
 

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
 import { resolveWorkerFile } from './worker-file.js';
-import { answerMemoDefault, freezeParts, type AnswerMemoStats } from './answer-memo.js';
+import { answerMemoDefault, freezeParts, renamed, type AnswerMemoStats } from './answer-memo.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
@@ -64,6 +64,8 @@ export class BatchPool {
   readonly answerMemoStats: AnswerMemoStats = { hits: 0, misses: 0, skipped: 0 };
   private readonly piscina: Piscina<BatchTask, BatchResult>;
   private closed = false;
+  /** `answerAll` calls so far: names each call's tasks (BatchTask.call). */
+  private calls = 0;
 
   constructor(options: BatchPoolOptions = {}) {
     this.workers = positiveInteger('workers', options.workers ?? availableParallelism());
@@ -98,27 +100,53 @@ export class BatchPool {
     if (queries.length === 0) return [];
     const memo = options.answerMemo === undefined ? this.answerMemo : bool('answerMemo', options.answerMemo);
     const policy = this.policyRef(policyKey, files, options, memo);
+    const call = String(++this.calls);
     const tasks: Promise<BatchResult>[] = [];
     // Sources resolve their line lazily and cannot cross a thread as they are: send plain ones.
     const plain = queries.map((q) => ({ ...q, job: { ...q.job, src: plainSource(q.job.src) } }));
     for (let start = 0; start < plain.length; start += batchSize) {
-      tasks.push(this.piscina.run({ policy, queries: plain.slice(start, start + batchSize) }));
+      tasks.push(this.piscina.run({ policy, queries: plain.slice(start, start + batchSize), call }));
     }
     const results = await Promise.all(tasks);
-    const answers: Answer[] = [];
+    // The stored answers the workers sent in this call, by `${thread}:${id}`: a batch may
+    // name one another batch of the same worker sent, so all are read before any answer.
+    const stored = new Map<string, Answer>();
     results.forEach((r, t) => {
       if (!r.ok) {
         if (r.code === 'batch/invalid-policy' && r.findings) throw new FindingsError(r.findings);
         const where = r.query === undefined ? '' : ` (query ${t * batchSize + r.query} of the input)`;
         throw new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
       }
-      // Answers the memo served share their parts within a batch (the clone keeps shared
-      // references): frozen, as Session.answer's, so changing one never changes another.
-      for (const a of r.answers) answers.push(memo ? freezeParts(a) : a);
+      // Frozen, as Session.answer's: every answer served from it shares its parts.
+      for (const [id, a] of r.stored ?? []) stored.set(`${r.thread}:${id}`, freezeParts(a));
       this.answerMemoStats.hits += r.memo.hits;
       this.answerMemoStats.misses += r.memo.misses;
       this.answerMemoStats.skipped += r.memo.skipped;
     });
+    const answers: Answer[] = [];
+    for (const r of results) {
+      if (!r.ok) continue; // thrown above
+      if (!r.order) {
+        for (const a of r.answers) answers.push(a);
+        continue;
+      }
+      let computed = 0;
+      let named = 0;
+      for (const id of r.order) {
+        if (id < 0) {
+          answers.push(r.answers[computed++]!);
+          continue;
+        }
+        const from = stored.get(`${r.thread}:${id}`);
+        if (!from)
+          throw new QuotientError(
+            'batch/answer-failed',
+            `worker ${r.thread} named a stored answer (${id}) it did not send in this call`,
+            'this is a bug in Quotient: run again with answerMemo: false',
+          );
+        answers.push(renamed(from, r.names![named++]!, r.names![named++]!));
+      }
+    }
     return answers;
   }
 
@@ -130,7 +158,7 @@ export class BatchPool {
   async warm(policyKey: string, files: InputFile[], load: LoadOptions = {}): Promise<void> {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const policy = this.policyRef(policyKey, files, load);
-    const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [] })));
+    const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [], call: 'warm' })));
     const failed = results.find((r): r is Extract<BatchResult, { ok: false }> => !r.ok);
     if (failed) {
       if (failed.code === 'batch/invalid-policy' && failed.findings) throw new FindingsError(failed.findings);

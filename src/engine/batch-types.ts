@@ -41,6 +41,11 @@ export interface PolicyRef {
 export interface BatchTask {
   policy: PolicyRef;
   queries: BatchQuery[];
+  /**
+   * Names the `answerAll` call the task belongs to (unique per pool): a worker sends each
+   * memo-served answer in full once per call and per worker, then only its id and names.
+   */
+  call: string;
 }
 
 /** Why a batch failed, as a code the pool can branch on. */
@@ -63,10 +68,23 @@ export interface BatchError {
   findings?: Finding[];
 }
 
-/** A batch's answers, one per query, in query order. */
+/**
+ * A batch's answers, one per query, in query order. With the memo, an answer the memo
+ * served travels as `[id, query, job]` in `served` (its stored answer, `stored[id]`, sent
+ * in full by this worker once per call, in this batch or an earlier one of the call) and
+ * a computed one in full in `answers`: `order` says, per query, which (-1: next of
+ * `answers`; else an id). Ids are unique per worker thread (`thread`) for its lifetime.
+ */
 export interface BatchSuccess {
   ok: true;
   answers: Answer[];
+  thread: number;
+  /** Per query: -1 (the next of `answers`) or the id of the stored answer it copies. */
+  order?: number[];
+  /** The query and job names of each served answer, in query order. */
+  names?: string[];
+  /** Stored answers sent for the first time in this call by this worker: [id, answer]. */
+  stored?: Array<[number, Answer]>;
   /** How this batch's answers were made: from the worker's answer memo (hits) or in full (misses, skipped). */
   memo: AnswerMemoStats;
 }

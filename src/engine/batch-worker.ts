@@ -13,6 +13,8 @@ import { hasErrors } from '../errors.js';
 import type { Answer } from './answer.js';
 import { decodeFiles, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
 import { Session } from './session.js';
+import { storedAnswerOf } from './answer-memo.js';
+import { threadId } from 'node:worker_threads';
 
 /** Sessions a worker keeps; the least recently used beyond this is dropped (memory). */
 const MAX_SESSIONS = 4;
@@ -59,18 +61,50 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
     return { ok: false, code: 'batch/open-failed', message: `cannot open policy "${task.policy.key}": ${(e as Error).message}` };
   }
   if (!(session instanceof Session)) return session;
-  const answers = new Array<Answer>(task.queries.length);
+  const memo = task.policy.answerMemo;
   // Per task: one pool call may answer with the memo, the next without (AnswerAllOptions).
-  session.answerMemo = task.policy.answerMemo;
+  session.answerMemo = memo;
+  if (memo && sent.call !== task.call) {
+    sent.call = task.call;
+    sent.ids = new Map();
+  }
+  const answers: Answer[] = [];
+  const order: number[] = [];
+  const names: string[] = [];
+  const stored: Array<[number, Answer]> = [];
   const before = { ...session.answerMemoStats };
   for (let i = 0; i < task.queries.length; i++) {
     const q = task.queries[i]!; // i < length
+    let a: Answer;
     try {
-      answers[i] = await session.answer(q.query, q.job);
+      a = await session.answer(q.query, q.job);
     } catch (e) {
       return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i };
     }
+    const from = memo ? storedAnswerOf(a) : undefined;
+    if (!from) {
+      answers.push(a);
+      if (memo) order.push(-1);
+      continue;
+    }
+    // A served answer crosses the thread in full once per call; after that, its id and names.
+    let id = sent.ids.get(from);
+    if (id === undefined) {
+      id = sent.next++;
+      sent.ids.set(from, id);
+      stored.push([id, from]);
+    }
+    order.push(id);
+    names.push(a.query, a.job);
   }
   const after = session.answerMemoStats;
-  return { ok: true, answers, memo: { hits: after.hits - before.hits, misses: after.misses - before.misses, skipped: after.skipped - before.skipped } };
+  const counts = { hits: after.hits - before.hits, misses: after.misses - before.misses, skipped: after.skipped - before.skipped };
+  return memo ? { ok: true, answers, thread: threadId, order, names, stored, memo: counts } : { ok: true, answers, thread: threadId, memo: counts };
 }
+
+/**
+ * The stored answers this worker has sent in the current call. Ids are never reused (a
+ * call that comes back after another starts a fresh map, with new ids), so an id names
+ * one stored answer for the pool's whole life.
+ */
+const sent: { call: string; ids: Map<Answer, number>; next: number } = { call: '', ids: new Map(), next: 0 };

@@ -143,6 +143,22 @@ describe('BatchPool', () => {
     for (const [a] of twins) expect(() => a.reasons.push(a.reasons[0]!)).toThrow(TypeError);
   });
 
+  it('answers two calls at once with the memo as Session.answer does (served answers cross once per call)', async () => {
+    const files = bundle(SHIPPED[0]!);
+    const session = open(files);
+    // Each submission three times under other names, in two calls whose small batches interleave on both workers.
+    const thrice = (seed: number) => [0, 1, 2].flatMap((round) => adHoc(session, 30, seed).map((q) => ({ ...q, job: { ...q.job, name: `${q.job.name}-${seed}-${round}` } })));
+    const [a, b] = [thrice(23), thrice(29)];
+    const [gotA, gotB] = await Promise.all([
+      pool.answerAll('interleave', files, a, { now: NOW, answerMemo: true, batchSize: 4 }),
+      pool.answerAll('interleave', files, b, { now: NOW, answerMemo: true, batchSize: 5 }),
+    ]);
+    const plain = Session.open(files, { now: NOW, answerMemo: false }).session!;
+    expect(gotA).toEqual(await inThread(plain, a));
+    expect(gotB).toEqual(await inThread(plain, b));
+    expect(JSON.stringify(gotA)).toBe(JSON.stringify(await inThread(plain, a)));
+  });
+
   it('returns [] for no queries', async () => {
     expect(await pool.answerAll('empty', bundle(SHIPPED[0]!), [])).toEqual([]);
   });
