@@ -9,6 +9,9 @@
  * here are shared. Each size runs `--repeats` times; figures are medians with min and
  * max. The same queries answered in this process through `Session.answer` (each once,
  * as the CLI does) give the in-process cost per answer beside it, measured in the same run.
+ * Both sides run with the answer memo off (QUOTIENT_ANSWER_MEMO=0, engine/answer-memo.ts):
+ * the generated WhatIfs repeat some (quota, shape) pairs under other names, and the figure
+ * is the cost of a complete answer, not of a memo hit.
  *
  *   npm run build                                   # the CLI runs from dist/
  *   npm run bench:cli -- [--nodes 10000] [--many 501] [--few 3] [--repeats 3] [--json]
@@ -63,7 +66,7 @@ function writePolicy(dir: string, queriesPerShape: number): number {
 function runCli(policyDir: string, probe: string, usageFile: string): Run {
   const start = performance.now();
   const r = spawnSync(process.execPath, ['--import', probe, CLI, 'whatif', policyDir, '--json'], {
-    env: { ...process.env, QUOTIENT_BENCH_USAGE: usageFile, NO_COLOR: '1' },
+    env: { ...process.env, QUOTIENT_BENCH_USAGE: usageFile, NO_COLOR: '1', QUOTIENT_ANSWER_MEMO: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
     maxBuffer: 64 << 20,
   });
@@ -81,7 +84,7 @@ const summary = (xs: number[]) => {
 async function inProcess(): Promise<{ openCpuMs: number; perAnswerCpuMs: number; answers: number }> {
   const p = b3Policy({ nodes: NODES, queriesPerShape: Math.ceil(MANY / 3) });
   let c = process.cpuUsage();
-  const { session } = Session.open(p.files);
+  const { session } = Session.open(p.files, { answerMemo: false });
   const open = process.cpuUsage(c);
   if (!session) throw new Error('B3 policy does not load');
   c = process.cpuUsage();
