@@ -8,7 +8,7 @@
  */
 import type { PathSeg } from '../policy/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
-import { addResourceList, kubeNames, NAME_ANNOTATION, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const ELASTIC_QUOTA_API = 'scheduling.sigs.k8s.io/v1alpha1';
 const PREFIX = 'quota.scheduling.koordinator.sh';
@@ -64,6 +64,7 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
     }
     quotas.push(q);
   }
+  resolveParentObjects(quotas);
   for (const q of quotas) {
     if (q.parent !== null && !isParent.has(q.parent) && quotas.some((p) => p.name === q.parent)) {
       report.warn(

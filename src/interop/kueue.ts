@@ -13,7 +13,7 @@
 import type { ReclaimMode } from '../model/policy.js';
 import type { PathSeg } from '../policy/source-doc.js';
 import { asObject, type ForeignObject, type Report, where } from './located-json.js';
-import { addResource, kubeNames, NAME_ANNOTATION, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import { addResource, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export type KueueVersion = 'v1beta1' | 'v1beta2';
@@ -111,11 +111,9 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
       );
     }
   }
-  // Parents are named by object name; a quota exported by Quotient keeps its own name in an annotation.
-  const byObject = new Map(quotas.map((q) => [q.objectName ?? q.name, q.name]));
+  resolveParentObjects(quotas);
   for (const q of quotas) {
     if (q.parent === null) continue;
-    q.parent = byObject.get(q.parent) ?? q.parent;
     if (!cohorts.has(q.name)) members.set(q.parent, [...(members.get(q.parent) ?? []), q.name]);
   }
   // A cohort named by ClusterQueues but not declared is implicit in Kueue ("a name that

@@ -107,6 +107,18 @@ export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: 
 }
 
 /**
+ * Turns each quota's parent reference, an object's name as Kubernetes references go, into
+ * that object's Quotient name (which an export keeps in an annotation when it differs).
+ * Object names first: an export lower-cases `A.` to `a` and names a quota `a` `a-2`, and
+ * a child of `A.` names its parent `a` — which is also the Quotient name of another quota.
+ * A reference no object has is kept as it is (orderTree reports it if nothing declares it).
+ */
+export function resolveParentObjects(quotas: LocatedQuota[]): void {
+  const byObject = new Map(quotas.map((q) => [q.objectName ?? q.name, q.name]));
+  for (const q of quotas) if (q.parent !== null) q.parent = byObject.get(q.parent) ?? q.parent;
+}
+
+/**
  * Checks a flat tree (unknown parents, cycles, duplicate names) and orders it parents
  * first; problems are located errors at the quota's origin.
  */
@@ -117,9 +129,6 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
     if (prev) report.error(q.sd, q.path, 'interop/duplicate-quota', `quota "${q.name}" is declared twice (first at ${prev.origin})`, 'names are unique across the tree');
     else byName.set(q.name, q);
   }
-  // Parents are named by object name; a quota exported by Quotient keeps its own name in an annotation.
-  const byObject = new Map(quotas.filter((q) => q.objectName !== undefined).map((q) => [q.objectName!, q.name]));
-  for (const q of quotas) if (q.parent !== null && !byName.has(q.parent) && byObject.has(q.parent)) q.parent = byObject.get(q.parent)!;
   for (const q of byName.values()) {
     if (q.parent !== null && !byName.has(q.parent))
       report.error(

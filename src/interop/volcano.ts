@@ -9,7 +9,7 @@
  */
 import type { PathSeg } from '../policy/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
-import { addResourceList, kubeNames, NAME_ANNOTATION, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const VOLCANO_API = 'scheduling.volcano.sh/v1beta1';
 export const VOLCANO_ROOT = 'root';
@@ -51,6 +51,7 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
     }
     quotas.push(q);
   }
+  resolveParentObjects(quotas);
   return quotas;
 }
 

@@ -66,6 +66,16 @@ const treeArb: fc.Arbitrary<TreeQuota[]> = fc
     return quotas;
   });
 
+/**
+ * Found by this property (seed 1794824667): `A.` exports as object `a` and `a` as `a-2`,
+ * so the child's parent reference `a` is also the Quotient name of the child itself; an
+ * import that read it as a Quotient name before an object name saw a cycle. Always run.
+ */
+const COLLIDING: TreeQuota[] = [
+  { name: 'A.', parent: null, min: { gpu: 0 } },
+  { name: 'a', parent: 'A.', min: { gpu: 0 } },
+];
+
 /** The value of a Quotient field of a quota, as the rows name fields. */
 function field(q: TreeQuota, f: string): unknown {
   if (f === 'name') return q.name;
@@ -105,7 +115,7 @@ describe('export → import round trip', () => {
           const { objects, rows } = exportKueue(quotas, { version, names: NAMES, flavor: 'default-flavor' });
           roundTrip('kueue', quotas, objects, rows);
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, examples: [[COLLIDING]] },
       );
     });
   }
@@ -115,7 +125,7 @@ describe('export → import round trip', () => {
         const { objects, rows } = exportKoordinator(quotas, { names: NAMES, namespace: 'default' });
         roundTrip('koordinator', quotas, objects, rows);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, examples: [[COLLIDING]] },
     );
   });
   it('keeps every field that maps through Volcano', () => {
@@ -124,7 +134,7 @@ describe('export → import round trip', () => {
         const { objects, rows } = exportVolcano(quotas, NAMES);
         roundTrip('volcano', quotas, objects, rows);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, examples: [[COLLIDING]] },
     );
   });
 });
