@@ -76,7 +76,7 @@ export class BatchPool {
     this.backend = backend;
     this.answerMemo = options.answerMemo === undefined ? answerMemoDefault() : bool('answerMemo', options.answerMemo);
     // min = max: workers live as long as the pool, so their cached Sessions do too.
-    this.piscina = new Piscina<BatchTask, BatchResult>({
+    this.piscina = startPiscina({
       filename: resolveWorkerFile('engine/batch-worker'),
       minThreads: this.workers,
       maxThreads: this.workers,
@@ -193,12 +193,15 @@ function positiveInteger(name: string, value: unknown): number {
 }
 
 /**
- * The Node flags the workers start with: this process's, less a TypeScript loader (tsx)
- * it was started with. The worker file is compiled JavaScript (worker-file.ts); under
- * tsx's hooks Piscina would load it as CommonJS through tsx, where every imported
- * binding is a getter, and answers ran ~1.6-1.8× slower than on the calling thread (B5).
+ * The Node flags the workers start with: undefined (Node's default: the calling thread's
+ * own, which also lets V8 and process-wide flags such as `--max-old-space-size` through;
+ * given explicitly, Node refuses those in a worker) unless the process was started with a
+ * TypeScript loader (tsx), which is then left out. The worker file is compiled JavaScript
+ * (worker-file.ts); under tsx's hooks Piscina would load it as CommonJS through tsx, where
+ * every imported binding is a getter, and answers ran ~1.6-1.8× slower than on the
+ * calling thread (B5).
  */
-export function workerExecArgv(execArgv: readonly string[]): string[] {
+export function workerExecArgv(execArgv: readonly string[]): string[] | undefined {
   const isTsx = (value: string | undefined): boolean => value !== undefined && /(^|[/\\])tsx([/\\]|$)/.test(value);
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
@@ -213,5 +216,22 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
     }
     out.push(arg);
   }
-  return out;
+  return out.length === execArgv.length ? undefined : out;
+}
+
+/**
+ * Starts Piscina. With an explicit `execArgv` (the tsx case above), Node refuses V8 and
+ * process-wide flags in a worker (ERR_WORKER_INVALID_EXEC_ARGV, naming them): those
+ * apply to the whole process, workers included, so they are left out and Piscina is
+ * started again. Any other failure is Piscina's own.
+ */
+function startPiscina(options: ConstructorParameters<typeof Piscina>[0] & { execArgv?: string[] }): Piscina<BatchTask, BatchResult> {
+  try {
+    return new Piscina<BatchTask, BatchResult>(options);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const refused = /invalid execArgv flags: (.*)$/.exec((e as Error).message)?.[1]?.split(', ');
+    if (code !== 'ERR_WORKER_INVALID_EXEC_ARGV' || !refused || !options.execArgv) throw e;
+    return new Piscina<BatchTask, BatchResult>({ ...options, execArgv: options.execArgv.filter((a) => !refused.includes(a)) });
+  }
 }

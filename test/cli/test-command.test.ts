@@ -120,4 +120,17 @@ describe('quotient whatif --workers', () => {
     expect(two.status).toBe(0);
     expect(two.stdout).toBe(one.stdout);
   });
+
+  it('answers on worker threads when node was started with a V8 flag (node --max-old-space-size=... quotient)', () => {
+    const one = quotient('whatif', 'policies/', '--json');
+    const r = spawnSync(process.execPath, ['--max-old-space-size=2048', MAIN, 'whatif', 'policies/', '--json', '--workers', '2'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 180_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(one.stdout);
+  });
 });
