@@ -6,7 +6,7 @@
  * interactive query the calling thread's `Session.answer` is faster: use the pool for
  * sweeps of hundreds or thousands of queries.
  */
-import { plainSource } from '../model/source.js';
+import { plainSource, type Source } from '../model/source.js';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
@@ -101,52 +101,67 @@ export class BatchPool {
     const memo = options.answerMemo === undefined ? this.answerMemo : bool('answerMemo', options.answerMemo);
     const policy = this.policyRef(policyKey, files, options, memo);
     const call = String(++this.calls);
-    const tasks: Promise<BatchResult>[] = [];
-    // Sources resolve their line lazily and cannot cross a thread as they are: send plain ones.
-    const plain = queries.map((q) => ({ ...q, job: { ...q.job, src: plainSource(q.job.src) } }));
-    for (let start = 0; start < plain.length; start += batchSize) {
-      tasks.push(this.piscina.run({ policy, queries: plain.slice(start, start + batchSize), call }));
-    }
-    const results = await Promise.all(tasks);
-    // The stored answers the workers sent in this call, by `${thread}:${id}`: a batch may
-    // name one another batch of the same worker sent, so all are read before any answer.
-    const stored = new Map<string, Answer>();
-    results.forEach((r, t) => {
+    const answers = new Array<Answer>(queries.length);
+    // The stored answers the workers sent in this call, by thread and id. Each batch is
+    // taken in as it arrives, while the workers answer the next (the calling thread's
+    // time per query is what bounds the pool: B5): a worker answers its batches one
+    // after another and its results arrive in that order, so every id a batch names was
+    // sent in it or in an earlier batch of the same worker, already taken in.
+    const stored = new Map<number, Map<number, Answer>>();
+    // The first failure in input order is the one reported, whatever order batches end in.
+    let failure: { at: number; error: Error } | undefined;
+    const take = (r: BatchResult, start: number): void => {
       if (!r.ok) {
-        if (r.code === 'batch/invalid-policy' && r.findings) throw new FindingsError(r.findings);
-        const where = r.query === undefined ? '' : ` (query ${t * batchSize + r.query} of the input)`;
-        throw new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
+        if (failure && failure.at < start) return;
+        const where = r.query === undefined ? '' : ` (query ${start + r.query} of the input)`;
+        const error =
+          r.code === 'batch/invalid-policy' && r.findings
+            ? new FindingsError(r.findings)
+            : new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
+        failure = { at: start, error };
+        return;
       }
-      // Frozen, as Session.answer's: every answer served from it shares its parts.
-      for (const [id, a] of r.stored ?? []) stored.set(`${r.thread}:${id}`, freezeParts(a));
       this.answerMemoStats.hits += r.memo.hits;
       this.answerMemoStats.misses += r.memo.misses;
       this.answerMemoStats.skipped += r.memo.skipped;
-    });
-    const answers: Answer[] = [];
-    for (const r of results) {
-      if (!r.ok) continue; // thrown above
       if (!r.order) {
-        for (const a of r.answers) answers.push(a);
-        continue;
+        for (let i = 0; i < r.answers.length; i++) answers[start + i] = r.answers[i]!;
+        return;
       }
+      let ids = stored.get(r.thread);
+      if (!ids) stored.set(r.thread, (ids = new Map()));
+      // Frozen, as Session.answer's: every answer served from it shares its parts.
+      for (const [id, a] of r.stored ?? []) ids.set(id, freezeParts(a));
       let computed = 0;
-      let named = 0;
-      for (const id of r.order) {
+      for (let i = 0; i < r.order.length; i++) {
+        const id = r.order[i]!;
         if (id < 0) {
-          answers.push(r.answers[computed++]!);
+          answers[start + i] = r.answers[computed++]!;
           continue;
         }
-        const from = stored.get(`${r.thread}:${id}`);
-        if (!from)
-          throw new QuotientError(
-            'batch/answer-failed',
-            `worker ${r.thread} named a stored answer (${id}) it did not send in this call`,
-            'this is a bug in Quotient: run again with answerMemo: false',
-          );
-        answers.push(renamed(from, r.names![named++]!, r.names![named++]!));
+        const from = ids.get(id);
+        if (!from) {
+          failure ??= {
+            at: start,
+            error: new QuotientError(
+              'batch/answer-failed',
+              `worker ${r.thread} named a stored answer (${id}) it did not send in this call`,
+              'this is a bug in Quotient: run again with answerMemo: false',
+            ),
+          };
+          return;
+        }
+        const q = queries[start + i]!; // one order entry per query of the batch
+        answers[start + i] = renamed(from, q.query, q.job.name);
       }
+    };
+    const tasks: Promise<void>[] = [];
+    for (let start = 0; start < queries.length; start += batchSize) {
+      const batch = queries.slice(start, start + batchSize);
+      tasks.push(this.piscina.run({ policy, queries: batch, ...sourcesOf(batch), call }).then((r) => take(r, start)));
     }
+    await Promise.all(tasks);
+    if (failure) throw failure.error;
     return answers;
   }
 
@@ -158,7 +173,7 @@ export class BatchPool {
   async warm(policyKey: string, files: InputFile[], load: LoadOptions = {}): Promise<void> {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const policy = this.policyRef(policyKey, files, load);
-    const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [], call: 'warm' })));
+    const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [], sources: [], srcIndex: new Int32Array(0), call: 'warm' })));
     const failed = results.find((r): r is Extract<BatchResult, { ok: false }> => !r.ok);
     if (failed) {
       if (failed.code === 'batch/invalid-policy' && failed.findings) throw new FindingsError(failed.findings);
@@ -177,6 +192,31 @@ export class BatchPool {
     if (typeof key !== 'string' || key === '') throw new QuotientError('batch/bad-option', 'policyKey must be a non-empty string', 'name the policy bundle, e.g. by a hash of its files');
     return { key, files: encodeFiles(files), backend: this.backend, load: { now: load.now }, answerMemo };
   }
+}
+
+/**
+ * A batch's Sources as they cross the thread: each distinct Source once, as a plain copy
+ * (a Source that resolves its line lazily clones without line and column), and per
+ * query its index (-1: the job has none). The queries themselves are sent as they are.
+ */
+function sourcesOf(batch: readonly BatchQuery[]): { sources: Source[]; srcIndex: Int32Array } {
+  const sources: Source[] = [];
+  const seen = new Map<Source, number>();
+  const srcIndex = new Int32Array(batch.length);
+  for (let i = 0; i < batch.length; i++) {
+    const src = batch[i]!.job.src as Source | undefined; // i < length
+    if (src === undefined) {
+      srcIndex[i] = -1;
+      continue;
+    }
+    let at = seen.get(src);
+    if (at === undefined) {
+      at = sources.push(plainSource(src)) - 1;
+      seen.set(src, at);
+    }
+    srcIndex[i] = at;
+  }
+  return { sources, srcIndex };
 }
 
 function bool(name: string, value: unknown): boolean {

@@ -10,6 +10,7 @@ import type { Finding } from '../errors.js';
 import type { JobSpec } from '../model/policy.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
+import type { Source } from '../model/source.js';
 import type { Answer } from './answer.js';
 import type { AnswerMemoStats } from './answer-memo.js';
 
@@ -37,13 +38,21 @@ export interface PolicyRef {
   answerMemo: boolean;
 }
 
-/** One Piscina task: answer every query against the keyed policy, in order. */
+/**
+ * One Piscina task: answer every query against the keyed policy, in order. The queries
+ * travel as the caller gave them, with no copy on the calling thread (its time per query
+ * is what bounds a pool of 2 workers: B5): a job's Source may resolve its line lazily
+ * and then clones without line and column, so each query's `src` is sent beside it, as
+ * an index (`srcIndex`, -1: none) into the batch's distinct plain Sources (`sources`).
+ */
 export interface BatchTask {
   policy: PolicyRef;
   queries: BatchQuery[];
+  sources: Source[];
+  srcIndex: Int32Array;
   /**
    * Names the `answerAll` call the task belongs to (unique per pool): a worker sends each
-   * memo-served answer in full once per call and per worker, then only its id and names.
+   * memo-served answer in full once per call and per worker, then only its id.
    */
   call: string;
 }
@@ -70,19 +79,20 @@ export interface BatchError {
 
 /**
  * A batch's answers, one per query, in query order. With the memo, an answer the memo
- * served travels as `[id, query, job]` in `served` (its stored answer, `stored[id]`, sent
- * in full by this worker once per call, in this batch or an earlier one of the call) and
- * a computed one in full in `answers`: `order` says, per query, which (-1: next of
- * `answers`; else an id). Ids are unique per worker thread (`thread`) for its lifetime.
+ * served travels as an id in `order` (its stored answer, sent in `stored` in full by this
+ * worker once per call, in this batch or an earlier one of the call) and a computed one
+ * in full in `answers`: `order` says, per query, which (-1: next of `answers`; else an
+ * id). Ids are unique per worker thread (`thread`) for its lifetime.
  */
 export interface BatchSuccess {
   ok: true;
   answers: Answer[];
   thread: number;
-  /** Per query: -1 (the next of `answers`) or the id of the stored answer it copies. */
-  order?: number[];
-  /** The query and job names of each served answer, in query order. */
-  names?: string[];
+  /**
+   * Per query: -1 (the next of `answers`) or the id of the stored answer it copies, with
+   * the query's own query and job names (the pool has them: they do not travel back).
+   */
+  order?: Int32Array;
   /** Stored answers sent for the first time in this call by this worker: [id, answer]. */
   stored?: Array<[number, Answer]>;
   /** How this batch's answers were made: from the worker's answer memo (hits) or in full (misses, skipped). */

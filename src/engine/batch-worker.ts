@@ -69,12 +69,13 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
     sent.ids = new Map();
   }
   const answers: Answer[] = [];
-  const order: number[] = [];
-  const names: string[] = [];
+  const order = memo ? new Int32Array(task.queries.length) : undefined;
   const stored: Array<[number, Answer]> = [];
   const before = { ...session.answerMemoStats };
   for (let i = 0; i < task.queries.length; i++) {
     const q = task.queries[i]!; // i < length
+    const src = task.srcIndex[i]!;
+    if (src >= 0) q.job.src = task.sources[src]!; // this worker's own copy of the job
     let a: Answer;
     try {
       a = await session.answer(q.query, q.job);
@@ -82,24 +83,23 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
       return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i };
     }
     const from = memo ? storedAnswerOf(a) : undefined;
-    if (!from) {
+    if (!from || !order) {
       answers.push(a);
-      if (memo) order.push(-1);
+      if (order) order[i] = -1;
       continue;
     }
-    // A served answer crosses the thread in full once per call; after that, its id and names.
+    // A served answer crosses the thread in full once per call; after that, only its id.
     let id = sent.ids.get(from);
     if (id === undefined) {
       id = sent.next++;
       sent.ids.set(from, id);
       stored.push([id, from]);
     }
-    order.push(id);
-    names.push(a.query, a.job);
+    order[i] = id;
   }
   const after = session.answerMemoStats;
   const counts = { hits: after.hits - before.hits, misses: after.misses - before.misses, skipped: after.skipped - before.skipped };
-  return memo ? { ok: true, answers, thread: threadId, order, names, stored, memo: counts } : { ok: true, answers, thread: threadId, memo: counts };
+  return order ? { ok: true, answers, thread: threadId, order, stored, memo: counts } : { ok: true, answers, thread: threadId, memo: counts };
 }
 
 /**

@@ -179,6 +179,17 @@ describe('BatchPool', () => {
     expect((err as QuotientError).message).toContain('query 4 of the input');
   });
 
+  it('names the first failing query in input order when several batches fail', async () => {
+    const files = bundle(SHIPPED[0]!);
+    const good = open(files).policy.whatIfs[0]!.submit;
+    const queries = [0, 1, 2, 3, 4, 5].map((i) => ({ query: 'submit', job: { ...good, name: `j${i}`, workspace: i === 2 || i === 4 ? 'no-such-workspace' : good.workspace } }));
+    for (const batchSize of [1, 2, 6]) {
+      const err = await pool.answerAll('fail', files, queries, { now: NOW, batchSize }).catch((e: unknown) => e);
+      expect((err as QuotientError).code, `batch size ${batchSize}`).toBe('batch/answer-failed');
+      expect((err as QuotientError).message, `batch size ${batchSize}`).toContain('query 2 of the input');
+    }
+  });
+
   it.each([
     [{ workers: 0 }, 'workers must be a positive integer'],
     [{ workers: -2 }, 'workers must be a positive integer'],
