@@ -129,7 +129,7 @@ export class BatchPool {
         return;
       }
       let ids = stored.get(r.thread);
-      if (!ids) stored.set(r.thread, (ids = new Map()));
+      if (!ids) stored.set(r.thread, (ids = new Map<number, Answer>()));
       // Frozen, as Session.answer's: every answer served from it shares its parts.
       for (const [id, a] of r.stored ?? []) ids.set(id, freezeParts(a));
       let computed = 0;
