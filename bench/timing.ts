@@ -3,6 +3,8 @@
  * budget, summarised as median, min and max. Machines here are shared and noisy, so a
  * figure is a median with its spread, and claims are ratios measured in the same run.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** Median, min and max of one measured operation, in microseconds. */
 export interface TimingSummary {
@@ -82,3 +84,18 @@ export function printRows(head: string[], body: string[][]): void {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const b of body) console.log(line(b));
 }
+
+/**
+ * A full garbage collection, run before a timed region so that it does not time the
+ * collector promoting what was allocated before it (the run's own inputs): V8's
+ * `--expose-gc` turned on at run time and its `gc` taken from a fresh context, so the
+ * benchmark needs no Node flag (a flag would also reach Piscina's workers).
+ */
+export function collectGarbage(): void {
+  if (!gcFn) {
+    setFlagsFromString('--expose-gc');
+    gcFn = runInNewContext('gc') as () => void;
+  }
+  gcFn();
+}
+let gcFn: (() => void) | undefined;
