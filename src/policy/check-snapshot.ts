@@ -30,19 +30,28 @@ function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: Q
     const capacity = cluster.nodes.filter((n) => n.pool === pool.name).reduce((s, n) => s + n.gpus, 0);
     const roots = qb.quotas.filter((q) => q.parent === null && q.pool === pool.name);
     const total = roots.reduce((s, q) => s + q.min.gpu, 0);
-    const q = roots.at(-1);
-    if (q !== undefined && total > capacity) {
-      const at = qb.quotaDocs.get(q.name)!;
-      c.error(
-        at.sd,
-        [...at.path, 'min', 'gpu'],
-        'policy/root-exceeds-pool',
-        roots.length > 1
-          ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`
-          : `root quota "${q.name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
-        capacity === 0 ? `the Cluster has no nodes in pool "${pool.name}"; add them` : `lower min.gpu to ${capacity} or less, or add nodes to pool "${pool.name}"`,
-      );
-    }
+    if (roots.length === 0 || total <= capacity) continue;
+    // Located at the largest root (the first of equals): lowering it is the one change
+    // most likely to fit, and the hint says by how much.
+    const q = roots.reduce((a, b) => (b.min.gpu > a.min.gpu ? b : a));
+    const over = total - capacity;
+    const at = qb.quotaDocs.get(q.name)!;
+    const noNodes = `the Cluster has no nodes in pool "${pool.name}"; add them`;
+    c.error(
+      at.sd,
+      [...at.path, 'min', 'gpu'],
+      'policy/root-exceeds-pool',
+      roots.length > 1
+        ? `root quotas ${roots.map((r) => `"${r.name}" (${r.min.gpu})`).join(' + ')} guarantee ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`
+        : `root quota "${q.name}" guarantees ${total} GPUs but pool "${pool.name}" has ${capacity} in the snapshot`,
+      capacity === 0
+        ? noNodes
+        : roots.length === 1
+          ? `lower min.gpu to ${capacity} or less, or add nodes to pool "${pool.name}"`
+          : over <= q.min.gpu
+            ? `take ${over} GPUs off the roots' mins together (e.g. "${q.name}" from ${q.min.gpu} to ${q.min.gpu - over}), or add nodes to pool "${pool.name}"`
+            : `take ${over} GPUs off the roots' mins together (more than "${q.name}", the largest, holds), or add nodes to pool "${pool.name}"`,
+    );
   }
 }
 

@@ -265,6 +265,18 @@ describe('loadPolicy on bad input', () => {
     expect(findings[0]!.hint).toBe('use one of: binpack, spread, fragmentation');
   });
 
+  it('locates roots above their pool at the largest root and says how much to take off', () => {
+    // Root (16) plus a second root X (8) in a 16-GPU pool: 8 over; the largest is Root, not the last.
+    const two = variant(['      min: { gpu: 16 }', '      min: { gpu: «16 }'], ['          min: { gpu: 8 }\n---', '          min: { gpu: 8 }\n    - name: X\n      min: { gpu: 8 }\n---']);
+    const { text, marks } = located(two);
+    const errors = load(text).findings.filter((f) => f.severity === 'error');
+    expect(errors).toEqual([expect.objectContaining({ code: 'policy/root-exceeds-pool', line: marks[0]!.line, column: marks[0]!.column })]);
+    expect(errors[0]!.hint).toBe('take 8 GPUs off the roots\' mins together (e.g. "Root" from 16 to 8), or add nodes to pool "p"');
+    // One root: lower it to the pool's size.
+    const one = load(variant(['      min: { gpu: 16 }', '      min: { gpu: 24 }'])).findings.find((f) => f.code === 'policy/root-exceeds-pool');
+    expect(one?.hint).toBe('lower min.gpu to 16 or less, or add nodes to pool "p"');
+  });
+
   it('reports every finding of the failing stage, sorted by location', () => {
     const marked = variant(['      pods: 1\n', '      pods: 1\n      «idleResorces: only\n'], ['  pool: { name: p }', '  pool: { name: p, «typ: general }']);
     const { text, marks } = located(marked);
