@@ -12,7 +12,7 @@
 import { compareText } from '../model/order.js';
 import { capText, capUsage, cappedResources, roleIn } from '../model/caps.js';
 import type { JobSpec, Policy, ResourceCap } from '../model/policy.js';
-import { formatCpu, formatMemory, type ResourceName } from '../model/resources.js';
+import { formatAmount, formatCpu, formatMemory } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
 import { accessRefusal } from '../policy/access.js';
 import { compileAdmissionRules, durationText, specsText, type AdmissionRule } from '../rules/compile-admission.js';
@@ -86,7 +86,7 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
       reject: [
         because(
           'admission/cap-never-fits',
-          `the job alone asks for ${amount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`,
+          `the job alone asks for ${formatAmount(res, need[res])}, more than cap ${alone.r.name} allows at all (${capText(alone.cap)}, ${alone.r.source}); it can never run under this cap${others(alone.r)}`,
         ),
       ],
       notes: [],
@@ -99,7 +99,7 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
       blocked: [
         because(
           'admission/cap-full',
-          `cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${amount(res, bit.used[res])} there; with the job's ${amount(res, need[res])} that is ${amount(res, bit.used[res] + need[res])}, ${amount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`,
+          `cap ${bit.r.name} is full (${capText(bit.cap)}, ${bit.r.source}): ${subjectJobs(bit.cap, job)} already hold ${formatAmount(res, bit.used[res])} there; with the job's ${formatAmount(res, need[res])} that is ${formatAmount(res, bit.used[res] + need[res])}, ${formatAmount(res, bit.used[res] + need[res] - bit.cap.max[res]!)} over${others(bit.r)}`,
         ),
       ],
       notes: [],
@@ -114,11 +114,6 @@ export async function checkAdmission(snap: Snapshot, job: JobSpec, evaluator = a
 
 function subjectJobs(cap: ResourceCap, job: JobSpec): string {
   return 'user' in cap.subject ? `${cap.subject.user}'s running jobs` : `running jobs of ${cap.subject.role}s of ${job.workspace}`;
-}
-
-function amount(res: ResourceName, v: number): string {
-  if (res === 'gpu') return `${v} GPU${v === 1 ? '' : 's'}`;
-  return res === 'cpu' ? `${formatCpu(v)} cpu` : formatMemory(v);
 }
 
 /** One reject sentence for a broken admission setting, citing the rule and its line. */

@@ -6,7 +6,7 @@ import type { Candidate, GangRequest, PoolRoom } from '../kernel/types.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { JobSpec } from '../model/policy.js';
 import { formatRange, inRange } from '../model/priority.js';
-import { formatCpu, formatMemory, RESOURCE_NAMES } from '../model/resources.js';
+import { formatAmount, RESOURCE_NAMES } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
 import { podsGpus, type Snapshot } from './snapshot.js';
 import { countsAt, type Overrun } from './usage.js';
@@ -17,10 +17,7 @@ import type { VictimAnswer } from './answer.js';
 import type { RunningJob } from '../model/policy.js';
 
 function amount(resource: number, v: number): string {
-  const name = RESOURCE_NAMES[resource];
-  if (name === 'gpu') return `${v} GPU${v === 1 ? '' : 's'}`;
-  if (name === 'cpu') return `${formatCpu(v)} cpu`;
-  return formatMemory(v);
+  return formatAmount(RESOURCE_NAMES[resource]!, v);
 }
 
 /** "Quota1.1 guarantees 48 GPUs and uses 48; the job needs 16 more (teams.yaml:12:9)". */

@@ -63,6 +63,15 @@ export function formatResources(r: Resources): string {
   return parts.join(', ');
 }
 
+/**
+ * One amount of one resource, as every sentence says it: `1 GPU`, `8 GPUs`, `500m cpu`,
+ * `64Gi` (a memory amount names its unit, so it needs no word).
+ */
+export function formatAmount(resource: ResourceName, v: number): string {
+  if (resource === 'gpu') return `${v} GPU${v === 1 ? '' : 's'}`;
+  return resource === 'cpu' ? `${formatCpu(v)} cpu` : formatMemory(v);
+}
+
 /** Millicores as the user would write them. */
 export function formatCpu(milli: number): string {
   return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;

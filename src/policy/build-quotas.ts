@@ -18,7 +18,7 @@ import {
 import { VICTIM_CRITERIA, type VictimCriterion } from '../model/victim-order.js';
 import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
-import { formatCpu, formatMemory } from '../model/resources.js';
+import { formatAmount } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { parseDurationField, parseRange, parseResources } from './parse-fields.js';
 import type { QuotaInput, QuotaTreeSpec } from './schema.js';
@@ -211,7 +211,6 @@ function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: Q
   const children = input.children ?? [];
   if (children.length === 0) return;
   const parsers = { gpu: (v: unknown) => (typeof v === 'number' ? v : undefined), cpu: parseCpu, memory: parseMemory } as const;
-  const show = { gpu: (v: number) => `${v} GPU${v === 1 ? '' : 's'}`, cpu: (v: number) => formatCpu(v), memory: (v: number) => formatMemory(v) } as const;
   for (const res of ['gpu', 'cpu', 'memory'] as const) {
     const parentMin = parsers[res](input.min[res]);
     if (parentMin === undefined) continue; // unbounded in this resource, or already reported as malformed
@@ -220,15 +219,15 @@ function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: Q
     for (const ch of children) {
       const v = parsers[res](ch.min[res]) ?? 0;
       sum += v;
-      parts.push(`${ch.name} ${show[res](v)}`);
+      parts.push(`${ch.name} ${formatAmount(res, v)}`);
     }
     if (sum > parentMin) {
       c.error(
         sd,
         [...path, 'min', res],
         'policy/children-exceed-parent',
-        `children of "${input.name}" guarantee ${show[res](sum)}${res === 'gpu' ? '' : ` ${res}`} in all (${parts.join(' + ')}) but "${input.name}" has only ${show[res](parentMin)}`,
-        `raise ${input.name}'s min.${res} to at least ${show[res](sum)} or lower the children's`,
+        `children of "${input.name}" guarantee ${formatAmount(res, sum)}${res === 'memory' ? ' memory' : ''} in all (${parts.join(' + ')}) but "${input.name}" has only ${formatAmount(res, parentMin)}`,
+        `raise ${input.name}'s min.${res} to at least ${formatAmount(res, sum)} or lower the children's`,
       );
     }
   }

@@ -5,7 +5,7 @@
 import type { Cluster, Pool, Quota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
 import { countsAt, totalRequest } from '../model/usage-rule.js';
-import { formatCpu, formatMemory } from '../model/resources.js';
+import { formatAmount } from '../model/resources.js';
 import { addGpu, isGpuShare } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import type { JobOrigins } from './build-cluster.js';
@@ -15,8 +15,6 @@ import type { QuotaBuild } from './build-quotas.js';
 const TRACKED = ['cpu', 'memory'] as const;
 /** Every resource, in the order usage is checked. */
 const RESOURCES = ['gpu', 'cpu', 'memory'] as const;
-
-const SHOW = { gpu: (v: number) => `${v} GPU`, cpu: (v: number) => `${formatCpu(v)} cpu`, memory: (v: number) => formatMemory(v) } as const;
 
 /** Runs every snapshot check. */
 export function checkSnapshot(c: Collector, cluster: Cluster, pools: Pool[], qb: QuotaBuild, origins: JobOrigins): void {
@@ -92,7 +90,13 @@ function reportOver(c: Collector, origins: JobOrigins, tree: QuotaTree, job: str
     a === q
       ? `mark jobs over "${quota.name}"'s guarantee with standing: borrowing (if its siblings lend), or idle, or remove them`
       : `the jobs below "${quota.name}" use more than it guarantees; a borrower may exceed only its own quota, never the parent it borrows through`;
-  c.error(o.sd, [...o.path, 'quota'], 'policy/over-quota', `with job "${job}", usage of quota "${quota.name}" reaches ${SHOW[r](used)}, above its min of ${SHOW[r](min)}`, borrowingHint);
+  c.error(
+    o.sd,
+    [...o.path, 'quota'],
+    'policy/over-quota',
+    `with job "${job}", usage of quota "${quota.name}" reaches ${formatAmount(r, used)}, above its min of ${formatAmount(r, min)}`,
+    borrowingHint,
+  );
 }
 
 function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {
@@ -144,7 +148,7 @@ function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins):
             o.sd,
             [...o.path, 'placement', pi, 'node'],
             'policy/node-overcommitted',
-            `node "${p.node}" has ${SHOW[r](cap)} but its pods ask for ${SHOW[r](u[i])} once job "${job.name}" is on it`,
+            `node "${p.node}" has ${formatAmount(r, cap)} but its pods ask for ${formatAmount(r, u[i])} once job "${job.name}" is on it`,
             `place the pod elsewhere or lower resources.${r}`,
           );
           u[i] = -Infinity; // report a node once per resource
