@@ -10,6 +10,7 @@
 import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser } from 'yaml';
 import type { CST, Document, Node as YamlNode } from 'yaml';
 import { measureDocument } from './cst-shape.js';
+import { recursiveAliasFindings } from './recursive-alias.js';
 import { fastParse } from './fast-parse.js';
 import { readSubset } from './subset-yaml.js';
 import { scanText } from './text-depth.js';
@@ -180,11 +181,21 @@ function parsePositioned(path: string, text: string, limits: Limits, entriesBefo
   const composer = new Composer({ uniqueKeys: true, prettyErrors: false });
   const skipped = new Set<number>();
   let index = 0;
+  // Only a text with a `*` can hold an alias (one scan of the file, not one walk per document).
+  const mayAlias = text.includes('*');
   const take = (doc: Document.Parsed): void => {
     const at = index++;
     if (skipped.has(at)) return;
     findings.push(...yamlFindings(file.path, text, lines, doc));
     if (isEmptyDocument(doc)) return;
+    if (mayAlias) {
+      // A value that holds itself is never handed on: every walk of it would run forever.
+      const cycles = recursiveAliasFindings(file.path, text, lines, doc);
+      if (cycles.length > 0) {
+        findings.push(...cycles);
+        return;
+      }
+    }
     docs.push({ file: file.path, index: at, doc, lines });
   };
   let docTokens = 0;

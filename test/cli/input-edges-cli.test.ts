@@ -197,6 +197,53 @@ describe('bytes and names that must not be read as they are', () => {
   });
 });
 
+describe('a YAML alias inside the node it names', () => {
+  it('is a located finding in every command that loads a policy, never a run out of memory', () => {
+    const p = seedsCopy('recursive-alias');
+    const quotas = join(p, 'quotas.yaml');
+    // Quota1.2 made its own child: `*q2` inside the mapping anchored `&q2`.
+    writeFileSync(
+      quotas,
+      'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: platform }\nspec:\n  pool: { name: gpu-pool }\n  quotas:\n    - name: Quota1\n      min: { gpu: 128 }\n      children:\n        - { name: Quota1.1, min: { gpu: 48 } }\n        - &q2\n          name: Quota1.2\n          min: { gpu: 80 }\n          children: [ *q2 ]\n',
+    );
+    writeFileSync(join(dir, 'no-jobs.csv'), 'name,submit,quota,workspace,gpus,priority,duration\n');
+    const check = quotient(['check', p, '--json']);
+    expect(check.status, check.stderr).toBe(1);
+    const { findings } = JSON.parse(check.stdout) as { findings: Array<{ code: string; file: string; line: number; column: number; path: string; hint: string }> };
+    expect(findings.map((f) => [f.code, f.file, f.line, f.column, f.path])).toEqual([['policy/recursive-alias', quotas, 14, 23, 'spec.quotas[0].children[1].children[0]']]);
+    expect(findings[0]?.hint).toMatch(/cannot refer to the node that contains it/);
+    for (const args of [
+      ['whatif', p],
+      ['explain', p],
+      ['test', p],
+      ['scale', p, '--set', 'Quota1=100'],
+      ['simulate', p, '--trace', join(dir, 'no-jobs.csv')],
+      ['diff', SEEDS, p],
+      ['export', 'kueue', p],
+    ]) {
+      const r = quotient(args);
+      // These commands cannot run on a policy with errors: exit 2, the finding located on stderr.
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`${quotas}:14:23  error  policy/recursive-alias`);
+      // No stack trace (its frames name .js files); `at spec.…` lines are the finding's field path.
+      expect(r.stderr).not.toMatch(/heap|internal error|\.js:\d+:\d+/);
+    }
+  });
+});
+
+describe('paths named twice', () => {
+  it('read the same file once, not as a second file that redeclares every name', () => {
+    const quotas = join(SEEDS, 'quotas.yaml');
+    const r = quotient(['check', quotas, quotas]);
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toContain('1 file(s) in 1 policy');
+    expect(r.stderr).toContain('is named more than once; it is read once');
+    const folder = quotient(['check', SEEDS, `${SEEDS}/`]);
+    expect(folder.status, folder.stdout).toBe(0);
+    expect(folder.stdout).toContain('4 file(s) in 1 policy');
+  });
+});
+
 describe('findings for people', () => {
   it('print the source line with a caret under the spot', () => {
     const p = seedsCopy('caret');
