@@ -45,15 +45,29 @@ export function readSourceText(path: string): string | undefined {
  * Files named without a folder form one bundle. Files named beside folders join every
  * bundle the folders stand for (`quotient whatif policy/ cluster.yaml`): they are marked
  * `beside`, and when they hold a Cluster it replaces the folder's (beside-cluster.ts). A
- * named file that is already one of the folder's is not read twice.
+ * named file that is already one of the folder's is not read twice, nor is a file or
+ * folder named twice (a note on stderr says so).
  */
 export function readBundles(paths: string[], cwd = process.cwd(), limits: Limits = currentLimits()): Bundle[] {
   if (paths.length === 0) throw new QuotientError('cli/no-files', 'no policy files given', 'name one or more YAML files or folders, e.g. `quotient check policies/`');
   const bundles: Bundle[] = [];
   const loose: string[] = [];
+  // A file or folder named twice (`a.yaml ./a.yaml`, or through a link) is read once: read
+  // twice, every name it declares would be "already declared" at itself. Identity is the
+  // device and inode the path leads to, which sees through links and spellings alike.
+  const named = new Map<string, string>();
+  // Folders made into bundles so far, by the same identity: `check policies/ policies/a` checks a once.
+  const made = new Map<string, string>();
   for (const p of paths) {
     const st = statPath(p, true);
-    if (st.isDirectory()) bundles.push(...folderBundles(p, cwd, limits, new Set()));
+    const id = `${st.dev}:${st.ino}`;
+    const first = named.get(id);
+    if (first !== undefined) {
+      process.stderr.write(`quotient: ${p === first ? `${p} is named more than once` : `${p} is the same ${st.isDirectory() ? 'folder' : 'file'} as ${first}`}; it is read once\n`);
+      continue;
+    }
+    named.set(id, p);
+    if (st.isDirectory()) bundles.push(...folderBundles(p, cwd, limits, new Set(), made));
     else if (st.isFile()) loose.push(p);
     else throw new QuotientError('cli/not-a-file', `${p} is ${kindOf(st)}, not a policy file`, 'name YAML files or folders of them');
   }
@@ -127,11 +141,21 @@ function isLink(path: string): boolean {
 
 /**
  * The bundles under a folder. `seen` holds the real paths of the folders on the way
- * down: meeting one again through a link is a loop.
+ * down: meeting one again through a link is a loop. `made` holds the folders already made
+ * into bundles in this call of readBundles (by device and inode): one met again gives none.
  */
-function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<string>): Bundle[] {
+function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<string>, made: Map<string, string>): Bundle[] {
   const entries = listFolder(dir, seen);
   if (entries.some((e) => e.st.isFile() && isYaml(e.name))) {
+    const st = statPath(dir);
+    const id = `${st.dev}:${st.ino}`;
+    const first = made.get(id);
+    if (first !== undefined) {
+      const here = display(dir, cwd);
+      process.stderr.write(`quotient: ${here === first ? `${here} is named more than once` : `${here} is the same folder as ${first}`}; it is checked once\n`);
+      return [];
+    }
+    made.set(id, display(dir, cwd));
     settle(dir);
     return [
       {
@@ -144,8 +168,10 @@ function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<strin
       },
     ];
   }
-  const subs = entries.filter((e) => e.st.isDirectory()).flatMap((e) => folderBundles(e.full, cwd, limits, new Set(seen)));
-  if (subs.length === 0) throw new QuotientError('cli/empty-folder', `folder ${dir} holds no .yaml or .yml files`, 'name a folder with policy files, or the files themselves');
+  const subs = entries.filter((e) => e.st.isDirectory()).flatMap((e) => folderBundles(e.full, cwd, limits, new Set(seen), made));
+  // A sub-folder gives no bundle only when it was read already (an empty one is refused), so only a folder without folders is empty.
+  if (subs.length === 0 && !entries.some((e) => e.st.isDirectory()))
+    throw new QuotientError('cli/empty-folder', `folder ${dir} holds no .yaml or .yml files`, 'name a folder with policy files, or the files themselves');
   return subs;
 }
 

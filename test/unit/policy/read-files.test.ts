@@ -4,10 +4,10 @@
  * produce on every machine (EACCES for root, EIO) are checked on the mapping itself
  * with the error Node would throw; the CLI test produces a real EACCES.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { QuotientError } from '../../../src/errors.js';
 import { fsFailure } from '../../../src/policy/fs-failure.js';
 import { readBundles, readOne, readSourceText } from '../../../src/policy/read-files.js';
@@ -95,5 +95,45 @@ describe('readBundles', () => {
       [0, ['policy/too-large']],
       [0, undefined],
     ]);
+  });
+
+  /** The bundles of `paths` as [label, files], and the notes written to stderr meanwhile. */
+  function bundlesOf(paths: string[]): { bundles: Array<[string, string[]]>; notes: string } {
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const bundles = readBundles(paths).map((b): [string, string[]] => [b.label, b.files.map((f) => f.path)]);
+      return { bundles, notes: spy.mock.calls.map((c) => String(c[0])).join('') };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('reads a file named twice, or again through a link, once, and says so', () => {
+    const twice = join(dir, 'twice');
+    mkdirSync(twice);
+    const file = join(twice, 'q.yaml');
+    writeFileSync(file, 'x: 1\n');
+    symlinkSync(file, join(twice, 'link.yml'));
+    const { bundles, notes } = bundlesOf([file, file, join(twice, 'link.yml')]);
+    expect(bundles).toEqual([[file, [file]]]);
+    expect(notes).toBe(`quotient: ${file} is named more than once; it is read once\nquotient: ${join(twice, 'link.yml')} is the same file as ${file}; it is read once\n`);
+  });
+
+  it('makes a folder named twice, or inside a folder of policies also named, one policy', () => {
+    const root = join(dir, 'policies');
+    for (const name of ['a', 'b']) {
+      mkdirSync(join(root, name), { recursive: true });
+      writeFileSync(join(root, name, 'p.yaml'), 'x: 1\n');
+    }
+    const a = join(root, 'a');
+    expect(bundlesOf([a, `${a}/`]).bundles).toEqual([[a, [join(a, 'p.yaml')]]]);
+    for (const paths of [
+      [root, a],
+      [a, root],
+    ]) {
+      const { bundles, notes } = bundlesOf(paths);
+      expect(bundles.map(([label]) => label).sort()).toEqual([a, join(root, 'b')]);
+      expect(notes).toBe(`quotient: ${a} is named more than once; it is checked once\n`);
+    }
   });
 });
