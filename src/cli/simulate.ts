@@ -258,8 +258,18 @@ export function readWorkload(path: string, policy: Policy, strict: boolean): Wor
     log(renderFindings(workload.rejected.slice(0, 20)));
     if (strict) throw new QuotientError('simulate/bad-row', `${path} has a bad row; --strict stops at the first`, 'fix the row above, or drop --strict to leave bad rows out');
     const rows = new Set(workload.rejected.map((f) => f.line)).size;
+    // A file none of whose rows can be read is not a workload: no report of 0 jobs is
+    // printed as if a simulation had run (exit 2, like a file that cannot be opened).
+    if (workload.jobs.length === 0)
+      throw new QuotientError(
+        'simulate/no-jobs',
+        `${path}: no job can be simulated (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''} above)`,
+        'fix the file or the rows named above',
+      );
     log(`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
   }
+  if (workload.jobs.length === 0)
+    throw new QuotientError('simulate/no-jobs', `${path} holds no jobs`, 'a CSV jobs file is a header row and one job a row; a YAML one a list of jobs (docs/simulate.md "Jobs file")');
   return workload;
 }
 

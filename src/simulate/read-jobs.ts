@@ -49,13 +49,18 @@ type Row = Record<string, unknown>;
 
 /** Reads a jobs file's text; `file` names it in findings. */
 export function readJobs(file: string, text: string, ctx: JobContext, options: { strict?: boolean } = {}): Workload {
-  const rows = /\.ya?ml$/i.test(file) ? yamlRows(file, text) : csvRows(file, text);
+  const binary = notText(file, text);
+  const rows = binary ? fileLevel([binary]) : /\.ya?ml$/i.test(file) ? yamlRows(file, text) : csvRows(file, text);
   const jobs: SimJob[] = [...rows.header];
-  const rejected: Finding[] = [...rows.findings];
-  if (options.strict && rejected.length > 0) return { source: file, synthetic: false, jobs: [], rejected: rejected.slice(0, 1), notes: [] };
+  // Findings are reported in file order; --strict stops at the first bad row by line,
+  // whether the parser or the field checks found it.
+  const unread = [...rows.findings].sort((a, b) => a.line - b.line);
+  const rejected: Finding[] = [];
   const names = new Map<string, number>();
   const stem = basename(file).replace(/\.[^.]*$/, '');
   for (const { row, line } of rows.rows) {
+    while (unread.length > 0 && unread[0]!.line < line) rejected.push(unread.shift()!);
+    if (options.strict && rejected.length > 0) return { source: file, synthetic: false, jobs: [], rejected: rejected.slice(0, 1), notes: [] };
     const bad: Finding[] = [];
     const job = readRow(file, line, row, ctx, stem, bad);
     if (job) {
@@ -70,6 +75,8 @@ export function readJobs(file: string, text: string, ctx: JobContext, options: {
     }
     jobs.push(job!);
   }
+  rejected.push(...unread);
+  if (options.strict && rejected.length > 0) return { source: file, synthetic: false, jobs: [], rejected: rejected.slice(0, 1), notes: [] };
   return { source: file, synthetic: false, jobs: sortJobs(jobs), rejected, notes: [] };
 }
 
@@ -80,20 +87,75 @@ interface RowSet {
   header: SimJob[];
 }
 
+/** Findings that make the whole file unreadable: the caller reads no row of it. */
+function fileLevel(findings: Finding[]): RowSet {
+  return { rows: [], findings, header: [] };
+}
+
+/**
+ * A file that is not text (a NUL byte, or bytes that are not UTF-8 and decoded to U+FFFD)
+ * is refused whole: its "rows" would be noise, each reported as a bad row.
+ */
+function notText(file: string, text: string): Finding | undefined {
+  const nul = text.indexOf('\u0000');
+  const bad = text.indexOf('\uFFFD');
+  const at = nul < 0 ? bad : bad < 0 ? nul : Math.min(nul, bad);
+  if (at < 0) return undefined;
+  const line = text.slice(0, at).split('\n').length;
+  return finding(file, line, '', '', 'the file is not text (it holds a NUL byte or bytes that are not UTF-8)', 'give a jobs file in CSV or YAML (docs/simulate.md "Jobs file")', 'trace/not-text');
+}
+
+/**
+ * CSV rows. A record the parser cannot read (wrong number of fields, a stray quote) is
+ * one finding at its line and is left out; the other rows are read (csv-parse's
+ * skip_records_with_error). The header applies to every row, so a bad header (an unknown
+ * or repeated column) and an unclosed quote (it swallows the rest of the file) leave out
+ * the whole file.
+ */
 function csvRows(file: string, text: string): RowSet {
   const findings: Finding[] = [];
+  const skippedLines = new Set<number>();
+  let header: string[] = [];
+  let unreadable: Finding | undefined;
   let records: Array<{ record: Row; info: { lines: number } }>;
   try {
-    records = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, comment: '#', bom: true }) as unknown as typeof records;
+    records = parseCsv(text, {
+      columns: (h: string[]) => (header = h),
+      info: true,
+      skip_empty_lines: true,
+      trim: true,
+      comment: '#',
+      bom: true,
+      skip_records_with_error: true,
+      on_skip: (err) => {
+        if (!err) return undefined;
+        const line = typeof err.lines === 'number' ? err.lines : 1;
+        const counts = /columns length is (\d+), got (\d+)/.exec(err.message);
+        const message = counts ? `the row has ${counts[2]} field(s), the header ${counts[1]} column(s)` : `the CSV row cannot be read: ${err.message}`;
+        const f = finding(file, line, '', '', message, 'check quoting and the number of columns of the row', 'trace/bad-csv');
+        if (err.code === 'CSV_QUOTE_NOT_CLOSED') unreadable ??= { ...f, message: `the CSV cannot be read: ${err.message}`, hint: 'close the quote opened on or before that line' };
+        else if (!skippedLines.has(line)) {
+          // One record can fail twice (e.g. two stray quotes); it is one row left out.
+          skippedLines.add(line);
+          findings.push(f);
+        }
+        return undefined;
+      },
+    }) as unknown as typeof records;
   } catch (e) {
     const err = e as Error & { lines?: number };
-    return { rows: [], findings: [finding(file, err.lines ?? 1, '', '', `the CSV cannot be read: ${err.message}`, 'check quoting and the number of columns per row', 'trace/bad-csv')], header: [] };
+    return fileLevel([finding(file, err.lines ?? 1, '', '', `the CSV cannot be read: ${err.message}`, 'check quoting and the number of columns per row', 'trace/bad-csv')]);
   }
-  const headerLine = text.split('\n', 1)[0] ?? '';
-  for (const col of headerLine.split(',').map((c) => c.trim().replace(/^\uFEFF/, ''))) {
-    if (col !== '' && !(JOB_FIELDS as readonly string[]).includes(col))
-      findings.push(finding(file, 1, col, col, `unknown column "${col}"`, `columns are: ${JOB_FIELDS.join(', ')}`, 'trace/unknown-field'));
+  if (unreadable) return fileLevel([unreadable]);
+  const headerFindings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const col of header) {
+    if (col === '') continue;
+    if (!(JOB_FIELDS as readonly string[]).includes(col)) headerFindings.push(finding(file, 1, col, col, `unknown column "${col}"`, `columns are: ${JOB_FIELDS.join(', ')}`, 'trace/unknown-field'));
+    else if (seen.has(col)) headerFindings.push(finding(file, 1, col, col, `column "${col}" is given twice`, 'give each column once', 'trace/duplicate-column'));
+    seen.add(col);
   }
+  if (headerFindings.length > 0) return fileLevel(headerFindings);
   return { rows: records.map((r) => ({ row: r.record, line: r.info.lines })), findings, header: [] };
 }
 

@@ -1,6 +1,6 @@
 /** `quotient simulate` end to end, as a user runs it (the built CLI). */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,32 @@ describe('quotient simulate', () => {
     expect(s.status).toBe(2);
     expect(s.stdout).toBe('');
     expect(s.stderr).toContain('--strict stops at the first');
+  });
+
+  it('leaves out only a short CSV row; a file of no readable job is refused with exit 2 and no report', () => {
+    const short = join(dir, 'short.csv');
+    writeFileSync(short, `${readFileSync(join(ROOT, 'policies/spot-market/jobs.csv'), 'utf8')}oops,2h,4h,TeamA\n`);
+    const r = quotient('simulate', 'policies/spot-market', '--trace', short, '--json');
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).workload).toMatchObject({ jobs: 36, rejectedRows: 1 });
+    expect(r.stderr).toContain(`${short}:38:1`);
+    expect(r.stderr).toContain('1 row(s) left out');
+    const header = join(dir, 'header.csv');
+    writeFileSync(header, 'foo,bar\n1,2\n');
+    const binary = join(dir, 'binary.csv');
+    writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x0a, 0x2c, 0x2c, 0x0a]));
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, '');
+    for (const [file, said] of [
+      [header, 'unknown column "foo"'],
+      [binary, 'not text'],
+      [empty, 'holds no jobs'],
+    ] as const) {
+      const x = quotient('simulate', 'policies/spot-market', '--trace', file, '--json');
+      expect(x.status, file).toBe(2);
+      expect(x.stdout, file).toBe('');
+      expect(x.stderr, file).toContain(said);
+    }
   });
 
   it('refuses bad flags with exit 2 and a hint', () => {

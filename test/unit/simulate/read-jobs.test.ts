@@ -88,4 +88,37 @@ describe('readJobs', () => {
     const csv = findings('name,submit,duration,quota,gpus\na,0,1h,TeamA,8\n');
     expect(csv.got[0]).toEqual([1, 'gpus', 'trace/unknown-field']);
   });
+
+  it('leaves out only the CSV rows the parser cannot read (too few or many fields, a stray quote), in line order', () => {
+    const head = 'name,submit,duration,quota,gpu';
+    const { w, got } = findings(`${head}\na,0,1h,TeamA,8\noops,2h,4h\nb,0,1h,TeamA,x"8"\nc,0,1h,TeamA,8,9\nd,zz,1h,TeamA,8\ne,0,1h,TeamB,4\n`);
+    expect(w.jobs.map((j) => j.spec.name)).toEqual(['a', 'e']);
+    expect(got).toEqual([
+      [3, '', 'trace/bad-csv'],
+      [4, '', 'trace/bad-csv'],
+      [5, '', 'trace/bad-csv'],
+      [6, 'submit', 'trace/bad-value'],
+    ]);
+    expect(w.rejected[0]!.message).toBe('the row has 3 field(s), the header 5 column(s)');
+    // --strict stops at the first bad row by line, a parser one included.
+    expect(findings(`${head}\na,0,1h,TeamA,8\noops,2h\nd,zz,1h,TeamA,8\n`, 'jobs.csv', true).got).toEqual([[3, '', 'trace/bad-csv']]);
+  });
+
+  it('reads no row of a file that is not text, has a bad header, or an unclosed quote', () => {
+    const good = 'a,0,1h,TeamA,8\n';
+    for (const [text, code] of [
+      [`name,submit,duration,quota,gpu\n${good}\u0000\u0001\n`, 'trace/not-text'],
+      [`name,submit,duration,quota,gpu\n${good}b,0,1h,TeamA,\uFFFD\n`, 'trace/not-text'],
+      [`name,submit,duration,quota,gpus\n${good}`, 'trace/unknown-field'],
+      [`name,submit,duration,quota,gpu,gpu\na,0,1h,TeamA,8,9\n`, 'trace/duplicate-column'],
+      [`name,submit,duration,quota,gpu\n${good}b,0,"1h,TeamA,8\n${good}`, 'trace/bad-csv'],
+    ] as const) {
+      const { w, got } = findings(text);
+      expect(w.jobs, text).toEqual([]);
+      expect(
+        got.map((g) => g[2]),
+        text,
+      ).toContain(code);
+    }
+  });
 });
