@@ -110,12 +110,13 @@ export function registerExport(program: Command): void {
         rows = pai.rows;
         document = pai.document;
       }
+      // The table goes to stderr (stdout holds the objects), so stderr's width is the one to fit; a file gets FILE_WIDTH.
+      const table = (width: number) => `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
+      // The report file is written first, as simulate --html is: a refused write (exit 2) prints no objects.
+      if (flags.report) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`);
       if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
       else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
       else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0 }));
-      // The table goes to stderr (stdout holds the objects), so stderr's width is the one to fit; a file gets FILE_WIDTH.
-      const table = (width: number) => `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
-      if (flags.report) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`);
-      else log(table(terminalWidth(process.stderr)));
+      if (!flags.report) log(table(terminalWidth(process.stderr)));
     });
 }

@@ -60,13 +60,7 @@ export function readForReplace(path: string): ReadFile {
       `${path} has ${st.nlink} hard links; replacing it would leave the other names with the old content, so nothing was written`,
       'make it a single file (copy it, remove the other links) or a symlink, then apply again',
     );
-  const notWritable = (st.mode & 0o200) === 0 || !canWrite(real);
-  if (notWritable)
-    throw new QuotientError(
-      'io/read-only',
-      `${path} is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); nothing was written`,
-      `make it writable (chmod u+w ${path}) if it should be changed, then apply again`,
-    );
+  refuseReadOnly(path, real, st.mode, 'then apply again');
   if (!canWrite(dirname(real)))
     throw new QuotientError(
       'io/folder-read-only',
@@ -80,6 +74,20 @@ export function readForReplace(path: string): ReadFile {
     throw new QuotientError('io/unreadable', `cannot read ${path}: ${errno(e)}`, 'check the path and its permissions');
   }
   return { shown: path, real, bytes, digest: digestOf(bytes), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
+}
+
+/**
+ * Refuses to replace a read-only file (no owner write bit, or not writable by us): its
+ * owner marked it as not to be changed, and a rename in its folder would replace it anyway.
+ * Shared by `scale --apply` and the files a user names for output (write-in-folder.ts).
+ */
+export function refuseReadOnly(path: string, real: string, mode: number, retry: string): void {
+  if ((mode & 0o200) !== 0 && canWrite(real)) return;
+  throw new QuotientError(
+    'io/read-only',
+    `${path} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); nothing was written`,
+    `make it writable (chmod u+w ${path}) if it should be changed, ${retry}`,
+  );
 }
 
 function canWrite(path: string): boolean {

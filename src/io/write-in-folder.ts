@@ -10,6 +10,7 @@ import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { QuotientError } from '../errors.js';
 import { writeNewFileDurably } from './durable.js';
+import { refuseReadOnly } from './replace-files.js';
 
 /** Writes `bytes` to `dir/name` and returns that path; `name` must be one plain component. */
 export function writeInFolder(dir: string, name: string, bytes: Uint8Array): string {
@@ -31,12 +32,15 @@ export function writeInFolder(dir: string, name: string, bytes: Uint8Array): str
 /**
  * Writes a file the user asked for by path (`simulate --html FILE`, `export --report
  * FILE`): a regular file whole or not at all, through writeInFolder's temp-and-rename, so a reader
- * never sees half a file; any failure is one clear error, never a stack trace.
+ * never sees half a file; a read-only file is refused as `scale --apply` refuses one (the
+ * rename would replace it anyway); any failure is one clear error, never a stack trace.
+ * Callers write it before printing their document, so a failed write prints nothing.
  */
 export function writeOutputFile(path: string, text: string): void {
   try {
     // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written to, never replaced.
     const existing = statSync(path, { throwIfNoEntry: false });
+    if (existing?.isFile()) refuseReadOnly(path, path, existing.mode, 'then run the command again');
     if (existing && !existing.isFile()) writeFileSync(path, text);
     else writeInFolder(dirname(path), basename(path), Buffer.from(text, 'utf8'));
   } catch (e) {

@@ -3,6 +3,9 @@
  * summary and findings go to stderr, bad input is a located error with exit 1 and
  * never a stack trace.
  */
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { onlyAnswer, readReport } from '../helpers/report.js';
@@ -124,6 +127,27 @@ describe('quotient export / import of quota trees', () => {
     const doc = JSON.parse(r.stdout) as { note: string; requests: Array<{ QuotaName: string }> };
     expect(doc.note).toMatch(/ignored if the resource type is ECS or Lingjun/);
     expect(doc.requests.map((x) => x.QuotaName)).toEqual(['Research', 'QuotaA', 'QuotaB']);
+  });
+
+  it('prints nothing on stdout when the --report file cannot be written (a missing folder, a read-only file)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'q-export-'));
+    try {
+      const readOnly = join(dir, 'mapping.txt');
+      writeFileSync(readOnly, 'kept');
+      chmodSync(readOnly, 0o444);
+      for (const [path, said] of [
+        [join(dir, 'nope', 'm.txt'), 'ENOENT'],
+        [readOnly, 'is read-only (mode 0444)'],
+      ] as const) {
+        const r = quotient(['export', 'kueue', 'policies/inference-preempts-training', '--report', path]);
+        expect(r.status, path).toBe(2);
+        expect(r.stdout, path).toBe('');
+        expect(r.stderr, path).toContain(said);
+      }
+      expect(readFileSync(readOnly, 'utf8')).toBe('kept');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives a located error and exit 1 for a bad quota file', () => {

@@ -3,7 +3,7 @@
  * through a temp file and a rename, never leave the temp behind, are written to (not
  * replaced) when the path is a device, and a failure is one QuotientError.
  */
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,15 @@ describe('writeOutputFile', () => {
   it('writes to a device instead of replacing it', () => {
     writeOutputFile('/dev/null', 'nothing');
     expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('refuses a read-only file as scale --apply does, and leaves it as it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'q-out-'));
+    const path = join(dir, 'report.txt');
+    writeFileSync(path, 'kept');
+    chmodSync(path, 0o444);
+    expect(() => writeOutputFile(path, 'new')).toThrow(/report\.txt is read-only \(mode 0444\); nothing was written/);
+    expect(readFileSync(path, 'utf8')).toBe('kept');
   });
 
   it('turns a folder that does not exist into one clear error', () => {
