@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../errors.js';
 import { escapeDisplay } from '../model/display-text.js';
+import { isFlagFile } from '../model/source.js';
 import { readSourceText } from '../policy/read-files.js';
 import { colour } from './output.js';
 
@@ -18,14 +19,14 @@ export function renderFindings(findings: Finding[], source: SourceLookup = readS
   // Each file is split into lines once, however many findings it has.
   const split = new Map<string, string[] | undefined>();
   const sourceLines = (file: string): string[] | undefined => {
-    if (file.startsWith('--')) return undefined;
+    if (isFlagFile(file)) return undefined;
     if (!split.has(file)) split.set(file, source(file)?.split(/\r\n|\r|\n/));
     return split.get(file);
   };
   for (const f of findings) {
     const sev = f.severity === 'error' ? colour.red('error') : colour.yellow('warning');
     // Findings in a document made from flags (--submit, --set) have no line a user wrote: name the flag.
-    const where = f.file.startsWith('--') ? f.file : `${f.file}:${f.line}:${f.column}`;
+    const where = isFlagFile(f.file) ? f.file : `${f.file}:${f.line}:${f.column}`;
     lines.push(`${colour.bold(escapeDisplay(where))}  ${sev}  ${colour.dim(escapeDisplay(f.code))}  ${escapeDisplay(f.message)}`);
     const text = sourceLines(f.file);
     if (text !== undefined) lines.push(...snippet(text, f));

@@ -11,12 +11,22 @@ export interface Source {
 }
 
 /**
+ * True for the `file` of a value given on the command line (`--set`, `--submit`: named
+ * after its flag). Quotient builds a document from the flag to read it, but no line or
+ * column of that document is anything the user wrote: such a Source or finding has line
+ * and column 0 (docs/cli.md, "JSON output").
+ */
+export function isFlagFile(file: string): boolean {
+  return file.startsWith('--');
+}
+
+/**
  * `file:line:col`; for a value given on the command line (`--set`, `--submit`: files
  * named after their flag), the flag and the key, e.g. `--set Quota1.1`: the line of a
  * document the user never saw would mean nothing to them.
  */
 export function sourceText(src: Source): string {
-  if (src.file.startsWith('--')) {
+  if (isFlagFile(src.file)) {
     const key = src.path.replace(/^spec\.[^.[]+\.?/, '');
     return key ? `${src.file} ${key}` : src.file;
   }

@@ -17,7 +17,7 @@ import { scanText } from './text-depth.js';
 import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from './limits.js';
 import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../errors.js';
-import type { Source } from '../model/source.js';
+import { isFlagFile, type Source } from '../model/source.js';
 
 export type PathSeg = string | number;
 
@@ -147,7 +147,17 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
     if (read.overNodes) break;
     if (read.docs.length === 0 && read.findings.length === 0) findings.push(emptyFile(file.path));
   }
-  return { docs, findings };
+  return { docs, findings: findings.map((f) => (isFlagFile(f.file) ? withoutPosition(f) : f)) };
+}
+
+/**
+ * A finding about a command-line value without the position in the document Quotient
+ * built from the flag: line and column 0 and no span (the user never saw that document;
+ * `file` names the flag and `path` the key).
+ */
+function withoutPosition(f: Finding): Finding {
+  const { start: _start, end: _end, ...rest } = f;
+  return { ...rest, line: 0, column: 0 };
 }
 
 /** A document read by the fast path: its value now, its positioned document when first asked. */
@@ -333,6 +343,8 @@ class LazySource implements Source {
     this.#wantKey = wantKey;
   }
   #resolve(): { line: number; col: number } {
+    // A value from a flag has no line the user wrote (see isFlagFile).
+    if (!this.#pos && isFlagFile(this.file)) this.#pos = { line: 0, col: 0 };
     if (!this.#pos) {
       const node = nodeAt(this.#sd, this.#at, this.#wantKey);
       this.#pos = this.#sd.lines.linePos(node?.range?.[0] ?? 0);
@@ -357,6 +369,7 @@ export function sourceAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = fals
 
 /** Builds a finding located at `path` of `sd`, with the character offsets of the node it points at. */
 export function findingAt(sd: SourceDoc, path: readonly PathSeg[], code: string, message: string, hint: string, options: { severity?: 'error' | 'warning'; key?: boolean } = {}): Finding {
+  if (isFlagFile(sd.file)) return { file: sd.file, line: 0, column: 0, code, severity: options.severity ?? 'error', path: formatPath(path), message, hint };
   const node = nodeAt(sd, path, options.key ?? false);
   const start = node?.range?.[0] ?? 0;
   const end = node?.range?.[1] ?? start;

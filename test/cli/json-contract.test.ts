@@ -94,6 +94,18 @@ describe('JSON contract', () => {
     expect(readReport(set.stdout, 'ScaleReport').findings[0]).toMatchObject({ code: 'policy/unknown-quota', file: '--set' });
     expect(readReport(submit.stdout, 'WhatIfReport')).toMatchObject({ answers: [], findings: [expect.objectContaining({ code: 'policy/unknown-quota', file: '--submit' })] });
   });
+
+  it('a finding about a command-line value has line and column 0 and no span, whatever stage found it', () => {
+    // Validate (the schema) for --submit, build (an unknown quota) for --set: neither may carry a place in the document built from the flag.
+    const submit = quotient(['whatif', 'policies/quota-scaling', '--submit', 'quota=Quota1', 'workspace=workspace-b', 'module=DLC', 'priority=12', 'gpu=1', '--json']);
+    const set = quotient(['scale', 'policies/quota-scaling', '--set', 'Nope=8', '--json']);
+    type Found = { file: string; code: string; stage?: string; line: number; column: number };
+    const found = [...(readReport(submit.stdout, 'WhatIfReport') as { findings: Found[] }).findings, ...(readReport(set.stdout, 'ScaleReport') as { findings: Found[] }).findings];
+    expect(found.map((f) => [f.file, f.code, f.stage, f.line, f.column, 'start' in f || 'end' in f])).toEqual([
+      ['--submit', 'policy/priority-out-of-range', 'validate', 0, 0, false],
+      ['--set', 'policy/unknown-quota', 'build', 0, 0, false],
+    ]);
+  });
   it('every command with --json prints its versioned report, and every kind of report is printed by some command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quotient-contract-'));
     try {
