@@ -6,23 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { parseFiles } from '../../../src/policy/source-doc.js';
+import { ONE_ROOT } from '../../helpers/one-root.js';
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 8 }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [Root], modules: [DLC] }
-`;
-
-const tree = { path: 'p.yaml', text: TREE };
+const tree = { path: 'p.yaml', text: ONE_ROOT };
 
 /** A WhatIf of one job at `priority`, in the file `path` (`--submit`: as whatif --submit builds it from the flag). */
 function submitted(path: string, priority: number): { path: string; text: string } {

@@ -4,23 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { ONE_ROOT } from '../../helpers/one-root.js';
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 8 }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [Root] }
-`;
-
-const cluster = (job: string) => `${TREE}---
+const cluster = (job: string) => `${ONE_ROOT}---
 apiVersion: quotient.dev/v1
 kind: Cluster
 metadata: { name: c }
@@ -53,7 +39,7 @@ describe('robustness of loading', () => {
 
   it('refuses a document whose aliases expand without bound, at the document', () => {
     const aliases = Array.from({ length: 120 }, (_, i) => `    - { name: j${i}, gpus: 8, pool: *pool }`).join('\n');
-    const text = `${TREE}---\napiVersion: quotient.dev/v1\nkind: Cluster\nmetadata: { name: c }\nspec:\n  at: &pool p\n  nodes:\n${aliases}\n`;
+    const text = `${ONE_ROOT}---\napiVersion: quotient.dev/v1\nkind: Cluster\nmetadata: { name: c }\nspec:\n  at: &pool p\n  nodes:\n${aliases}\n`;
     expect(firstError(text).code).toBe('policy/too-many-aliases');
   });
 
@@ -63,7 +49,7 @@ describe('robustness of loading', () => {
   });
 
   it('reports each unknown field of one mapping on its own line', () => {
-    const { findings } = loadPolicy([{ path: 'p.yaml', text: TREE.replace('min: { gpu: 8 }', 'min: { gpu: 8 }\n      minn: 3\n      chidren: []') }]);
+    const { findings } = loadPolicy([{ path: 'p.yaml', text: ONE_ROOT.replace('min: { gpu: 8 }', 'min: { gpu: 8 }\n      minn: 3\n      chidren: []') }]);
     expect(findings.filter((f) => f.code === 'policy/unknown-field').map((f) => [f.line, f.column, f.hint.startsWith('did you mean')])).toEqual([
       [9, 7, true],
       [10, 7, true],
