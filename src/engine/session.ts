@@ -23,6 +23,8 @@ import { noteModelBlock } from './model-reasons.js';
 import type { AdmissionRule } from '../rules/compile-admission.js';
 import type { ScaleQuota } from '../model/policy.js';
 import { QuotientError } from '../errors.js';
+import { checkJob, checkJobName, InvalidJobError, nameIndex } from './check-job.js';
+import type { NameIndex } from '../policy/build-job.js';
 
 export interface SessionOptions extends LoadOptions {
   /** Kernel implementation; default the WebAssembly kernel. */
@@ -51,6 +53,8 @@ export class Session {
   answerMemo: boolean;
   /** How often `answer` was served by the memo and how often it computed. */
   readonly answerMemoStats: AnswerMemoStats = { hits: 0, misses: 0, skipped: 0 };
+  /** The policy's quotas and workspaces by name, for checking submitted jobs (made on first use). */
+  private jobNames?: NameIndex;
 
   private constructor(
     readonly policy: Policy,
@@ -100,14 +104,30 @@ export class Session {
 
   /**
    * Answers a submission against the snapshot. Throws when the files hold no Cluster.
+   * A job the policy cannot take (a field of the wrong type or out of range, an unknown
+   * workspace or quota: engine/check-job.ts) is a rejection with an InvalidJobError
+   * (`engine/invalid-job`) naming every bad field, its value and what is allowed.
    * With the answer memo on, a request equal to an earlier one but for its names gets
    * that answer (answer-memo.ts), deep-equal to a fresh one; its nested parts are frozen.
    */
   answer(query: string, job: JobSpec): Promise<Answer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     const snap = this.snapshot;
-    const compute = (): Promise<Answer> => answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(noteModelBlock(a, snap, job), snap));
-    return this.answerMemo ? memoizedAnswer(snap, this.answerMemoStats, query, job, compute) : compute();
+    const names = (this.jobNames ??= nameIndex(this.policy));
+    const compute = (): Promise<Answer> => {
+      // The job is checked where the memo misses: a hit is a request equal to an answered
+      // one in every field but its name and src, and that one passed this check (a failed
+      // answer is never stored), so the memo's fast path costs no check but the name's.
+      const problems = checkJob(job, names);
+      if (problems.length > 0) return Promise.reject(new InvalidJobError(job, problems));
+      return answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(noteModelBlock(a, snap, job), snap));
+    };
+    if (!this.answerMemo) return compute();
+    // The name is outside the memo's key: checked on every request (first, so a job that
+    // is not an object never reaches the key).
+    const named = checkJobName(job);
+    if (named.length > 0) return Promise.reject(new InvalidJobError(job, named));
+    return memoizedAnswer(snap, this.answerMemoStats, query, job, compute);
   }
 
   /**
@@ -131,10 +151,12 @@ export class Session {
     return viewerFor(this.policy, this.tree, user) !== undefined;
   }
 
-  /** Answers a submission as `user` may see it: other teams' jobs only as anonymous usage. */
+  /** Answers a submission as `user` may see it: other teams' jobs only as anonymous usage. A bad job is rejected as in `answer`. */
   async answerAs(query: string, job: JobSpec, user: string, options: ViewOptions = {}): Promise<ViewedAnswer> {
     if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
     const viewer = this.viewer(user, options);
+    const problems = checkJob(job, (this.jobNames ??= nameIndex(this.policy)));
+    if (problems.length > 0) throw new InvalidJobError(job, problems);
     const answer = noteAssignedIndices(noteModelBlock(await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job), this.snapshot, job), this.snapshot);
     return redactAnswer(answer, this.snapshot.jobs, viewer);
   }

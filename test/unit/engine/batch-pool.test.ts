@@ -177,6 +177,8 @@ describe('BatchPool', () => {
     expect(err).toBeInstanceOf(QuotientError);
     expect((err as QuotientError).code).toBe('batch/answer-failed');
     expect((err as QuotientError).message).toContain('query 4 of the input');
+    // The worker's error is the job check's (engine/check-job.ts): the field and its value, not a TypeError.
+    expect((err as QuotientError).message).toContain('job.workspace = "no-such-workspace"');
   });
 
   it('names the first failing query in input order when several batches fail', async () => {
