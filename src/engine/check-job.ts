@@ -7,8 +7,9 @@
  * One home per rule: the rules a WhatIf's `submit` meets are not restated here. The job
  * is written as a WhatIf document and run through the loader's own stages: the schema
  * (policy/validate-schema.ts with policy/schema.ts: types, enums, ranges, unknown fields,
- * control characters) and then the builder (policy/build-job.ts: the workspace and quota
- * exist, GPU shares). What this file adds is only what a document never holds:
+ * control characters) and then the builder's checks that need nothing parsed
+ * (policy/build-job.ts `checkJobFields`: the workspace and quota exist, GPU shares).
+ * What this file adds is only what a document never holds:
  * - the fields in model units (`resources.cpu` in millicores, `resources.memory` in MiB,
  *   `checkpoint.every` and `maxRuntime` in ms, `checkpoint.last` in epoch ms): a document
  *   holds text (`500m`, `30m`) that parse-fields.ts turns into these numbers, so the
@@ -23,9 +24,11 @@
  * never reads them. Any other field is unknown, an error as in a document: a misspelt
  * optional field (`gpuModel`) would otherwise be silently ignored.
  */
+import { Ajv, type ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
 import { QuotientError, type Finding } from '../errors.js';
-import { buildJobSpec, type NameIndex } from '../policy/build-job.js';
+import { checkJobFields, type NameIndex } from '../policy/build-job.js';
 import { Collector } from '../policy/collector.js';
 import { API_VERSION, jobSpec, type JobInput } from '../policy/schema.js';
 import type { SourceDoc } from '../policy/source-doc.js';
@@ -84,11 +87,10 @@ export function checkJob(job: unknown, names: NameIndex): JobProblem[] {
   // text too) has no schema finding. The loader's validator, whose findings cost ~5x more
   // to make (zod with reportInput), runs only when there is something to report: a valid
   // job's check stays a few µs, against B3's ~300 µs answer.
-  const valid = jobSpec.safeParse(submit).success && printableStrings(submit);
+  const valid = schemaPasses(submit) && printableStrings(submit);
   if (valid) {
     const c = new Collector();
-    buildJobSpec(c, BUILDER_DOC, SUBMIT_PATH, submit as unknown as JobInput, names);
-    if (units.length === 0 && c.findings.length === 0) return [];
+    if (checkJobFields(c, BUILDER_DOC, SUBMIT_PATH, submit as unknown as JobInput, names) && units.length === 0) return [];
     return [...units, ...c.findings.filter((f) => f.severity === 'error').map((f) => problemOf(job, f))];
   }
   const sd = valueDoc({ apiVersion: API_VERSION, kind: 'WhatIf', metadata: { name: 'job' }, spec: { submit } });
@@ -98,25 +100,55 @@ export function checkJob(job: unknown, names: NameIndex): JobProblem[] {
   const broken = new Set(schema.map((p) => topField(p.path)));
   const input: Record<string, unknown> = {};
   for (const k of Object.keys(submit)) if (!broken.has(k)) input[k] = submit[k];
-  // The builder reads resources and the names unconditionally: a stand-in for each that
-  // is broken or missing, whose findings are dropped below (the schema named them).
+  // The builder's checks read resources and the names whatever the job holds: a stand-in
+  // for each that is broken or missing, whose findings are dropped below (the schema
+  // named them).
   const standIns = new Set(BUILDER_READS.filter((k) => !(k in input)));
   for (const k of standIns) input[k] = k === 'resources' ? { gpu: 1 } : '';
   const c = new Collector();
-  buildJobSpec(c, BUILDER_DOC, SUBMIT_PATH, input as unknown as JobInput, names);
+  checkJobFields(c, BUILDER_DOC, SUBMIT_PATH, input as unknown as JobInput, names);
   const built = c.findings.filter((f) => f.severity === 'error' && !standIns.has(topField(jobPath(f.path))));
   return [...units, ...schema, ...built.map((f) => problemOf(job, f))];
 }
 
-/** The fields buildJobSpec reads whatever the job holds. */
+/**
+ * Whether `submit` passes the `jobSpec` schema. zod answers at first; from the
+ * COMPILE_AFTER-th check of the process on, an ajv validator compiled from the JSON Schema
+ * zod makes of that same schema (as `quotient schema` ships it): ajv's generated code is
+ * fast from its first calls, where zod's takes thousands of calls to warm up (B3 asks
+ * 360 times: zod ~15 µs a check there, ajv ~2 µs). Compiling costs tens of ms once, so
+ * a CLI run with a few WhatIfs never pays it. The two must agree (a job ajv passes must
+ * pass zod; one it refuses goes to zod anyway for its findings): `strictNumbers` refuses
+ * NaN and Infinity as zod does, and test/unit/engine/check-job.test.ts compares the two
+ * verdicts on every field set to odd values (a compiled schema without its
+ * `additionalProperties` fails it).
+ */
+function schemaPasses(submit: Record<string, unknown>): boolean {
+  if (compiled === undefined && ++checks > COMPILE_AFTER) compiled = compileJobSchema();
+  return compiled ? compiled(submit) : jobSpec.safeParse(submit).success;
+}
+let compiled: ValidateFunction | undefined;
+let checks = 0;
+/** Checks of a process answered by zod before the ajv validator is compiled. */
+const COMPILE_AFTER = 32;
+
+/** The ajv validator of the `jobSpec` schema, through its JSON Schema. */
+export function compileJobSchema(): ValidateFunction {
+  const schema = z.toJSONSchema(jobSpec, { io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema; // draft 2020-12; the keywords zod writes for a job mean the same in ajv's default draft
+  return new Ajv({ strictNumbers: true, allowUnionTypes: true }).compile(schema);
+}
+
+/** The fields checkJobFields reads whatever the job holds. */
 const BUILDER_READS = ['resources', 'quota', 'workspace', 'name'];
 
 /** Where a submission sits in a WhatIf document: the builder's findings name paths under it. */
 const SUBMIT_PATH = ['spec', 'submit'];
 
 /**
- * The document the builder is given: it keeps it only to locate findings, and a job made
- * by a program has no place in a file (the field path says where), so one serves all.
+ * The document the builder's checks are given: they use it only to locate findings, and
+ * a job made by a program has no place in a file (the field path says where), so one
+ * serves all.
  */
 const BUILDER_DOC = valueDoc({});
 
@@ -167,7 +199,7 @@ function submitDocument(job: Record<string, unknown>, problems: JobProblem[]): R
     }
     if (k === 'maxRuntime') wholeNumber(problems, 'job.maxRuntime', v, 1, 'milliseconds');
     else if (k === 'checkpoint' && isPlainObject(v)) checkpoint(problems, v);
-    else if (k === 'resources' && isPlainObject(v)) {
+    else if (k === 'resources' && isPlainObject(v) && (v.cpu !== undefined || v.memory !== undefined)) {
       // cpu and memory are the model's units; gpu and any unknown field go to the schema.
       const r: Record<string, unknown> = {};
       for (const rk of Object.keys(v)) {

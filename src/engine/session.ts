@@ -124,9 +124,9 @@ export class Session {
     };
     if (!this.answerMemo) return compute();
     // The name is outside the memo's key: checked on every request (first, so a job that
-    // is not an object never reaches the key).
-    const named = checkJobName(job);
-    if (named.length > 0) return Promise.reject(new InvalidJobError(job, named));
+    // is not an object never reaches the key). A bad one is told with the job's every
+    // other problem, as without the memo.
+    if (checkJobName(job).length > 0) return Promise.reject(new InvalidJobError(job, checkJob(job, names)));
     return memoizedAnswer(snap, this.answerMemoStats, query, job, compute);
   }
 

@@ -20,25 +20,10 @@ export interface NameIndex {
 
 /** Builds a JobSpec; returns undefined (after findings) when a field is unusable. */
 export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input: JobInput, names: NameIndex): JobSpec | undefined {
-  let ok = true;
-  if (!names.quotas.has(input.quota)) {
-    c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `job "${input.name}" names quota "${input.quota}", which no QuotaTree declares`, closest(input.quota, [...names.quotas.keys()], 'quota'));
-    ok = false;
-  }
-  if (!names.workspaces.has(input.workspace)) {
-    c.error(
-      sd,
-      [...path, 'workspace'],
-      'policy/unknown-workspace',
-      `job "${input.name}" names workspace "${input.workspace}", which no Workspace declares`,
-      closest(input.workspace, [...names.workspaces.keys()], 'workspace'),
-    );
-    ok = false;
-  }
-  // GPUs alone (most jobs): nothing to parse, and a whole number needs no share check.
+  let ok = checkJobFields(c, sd, path, input, names);
+  // GPUs alone (most jobs): nothing to parse.
   const r = input.resources;
   const resources = r.cpu === undefined && r.memory === undefined ? { gpu: r.gpu } : parseResources(c, sd, [...path, 'resources'], r);
-  if (resources && !Number.isInteger(resources.gpu) && !checkGpuShare(c, sd, [...path, 'resources', 'gpu'], resources.gpu)) ok = false;
   let checkpoint: JobSpec['checkpoint'];
   if (input.checkpoint) {
     const every = parseDurationField(c, sd, [...path, 'checkpoint', 'every'], input.checkpoint.every);
@@ -65,6 +50,34 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
     ...(input.gpuModels ? { gpuModels: [...new Set(input.gpuModels)] } : {}),
     src: sourceAt(sd, path),
   };
+}
+
+/**
+ * The checks of a job's fields that need nothing parsed: the workspace and quota it
+ * names exist, and its GPUs per pod are whole or a share of one GPU. buildJobSpec runs
+ * them; so does the check of a job a library caller hands in (engine/check-job.ts),
+ * whose other fields are numbers already. False (after findings) when one fails.
+ */
+export function checkJobFields(c: Collector, sd: SourceDoc, path: PathSeg[], input: Pick<JobInput, 'name' | 'quota' | 'workspace' | 'resources'>, names: NameIndex): boolean {
+  let ok = true;
+  if (!names.quotas.has(input.quota)) {
+    c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `job "${input.name}" names quota "${input.quota}", which no QuotaTree declares`, closest(input.quota, [...names.quotas.keys()], 'quota'));
+    ok = false;
+  }
+  if (!names.workspaces.has(input.workspace)) {
+    c.error(
+      sd,
+      [...path, 'workspace'],
+      'policy/unknown-workspace',
+      `job "${input.name}" names workspace "${input.workspace}", which no Workspace declares`,
+      closest(input.workspace, [...names.workspaces.keys()], 'workspace'),
+    );
+    ok = false;
+  }
+  // A whole number of GPUs (most jobs) needs no share check.
+  const gpu = input.resources.gpu;
+  if (!Number.isInteger(gpu) && !checkGpuShare(c, sd, [...path, 'resources', 'gpu'], gpu)) ok = false;
+  return ok;
 }
 
 /**

@@ -9,10 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchPool } from '../../../src/engine/batch-pool.js';
-import { InvalidJobError, type JobProblem } from '../../../src/engine/check-job.js';
+import { compileJobSchema, InvalidJobError, type JobProblem } from '../../../src/engine/check-job.js';
 import { Session } from '../../../src/engine/session.js';
 import { QuotientError } from '../../../src/errors.js';
 import type { JobSpec } from '../../../src/model/policy.js';
+import { jobSpec } from '../../../src/policy/schema.js';
 import type { InputFile } from '../../../src/policy/source-doc.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -160,6 +161,45 @@ describe('a bad job, in the calling thread', () => {
     const renamed = await s.answer('q', bad(s, 'name', 'twin'));
     expect(renamed.job).toBe('twin');
     expect(s.answerMemoStats.hits).toBe(1);
+  });
+});
+
+describe('the compiled schema', () => {
+  it('agrees with zod on every job field set to every odd value (a job ajv passes must pass zod)', () => {
+    const ajv = compileJobSchema();
+    const base: Record<string, unknown> = {
+      name: 'j',
+      workspace: 'w',
+      quota: 'q',
+      module: 'DLC',
+      priority: 5,
+      pods: 2,
+      resources: { gpu: 8 },
+      idleResources: 'none',
+      checkpoint: { every: '1h' },
+      faultTolerance: { autoRestart: true, maxRestarts: 3 },
+      submittedBy: 'alice',
+      maxRuntime: '24h',
+      gpuModels: ['A100'],
+    };
+    const odd: unknown[] = [0, -1, 1, 1.5, 9, 10, 32, 33, 2 ** 53, Number.NaN, Infinity, -Infinity, '', 'x', '8', null, undefined, true, [], {}, ['A100', ''], { gpu: 0.5 }, { gpu: 8, extra: 1 }];
+    const variants: Array<Record<string, unknown>> = [base, { ...base, extra: 1 }];
+    for (const field of Object.keys(base)) for (const v of odd) variants.push({ ...base, [field]: v });
+    for (const v of odd) {
+      variants.push({ ...base, resources: { gpu: v } });
+      variants.push({ ...base, faultTolerance: { autoRestart: true, maxRestarts: v } });
+      variants.push({ ...base, checkpoint: { every: v } });
+      variants.push({ ...base, gpuModels: [v] });
+    }
+    let passed = 0;
+    for (const job of variants) {
+      const zod = jobSpec.safeParse(job).success;
+      expect({ job, ajv: ajv(job) }).toEqual({ job, ajv: zod });
+      if (zod) passed++;
+    }
+    // Both verdicts occur: the comparison is not of two validators that refuse everything.
+    expect(passed).toBeGreaterThan(10);
+    expect(passed).toBeLessThan(variants.length - 100);
   });
 });
 
