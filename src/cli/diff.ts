@@ -12,7 +12,7 @@ import { readBundles, type Bundle } from '../policy/read-files.js';
 import { EXIT } from './exit.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { kernelFlag, kernelOption } from './flags.js';
-import { log, printDocument, report, say } from './output.js';
+import { formatOf, log, printDocument, report, say } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 interface DiffFlags {
@@ -78,14 +78,13 @@ export function registerDiff(program: Command): void {
     .option('--seed <n>', 'seed of the generated submissions and the promise runs', '1')
     .option('--promise-runs <n>', 'generated states per promise, per side', '50')
     .option('--json', 'print a DiffReport as JSON: {apiVersion, kind, old, new, asked, changes} (schemas/diff-report.json)')
-    .option('-o, --output <format>', 'table, json or markdown (a pull-request comment)')
+    .option('-o, --output <format>', 'table, json, yaml or markdown (a pull-request comment)')
     .addHelpText(
       'after',
       '\nExamples:\n  quotient diff docs/examples/quota-scaling-diff/old docs/examples/quota-scaling-diff/new\n  quotient diff policies/quota-scaling --base main --fail-on-change -o markdown\n\nExit codes: 0 compared (with --fail-on-change: nothing changed), 1 answers changed (with --fail-on-change), 2 could not run.',
     )
     .action(async (paths: string[], flags: DiffFlags) => {
-      const format = flags.json ? 'json' : (flags.output ?? 'table');
-      if (!['table', 'json', 'markdown'].includes(format)) throw new QuotientError('cli/bad-output', `-o ${format} is not table, json or markdown`, 'use -o table, -o json or -o markdown');
+      const format = formatOf(flags, ['markdown'] as const);
       const backend = kernelFlag(flags.kernel);
       let oldB: Bundle;
       let newB: Bundle;
@@ -103,7 +102,7 @@ export function registerDiff(program: Command): void {
         seed: count('--seed', flags.seed),
         promiseRuns: count('--promise-runs', flags.promiseRuns),
       });
-      if (format === 'json') printDocument('json', report('DiffReport', result));
+      if (format === 'json' || format === 'yaml') printDocument(format, report('DiffReport', result));
       else if (format === 'markdown') process.stdout.write(renderMarkdown(result));
       else say(renderTable(result));
       process.exitCode = flags.failOnChange && result.changes.length > 0 ? EXIT.findings : EXIT.ok;

@@ -16,15 +16,21 @@ export interface OutputOptions {
   output?: string;
 }
 
-/** The format the flags ask for; a bad `-o` value is a usage error (exit 2). */
-export function formatOf(opts: OutputOptions): Format {
+/**
+ * The format the flags ask for; a bad `-o` value, or `--json` with another `-o`, is a
+ * usage error (exit 2). `extra` names a command's own formats beside table, json and
+ * yaml (diff's markdown).
+ */
+export function formatOf<E extends string = never>(opts: OutputOptions, extra: readonly E[] = []): Format | E {
   if (opts.json && opts.output !== undefined && opts.output !== 'table' && opts.output !== 'json') {
-    throw new QuotientError('cli/conflicting-flags', `--json and -o ${opts.output} ask for two formats`, 'give one: --json, or -o yaml');
+    throw new QuotientError('cli/conflicting-flags', `--json and -o ${opts.output} ask for two formats`, `give one: --json, or -o ${opts.output}`);
   }
   if (opts.json) return 'json';
   const o = opts.output ?? 'table';
   if (o === 'json' || o === 'yaml' || o === 'table') return o;
-  throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, 'use -o table, -o json or -o yaml');
+  if ((extra as readonly string[]).includes(o)) return o as E;
+  const all = ['table', 'json', 'yaml', ...extra];
+  throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, `use ${all.map((f) => `-o ${f}`).join(', ')}`);
 }
 
 /** The version of every machine-readable document (docs/cli.md "JSON output", schemas/). */

@@ -48,6 +48,13 @@ export function registerTest(program: Command): void {
       const seed = seedFlag(opts.seed);
       if (opts.format !== undefined && opts.format !== 'junit' && opts.format !== 'tap')
         throw new QuotientError('cli/bad-format', `unknown report format "${opts.format}"`, 'use --format junit or --format tap');
+      // --format replaces the document on stdout: with --json or -o yaml it would silently win.
+      if (opts.format !== undefined && format !== 'table')
+        throw new QuotientError(
+          'cli/conflicting-flags',
+          `--format ${opts.format} and ${opts.json ? '--json' : `-o ${format}`} ask for two formats`,
+          `give one: --format ${opts.format}, or ${opts.json ? '--json' : `-o ${format}`}`,
+        );
       const kernel = kernelFlag(opts.kernel);
       const workers = workersFlag(opts.workers);
       const wanted = new Set(opts.promise ?? []);

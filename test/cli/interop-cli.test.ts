@@ -173,13 +173,21 @@ describe('quotient diff', () => {
     expect(r.stdout).toMatch(/team-b-needs-16/);
   });
 
-  it('prints Markdown for a pull-request comment, and JSON', () => {
+  it('prints Markdown for a pull-request comment, JSON, and the same document as YAML', () => {
     const md = quotient(['diff', OLD, NEW, '--samples', '0', '-o', 'markdown']);
     expect(md.status).toBe(0);
     expect(md.stdout).toMatch(/^### Quotient: /);
     expect(md.stdout).toMatch(/\| whatif `team-b-needs-16` \| .* \| wait \| preempt \(in-quota\); victims dsw-c-notebooks/);
-    const js = readReport(quotient(['diff', OLD, NEW, '--samples', '0', '--json']).stdout, 'DiffReport') as { changes: unknown[] };
+    const json = quotient(['diff', OLD, NEW, '--samples', '0', '--json']);
+    const js = readReport(json.stdout, 'DiffReport') as { changes: unknown[] };
     expect(js.changes).toHaveLength(1);
+    const yaml = quotient(['diff', OLD, NEW, '--samples', '0', '-o', 'yaml']);
+    expect(yaml.status).toBe(0);
+    expect(parseYaml(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+    const both = quotient(['diff', OLD, NEW, '--samples', '0', '--json', '-o', 'markdown']);
+    expect(both.status).toBe(2);
+    expect(both.stdout).toBe('');
+    expect(both.stderr).toContain('--json and -o markdown ask for two formats');
   });
 
   it('compares a path with a git revision of itself', () => {

@@ -95,6 +95,18 @@ describe('quotient test', { timeout: 240_000 }, () => {
     expect(tap.stdout.split('\n').slice(0, 3)).toEqual(['TAP version 14', '1..2', 'ok 1 - policies/self-level-preemption: inference-never-preempted (held over 20 runs)']);
   });
 
+  it('refuses --format with --json or -o yaml (two formats) instead of letting one win', () => {
+    for (const [flags, said] of [
+      [['--format', 'junit', '--json'], '--format junit and --json ask for two formats'],
+      [['--format', 'tap', '-o', 'yaml'], '--format tap and -o yaml ask for two formats'],
+    ] as const) {
+      const r = quotient('test', 'docs/examples/broken-promise', '--seed', '1', '--runs', '1', ...flags);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(said);
+    }
+  });
+
   it('exits 2 with a located finding for a malformed promise, and for a folder without promises', () => {
     const dir = join(tmp, 'bad-promise');
     cpSync(join(ROOT, 'policies/self-level-preemption'), dir, { recursive: true });
