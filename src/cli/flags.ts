@@ -81,6 +81,18 @@ export function kernelOption(cmd: Command): Command {
   return cmd.option('--kernel <backend>', 'wasm | reference (the pure-TypeScript twin)', 'wasm');
 }
 
+/**
+ * One rule for `key=value` flags (`--set`, `--submit`): a key given twice is refused
+ * (exit 2), never silently the last one. Returns a check to call on each key in turn.
+ */
+export function onceEach(flag: string, code: string, hint: string): (key: string) => void {
+  const seen = new Set<string>();
+  return (key) => {
+    if (seen.has(key)) throw new QuotientError(code, `${flag} gives ${key} twice`, hint);
+    seen.add(key);
+  };
+}
+
 /** `key=value` items (`--submit`, `--set`). */
 export const isPair = (v: string): boolean => v.includes('=');
 /** A name (`-q`, `-p`) is anything that is not a path on disk. */

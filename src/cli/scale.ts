@@ -17,7 +17,7 @@ import type { InputFile } from '../policy/source-doc.js';
 import { applyScaling } from '../policy/apply-scaling.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
-import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths } from './flags.js';
+import { isName, isPair, kernelFlag, kernelOption, onceEach, outputOptions, takeBackPaths } from './flags.js';
 import { formatOf, log, printDocument, report, say, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { renderScale } from './render-scale.js';
@@ -36,13 +36,14 @@ export const SET_FILE = '--set';
 /** `Quota1.1=56` pairs → a ScaleQuota document named `set`. */
 export function setDocument(pairs: string[]): InputFile {
   const set: Record<string, number> = {};
+  const once = onceEach('--set', 'cli/bad-set', 'give each quota once');
   for (const raw of pairs.flatMap((p) => p.split(','))) {
     const pair = raw.trim();
     if (!pair) continue;
     const m = /^(.+)=(\d+)$/.exec(pair);
     if (!m) throw new QuotientError('cli/bad-set', `--set expects Quota=GPUs, got "${pair}"`, 'e.g. --set Quota1.1=56 --set Quota1.2=72');
     const [, quota = '', gpus] = m;
-    if (quota in set) throw new QuotientError('cli/bad-set', `--set gives ${quota} twice`, 'give each quota once');
+    once(quota);
     set[quota] = Number(gpus);
   }
   const doc = { apiVersion: 'quotient.dev/v1', kind: 'ScaleQuota', metadata: { name: 'set' }, spec: { set } };
@@ -112,8 +113,10 @@ export function registerScale(program: Command): void {
       if (user !== undefined && sessions.length > 0 && !sessions.some((s) => s.knows(user))) throw unknownUser(user, sessions);
       if (invalid.length) {
         const sorted = sortFindings(invalid);
+        // As whatif's invalid --submit: the findings are errors, so on stderr; a machine format
+        // still gets its document (the findings, no answers) on stdout.
         if (format !== 'table') printDocument(format, report('ScaleReport', { findings: sorted, answers: [] }));
-        else say(`${renderFindings(sorted)}\n\n${countFindings(sorted)}: the scaling is not applied`);
+        log(`${renderFindings(sorted)}\n\n${countFindings(sorted)}: the scaling is not applied`);
         process.exitCode = EXIT.findings;
         return;
       }

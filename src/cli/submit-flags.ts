@@ -5,6 +5,7 @@
 import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
 import type { InputFile } from '../policy/source-doc.js';
+import { onceEach } from './flags.js';
 
 const KEYS: Record<string, 'string' | 'number' | 'resource' | 'models'> = {
   name: 'string',
@@ -28,6 +29,7 @@ const KEYS: Record<string, 'string' | 'number' | 'resource' | 'models'> = {
 export function submitDocument(pairs: string[], asUser?: string): InputFile {
   const job: Record<string, unknown> = { name: 'submitted-job', ...(asUser !== undefined ? { submittedBy: asUser } : {}) };
   const resources: Record<string, unknown> = {};
+  const once = onceEach('--submit', 'cli/bad-submit', 'give each key once (only gpuModel repeats: each adds a model)');
   for (const raw of pairs.flatMap((p) => p.split(','))) {
     const pair = raw.trim();
     if (!pair) continue;
@@ -37,6 +39,7 @@ export function submitDocument(pairs: string[], asUser?: string): InputFile {
     const value = pair.slice(eq + 1);
     const kind = KEYS[key];
     if (!kind) throw new QuotientError('cli/bad-submit', `--submit has no key "${key}"`, `keys: ${Object.keys(KEYS).join(', ')}`);
+    if (kind !== 'models') once(key);
     const typed = kind === 'string' ? value : /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
     if (kind === 'resource') resources[key] = typed;
     else if (kind === 'models') job.gpuModels = [...((job.gpuModels as string[] | undefined) ?? []), ...value.split('|').map((m) => m.trim())];

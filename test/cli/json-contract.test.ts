@@ -106,6 +106,17 @@ describe('JSON contract', () => {
       ['--set', 'policy/unknown-quota', 'build', 0, 0, false],
     ]);
   });
+
+  it('in a table, an invalid scale --set and whatif --submit print their errors on stderr and nothing on stdout', () => {
+    const set = quotient(['scale', 'policies/quota-scaling', '--set', 'Nope=8']);
+    const submit = quotient(['whatif', 'policies/quota-scaling', '--submit', 'quota=Nope', 'workspace=workspace-b', 'module=DLC', 'priority=3', 'gpu=1']);
+    for (const r of [set, submit]) {
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('policy/unknown-quota');
+    }
+  });
+
   it('every command with --json prints its versioned report, and every kind of report is printed by some command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quotient-contract-'));
     try {
