@@ -15,6 +15,7 @@ import { answerMemoDefault, freezeParts, renamed, type AnswerMemoStats } from '.
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
+import type { JobSpec } from '../model/policy.js';
 import { encodeFiles, type BatchQuery, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
 
 export type { BatchQuery } from './batch-types.js';
@@ -100,6 +101,11 @@ export class BatchPool {
     if (queries.length === 0) return [];
     const memo = options.answerMemo === undefined ? this.answerMemo : bool('answerMemo', options.answerMemo);
     const policy = this.policyRef(policyKey, files, options, memo);
+    for (let i = 0; i < queries.length; i++) {
+      const q = queries[i] as unknown;
+      if (typeof q !== 'object' || q === null || typeof (q as BatchQuery).query !== 'string')
+        throw new QuotientError('batch/bad-query', `query ${i} of the input is not { query, job }: got ${q === null ? 'null' : typeof q}`, 'give each query as { query: NAME, job: JOBSPEC }');
+    }
     const call = String(++this.calls);
     const answers = new Array<Answer>(queries.length);
     // The stored answers the workers sent in this call, by thread and id. Each batch is
@@ -117,7 +123,7 @@ export class BatchPool {
         const error =
           r.code === 'batch/invalid-policy' && r.findings
             ? new FindingsError(r.findings)
-            : new QuotientError(r.code, `${r.message}${where}`, r.code === 'batch/answer-failed' ? 'check the job: its quota and workspace must exist in the policy' : '');
+            : new QuotientError(r.code, `${r.message}${where}`, r.hint ?? (r.code === 'batch/answer-failed' ? 'this is a bug in Quotient, not in the job: please report it with the query' : ''));
         failure = { at: start, error };
         return;
       }
@@ -155,10 +161,29 @@ export class BatchPool {
         answers[start + i] = renamed(from, q.query, q.job.name);
       }
     };
+    // A task that cannot be sent (a job holding a function, a symbol…) is named by its first such query.
+    const unsent = (e: unknown, start: number, batch: readonly BatchQuery[]): void => {
+      if (!(e instanceof Error) || e.name !== 'DataCloneError') throw e;
+      const i = batch.findIndex((q) => !cloneable(q));
+      if (failure && failure.at < start) return;
+      failure = {
+        at: start,
+        error: new QuotientError(
+          'batch/bad-query',
+          `query ${start + Math.max(0, i)} of the input cannot be sent to a worker: ${e.message}`,
+          'a job holds plain data only: strings, numbers, booleans, null, arrays and plain objects',
+        ),
+      };
+    };
     const tasks: Promise<void>[] = [];
     for (let start = 0; start < queries.length; start += batchSize) {
       const batch = queries.slice(start, start + batchSize);
-      tasks.push(this.piscina.run({ policy, queries: batch, ...sourcesOf(batch), call }).then((r) => take(r, start)));
+      tasks.push(
+        this.piscina.run({ policy, queries: batch, ...sourcesOf(batch), call }).then(
+          (r) => take(r, start),
+          (e: unknown) => unsent(e, start, batch),
+        ),
+      );
     }
     await Promise.all(tasks);
     if (failure) throw failure.error;
@@ -204,7 +229,9 @@ function sourcesOf(batch: readonly BatchQuery[]): { sources: Source[]; srcIndex:
   const seen = new Map<Source, number>();
   const srcIndex = new Int32Array(batch.length);
   for (let i = 0; i < batch.length; i++) {
-    const src = batch[i]!.job.src as Source | undefined; // i < length
+    // A job that is not an object has no Source; the worker's job check refuses it, by index.
+    const job = batch[i]!.job as JobSpec | null | undefined; // i < length
+    const src = typeof job === 'object' && job !== null ? (job.src as Source | undefined) : undefined;
     if (src === undefined) {
       srcIndex[i] = -1;
       continue;
@@ -217,6 +244,16 @@ function sourcesOf(batch: readonly BatchQuery[]): { sources: Source[]; srcIndex:
     srcIndex[i] = at;
   }
   return { sources, srcIndex };
+}
+
+/** Whether `q` survives a structured clone (only asked once a batch failed to be sent). */
+function cloneable(q: BatchQuery): boolean {
+  try {
+    structuredClone(q);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function bool(name: string, value: unknown): boolean {

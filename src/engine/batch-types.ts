@@ -66,7 +66,9 @@ export type BatchErrorCode =
   /** The files load but hold no Cluster snapshot: nothing to answer against. */
   | 'batch/no-cluster'
   /** Answering one query threw (e.g. a job naming a quota the policy does not have). */
-  | 'batch/answer-failed';
+  | 'batch/answer-failed'
+  /** A query is not `{ query, job }` with plain data: it cannot be sent to a worker (the calling thread's own error). */
+  | 'batch/bad-query';
 
 /** A failed batch; `query` is the index in the batch of the query that failed, when one did. */
 export interface BatchError {
@@ -75,6 +77,8 @@ export interface BatchError {
   message: string;
   query?: number;
   findings?: Finding[];
+  /** The hint of the error the answer failed with, when it gave one (a QuotientError's: engine/invalid-job's says what a field allows). */
+  hint?: string;
 }
 
 /**

@@ -9,7 +9,7 @@
  * Piscina loads this file from dist/ (dist/engine/batch-worker.js); it has no
  * top-level await, so Piscina's require()-then-import() loading works on Node 20.
  */
-import { hasErrors } from '../errors.js';
+import { hasErrors, QuotientError } from '../errors.js';
 import type { Answer } from './answer.js';
 import { decodeFiles, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
 import { Session } from './session.js';
@@ -80,7 +80,8 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
     try {
       a = await session.answer(q.query, q.job);
     } catch (e) {
-      return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i };
+      const hint = e instanceof QuotientError && e.hint ? { hint: e.hint } : {};
+      return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i, ...hint };
     }
     const from = memo ? storedAnswerOf(a) : undefined;
     if (!from || !order) {

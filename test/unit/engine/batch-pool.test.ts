@@ -181,6 +181,30 @@ describe('BatchPool', () => {
     expect((err as QuotientError).message).toContain('job.workspace = "no-such-workspace"');
   });
 
+  it("gives the job check's hint, and names a job that is not an object, a job that cannot be sent and a query that is not one", async () => {
+    const files = bundle(SHIPPED[0]!);
+    const good = open(files).policy.whatIfs[0]!.submit;
+    const failing = async (bad: unknown, at = 1): Promise<QuotientError> => {
+      const queries = [{ query: 'ok', job: good }, bad, { query: 'ok', job: { ...good, name: 'after' } }] as BatchQuery[];
+      const err = await pool.answerAll('fail', files, queries, { now: NOW, batchSize: 2 }).catch((e: unknown) => e);
+      expect(err, JSON.stringify(bad)).toBeInstanceOf(QuotientError);
+      expect((err as QuotientError).message).toContain(`query ${at} of the input`);
+      return err as QuotientError;
+    };
+    const zero = await failing({ query: 'zero', job: { ...good, name: 'z', pods: 0 } });
+    expect(zero.code).toBe('batch/answer-failed');
+    expect(zero.message).toContain('job.pods = 0');
+    expect(zero.hint).toContain('1 or more');
+    expect(zero.hint).not.toContain('quota and workspace');
+    const nothing = await failing({ query: 'null', job: null });
+    expect(nothing.code).toBe('batch/answer-failed');
+    expect(nothing.message).toContain('is not a valid job');
+    const fn = await failing({ query: 'fn', job: { ...good, name: 'f', note: () => 1 } });
+    expect(fn.code).toBe('batch/bad-query');
+    expect(fn.hint).toContain('plain data');
+    await expect(pool.answerAll('fail', files, [{ query: 'ok', job: good }, null as unknown as BatchQuery])).rejects.toThrow('query 1 of the input is not { query, job }');
+  });
+
   it('names the first failing query in input order when several batches fail', async () => {
     const files = bundle(SHIPPED[0]!);
     const good = open(files).policy.whatIfs[0]!.submit;
