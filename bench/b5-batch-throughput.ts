@@ -12,8 +12,8 @@
  * computed, as for a sweep of all-distinct requests). B5's query mix is B3's 60 WhatIfs
  * reshaped to 8 gang shapes, every query under its own job name: a few hundred distinct
  * requests as the memo keys them (counted and printed), each asked many times. A memo run starts cold
- * (its queries carry a run tag, a field no answer reads but the memo key holds), so its
- * hit rate is that of its own queries on a fresh memo in each worker; it is printed.
+ * (on a fresh pool, opened and warmed with the memo off), so its hit rate is that of its
+ * own queries on a fresh memo in each worker; it is printed.
  *
  * Two snapshots:
  * - `full`: B3's snapshot (10,000 nodes, 1,011 quotas, ~40,000 jobs). With the memo:
@@ -23,9 +23,9 @@
  *   allow, up to 100,000 (printed).
  *
  * Every timed run starts after a full garbage collection (timing.ts `collectGarbage`):
- * the run's inputs are built just before it, and without it the calling thread's
- * collector promotes them inside the timed region, time that is the caller's, not the
- * pool's, and that falls on one of the two cores the workers share with that thread.
+ * what the runs before it left (100,000 answers, a closed pool) is garbage by then, and
+ * collecting it inside the timed region would time those runs on the calling thread, on
+ * one of the two cores the workers share with it.
  *
  * Eligibility tables are built before timing (`BatchPool.warm` + one untimed pass). A
  * sample of the pool's answers (every 97th) is compared with in-thread answers computed
@@ -126,17 +126,6 @@ function makeQueries(session: Session, n: number): BatchQuery[] {
 }
 
 /**
- * The queries with a run tag: a field no answer reads (answers are compared) and the memo
- * key holds, so each memo run starts with nothing of the runs before it in the memo.
- */
-function tagged(queries: BatchQuery[], tag: string): BatchQuery[] {
-  return queries.map((q) => ({ query: q.query, job: Object.assign({}, q.job, { b5Run: tag }) }));
-}
-
-let runs = 0;
-const nextTag = (): string => `run-${++runs}`;
-
-/**
  * Answers `queries` one by one on the calling thread. Keeps only the sampled answers (as
  * JSON) and the decision counts: holding 100,000 answers would time the collector
  * copying them (measured: 2× per answer), not the answers.
@@ -191,7 +180,8 @@ async function runVariant(v: Variant) {
   // In-thread, without the memo (the figure before the memo) and with it, on a cold memo.
   const off = await inThread(session, queries['no-memo'], false);
   const statsBefore = { ...session.answerMemoStats };
-  const on = await inThread(session, tagged(queries.memo, nextTag()), true);
+  // The session opened with the memo off and has answered nothing with it: its memo is cold.
+  const on = await inThread(session, queries.memo, true);
   const statsAfter = session.answerMemoStats;
   const inThreadHits = hitRate({ hits: statsAfter.hits - statsBefore.hits, misses: statsAfter.misses - statsBefore.misses, skipped: statsAfter.skipped - statsBefore.skipped });
   // The answers every pool run is checked against: computed in full, never from the memo.
@@ -203,29 +193,43 @@ async function runVariant(v: Variant) {
   const cells: Cell[] = [];
   const key = `b5/${v.name}`;
   const poolOpenMs: Record<number, number> = {};
-  for (const workers of WORKERS) {
+  // A pool opened and warmed (tables, JIT) with the memo off: its workers' memos are cold.
+  const openPool = async (workers: number): Promise<{ pool: InstanceType<typeof BatchPool>; warmMs: number }> => {
     const pool = new BatchPool({ workers });
+    start = process.hrtime.bigint();
+    await pool.warm(key, files, { now: NOW });
+    const warmMs = sinceUs(start) / 1000;
+    // One untimed pass: every worker builds its tables for the queries' classes.
+    await pool.answerAll(key, files, probe, { now: NOW, batchSize: 10, answerMemo: false });
+    return { pool, warmMs };
+  };
+  for (const workers of WORKERS) {
+    const { pool: shared, warmMs } = await openPool(workers);
+    poolOpenMs[workers] = warmMs;
     try {
-      start = process.hrtime.bigint();
-      await pool.warm(key, files, { now: NOW });
-      poolOpenMs[workers] = sinceUs(start) / 1000;
-      // One untimed pass: every worker builds its tables for the queries' classes.
-      await pool.answerAll(key, files, probe, { now: NOW, batchSize: 10, answerMemo: false });
       for (const mode of MODES) {
         for (const batch of BATCHES) {
           const rates: number[] = [];
-          const stats0 = { ...pool.answerMemoStats };
+          const stats = { hits: 0, misses: 0, skipped: 0 };
           for (let r = 0; r < v.repeats; r++) {
-            const input = mode === 'memo' ? tagged(queries.memo, nextTag()) : queries['no-memo'];
-            collectGarbage();
-            start = process.hrtime.bigint();
-            const answers = await pool.answerAll(key, files, input, { now: NOW, batchSize: batch, answerMemo: mode === 'memo' });
-            rates.push(input.length / (sinceUs(start) / 1e6));
-            for (let i = 0; i < input.length; i += SAMPLE) {
-              if (JSON.stringify(answers[i]) !== expected.get(i)) throw new Error(`B5 ${v.name} (${mode}): pool answer ${i} differs from the in-thread answer`);
+            // Each memo run on a fresh pool, so on a cold memo in every worker (a memo lives
+            // as long as its worker's Session); runs without it share one pool.
+            const pool = mode === 'memo' ? (await openPool(workers)).pool : shared;
+            try {
+              const input = queries[mode];
+              const before = { ...pool.answerMemoStats };
+              collectGarbage();
+              start = process.hrtime.bigint();
+              const answers = await pool.answerAll(key, files, input, { now: NOW, batchSize: batch, answerMemo: mode === 'memo' });
+              rates.push(input.length / (sinceUs(start) / 1e6));
+              for (const k of ['hits', 'misses', 'skipped'] as const) stats[k] += pool.answerMemoStats[k] - before[k];
+              for (let i = 0; i < input.length; i += SAMPLE) {
+                if (JSON.stringify(answers[i]) !== expected.get(i)) throw new Error(`B5 ${v.name} (${mode}): pool answer ${i} differs from the in-thread answer`);
+              }
+            } finally {
+              if (pool !== shared) await pool.close();
             }
           }
-          const s = pool.answerMemoStats;
           const n = queries[mode].length;
           cells.push({
             mode,
@@ -236,12 +240,12 @@ async function runVariant(v: Variant) {
             qps: median(rates),
             qpsMin: Math.min(...rates),
             qpsMax: Math.max(...rates),
-            ...(mode === 'memo' ? { hitRate: hitRate({ hits: s.hits - stats0.hits, misses: s.misses - stats0.misses, skipped: s.skipped - stats0.skipped }) } : {}),
+            ...(mode === 'memo' ? { hitRate: hitRate(stats) } : {}),
           });
         }
       }
     } finally {
-      await pool.close();
+      await shared.close();
     }
   }
   const at = (m: Mode, w: number, b: number) => cells.find((c) => c.mode === m && c.workers === w && c.batch === b)!;

@@ -87,7 +87,7 @@ export function printRows(head: string[], body: string[][]): void {
 
 /**
  * A full garbage collection, run before a timed region so that it does not time the
- * collector promoting what was allocated before it (the run's own inputs): V8's
+ * collector clearing or promoting what was allocated before it: V8's
  * `--expose-gc` turned on at run time and its `gc` taken from a fresh context, so the
  * benchmark needs no Node flag (a flag would also reach Piscina's workers).
  */
