@@ -5,7 +5,6 @@
  */
 import { writeOutputFile } from '../io/write-in-folder.js';
 import type { Command } from 'commander';
-import { stringify } from 'yaml';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
 import { exportKueue } from '../interop/kueue.js';
@@ -15,7 +14,7 @@ import { exportVolcano } from '../interop/volcano.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { readBundles } from '../policy/read-files.js';
 import { FILE_WIDTH, fitTable, terminalWidth } from './fit-table.js';
-import { log } from './output.js';
+import { log, yamlText } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 interface ExportFlags {
@@ -114,9 +113,9 @@ export function registerExport(program: Command): void {
       const table = (width: number) => `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
       // The report file is written first, as simulate --html is: a refused write (exit 2) prints no objects.
       if (flags.report) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`);
-      if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
+      if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => yamlText(o)).join('---\n'));
       else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
-      else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0 }));
+      else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : yamlText(document));
       if (!flags.report) log(table(terminalWidth(process.stderr)));
     });
 }

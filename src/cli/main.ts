@@ -79,6 +79,10 @@ const KERNEL_BUILD_PROBLEM: Partial<Record<KernelError['code'], string>> = {
 };
 
 try {
+  // `help NAME` of no command: Commander prints the usage with exit 2 but never says why, as `quotient NAME` does.
+  const [first, second] = process.argv.slice(2);
+  if (first === 'help' && second !== undefined && second !== 'help' && !program.commands.some((c) => c.name() === second || c.aliases().includes(second)))
+    program.error(`error: unknown command '${second}'`, { code: 'commander.unknownCommand', exitCode: EXIT.failure });
   await program.parseAsync(process.argv);
 } catch (e) {
   process.exitCode = report(e);

@@ -59,8 +59,19 @@ export function report<B extends object>(kind: ReportKind, body: B): { apiVersio
 export function printDocument(format: 'json' | 'yaml', doc: unknown): void {
   const json = (): string => `${escapeJson(JSON.stringify(doc, null, 2))}\n`;
   if (format === 'json') return void process.stdout.write(json());
-  const yaml = stringify(doc, { lineWidth: 0 });
+  const yaml = yamlText(doc);
   process.stdout.write(unsafeCharacter(yaml, true) ? json() : yaml);
+}
+
+/**
+ * A document as YAML, the one YAML printer of the CLI (reports, exported objects). It is
+ * written so that YAML 1.1 readers (Python's yaml.safe_load, Kubernetes' go-yaml) read
+ * the same values as YAML 1.2 ones: strings such as `yes`, `on`, `no`, `y`, `010` or
+ * `1:20` are quoted, since 1.1 reads them as booleans or numbers. YAML 1.2 readers
+ * (ours included) read the quoted strings the same.
+ */
+export function yamlText(doc: unknown): string {
+  return stringify(doc, { lineWidth: 0, version: '1.1' });
 }
 
 /** Prints text for people on stdout; only our own colours and layout pass raw (`escapeTerminal`). */

@@ -15,7 +15,8 @@ export function renderReport(r: Report): string {
   const t = r.totals;
   out.push(colour.bold(`Simulation of ${r.policy}`));
   out.push(
-    `  workload: ${r.workload.source}${r.workload.synthetic ? ' (synthetic)' : ''}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`,
+    // A synthetic workload's source already says so, with its jobs and seed (pai-generator.ts).
+    `  workload: ${r.workload.synthetic ? r.workload.source : `${r.workload.source}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`}`,
   );
   out.push(
     `  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,

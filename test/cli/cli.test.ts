@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { yamlText } from '../../src/cli/output.js';
 import { onlyAnswer, readReport } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -174,5 +175,28 @@ describe('quotient --help', () => {
     const r = quotient(...command, '--help');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage: quotient');
+  });
+
+  it('says which command is unknown, for `help NAME` as for `NAME` (exit 2)', () => {
+    for (const args of [['nosuch'], ['help', 'nosuch']]) {
+      const r = quotient(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain("unknown command 'nosuch'");
+    }
+    expect(quotient('help', 'check').status).toBe(0);
+  });
+});
+
+describe('-o yaml', () => {
+  it('quotes the strings a YAML 1.1 reader would take for booleans or timestamps (yes, on, no, y, dates)', () => {
+    const doc = { job: 'yes', quota: 'on', team: 'no', flag: 'y', start: '2026-11-20T13:00:00.000Z', count: 5, ok: true };
+    const text = yamlText(doc);
+    expect(parseYaml(text, { version: '1.1' })).toEqual(doc);
+    expect(parseYaml(text)).toEqual(doc);
+    // A real report: the estimated start times stay strings for a YAML 1.1 reader.
+    const r = quotient('whatif', 'policies/when-will-it-start', '-o', 'yaml');
+    const json = quotient('whatif', 'policies/when-will-it-start', '--json');
+    expect(r.stdout).toMatch(/start: "2026-/);
+    expect(parseYaml(r.stdout, { version: '1.1' })).toEqual(JSON.parse(json.stdout));
   });
 });

@@ -83,6 +83,13 @@ describe('quotient simulate', () => {
     }
   });
 
+  it('says a generated workload once: its source names the jobs and the seed', () => {
+    const r = quotient('simulate', 'policies/spot-market', '--generate', 'pai', '--jobs', '20', '--days', '1', '--seed', '3', '--until', '6h');
+    expect(r.status).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.trimStart().startsWith('workload:'));
+    expect(line?.trim()).toBe('workload: PAI-2020-shaped generator (synthetic): 20 jobs over 1 days, seed 3');
+  });
+
   it('refuses bad flags with exit 2 and a hint', () => {
     expect(quotient(...SPOT, '--seed', 'x').status).toBe(2);
     expect(quotient(...SPOT, '--until', 'later').stderr).toContain('--until');
