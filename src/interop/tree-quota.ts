@@ -142,21 +142,31 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
   if (report.failed) return [];
   const out: TreeQuota[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
+  // The quotas being visited, outermost first: when a parent reference leads back into it,
+  // the quotas from there on are the cycle.
+  const stack: string[] = [];
+  const onCycle = new Set<string>();
   const visit = (q: LocatedQuota): void => {
     if (state.get(q.name) === 'done') return;
     if (state.get(q.name) === 'visiting') {
       report.error(q.sd, q.parentPath ?? q.path, 'interop/parent-cycle', `quota "${q.name}" is its own ancestor`, 'break the cycle of parent references');
+      for (const n of stack.slice(stack.indexOf(q.name))) onCycle.add(n);
       return;
     }
     state.set(q.name, 'visiting');
+    stack.push(q.name);
     if (q.parent !== null) visit(byName.get(q.parent)!);
+    stack.pop();
     state.set(q.name, 'done');
     const { sd: _sd, path: _path, objectName: _o, ...plain } = q;
     out.push(plain);
   };
   for (const q of byName.values()) visit(q);
-  // Quotient requires a parent to guarantee at least what its children do.
+  // Quotient requires a parent to guarantee at least what its children do. A quota on a
+  // parent cycle is its own descendant, so its children's sum counts itself: only the
+  // cycle (an error already) is reported for it.
   for (const q of out) {
+    if (onCycle.has(q.name)) continue;
     const kids = out.filter((k) => k.parent === q.name);
     const sum = kids.reduce((s, k) => s + k.min.gpu, 0);
     const src = byName.get(q.name)!;

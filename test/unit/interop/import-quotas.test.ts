@@ -157,6 +157,38 @@ describe('import volcano', () => {
   });
 });
 
+describe('parent cycles', () => {
+  // On a cycle a quota is its own descendant: its children's sum counts itself, so the
+  // only finding is the cycle (a fresh-user trial saw a bogus children-exceed-parent too).
+  const gpuList = (n: number) => `[{ coveredResources: [nvidia.com/gpu], flavors: [{ name: default, resources: [{ name: nvidia.com/gpu, nominalQuota: ${n} }] }] }]`;
+  const cycles: [QuotaFormat, string][] = [
+    [
+      'kueue',
+      `apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: { name: a }\nspec: { cohort: b, resourceGroups: ${gpuList(8)} }\n---\n` +
+        `apiVersion: kueue.x-k8s.io/v1beta1\nkind: Cohort\nmetadata: { name: b }\nspec: { parent: a, resourceGroups: ${gpuList(8)} }\n`,
+    ],
+    [
+      'koordinator',
+      ['a', 'b']
+        .map(
+          (n, i) =>
+            `apiVersion: scheduling.sigs.k8s.io/v1alpha1\nkind: ElasticQuota\nmetadata: { name: ${n}, labels: { quota.scheduling.koordinator.sh/parent: ${i ? 'a' : 'b'}, quota.scheduling.koordinator.sh/is-parent: "true" } }\nspec: { min: { nvidia.com/gpu: "${8 * (i + 1)}" } }\n`,
+        )
+        .join('---\n'),
+    ],
+    [
+      'volcano',
+      ['a', 'b', 'c']
+        .map((n, i) => `apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: { name: ${n} }\nspec: { parent: ${['b', 'a', 'a'][i]}, deserved: { nvidia.com/gpu: "${8 * (i + 1)}" } }\n`)
+        .join('---\n'),
+    ],
+  ];
+  it.each(cycles)('reports only the cycle on a %s parent cycle, not the sum of children over it', (format, text) => {
+    const r = importQuotas(format, [{ path: 'c.yaml', text }], NAMES);
+    expect(r.report.findings.map((f) => f.code)).toEqual(['interop/parent-cycle']);
+  });
+});
+
 describe('bad quota input', () => {
   it('locates a bad quantity, a non-object document and syntax errors', () => {
     const bad = importQuotas(
