@@ -11,9 +11,10 @@
  * ancestors finds every cycle. Only documents whose text holds `*` are walked: the fast
  * parsers decline every such text, so a policy they read costs nothing here.
  */
-import { isAlias, isPair, isScalar, isSeq, visit, type Document, type LineCounter, type Node as YamlNode, type Pair } from 'yaml';
+import { isAlias, visit, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type { Finding } from '../errors.js';
-import { formatPath, type PathSeg } from './source-doc.js';
+import { pathTo } from './node-path.js';
+import { formatPath } from './source-doc.js';
 
 /** The hint every `policy/recursive-alias` finding carries. */
 const HINT = 'an alias cannot refer to the node that contains it; copy the values instead';
@@ -55,16 +56,4 @@ export function recursiveAliasFindings(file: string, text: string, lines: LineCo
     },
   });
   return out;
-}
-
-/** The field path of `node`, read from its ancestors (a pair gives its key, a list the item's index). */
-function pathTo(ancestors: readonly (Document | YamlNode | Pair)[], node: YamlNode): PathSeg[] {
-  const path: PathSeg[] = [];
-  for (let i = 0; i < ancestors.length; i++) {
-    const at = ancestors[i];
-    const child = i + 1 < ancestors.length ? ancestors[i + 1] : node;
-    if (isSeq(at)) path.push(at.items.indexOf(child));
-    else if (isPair(at)) path.push(isScalar(at.key) ? String(at.key.value) : String(at.key));
-  }
-  return path;
 }

@@ -9,6 +9,8 @@
  */
 import { isMap, isScalar, visit, type Document, type LineCounter, type YAMLError } from 'yaml';
 import type { Finding } from '../errors.js';
+import { pathTo } from './node-path.js';
+import { formatPath } from './source-doc.js';
 
 const SYNTAX_HINT = 'fix the YAML syntax at this position (indentation, a missing colon or an unclosed quote are common causes)';
 
@@ -68,12 +70,16 @@ function duplicateKey(file: string, text: string, lines: LineCounter, doc: Docum
   const offset = err.pos[0];
   let name = keyName(text, offset);
   let first: number | undefined;
+  // The duplicated key's field path (`spec.pool`), as the schema's findings give theirs;
+  // "" when the key is not a plain scalar the walk can find.
+  let path = '';
   visit(doc, {
-    Map(_, map) {
+    Map(_, map, ancestors) {
       if (!isMap(map)) return undefined;
       const dup = map.items.find((p) => isScalar(p.key) && p.key.range?.[0] === offset);
       if (!dup || !isScalar(dup.key)) return undefined;
       name = String(dup.key.value);
+      path = formatPath([...pathTo(ancestors, map), name]);
       for (const p of map.items) {
         if (p !== dup && isScalar(p.key) && String(p.key.value) === name && (p.key.range?.[0] ?? Infinity) < offset) {
           first = p.key.range?.[0];
@@ -93,7 +99,7 @@ function duplicateKey(file: string, text: string, lines: LineCounter, doc: Docum
     end: offset + name.length,
     code: 'policy/duplicate-key',
     severity: 'error',
-    path: '',
+    path,
     message: `key "${name}" appears twice in one mapping${before ? ` (first on line ${before.line}, column ${before.col})` : ''}`,
     hint: `each key may appear once in a mapping; remove one "${name}", or check its indentation (it may belong to another mapping)`,
   };

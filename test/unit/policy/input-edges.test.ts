@@ -208,6 +208,16 @@ describe('one slip in the YAML, one finding', () => {
     expect(findings.map((f) => [f.code, f.line, f.column])).toEqual([['policy/duplicate-key', 12, 11]]);
     expect(findings[0]!.message).toContain('"min"');
     expect(findings[0]!.message).toContain('line 11');
+    // The field path is known from the syntax tree, as a schema finding's is.
+    expect(findings[0]!.path).toBe('spec.quotas[0].children[0].min');
+  });
+
+  it('gives a duplicated key its field path, in a block and in a flow mapping', () => {
+    const text = TREE.replace('  pool: { name: p }\n', '  pool: { name: p }\n  pool: { name: q, name: r }\n');
+    expect(load(text).findings.map((f) => [f.code, f.path])).toEqual([
+      ['policy/duplicate-key', 'spec.pool'],
+      ['policy/duplicate-key', 'spec.pool.name'],
+    ]);
   });
 
   it('names an unclosed quote once', () => {

@@ -1,0 +1,19 @@
+/**
+ * The field path of a node of a positioned YAML document, read from the ancestors the
+ * yaml library's `visit` hands each visitor: findings made while walking the syntax tree
+ * (a duplicate key, a recursive alias) name the field as the schema's findings do.
+ */
+import { isPair, isScalar, isSeq, type Document, type Node as YamlNode, type Pair } from 'yaml';
+import type { PathSeg } from './source-doc.js';
+
+/** The field path of `node`, read from its ancestors (a pair gives its key, a list the item's index). */
+export function pathTo(ancestors: readonly (Document | YamlNode | Pair)[], node: YamlNode): PathSeg[] {
+  const path: PathSeg[] = [];
+  for (let i = 0; i < ancestors.length; i++) {
+    const at = ancestors[i];
+    const child = i + 1 < ancestors.length ? ancestors[i + 1] : node;
+    if (isSeq(at)) path.push(at.items.indexOf(child));
+    else if (isPair(at)) path.push(isScalar(at.key) ? String(at.key.value) : String(at.key));
+  }
+  return path;
+}
