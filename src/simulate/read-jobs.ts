@@ -1,15 +1,16 @@
 /**
- * A jobs file (CSV with a header row, or YAML: a list of jobs or `jobs: [...]`) → a
+ * A jobs file (CSV with a header row, or YAML/JSON: a list of jobs or `jobs: [...]`) → a
  * Workload. Every field of every row is checked; a bad row becomes one located finding
  * per bad field (file:line, field, value) and is left out, never silently: the caller
  * prints the summary, and `--strict` stops at the first (docs/simulate.md "Jobs file").
  */
 import { basename } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
 import type { Finding } from '../errors.js';
 import { IDLE_MODES, MODULES, type IdleMode, type JobSpec, type Module, type Policy, type PoolType } from '../model/policy.js';
 import { parseCpu, parseDuration, parseMemory } from '../model/quantity.js';
+import { csvCells } from './csv-cells.js';
 import { sortJobs, type SimJob, type SpotBid, type Workload } from './workload.js';
 
 /** The columns a jobs file may have (CSV header names = YAML keys). */
@@ -50,7 +51,7 @@ type Row = Record<string, unknown>;
 /** Reads a jobs file's text; `file` names it in findings. */
 export function readJobs(file: string, text: string, ctx: JobContext, options: { strict?: boolean } = {}): Workload {
   const binary = notText(file, text);
-  const rows = binary ? fileLevel([binary]) : /\.ya?ml$/i.test(file) ? yamlRows(file, text) : csvRows(file, text);
+  const rows = binary ? fileLevel([binary]) : /\.(ya?ml|json)$/i.test(file) ? yamlRows(file, text) : csvRows(file, text);
   const jobs: SimJob[] = [...rows.header];
   // Findings are reported in file order; --strict stops at the first bad row by line,
   // whether the parser or the field checks found it.
@@ -58,7 +59,8 @@ export function readJobs(file: string, text: string, ctx: JobContext, options: {
   const rejected: Finding[] = [];
   const names = new Map<string, number>();
   const stem = basename(file).replace(/\.[^.]*$/, '');
-  for (const { row, line } of rows.rows) {
+  for (const entry of rows.rows) {
+    const { row, line } = entry;
     while (unread.length > 0 && unread[0]!.line < line) rejected.push(unread.shift()!);
     if (options.strict && rejected.length > 0) return { source: file, synthetic: false, jobs: [], rejected: rejected.slice(0, 1), notes: [] };
     const bad: Finding[] = [];
@@ -69,6 +71,7 @@ export function readJobs(file: string, text: string, ctx: JobContext, options: {
       else names.set(job.spec.name, line);
     }
     if (bad.length > 0) {
+      rows.locate?.(entry, bad);
       rejected.push(...bad);
       if (options.strict) return { source: file, synthetic: false, jobs: [], rejected: bad.slice(0, 1), notes: [] };
       continue;
@@ -80,9 +83,19 @@ export function readJobs(file: string, text: string, ctx: JobContext, options: {
   return { source: file, synthetic: false, jobs: sortJobs(jobs), rejected, notes: [] };
 }
 
+/** One row and what locates its fields: the CSV record's text, or the YAML job's map (read again only for a bad row). */
+interface RowEntry {
+  row: Row;
+  line: number;
+  raw?: string;
+  node?: YAMLMap;
+}
+
 interface RowSet {
-  rows: Array<{ row: Row; line: number }>;
+  rows: RowEntry[];
   findings: Finding[];
+  /** Points the findings about one field of a bad row at that field (its CSV cell, its YAML value). */
+  locate?: (entry: RowEntry, bad: Finding[]) => void;
   /** Never holds jobs; kept so both readers return one shape. */
   header: SimJob[];
 }
@@ -117,11 +130,12 @@ function csvRows(file: string, text: string): RowSet {
   const skippedLines = new Set<number>();
   let header: string[] = [];
   let unreadable: Finding | undefined;
-  let records: Array<{ record: Row; info: { lines: number } }>;
+  let records: Array<{ record: Row; raw: string; info: { lines: number } }>;
   try {
     records = parseCsv(text, {
       columns: (h: string[]) => (header = h),
       info: true,
+      raw: true,
       skip_empty_lines: true,
       trim: true,
       comment: '#',
@@ -148,15 +162,47 @@ function csvRows(file: string, text: string): RowSet {
   }
   if (unreadable) return fileLevel([unreadable]);
   const headerFindings: Finding[] = [];
+  const badCells: number[] = [];
   const seen = new Set<string>();
-  for (const col of header) {
-    if (col === '') continue;
-    if (!(JOB_FIELDS as readonly string[]).includes(col)) headerFindings.push(finding(file, 1, col, col, `unknown column "${col}"`, `columns are: ${JOB_FIELDS.join(', ')}`, 'trace/unknown-field'));
-    else if (seen.has(col)) headerFindings.push(finding(file, 1, col, col, `column "${col}" is given twice`, 'give each column once', 'trace/duplicate-column'));
+  header.forEach((col, i) => {
+    if (col === '') return;
+    let f: Finding | undefined;
+    if (!(JOB_FIELDS as readonly string[]).includes(col)) f = finding(file, 1, col, col, `unknown column "${col}"`, `columns are: ${JOB_FIELDS.join(', ')}`, 'trace/unknown-field');
+    else if (seen.has(col)) f = finding(file, 1, col, col, `column "${col}" is given twice`, 'give each column once', 'trace/duplicate-column');
     seen.add(col);
+    if (!f) return;
+    headerFindings.push(f);
+    badCells.push(i);
+  });
+  if (headerFindings.length > 0) {
+    // The header is the file's first record (after a BOM, blank and comment lines): point at the bad name's cell.
+    const cells = csvCells(text.replace(/^\uFEFF/, ''));
+    headerFindings.forEach((f, k) => {
+      const cell = cells.cells[badCells[k] ?? -1];
+      if (cell) Object.assign(f, { line: 1 + cells.skipped + cell.line, column: cell.column });
+    });
+    return fileLevel(headerFindings);
   }
-  if (headerFindings.length > 0) return fileLevel(headerFindings);
-  return { rows: records.map((r) => ({ row: r.record, line: r.info.lines })), findings, header: [] };
+  return { rows: records.map((r) => ({ row: r.record, line: r.info.lines, raw: r.raw })), findings, header: [], locate: (r, bad) => atCells(bad, r.raw ?? '', r.line, header) };
+}
+
+/**
+ * Points each finding about one field of a CSV row at that field's cell: the line and
+ * column where the cell starts (a quoted cell `"a,b"` is one cell). `endLine` is the line
+ * the record ends on (csv-parse's count); a finding about no cell of the row (a column the
+ * header lacks, the whole row) stays at column 1 of the row.
+ */
+function atCells(bad: Finding[], raw: string, endLine: number, columns: string[]): void {
+  const record = csvCells(raw);
+  const first = endLine - record.span;
+  for (const f of bad) {
+    const at = f.path === '' ? -1 : columns.indexOf(f.path);
+    const cell = at < 0 ? undefined : record.cells[at];
+    if (cell) {
+      f.line = first + cell.line;
+      f.column = cell.column;
+    }
+  }
 }
 
 function yamlRows(file: string, text: string): RowSet {
@@ -175,7 +221,7 @@ function yamlRows(file: string, text: string): RowSet {
       findings: [finding(file, 1, 'jobs', '', 'a YAML jobs file is a list of jobs, or a map with `jobs:` holding one', 'see docs/simulate.md "Jobs file"', 'trace/bad-yaml')],
       header: [],
     };
-  const rows: RowSet['rows'] = [];
+  const rows: RowEntry[] = [];
   for (const item of seq.items) {
     const line = lc.linePos((item as YamlNode).range?.[0] ?? 0).line;
     if (!isMap(item)) {
@@ -193,9 +239,21 @@ function yamlRows(file: string, text: string): RowSet {
       }
       row[key] = (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? (pair.value as { value?: unknown } | null)?.value ?? null;
     }
-    if (ok) rows.push({ row, line });
+    if (ok) rows.push({ row, line, node: item });
   }
-  return { rows, findings, header: [] };
+  return { rows, findings, header: [], locate: (r, bad) => atPairs(bad, r.node, lc) };
+}
+
+/** Points each finding about one field of a YAML job at the field's value (at its key when it has none), as policy findings do. */
+function atPairs(bad: Finding[], node: YAMLMap | undefined, lc: LineCounter): void {
+  for (const f of bad) {
+    const pair = f.path === '' ? undefined : node?.items.find((p) => String((p.key as { value?: unknown })?.value ?? p.key) === f.path);
+    const at = ((pair?.value ?? pair?.key) as YamlNode | null | undefined)?.range?.[0];
+    if (at === undefined) continue;
+    const pos = lc.linePos(at);
+    f.line = pos.line;
+    f.column = pos.col;
+  }
 }
 
 function finding(file: string, line: number, field: string, value: string, message: string, hint: string, code = 'trace/bad-value'): Finding {

@@ -89,6 +89,33 @@ describe('readJobs', () => {
     expect(csv.got[0]).toEqual([1, 'gpus', 'trace/unknown-field']);
   });
 
+  it('points a bad value at its cell: line and 1-based column, a quoted cell with commas being one cell', () => {
+    const head = 'name,submit,duration,quota,gpu';
+    // Row 3: the quoted name holds a comma, so "soon" (the 3rd field) starts at column 14, not 1 and not 18.
+    // Row 5: a quoted name spans lines 4-5, so its bad gpu sits on line 5; row 6 is one field short (a row finding).
+    const text = `${head}\nok,0,1h,TeamA,8\n"job, one",0,soon,TeamA,8\n"two\nlines",0,1h, TeamA ,x\nshort,0\n`;
+    const { w } = findings(text);
+    expect(w.rejected.map((f) => [f.line, f.column, f.path, f.code])).toEqual([
+      [3, 14, 'duration', 'trace/bad-value'],
+      [5, 21, 'gpu', 'trace/bad-value'],
+      [6, 1, '', 'trace/bad-csv'],
+    ]);
+    expect(w.rejected[0]!.message).toContain('duration = "soon"');
+    // A header cell that names no field is located the same way (after a comment line and a BOM).
+    const header = readJobs('jobs.csv', `\uFEFF# jobs\nname,"submit",gpus,duration,quota\n`, ctx).rejected;
+    expect(header.map((f) => [f.line, f.column, f.path])).toEqual([[2, 15, 'gpus']]);
+  });
+
+  it('points a bad value of a YAML or JSON jobs file at the value, not at the job', () => {
+    const yaml = 'jobs:\n  - name: b\n    submit: zz\n    duration: 1h\n    quota: TeamA\n    gpu: 8\n  - { name: c, submit: 0, duration: 1h, quota: TeamA, gpu: 48 }\n';
+    expect(readJobs('jobs.yaml', yaml, ctx).rejected.map((f) => [f.line, f.column, f.path])).toEqual([
+      [3, 13, 'submit'],
+      [7, 60, 'gpu'],
+    ]);
+    const json = '[\n  {"name": "a", "submit": 0, "duration": "1h",\n   "quota": "TeamA", "gpu": 48}\n]\n';
+    expect(readJobs('jobs.json', json, ctx).rejected.map((f) => [f.line, f.column, f.path])).toEqual([[3, 29, 'gpu']]);
+  });
+
   it('leaves out only the CSV rows the parser cannot read (too few or many fields, a stray quote), in line order', () => {
     const head = 'name,submit,duration,quota,gpu';
     const { w, got } = findings(`${head}\na,0,1h,TeamA,8\noops,2h,4h\nb,0,1h,TeamA,x"8"\nc,0,1h,TeamA,8,9\nd,zz,1h,TeamA,8\ne,0,1h,TeamB,4\n`);
