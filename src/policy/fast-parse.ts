@@ -29,6 +29,15 @@ export type FastParse = { ok: true; values: unknown[]; entries: number } | { ok:
 const DECLINE = /[&*!\t]|<</;
 
 /**
+ * Text that may hold a number past the range of a double, which js-yaml keeps as a string
+ * and the yaml library reads as infinity (policy/number-text.ts): a three-digit exponent,
+ * or a run of 200 digits (hex and octal included). Quoted text and comments match too,
+ * which only costs the fast path; a double's exponent stops at 308, so nothing shorter
+ * can pass its range.
+ */
+const HUGE_NUMBER = /[0-9.][eE][-+]?[0-9]{3}|[0-9a-fA-F]{200}/;
+
+/**
  * A bound on how deeply the text can nest, read from the raw lines without parsing:
  * block nesting needs at least one more column of indentation per level (plus compact
  * `- ` entries on one line), and flow nesting one bracket each. Beyond `limit` the
@@ -86,6 +95,7 @@ function countEntries(values: unknown[], max: number): number {
  */
 export function fastParse(text: string, limits: { maxDepth: number; maxEntries: number }): FastParse {
   if (DECLINE.test(text)) return { ok: false, why: 'anchors, aliases, tags, merge keys or tabs' };
+  if (HUGE_NUMBER.test(text)) return { ok: false, why: 'a number that may pass the range of a double' };
   if (maxNestingBound(text, limits.maxDepth) > limits.maxDepth) return { ok: false, why: 'nesting may pass the depth limit' };
   let values: unknown[];
   try {

@@ -18,6 +18,7 @@
  * the agreement with both parsers on generated text, odd spellings included.
  */
 import { CORE_SCHEMA } from 'js-yaml';
+import { numberLeftAsText } from './number-text.js';
 
 /** What the subset reader made of a text: its documents and entries, or undefined when it declined. */
 export interface SubsetRead {
@@ -167,7 +168,7 @@ class SubsetReader {
       }
       if (i === e) return n;
     }
-    if (e - p > SCALAR_MAX) return mayResolve(c) ? CORE_SCHEMA.resolveImplicitScalarTag(t.slice(p, e)).value : t.slice(p, e);
+    if (e - p > SCALAR_MAX) return mayResolve(c) ? this.resolved(t.slice(p, e)) : t.slice(p, e);
     // A scalar read before (a quota, workspace, module, node name or start time repeats
     // thousands of times in a Cluster): its value again, one string for every repeat and
     // no second resolution. A slot holds the last text that hashed to it.
@@ -177,9 +178,16 @@ class SubsetReader {
     const seen = this.scalarText[slot];
     if (seen !== undefined && seen.length === e - p && t.startsWith(seen, p)) return this.scalarValue[slot];
     const s = t.slice(p, e);
-    const v = mayResolve(c) ? CORE_SCHEMA.resolveImplicitScalarTag(s).value : s;
+    const v = mayResolve(c) ? this.resolved(s) : s;
     this.scalarText[slot] = s;
     this.scalarValue[slot] = v;
+    return v;
+  }
+
+  /** A plain scalar's value as js-yaml's CORE_SCHEMA resolves it; declines a number js-yaml leaves as text (policy/number-text.ts). */
+  private resolved(s: string): unknown {
+    const v: unknown = CORE_SCHEMA.resolveImplicitScalarTag(s).value;
+    if (typeof v === 'string' && numberLeftAsText(v)) throw DECLINE;
     return v;
   }
 

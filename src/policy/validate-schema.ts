@@ -154,6 +154,8 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
       if ((issue as { input?: unknown }).input === undefined) {
         return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'}`);
       }
+      const input = (issue as { input?: unknown }).input;
+      if (typeof input === 'number') return nonFinite(sd, path, where, field, input);
       return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(issue.expected)}`, `write ${field} as ${article(issue.expected)}`);
     }
     case 'invalid_value': {
@@ -197,6 +199,22 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
     default:
       return findingAt(sd, path, 'policy/invalid-value', `${where}: ${issue.message}`, 'see docs/policy-format.md for this field');
   }
+}
+
+/**
+ * A number the schema refused for its type can only be infinite or NaN (YAML reads
+ * `1e400` and `.inf` as infinity, `.nan` as NaN): "must be a number" would puzzle
+ * whoever wrote one, so the finding says what the value was read as.
+ */
+function nonFinite(sd: SourceDoc, path: PathSeg[], where: string, field: string, input: number): Finding {
+  const readAs = Number.isNaN(input) ? 'NaN (not a number)' : input > 0 ? 'infinity' : 'minus infinity';
+  return findingAt(
+    sd,
+    path,
+    'policy/invalid-type',
+    `${where} must be a finite number; it is read as ${readAs}`,
+    `write ${field} as a finite number (YAML reads a number past 1.8e308, or .inf, as infinity and .nan as NaN)`,
+  );
 }
 
 function article(expected: string): string {

@@ -212,6 +212,21 @@ describe('one slip in the YAML, one finding', () => {
     expect(findings[0]!.path).toBe('spec.quotas[0].children[0].min');
   });
 
+  it('says a number is not finite when YAML reads it as infinity or NaN, not that it is no number', () => {
+    for (const [written, readAs] of [
+      ['{ gpu: 1e400 }', 'infinity'],
+      ['\n            gpu: -1e400', 'minus infinity'],
+      ['{ gpu: .nan }', 'NaN'],
+    ]) {
+      const { findings } = load(TREE.replace('min: { gpu: 8 }', `min: ${written}`));
+      expect(
+        findings.map((f) => [f.code, f.path]),
+        written,
+      ).toEqual([['policy/invalid-type', 'spec.quotas[0].children[0].min.gpu']]);
+      expect(findings[0]!.message, written).toContain(`must be a finite number; it is read as ${readAs}`);
+    }
+  });
+
   it('gives a duplicated key its field path, in a block and in a flow mapping', () => {
     const text = TREE.replace('  pool: { name: p }\n', '  pool: { name: p }\n  pool: { name: q, name: r }\n');
     expect(load(text).findings.map((f) => [f.code, f.path])).toEqual([

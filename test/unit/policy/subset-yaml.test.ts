@@ -14,6 +14,7 @@ import { CORE_SCHEMA, dump, loadAll } from 'js-yaml';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
+import { fastParse } from '../../../src/policy/fast-parse.js';
 import { readSubset } from '../../../src/policy/subset-yaml.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { parseFiles } from '../../../src/policy/source-doc.js';
@@ -305,6 +306,21 @@ describe('the subset reader', () => {
     expect(readSubset('a: [[[1]]]\n', { maxDepth: 4, maxEntries: 100 })?.values).toEqual([{ a: [[[1]]] }]);
     expect(readSubset('a: [1, 2]\n', { maxDepth: 10, maxEntries: 2 })).toBeUndefined();
     expect(readSubset('a: [1, 2]\n', { maxDepth: 10, maxEntries: 3 })?.entries).toBe(3);
+  });
+
+  it('leaves a number past the range of a double to the positioned parse, so every path reads it as infinity', () => {
+    // js-yaml keeps `1e400` as text; the yaml library reads infinity: the fast paths decline.
+    const texts = ['a: 1e400\n', 'a: { b: -1.5e400 }\n', `a: [0x${'f'.repeat(300)}]\n`, `a: ${'9'.repeat(400)}\n`, '1e400: x\n'];
+    for (const text of texts) {
+      expect(readSubset(text, LIMITS), text).toBeUndefined();
+      expect(fastParse(text, LIMITS).ok, text).toBe(false);
+      expect(
+        parseFiles([{ path: 'x.yaml', text }]).docs.map((d) => d.value ?? d.doc.toJS()),
+        text,
+      ).toEqual(positioned(text));
+    }
+    // Written as text (quoted), it stays text on the fast path.
+    expect(readSubset('a: "1e400"\n', LIMITS)?.values).toEqual([{ a: '1e400' }]);
   });
 
   it('reads the shapes policies are written in', () => {
