@@ -16,7 +16,7 @@ import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { Answer } from './answer.js';
 import type { JobSpec } from '../model/policy.js';
-import { encodeFiles, type BatchQuery, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
+import { encodeFiles, type BatchError, type BatchQuery, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
 
 export type { BatchQuery } from './batch-types.js';
 
@@ -116,17 +116,11 @@ export class BatchPool {
     const stored = new Map<number, Map<number, Answer>>();
     // The first failure in input order is the one reported, whatever order batches end in.
     let failure: { at: number; error: Error } | undefined;
+    const fail = (start: number, error: Error): void => {
+      if (!failure || start < failure.at) failure = { at: start, error };
+    };
     const take = (r: BatchResult, start: number): void => {
-      if (!r.ok) {
-        if (failure && failure.at < start) return;
-        const where = r.query === undefined ? '' : ` (query ${start + r.query} of the input)`;
-        const error =
-          r.code === 'batch/invalid-policy' && r.findings
-            ? new FindingsError(r.findings)
-            : new QuotientError(r.code, `${r.message}${where}`, r.hint ?? (r.code === 'batch/answer-failed' ? 'this is a bug in Quotient, not in the job: please report it with the query' : ''));
-        failure = { at: start, error };
-        return;
-      }
+      if (!r.ok) return fail(start, batchError(r, r.query === undefined ? '' : ` (query ${start + r.query} of the input)`));
       this.answerMemoStats.hits += r.memo.hits;
       this.answerMemoStats.misses += r.memo.misses;
       this.answerMemoStats.skipped += r.memo.skipped;
@@ -146,17 +140,11 @@ export class BatchPool {
           continue;
         }
         const from = ids.get(id);
-        if (!from) {
-          failure ??= {
-            at: start,
-            error: new QuotientError(
-              'batch/answer-failed',
-              `worker ${r.thread} named a stored answer (${id}) it did not send in this call`,
-              'this is a bug in Quotient: run again with answerMemo: false',
-            ),
-          };
-          return;
-        }
+        if (!from)
+          return fail(
+            start,
+            new QuotientError('batch/answer-failed', `worker ${r.thread} named a stored answer (${id}) it did not send in this call`, 'this is a bug in Quotient: run again with answerMemo: false'),
+          );
         const q = queries[start + i]!; // one order entry per query of the batch
         answers[start + i] = renamed(from, q.query, q.job.name);
       }
@@ -165,15 +153,14 @@ export class BatchPool {
     const unsent = (e: unknown, start: number, batch: readonly BatchQuery[]): void => {
       if (!(e instanceof Error) || e.name !== 'DataCloneError') throw e;
       const i = batch.findIndex((q) => !cloneable(q));
-      if (failure && failure.at < start) return;
-      failure = {
-        at: start,
-        error: new QuotientError(
+      fail(
+        start,
+        new QuotientError(
           'batch/bad-query',
           `query ${start + Math.max(0, i)} of the input cannot be sent to a worker: ${e.message}`,
           'a job holds plain data only: strings, numbers, booleans, null, arrays and plain objects',
         ),
-      };
+      );
     };
     const tasks: Promise<void>[] = [];
     for (let start = 0; start < queries.length; start += batchSize) {
@@ -199,11 +186,8 @@ export class BatchPool {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const policy = this.policyRef(policyKey, files, load);
     const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [], sources: [], srcIndex: new Int32Array(0), call: 'warm' })));
-    const failed = results.find((r): r is Extract<BatchResult, { ok: false }> => !r.ok);
-    if (failed) {
-      if (failed.code === 'batch/invalid-policy' && failed.findings) throw new FindingsError(failed.findings);
-      throw new QuotientError(failed.code, failed.message);
-    }
+    const failed = results.find((r): r is BatchError => !r.ok);
+    if (failed) throw batchError(failed);
   }
 
   /** Stops the workers (after running tasks finish). Idempotent. */
@@ -244,6 +228,12 @@ function sourcesOf(batch: readonly BatchQuery[]): { sources: Source[]; srcIndex:
     srcIndex[i] = at;
   }
   return { sources, srcIndex };
+}
+
+/** The exception a worker's failure is for the caller; `where` names the query in the input. */
+function batchError(r: BatchError, where = ''): Error {
+  if (r.code === 'batch/invalid-policy' && r.findings) return new FindingsError(r.findings);
+  return new QuotientError(r.code, `${r.message}${where}`, r.hint ?? (r.code === 'batch/answer-failed' ? 'this is a bug in Quotient, not in the job: please report it with the query' : ''));
 }
 
 /** Whether `q` survives a structured clone (only asked once a batch failed to be sent). */

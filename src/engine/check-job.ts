@@ -82,12 +82,12 @@ export function checkJob(job: unknown, names: NameIndex): JobProblem[] {
   const units: JobProblem[] = [];
   const submit = submitDocument(job, units);
   // The same schema twice over: a job that passes `jobSpec` (what the WhatIf schema holds
-  // under `submit`; strict, so every key is a known field) and whose strings are printable
-  // ASCII (where validate-schema finds no control character: it skips that walk on such
-  // text too) has no schema finding. The loader's validator, whose findings cost ~5x more
+  // under `submit`; strict, so every key is a known field) and whose strings hold no
+  // character a name may not hold (validate-schema's unsafe-string rule) has no schema
+  // finding. The loader's validator, whose findings cost ~5x more
   // to make (zod with reportInput), runs only when there is something to report: a valid
   // job's check stays a few µs, against B3's ~300 µs answer.
-  const valid = schemaPasses(submit) && printableStrings(submit);
+  const valid = schemaPasses(submit) && safeStrings(submit);
   if (valid) {
     const c = new Collector();
     if (checkJobFields(c, BUILDER_DOC, SUBMIT_PATH, submit as unknown as JobInput, names) && units.length === 0) return [];
@@ -152,18 +152,12 @@ const SUBMIT_PATH = ['spec', 'submit'];
  */
 const BUILDER_DOC = valueDoc({});
 
-/** True when every string value in `v` (keys are not looked at) is printable ASCII, space to `~`. */
-function printableStrings(v: unknown): boolean {
-  if (typeof v === 'string') {
-    for (let i = 0; i < v.length; i++) {
-      const ch = v.charCodeAt(i);
-      if (ch < 0x20 || ch > 0x7e) return false;
-    }
-    return true;
-  }
+/** True when no string value in `v` (keys are not looked at) holds a character a name may not hold (display-text.ts's rule, the one validate-schema applies). */
+function safeStrings(v: unknown): boolean {
+  if (typeof v === 'string') return unsafeCharacter(v) === undefined;
   if (typeof v !== 'object' || v === null) return true;
-  if (Array.isArray(v)) return v.every(printableStrings);
-  for (const k in v) if (!printableStrings((v as Record<string, unknown>)[k])) return false;
+  if (Array.isArray(v)) return v.every(safeStrings);
+  for (const k in v) if (!safeStrings((v as Record<string, unknown>)[k])) return false;
   return true;
 }
 
@@ -175,7 +169,7 @@ function printableStrings(v: unknown): boolean {
 export function checkJobName(job: unknown): JobProblem[] {
   if (!isPlainObject(job)) return checkJob(job, { quotas: new Map(), workspaces: new Map() });
   const name = job.name;
-  // The common case answered without a document: a string of printable ASCII.
+  // The common case answered without a document: a string with no unsafe character.
   if (typeof name === 'string' && name !== '' && unsafeCharacter(name) === undefined) return [];
   const sd = valueDoc({ apiVersion: API_VERSION, kind: 'WhatIf', metadata: { name: 'job' }, spec: { submit: { name } } });
   return validateDocuments([sd])
