@@ -79,7 +79,7 @@ async function child(dir: string): Promise<void> {
   const decisions: Record<string, number> = {};
   const first = process.cpuUsage();
   for (const w of whatIfs) {
-    const a = await session.answer(w.name, w.submit);
+    const a = await session.answerJob(w.name, w.submit);
     decisions[a.decision] = (decisions[a.decision] ?? 0) + 1;
   }
   const firstUsed = process.cpuUsage(first);
@@ -87,7 +87,7 @@ async function child(dir: string): Promise<void> {
   for (let r = 0; r < WARM_ROUNDS; r++) {
     for (const w of whatIfs) {
       const c = process.cpuUsage();
-      await session.answer(w.name, w.submit);
+      await session.answerJob(w.name, w.submit);
       const u = process.cpuUsage(c);
       warm.push(u.user + u.system);
     }

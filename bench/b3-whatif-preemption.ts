@@ -94,7 +94,7 @@ async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: st
   const cold: number[] = [];
   for (const w of whatIfs) {
     start = process.hrtime.bigint();
-    answers.push(await session.answer(w.name, w.submit));
+    answers.push(await session.answerJob(w.name, w.submit));
     cold.push(sinceUs(start));
   }
   kernelTime.us = 0;
@@ -108,7 +108,7 @@ async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: st
     for (const w of whatIfs) {
       const cpu = process.cpuUsage();
       start = process.hrtime.bigint();
-      await session.answer(w.name, w.submit);
+      await session.answerJob(w.name, w.submit);
       const us = sinceUs(start);
       const used = process.cpuUsage(cpu);
       warmCpu.push(used.user + used.system);

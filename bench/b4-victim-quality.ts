@@ -76,7 +76,7 @@ async function collect(size: 'small' | 'large', target: number, rows: Row[], cou
       const { session } = Session.open([{ path: 's.yaml', text: scenarioYaml(s) }]);
       if (!session?.snapshot) continue;
       const w = session.policy.whatIfs[0]!;
-      const answer = await session.answer(w.name, w.submit);
+      const answer = await session.answerJob(w.name, w.submit);
       if (answer.decision !== 'preempt') continue;
       const snap = session.snapshot;
       const standing = answer.standing as 'in-quota' | 'borrowing';

@@ -39,8 +39,9 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type * as AnswerMemoModule from '../src/engine/answer-memo.js';
-import type * as BatchPoolModule from '../src/engine/batch-pool.js';
-import type { BatchQuery } from '../src/engine/batch-pool.js';
+import type * as BatchPoolModule from '../src/pool/batch-pool.js';
+import type { BatchQuery } from '../src/pool/batch-pool.js';
+import { jobSpecDoc } from '../src/policy/to-docs.js';
 import type * as SessionModule from '../src/engine/session.js';
 import { b3Policy } from './b3-policy.js';
 import { compiled } from './compiled.js';
@@ -121,7 +122,9 @@ function makeQueries(session: Session, n: number): BatchQuery[] {
   return Array.from({ length: n }, (_, i) => {
     const w = whatIfs[i % whatIfs.length]!;
     const [pods, gpu] = SHAPES[Math.floor(i / whatIfs.length) % SHAPES.length]!;
-    return { query: w.name, job: { ...w.submit, name: `b5-${i}`, pods, resources: { ...w.submit.resources, gpu } } };
+    // As a program sends a job: the values a WhatIf's `submit` holds (the pipeline checks them, engine/request.ts).
+    const doc = jobSpecDoc(w.submit);
+    return { request: { submit: { ...doc, name: `b5-${i}`, pods, resources: { ...(doc.resources as object), gpu } } }, query: w.name };
   });
 }
 
@@ -138,7 +141,7 @@ async function inThread(session: Session, queries: BatchQuery[], memo: boolean):
   const start = process.hrtime.bigint();
   for (let i = 0; i < queries.length; i++) {
     const q = queries[i]!;
-    const a = await session.answer(q.query, q.job);
+    const a = (await session.ask(q.request, { query: q.query ?? 'submit' })).answer!;
     decisions[a.decision] = (decisions[a.decision] ?? 0) + 1;
     if (i % SAMPLE === 0) sample.set(i, JSON.stringify(a));
   }
@@ -174,7 +177,7 @@ async function runVariant(v: Variant) {
   };
   const all = makeQueries(session, Math.max(count.memo, count['no-memo']));
   // Distinct requests as the memo keys them (WhatIfs on the same quota and priority reshaped alike are one).
-  const distinct = new Set(all.map((q) => requestKey(q.job))).size;
+  const distinct = new Set(all.map((q) => requestKey(q.request.submit as object))).size;
   const queries: Record<Mode, BatchQuery[]> = { memo: all.slice(0, count.memo), 'no-memo': all.slice(0, count['no-memo']) };
 
   // In-thread, without the memo (the figure before the memo) and with it, on a cold memo.
@@ -187,7 +190,7 @@ async function runVariant(v: Variant) {
   // The answers every pool run is checked against: computed in full, never from the memo.
   session.answerMemo = false;
   const expected = new Map(off.sample);
-  for (let i = 0; i < all.length; i += SAMPLE) if (!expected.has(i)) expected.set(i, JSON.stringify(await session.answer(all[i]!.query, all[i]!.job)));
+  for (let i = 0; i < all.length; i += SAMPLE) if (!expected.has(i)) expected.set(i, JSON.stringify((await session.ask(all[i]!.request, { query: all[i]!.query ?? 'submit' })).answer));
   for (const [i, a] of on.sample) if (a !== expected.get(i)) throw new Error(`B5 ${v.name}: in-thread answer ${i} with the memo differs from the answer computed without it`);
 
   const cells: Cell[] = [];

@@ -1,11 +1,10 @@
 /** A what-if answer for people: a headline, the placement, a victims table, the reasons. */
-import type { Answer } from '../engine/answer.js';
-import type { ViewedAnswer } from '../engine/visibility.js';
 import { formatGpu } from '../model/resources.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
-import { describeSnapshot, type AnswerSnapshot } from './snapshot-note.js';
-import type { StartEstimate } from '../simulate/start-estimate.js';
+import { describeSnapshot } from './snapshot-note.js';
+import type { StartEstimate } from '../engine/estimate.js';
+import type { FullAnswer } from '../engine/pipeline.js';
 
 const DECISION_COLOUR = { admit: colour.green, preempt: colour.yellow, wait: colour.magenta, reject: colour.red } as const;
 
@@ -45,7 +44,7 @@ export function formatPlacement(placement: Array<{ node: string; gpus: number[];
 }
 
 /** The text block for one answer, its tables fitted to `width` columns (the terminal's by default). */
-export function renderAnswer(a: (Answer | ViewedAnswer) & { policy?: string; snapshot?: AnswerSnapshot; estimate?: StartEstimate }, width = terminalWidth()): string {
+export function renderAnswer(a: FullAnswer, width = terminalWidth()): string {
   const lines: string[] = [];
   const decision = DECISION_COLOUR[a.decision](a.decision.toUpperCase());
   lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);

@@ -1,10 +1,9 @@
 /**
- * `--submit key=value ...` → a WhatIf document, so that an ad-hoc job goes through the
- * same validation as one written in a file (errors point at `--submit`).
+ * `--submit key=value ...` → a job as plain values, the `submit` of a request
+ * (engine/request.ts): it meets the rules a WhatIf file's `submit` meets, and findings
+ * about it name `--submit` and the key.
  */
-import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
-import type { InputFile } from '../policy/source-doc.js';
 import { onceEach } from './flags.js';
 
 const KEYS: Record<string, 'string' | 'number' | 'resource' | 'models'> = {
@@ -25,8 +24,8 @@ const KEYS: Record<string, 'string' | 'number' | 'resource' | 'models'> = {
   gpuModels: 'models',
 };
 
-/** The flag values as a WhatIf file named `--submit`; `submittedBy` defaults to the `--as` user. */
-export function submitDocument(pairs: string[], asUser?: string): InputFile {
+/** The flag values as a job (a request's `submit`); `submittedBy` defaults to the `--as` user. */
+export function submitFlags(pairs: string[], asUser?: string): Record<string, unknown> {
   const job: Record<string, unknown> = { name: 'submitted-job', ...(asUser !== undefined ? { submittedBy: asUser } : {}) };
   const resources: Record<string, unknown> = {};
   const once = onceEach('--submit', 'cli/bad-submit', 'give each key once (only gpuModel repeats: each adds a model)');
@@ -46,6 +45,5 @@ export function submitDocument(pairs: string[], asUser?: string): InputFile {
     else job[key] = typed;
   }
   job.resources = resources;
-  const doc = { apiVersion: 'quotient.dev/v1', kind: 'WhatIf', metadata: { name: 'submit' }, spec: { submit: job } };
-  return { path: '--submit', text: stringify(doc) };
+  return job;
 }

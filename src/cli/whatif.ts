@@ -1,26 +1,24 @@
 /** `quotient whatif FILES...`: answer the WhatIf documents (or an ad-hoc --submit job). */
 import type { Command } from 'commander';
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
-import type { Answer } from '../engine/answer.js';
-import { because } from '../engine/reason-codes.js';
-import type { ViewedAnswer } from '../engine/visibility.js';
-import { asUser, unknownUser } from './as-user.js';
-import { BatchPool } from '../engine/batch-pool.js';
+import type { StartEstimator } from '../engine/estimate.js';
+import type { FullAnswer } from '../engine/pipeline.js';
+import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
 import { Session } from '../engine/session.js';
+import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
+import { paiRequest } from '../interop/pai-whatif.js';
 import { readBundles } from '../policy/read-files.js';
+import { BatchPool } from '../pool/batch-pool.js';
+import { estimateStart } from '../simulate/start-estimate.js';
+import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
-import { answerMarketFlag } from './whatif-market.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, report, say, type Format, type OutputOptions } from './output.js';
+import { readInput } from './read-input.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
-import { submitDocument } from './submit-flags.js';
-import { readInput } from './read-input.js';
-import { snapshotOf, type AnswerSnapshot } from './snapshot-note.js';
-import { canEstimate, estimateStart, type StartEstimate } from '../simulate/start-estimate.js';
-import type { JobSpec } from '../model/policy.js';
-import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
-import { jobDocumentPath, paiWhatIfDocument, relocateFindings } from '../interop/pai-whatif.js';
+import { submitFlags } from './submit-flags.js';
+import { answerMarketFlag } from './whatif-market.js';
 
 /**
  * A job asked about (a PAI request or a --submit job) that is bad input, not a failure to
@@ -66,6 +64,25 @@ function readJobRequest(path: string): { path: string; submission: PaiSubmission
   return { path: input.path, submission };
 }
 
+/**
+ * The error of an ad-hoc job (--submit, --job) a policy cannot take: its findings on
+ * stderr and in a machine format, exit 1. The policy's own warnings were told when it
+ * was opened; the report is about the job.
+ */
+function invalidJob(request: Finding[], label: string, paiPath: string | undefined): InvalidJob {
+  log(renderFindings(sortFindings(request)));
+  const errors = request.filter((f) => f.severity === 'error');
+  const findings = request;
+  if (paiPath !== undefined)
+    return new InvalidJob('whatif/invalid-job', `the PAI request ${paiPath} does not fit the policy ${label} (${countFindings(errors)})`, 'fix the request fields named above', findings);
+  return new InvalidJob(
+    'whatif/invalid-submit',
+    `the --submit job is not valid (${countFindings(errors)})`,
+    'fix the key=value pairs named above (see `quotient whatif --help` for the keys)',
+    findings,
+  );
+}
+
 interface WhatIfOptions extends OutputOptions {
   query?: string[];
   submit?: string[];
@@ -77,29 +94,6 @@ interface WhatIfOptions extends OutputOptions {
   market?: string;
   trace?: string;
   seed: string;
-}
-
-/** The stand-in name of an ad-hoc job whose own name a hidden job has (see --as). */
-const SUBMIT_ALIAS = 'submitted-job#as';
-
-/** The name an ad-hoc job was given with `name=`, or the default. */
-function submittedName(pairs: string[]): string {
-  const given = pairs
-    .flatMap((p) => p.split(','))
-    .map((p) => p.trim())
-    .filter((p) => p.startsWith('name='));
-  return given.at(-1)?.slice('name='.length) ?? 'submitted-job';
-}
-
-/**
- * A `wait` answer's start estimate (docs/cli.md "Start estimates"), when the snapshot's
- * running jobs give expected ends: the simulator run forward from the snapshot
- * (simulate/start-estimate.ts). Nothing for other answers, or when no running job gives one.
- */
-async function estimateFor(a: { decision: string }, session: Session, job: JobSpec, backend: 'wasm' | 'reference', user: string | undefined): Promise<{ estimate?: StartEstimate }> {
-  if (a.decision !== 'wait' || !canEstimate(session.policy)) return {};
-  const viewer = user === undefined ? undefined : session.viewer(user, { outsider: true });
-  return { estimate: await estimateStart(session.policy, job, { backend, ...(viewer ? { viewer } : {}) }) };
 }
 
 /** Registers the command. */
@@ -149,84 +143,79 @@ export function registerWhatIf(program: Command): void {
         const now = Date.now();
         const user = asUser(opts);
         if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
-        const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
-        const answers: Array<(Answer | ViewedAnswer) & { policy: string; snapshot?: AnswerSnapshot; estimate?: StartEstimate }> = [];
+        // A wait answer's start estimate is the simulator run forward (docs/cli.md "Start estimates").
+        const estimator: StartEstimator = (policy, job, o) => estimateStart(policy, job, { backend: kernel, ...o });
+        const answers: FullAnswer[] = [];
         // Warnings of the policies answered from: in the report beside the answers, and on stderr.
         const warnings: Finding[] = [];
         const wanted = new Set(opts.query ?? []);
         const found = new Set<string>();
-        try {
-          // Open and validate every policy first: nothing is answered from a set with errors.
-          const opened = bundles.map((b) => {
-            let files = opts.submit ? [...b.files, submitDocument(opts.submit, user)] : pai ? [...b.files, paiWhatIfDocument(pai.submission, pai.path, user)] : b.files;
-            let { session, findings } = Session.open(files, { backend: kernel, now });
-            if (pai) findings = relocateFindings(findings, pai.submission, pai.path);
-            // Under --as, "that name is taken" would confirm a job the user may not see:
-            // the ad-hoc job takes a free name instead (its answer is about the job, not the name).
-            if (!session && user !== undefined && opts.submit && findings.filter((f) => f.severity === 'error').every((f) => f.code === 'policy/duplicate-job' && f.file === '--submit')) {
-              files = [...b.files, submitDocument([...opts.submit, `name=${SUBMIT_ALIAS}`], user)];
-              ({ session, findings } = Session.open(files, { backend: kernel, now }));
-            }
-            if (!session) {
-              log(renderFindings(sortFindings(findings)));
-              const errors = findings.filter((f) => f.severity === 'error');
-              if (pai && errors.every((f) => f.file === pai.path)) {
-                throw new InvalidJob('whatif/invalid-job', `the PAI request ${pai.path} does not fit the policy ${b.label} (${countFindings(errors)})`, 'fix the request fields named above', findings);
-              }
-              if (opts.submit && errors.every((f) => f.file === '--submit'))
-                throw new InvalidJob(
-                  'whatif/invalid-submit',
-                  `the --submit job is not valid (${countFindings(errors)})`,
-                  'fix the key=value pairs named above (see `quotient whatif --help` for the keys)',
-                  findings,
-                );
-              throw new QuotientError(
-                'whatif/invalid-policy',
-                `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`,
-                'run `quotient check` on it and fix the errors first',
-              );
-            }
-            if (findings.length) log(renderFindings(findings));
-            warnings.push(...findings);
-            if (!session.snapshot)
-              throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
-            return { b, files, session };
-          });
-          // A user unknown to every policy is a typo: refuse (the error lists the known users).
-          if (user !== undefined && !opened.some((o) => o.session.knows(user)))
-            throw unknownUser(
-              user,
-              opened.map((o) => o.session),
+        // One ad-hoc question (--submit, --job) is asked of every policy; else each policy's WhatIf documents.
+        const adhoc = opts.submit
+          ? { request: { submit: submitFlags(opts.submit, user) } as AnswerRequest, origin: { file: '--submit', path: ['spec', 'submit'], query: 'submit' } as RequestOrigin }
+          : pai
+            ? paiRequest(pai.submission, pai.path, user)
+            : undefined;
+        // Open and validate every policy first: nothing is answered from a set with errors.
+        const opened = bundles.map((b) => {
+          const { session, findings } = Session.open(b.files, { backend: kernel, now, label: b.label, estimator });
+          if (!session) {
+            log(renderFindings(sortFindings(findings)));
+            throw new QuotientError(
+              'whatif/invalid-policy',
+              `the policy ${b.label} has errors (${countFindings(findings)}); no answer is given from a policy with errors`,
+              'run `quotient check` on it and fix the errors first',
             );
-          for (const { b, files, session } of opened) {
-            let queries = session.policy.whatIfs;
-            if (opts.submit) queries = queries.filter((w) => w.src.file === '--submit');
-            else if (pai) queries = queries.filter((w) => w.src.file === jobDocumentPath(pai.path));
-            else if (wanted.size) queries = queries.filter((w) => wanted.has(w.name));
-            queries.forEach((w) => found.add(w.name));
-            // A snapshot from files named beside the folder is named in every answer (snapshot-note.ts).
-            const snapshot = snapshotOf(session.policy);
-            const head = snapshot ? { policy: b.label, snapshot } : { policy: b.label };
-            if (pool) {
-              // The policy was validated here; the workers open it once each and answer in batches.
-              const pooled = await pool.answerAll(
-                b.label,
-                files,
-                queries.map((w) => ({ query: w.name, job: w.submit })),
-                { now },
-              );
-              for (const [i, a] of pooled.entries()) answers.push({ ...head, ...a, ...(await estimateFor(a, session, queries[i]!.submit, kernel, user)) });
-            } else {
-              for (const w of queries) {
-                const a = user === undefined ? await session.answer(w.name, w.submit) : await session.answerAs(w.name, w.submit, user, { outsider: true });
-                // The stand-in name never shows: the answer names the job as the user did.
-                const named = { ...head, ...a, job: a.job === SUBMIT_ALIAS ? submittedName(opts.submit ?? []) : a.job, ...(await estimateFor(a, session, w.submit, kernel, user)) };
-                answers.push(pai ? { ...named, notes: [...named.notes, ...pai.submission.notes.map((n) => because('interop/pai-request', `PAI request: ${n}`))] } : named);
+          }
+          if (findings.length) log(renderFindings(findings));
+          warnings.push(...findings);
+          if (!session.snapshot)
+            throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
+          return { b, session };
+        });
+        // A user unknown to every policy is a typo: refuse (the error lists the known users).
+        if (user !== undefined && !opened.some((o) => o.session.knows(user)))
+          throw unknownUser(
+            user,
+            opened.map((o) => o.session),
+          );
+        const as = user === undefined ? {} : { as: user };
+        if (adhoc) {
+          // Every policy's answer first: a job one policy refuses is told before any answer is printed.
+          for (const { b, session } of opened) {
+            const asked = await session.ask({ ...adhoc.request, ...as }, { ...adhoc.origin, outsider: true });
+            if (!asked.answer) throw invalidJob(asked.findings, b.label, pai?.path);
+            answers.push(asked.answer);
+          }
+        } else {
+          const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
+          try {
+            for (const { b, session } of opened) {
+              const queries = session.policy.whatIfs.filter((w) => wanted.size === 0 || wanted.has(w.name));
+              queries.forEach((w) => found.add(w.name));
+              if (pool) {
+                // The policy was validated here; the workers open it once each and answer in batches.
+                answers.push(
+                  ...(await pool.answerAll(
+                    b.label,
+                    b.files,
+                    queries.map((w) => ({ request: { query: w.name } })),
+                    { now, label: b.label },
+                  )),
+                );
+              } else {
+                for (const w of queries) {
+                  const asked = await session.ask({ query: w.name, ...as }, { outsider: true });
+                  // A WhatIf of a loaded policy is checked already; only a bug could refuse it.
+                  if (!asked.answer)
+                    throw new QuotientError('whatif/internal', `the WhatIf ${w.name} of ${b.label} was refused: ${asked.findings[0]?.message ?? ''}`, 'this is a bug in Quotient: please report it');
+                  answers.push(asked.answer);
+                }
               }
             }
+          } finally {
+            await pool?.close();
           }
-        } finally {
-          await pool?.close();
         }
         const missing = [...wanted].filter((n) => !found.has(n));
         if (missing.length)

@@ -31,8 +31,6 @@
  * shared: the next equal request computes its own.
  */
 import { QuotientError } from '../errors.js';
-import type { JobSpec } from '../model/policy.js';
-import type { Answer } from './answer.js';
 import type { Snapshot } from './snapshot.js';
 
 /** The environment variable that turns the memo off (`0`) or on (`1`, the default). */
@@ -72,17 +70,20 @@ export function answerMemoDefault(env: NodeJS.ProcessEnv = process.env): boolean
  * before it (`s5:hello`), every number ends with `;`, and every other value is one tag
  * character or bracketed, so no two different jobs have the same key.
  */
-export function requestKey(job: JobSpec, prefix = ''): string | undefined {
+export function requestKey(job: object, prefix = '', omit: ReadonlySet<string> = NAME_AND_SRC): string | undefined {
   if (!isPlain(job)) return undefined;
   let out = prefix;
   for (const k of Object.getOwnPropertyNames(job)) {
-    if (k === 'name' || k === 'src') continue;
+    if (omit.has(k)) continue;
     const v = encode((job as unknown as Record<string, unknown>)[k]);
     if (v === undefined) return undefined;
     out += `${k.length}:${k}${v}`;
   }
   return out;
 }
+
+/** What a JobSpec's key leaves out: its name (put back into each served answer) and where it was written (read by no answer). */
+const NAME_AND_SRC: ReadonlySet<string> = new Set(['name', 'src']);
 
 /** A value as key text, type-tagged so that 1, "1" and true differ; undefined for what is not data. */
 function encode(v: unknown): string | undefined {
@@ -125,24 +126,30 @@ function isPlain(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** What the memo keeps: an answer, whose request's names it sets on each one it serves. */
+interface Named {
+  query: string;
+  job: string;
+}
+
 /** A memo entry: the stored answer once computed (`done`), and the computation until then. */
-interface Entry {
-  pending: Promise<Answer>;
-  done?: Answer;
+interface Entry<A extends Named> {
+  pending: Promise<A>;
+  done?: A;
 }
 
 /**
- * The answer to `job` from the snapshot's memo, or `compute()`'s, stored frozen for the
- * next equal request. The returned answer carries this call's `query` and job name.
+ * The answer memoized under `key` (requestKey's, with the snapshot's clock and what else
+ * the caller's answer depends on in its prefix), or `compute()`'s, stored frozen for the
+ * next equal request. The returned answer carries this call's `query` and job `name`.
+ * Without a key (a request that is not plain data) the answer is computed, never stored.
  */
-export function memoizedAnswer(snap: Snapshot, stats: AnswerMemoStats, query: string, job: JobSpec, compute: () => Promise<Answer>): Promise<Answer> {
-  const key = requestKey(job, `${snap.cluster.at};`);
+export function memoizedAnswer<A extends Named>(snap: Snapshot, stats: AnswerMemoStats, key: string | undefined, query: string, name: string, compute: () => Promise<A>): Promise<A> {
   if (key === undefined) {
     stats.skipped++;
     return compute();
   }
-  const memo = snap.memo('answer-memo', () => new Map<string, Entry>());
-  const name = job.name;
+  const memo = memoOf<A>(snap);
   const known = memo.get(key);
   if (known) {
     stats.hits++;
@@ -154,7 +161,7 @@ export function memoizedAnswer(snap: Snapshot, stats: AnswerMemoStats, query: st
   const made = compute();
   // The memo keeps its own frozen copy: this caller's answer stays theirs to change, and
   // freezing never reaches an object the answer shares with the policy (victimOrder).
-  const entry: Entry = {
+  const entry: Entry<A> = {
     pending: made.then((a) => {
       const stored = frozenCopy(a);
       entry.done = stored;
@@ -170,11 +177,28 @@ export function memoizedAnswer(snap: Snapshot, stats: AnswerMemoStats, query: st
 }
 
 /**
+ * The memoized answer under `key`, served with this request's names, when the memo holds
+ * one (stored or being computed); undefined otherwise. For a caller that can skip work
+ * before it has what `memoizedAnswer` needs (engine/request.ts checks a request's job
+ * only where the memo misses).
+ */
+export function servedFromMemo<A extends Named>(snap: Snapshot, stats: AnswerMemoStats, key: string, query: string, name: string): Promise<A> | undefined {
+  const known = memoOf<A>(snap).get(key);
+  if (!known) return undefined;
+  stats.hits++;
+  return known.done ? Promise.resolve(served(known.done, query, name)) : known.pending.then((a) => served(a, query, name));
+}
+
+function memoOf<A extends Named>(snap: Snapshot): Map<string, Entry<A>> {
+  return snap.memo('answer-memo', () => new Map<string, Entry<A>>());
+}
+
+/**
  * Freezes every object and array an answer holds (not the answer itself). Answers the
  * memo served share these parts; after a structured clone (a worker's batch) they are
  * still shared within the batch, and no longer frozen: BatchPool freezes them again.
  */
-export function freezeParts(answer: Answer): Answer {
+export function freezeParts<A extends object>(answer: A): A {
   for (const k of Object.keys(answer)) deepFreeze((answer as unknown as Record<string, unknown>)[k]);
   return answer;
 }
@@ -186,26 +210,26 @@ function deepFreeze(v: unknown): void {
 }
 
 /** Served answers → the stored answer they copy (batch-worker.ts sends a stored answer once per call). */
-const servedFrom = new WeakMap<Answer, Answer>();
+const servedFrom = new WeakMap<Named, Named>();
 
 /**
  * The stored (frozen) answer `answer` was served from, when the memo served it: equal to
  * it but for `query` and `job`. Undefined for a computed answer.
  */
-export function storedAnswerOf(answer: Answer): Answer | undefined {
-  return servedFrom.get(answer);
+export function storedAnswerOf<A extends Named>(answer: A): A | undefined {
+  return servedFrom.get(answer) as A | undefined;
 }
 
 /** A fresh top-level copy of a stored answer with this request's query and job name, in the answer's own field order. */
-export function renamed(a: Answer, query: string, name: string): Answer {
-  const out: Answer = Object.assign({}, a);
+export function renamed<A extends Named>(a: A, query: string, name: string): A {
+  const out: A = Object.assign({}, a);
   out.query = query;
   out.job = name;
   return out;
 }
 
 /** `renamed`, remembering which stored answer the copy came from. */
-function served(a: Answer, query: string, name: string): Answer {
+function served<A extends Named>(a: A, query: string, name: string): A {
   const out = renamed(a, query, name);
   servedFrom.set(out, a);
   return out;

@@ -2,29 +2,30 @@
  * A loaded policy ready to answer questions: the model, its compiled rules, the
  * snapshot with the kernel loaded once, and the eligibility tables (made lazily).
  */
-import { hasErrors, sortFindings, type Finding } from '../errors.js';
+import { hasErrors, QuotientError, sortFindings, type Finding } from '../errors.js';
 import { createKernel } from '../kernel/create-kernel.js';
 import type { Kernel } from '../kernel/types.js';
-import type { JobSpec, Policy } from '../model/policy.js';
+import type { JobSpec, Policy, ScaleQuota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
+import { nameIndex, type NameIndex } from '../policy/build-job.js';
 import { loadPolicy, tagStage, type LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
+import type { AdmissionRule } from '../rules/compile-admission.js';
 import { compileRules, type CompiledRule } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
-import type { Answer } from './answer.js';
-import { Snapshot } from './snapshot.js';
 import { admissionEvaluator } from './admission.js';
+import { answerMemoDefault, type AnswerMemoStats } from './answer-memo.js';
+import type { StartEstimator } from './estimate.js';
+import { answerJob, type AnswerOptions, type FullAnswer, type FullViewAnswer } from './pipeline.js';
+import { servedFromMemo } from './answer-memo.js';
+import type { Reason } from './reason-codes.js';
+import { readRequest, requestMemoKey, type AnswerRequest, type RequestContext, type RequestOrigin } from './request.js';
 import { answerScale, type ScaleAnswer } from './scale.js';
-import { redactAnswer, viewerFor, type Viewer, type ViewedAnswer } from './visibility.js';
-import { answerWhatIf } from './whatif.js';
-import { answerMemoDefault, memoizedAnswer, type AnswerMemoStats } from './answer-memo.js';
-import { noteAssignedIndices } from './assigned-indices.js';
-import { noteModelBlock } from './model-reasons.js';
-import type { AdmissionRule } from '../rules/compile-admission.js';
-import type { ScaleQuota } from '../model/policy.js';
-import { QuotientError } from '../errors.js';
-import { checkJob, checkJobName, InvalidJobError, nameIndex } from './check-job.js';
-import type { NameIndex } from '../policy/build-job.js';
+import { Snapshot } from './snapshot.js';
+import { viewerFor, type Viewer } from './visibility.js';
+
+/** What `Session.ask` gives: the whole answer, or the findings that stop the request (and no answer). */
+export type AskResult = { answer: FullAnswer; findings: Finding[] } | { answer?: undefined; findings: Finding[] };
 
 export interface SessionOptions extends LoadOptions {
   /** Kernel implementation; default the WebAssembly kernel. */
@@ -36,6 +37,13 @@ export interface SessionOptions extends LoadOptions {
    * but the job's and the query's names). Default on, unless `QUOTIENT_ANSWER_MEMO=0`.
    */
   answerMemo?: boolean;
+  /** The policy's label (its folder or files, as the CLI names it): every answer names it (`policy`). */
+  label?: string;
+  /**
+   * Estimates a `wait` answer's start (engine/estimate.ts). The CLI and the server pass
+   * the simulator's (simulate/start-estimate.ts); without one, answers carry no estimate.
+   */
+  estimator?: StartEstimator;
 }
 
 /** How to treat a user the policy does not list. */
@@ -65,6 +73,9 @@ export class Session {
     /** Warnings from loading (errors stop before a Session exists). */
     readonly findings: Finding[],
     answerMemo: boolean,
+    /** The label every answer names (SessionOptions.label). */
+    readonly label: string | undefined,
+    private readonly estimator: StartEstimator | undefined,
   ) {
     this.tables = new EligibilityTables(rules, tree);
     this.answerMemo = answerMemo;
@@ -94,7 +105,7 @@ export class Session {
       snapshot = built.snapshot;
     }
     const sorted = sortFindings(findings);
-    return { session: new Session(policy, tree, rules, snapshot, sorted, answerMemo), findings: sorted };
+    return { session: new Session(policy, tree, rules, snapshot, sorted, answerMemo, options.label, options.estimator), findings: sorted };
   }
 
   /** The admission rules (resource caps, per-module settings), compiled once. */
@@ -103,31 +114,58 @@ export class Session {
   }
 
   /**
-   * Answers a submission against the snapshot. Throws when the files hold no Cluster.
-   * A job the policy cannot take (a field of the wrong type or out of range, an unknown
-   * workspace or quota: engine/check-job.ts) is a rejection with an InvalidJobError
-   * (`engine/invalid-job`) naming every bad field, its value and what is allowed.
-   * With the answer memo on, a request equal to an earlier one but for its names gets
-   * that answer (answer-memo.ts), deep-equal to a fresh one; its nested parts are frozen.
+   * Answers a request (engine/request.ts): a job given as values, or a WhatIf of the
+   * policy by name, as a user may see it when `as` names one. A request that cannot be
+   * answered — a bad field, an unknown user or WhatIf — is its findings, each at its
+   * field, and no answer. Throws when the files hold no Cluster.
    */
-  answer(query: string, job: JobSpec): Promise<Answer> {
-    if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
-    const snap = this.snapshot;
-    const names = (this.jobNames ??= nameIndex(this.policy));
-    const compute = (): Promise<Answer> => {
-      // The job is checked where the memo misses: a hit is a request equal to an answered
-      // one in every field but its name and src, and that one passed this check (a failed
-      // answer is never stored), so the memo's fast path costs no check but the name's.
-      const problems = checkJob(job, names);
-      if (problems.length > 0) return Promise.reject(new InvalidJobError(job, problems));
-      return answerWhatIf({ snapshot: snap, tables: this.tables }, query, job).then((a) => noteAssignedIndices(noteModelBlock(a, snap, job), snap));
+  async ask(request: AnswerRequest, origin: RequestOrigin = {}): Promise<AskResult> {
+    const snapshot = this.requireSnapshot();
+    // With the memo, a request equal to an answered one but for the job's name is served
+    // before its job is checked: the equal one passed every check but the name's, which
+    // memoKey makes (request.ts), so a hit costs no schema and no build.
+    const memoKey = this.answerMemo ? requestMemoKey(request, origin, snapshot, this.estimator !== undefined) : undefined;
+    if (memoKey) {
+      const hit = servedFromMemo<FullAnswer>(snapshot, this.answerMemoStats, memoKey.key, memoKey.query, memoKey.name);
+      if (hit) return { answer: await hit, findings: [] };
+    }
+    const checked = readRequest(this.requestContext(snapshot), request, origin);
+    if (!checked.read) return { findings: checked.findings };
+    const { query, job, viewer, estimate } = checked.read;
+    const answer = await answerJob({ snapshot, tables: this.tables, viewer }, query, job, this.answerOptions(estimate, origin.notes, memoKey?.key));
+    return { answer, findings: checked.findings };
+  }
+
+  /**
+   * Answers a checked JobSpec (one the loader built, or the simulator, or a promise's
+   * generator): the pipeline's inner entry (engine/pipeline.ts), for the engine's own
+   * callers. Programs ask with `ask`, which checks what they hand in.
+   */
+  answerJob(query: string, job: JobSpec, options?: { viewer?: undefined; estimate?: boolean; notes?: readonly Reason[] | undefined }): Promise<FullViewAnswer>;
+  answerJob(query: string, job: JobSpec, options?: { viewer?: Viewer | undefined; estimate?: boolean; notes?: readonly Reason[] | undefined }): Promise<FullAnswer>;
+  answerJob(query: string, job: JobSpec, options: { viewer?: Viewer | undefined; estimate?: boolean; notes?: readonly Reason[] | undefined } = {}): Promise<FullAnswer> {
+    const snapshot = this.requireSnapshot();
+    return answerJob({ snapshot, tables: this.tables, viewer: options.viewer }, query, job, this.answerOptions(options.estimate !== false, options.notes));
+  }
+
+  /** The pipeline's options for this session: its label, estimator and memo. */
+  private answerOptions(estimate: boolean, notes: readonly Reason[] | undefined, key?: string): AnswerOptions {
+    return {
+      label: this.label,
+      estimator: estimate ? this.estimator : undefined,
+      notes,
+      memo: this.answerMemo ? { stats: this.answerMemoStats, key } : undefined,
     };
-    if (!this.answerMemo) return compute();
-    // The name is outside the memo's key: checked on every request (first, so a job that
-    // is not an object never reaches the key). A bad one is told with the job's every
-    // other problem, as without the memo.
-    if (checkJobName(job).length > 0) return Promise.reject(new InvalidJobError(job, checkJob(job, names)));
-    return memoizedAnswer(snap, this.answerMemoStats, query, job, compute);
+  }
+
+  /** What checking a request needs of this session. */
+  private requestContext(snapshot: Snapshot): RequestContext {
+    return { policy: this.policy, snapshot, names: (this.jobNames ??= nameIndex(this.policy)), viewerOf: (user) => viewerFor(this.policy, this.tree, user) };
+  }
+
+  private requireSnapshot(): Snapshot {
+    if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
+    return this.snapshot;
   }
 
   /**
@@ -149,16 +187,6 @@ export class Session {
   /** True when some workspace of this policy lists `user` as a member or guest. */
   knows(user: string): boolean {
     return viewerFor(this.policy, this.tree, user) !== undefined;
-  }
-
-  /** Answers a submission as `user` may see it: other teams' jobs only as anonymous usage. A bad job is rejected as in `answer`. */
-  async answerAs(query: string, job: JobSpec, user: string, options: ViewOptions = {}): Promise<ViewedAnswer> {
-    if (!this.snapshot) throw new Error('no Cluster snapshot loaded');
-    const viewer = this.viewer(user, options);
-    const problems = checkJob(job, (this.jobNames ??= nameIndex(this.policy)));
-    if (problems.length > 0) throw new InvalidJobError(job, problems);
-    const answer = noteAssignedIndices(noteModelBlock(await answerWhatIf({ snapshot: this.snapshot, tables: this.tables, viewer }, query, job), this.snapshot, job), this.snapshot);
-    return redactAnswer(answer, this.snapshot.jobs, viewer);
   }
 
   /** Answers a quota scaling (SEMANTICS 9), as `user` may see it when given. */

@@ -206,11 +206,13 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     );
     return undefined;
   }
+  // Why a way was left out of the search: told with the answer whether or not another way wins.
+  const step: Reason[] = [];
   const problems: PreemptionProblem[] = [];
   for (const w of open) {
     const problem = await problemFor(ctx, w);
     if (problem.constraints.length > LAYOUT.MAX_CONSTRAINTS) {
-      reasons.push(
+      step.push(
         because(
           'preempt/too-many-constraints',
           `preemption (${w.standing}): ${problem.constraints.length} quotas and resources on the way to the root are over at once, more than the ${LAYOUT.MAX_CONSTRAINTS} the victim search takes; the job cannot be given victims`,
@@ -219,13 +221,12 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
       continue;
     }
     if (problem.candidates.length === 0 && w.standing === 'borrowing')
-      reasons.push(
-        because('preempt/no-candidates', `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`),
-      );
+      step.push(because('preempt/no-candidates', `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`));
     problems.push(problem);
   }
   const withCandidates = problems.filter((p) => p.candidates.length > 0);
   if (withCandidates.length === 0) {
+    reasons.push(...step);
     if (problems.length > 0) reasons.push(because('preempt/no-candidates', `preemption: ${explainNoVictims(snap, ctx.q, job)}`));
     reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p).map((m) => because('preempt/blocking-borrower', m))));
     return undefined;
@@ -242,6 +243,7 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
   );
   const winner = res.ok ? withCandidates[res.alternative] : undefined;
   if (!winner) {
+    reasons.push(...step);
     for (const p of withCandidates) reasons.push(because('preempt/shortfall', `preemption (${p.standing}): ${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}`));
     reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p).map((m) => because('preempt/blocking-borrower', m))));
     return undefined;
@@ -260,7 +262,7 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     placement: placementOf(snap, won.pods, ctx.req),
     victims,
     reasons: [
-      ...reasons.filter((r) => r.message.startsWith('preemption (')),
+      ...step,
       ...why,
       because(
         'preempt/victims',

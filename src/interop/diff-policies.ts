@@ -63,8 +63,8 @@ export async function diffPolicies(a: Side, b: Side, o: DiffOptions): Promise<Di
   for (const name of names) {
     const wa = a.session.policy.whatIfs.find((w) => w.name === name);
     const wb = b.session.policy.whatIfs.find((w) => w.name === name);
-    const oa = wa ? outcome(await a.session.answer(name, wa.submit)) : null;
-    const ob = wb ? outcome(await b.session.answer(name, wb.submit)) : null;
+    const oa = wa ? outcome(await a.session.answerJob(name, wa.submit, { estimate: false })) : null;
+    const ob = wb ? outcome(await b.session.answerJob(name, wb.submit, { estimate: false })) : null;
     const c = compare('whatif', name, describeJob((wb ?? wa)!.submit), oa, ob);
     if (c) changes.push(c);
   }
@@ -87,7 +87,13 @@ export async function diffPolicies(a: Side, b: Side, o: DiffOptions): Promise<Di
   if (a.session.snapshot && b.session.snapshot) {
     for (const [i, job] of samples.entries()) {
       const question = `sample-${i + 1}`;
-      const c = compare('sample', question, describeJob(job), outcome(await a.session.answer(question, job)), outcome(await b.session.answer(question, job)));
+      const c = compare(
+        'sample',
+        question,
+        describeJob(job),
+        outcome(await a.session.answerJob(question, job, { estimate: false })),
+        outcome(await b.session.answerJob(question, job, { estimate: false })),
+      );
       if (c) changes.push(c);
     }
   }

@@ -4,12 +4,12 @@
  * module is checked by the caller: for a running job it is a snapshot error, for a
  * submission it is a `reject` answer.
  */
-import type { JobSpec, Quota, Workspace } from '../model/policy.js';
+import type { JobSpec, Policy, Quota, Workspace } from '../model/policy.js';
 import { MILLI_PER_GPU } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { parseDurationField, parseResources, parseTimeField } from './parse-fields.js';
 import type { JobInput } from './schema.js';
-import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
+import { sourceAt, type Doc, type PathSeg } from './source-doc.js';
 import { closest } from './suggest.js';
 
 /** Names the job fields point at. */
@@ -18,8 +18,13 @@ export interface NameIndex {
   workspaces: Map<string, Workspace>;
 }
 
+/** The names a job's fields point at, from a policy. */
+export function nameIndex(policy: Pick<Policy, 'quotas' | 'workspaces'>): NameIndex {
+  return { quotas: new Map(policy.quotas.map((q) => [q.name, q])), workspaces: new Map(policy.workspaces.map((w) => [w.name, w])) };
+}
+
 /** Builds a JobSpec; returns undefined (after findings) when a field is unusable. */
-export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input: JobInput, names: NameIndex): JobSpec | undefined {
+export function buildJobSpec(c: Collector, sd: Doc, path: PathSeg[], input: JobInput, names: NameIndex): JobSpec | undefined {
   let ok = checkJobFields(c, sd, path, input, names);
   // GPUs alone (most jobs): nothing to parse.
   const r = input.resources;
@@ -54,11 +59,10 @@ export function buildJobSpec(c: Collector, sd: SourceDoc, path: PathSeg[], input
 
 /**
  * The checks of a job's fields that need nothing parsed: the workspace and quota it
- * names exist, and its GPUs per pod are whole or a share of one GPU. buildJobSpec runs
- * them; so does the check of a job a library caller hands in (engine/check-job.ts),
- * whose other fields are numbers already. False (after findings) when one fails.
+ * names exist, and its GPUs per pod are whole or a share of one GPU. False (after
+ * findings) when one fails.
  */
-export function checkJobFields(c: Collector, sd: SourceDoc, path: PathSeg[], input: Pick<JobInput, 'name' | 'quota' | 'workspace' | 'resources'>, names: NameIndex): boolean {
+export function checkJobFields(c: Collector, sd: Doc, path: PathSeg[], input: Pick<JobInput, 'name' | 'quota' | 'workspace' | 'resources'>, names: NameIndex): boolean {
   let ok = true;
   if (!names.quotas.has(input.quota)) {
     c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `job "${input.name}" names quota "${input.quota}", which no QuotaTree declares`, closest(input.quota, [...names.quotas.keys()], 'quota'));
@@ -84,7 +88,7 @@ export function checkJobFields(c: Collector, sd: SourceDoc, path: PathSeg[], inp
  * A pod's GPUs are a whole number, or a share of one GPU (GPU sharing, openb's
  * gpu_milli): below 1, in whole milli-GPUs. Anything else is `policy/gpu-share`.
  */
-function checkGpuShare(c: Collector, sd: SourceDoc, path: PathSeg[], gpu: number): boolean {
+function checkGpuShare(c: Collector, sd: Doc, path: PathSeg[], gpu: number): boolean {
   if (Number.isInteger(gpu)) return true;
   const milli = gpu * MILLI_PER_GPU;
   if (gpu < 1 && Math.abs(milli - Math.round(milli)) < 1e-6 && Math.round(milli) >= 1) return true;

@@ -7,12 +7,12 @@ import { MAX_PRIORITY, MIN_PRIORITY, type PriorityRange } from '../model/priorit
 import { parseCpu, parseDuration, parseMemory, parseTime } from '../model/quantity.js';
 import type { Resources } from '../model/resources.js';
 import type { Collector } from './collector.js';
-import type { PathSeg, SourceDoc } from './source-doc.js';
+import type { Doc, PathSeg } from './source-doc.js';
 
 const RANGE = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/;
 
 /** `4`, `"4"` or `"6-9"` → a range within 1..9. */
-export function parseRange(c: Collector, sd: SourceDoc, path: PathSeg[], value: number | string): PriorityRange | undefined {
+export function parseRange(c: Collector, sd: Doc, path: PathSeg[], value: number | string): PriorityRange | undefined {
   let lo: number;
   let hi: number;
   if (typeof value === 'number') {
@@ -42,7 +42,7 @@ export function parseRange(c: Collector, sd: SourceDoc, path: PathSeg[], value: 
 }
 
 /** cpu and memory quantities of a resources map; gpu is already an integer by schema. */
-export function parseResources(c: Collector, sd: SourceDoc, path: PathSeg[], input: { gpu: number; cpu?: number | string; memory?: number | string }): Resources | undefined {
+export function parseResources(c: Collector, sd: Doc, path: PathSeg[], input: { gpu: number; cpu?: number | string; memory?: number | string }): Resources | undefined {
   const out: Resources = { gpu: input.gpu };
   let ok = true;
   if (input.cpu !== undefined) {
@@ -63,14 +63,14 @@ export function parseResources(c: Collector, sd: SourceDoc, path: PathSeg[], inp
 }
 
 /** A duration such as `30m` → ms. */
-export function parseDurationField(c: Collector, sd: SourceDoc, path: PathSeg[], value: string): number | undefined {
+export function parseDurationField(c: Collector, sd: Doc, path: PathSeg[], value: string): number | undefined {
   const v = parseDuration(value);
   if (v === undefined) c.error(sd, path, 'policy/bad-duration', `"${value}" is not a duration`, 'write a positive duration such as 30m, 1h or 1h30m');
   return v;
 }
 
 /** An ISO 8601 time → epoch ms. */
-export function parseTimeField(c: Collector, sd: SourceDoc, path: PathSeg[], value: string): number | undefined {
+export function parseTimeField(c: Collector, sd: Doc, path: PathSeg[], value: string): number | undefined {
   const v = parseTime(value);
   if (v === undefined) c.error(sd, path, 'policy/bad-time', `"${value}" is not a time`, 'write an ISO 8601 time such as 2026-11-20T12:00:00Z');
   return v;

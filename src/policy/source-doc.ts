@@ -35,6 +35,41 @@ export interface SourceDoc {
   readonly asciiOnly?: true;
 }
 
+/**
+ * Where a field of a value document sits for the user: the file, line and column they
+ * wrote it at, and the field path they know it by. A PAI request maps each Quotient field
+ * to the JSON field it came from; undefined leaves the finding at line 0, column 0.
+ */
+export type Locate = (path: readonly PathSeg[], wantKey: boolean) => { file?: string; line: number; column: number; path?: string } | undefined;
+
+/**
+ * A document that came as values, not as text: a `--submit` flag, an HTTP request body, a
+ * job a program hands the library, a PAI request translated field by field. It has no
+ * YAML positions: findings about it carry its field path, and the position `locate` gives
+ * (line and column 0 when it gives none: nothing the user wrote has a line). It is
+ * validated by the same schema and builders as a document read from a file.
+ */
+export interface ValueDoc {
+  readonly kind: 'value';
+  file: string;
+  index: number;
+  readonly value: unknown;
+  readonly locate?: Locate;
+}
+
+/** A document of either origin: read from text (positioned) or given as values. */
+export type Doc = SourceDoc | ValueDoc;
+
+/** True for a document given as values. */
+export function isValueDoc(sd: Doc): sd is ValueDoc {
+  return 'kind' in sd && sd.kind === 'value';
+}
+
+/** A document given as values, named `file` in findings; `locate` places its fields where the user wrote them. */
+export function valueDoc(file: string, value: unknown, locate?: Locate): ValueDoc {
+  return { kind: 'value', file, index: 0, value, ...(locate ? { locate } : {}) };
+}
+
 /** A file to read: its display path and its text. */
 export interface InputFile {
   path: string;
@@ -363,12 +398,20 @@ class LazySource implements Source {
 }
 
 /** The Source (file:line:col and path) of the value at `path`, or of its key when `wantKey`; resolved on first read. */
-export function sourceAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = false): Source {
+export function sourceAt(sd: Doc, path: readonly PathSeg[], wantKey = false): Source {
+  if (isValueDoc(sd)) {
+    const at = sd.locate?.(path, wantKey);
+    return { file: at?.file ?? sd.file, line: at?.line ?? 0, column: at?.column ?? 0, path: at?.path ?? formatPath(path) };
+  }
   return new LazySource(sd.file, formatPath(path), sd, path, wantKey);
 }
 
 /** Builds a finding located at `path` of `sd`, with the character offsets of the node it points at. */
-export function findingAt(sd: SourceDoc, path: readonly PathSeg[], code: string, message: string, hint: string, options: { severity?: 'error' | 'warning'; key?: boolean } = {}): Finding {
+export function findingAt(sd: Doc, path: readonly PathSeg[], code: string, message: string, hint: string, options: { severity?: 'error' | 'warning'; key?: boolean } = {}): Finding {
+  if (isValueDoc(sd)) {
+    const at = sd.locate?.(path, options.key ?? false);
+    return { file: at?.file ?? sd.file, line: at?.line ?? 0, column: at?.column ?? 0, code, severity: options.severity ?? 'error', path: at?.path ?? formatPath(path), message, hint };
+  }
   if (isFlagFile(sd.file)) return { file: sd.file, line: 0, column: 0, code, severity: options.severity ?? 'error', path: formatPath(path), message, hint };
   const node = nodeAt(sd, path, options.key ?? false);
   const start = node?.range?.[0] ?? 0;

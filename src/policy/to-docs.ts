@@ -28,6 +28,8 @@ export function jobSpecDoc(job: JobSpec): Doc {
       job.checkpoint.last === undefined ? { every: formatDuration(job.checkpoint.every) } : { every: formatDuration(job.checkpoint.every), last: new Date(job.checkpoint.last).toISOString() };
   if (job.faultTolerance) d.faultTolerance = { ...job.faultTolerance };
   if (job.gpuModels) d.gpuModels = [...job.gpuModels];
+  if (job.submittedBy !== undefined) d.submittedBy = job.submittedBy;
+  if (job.maxRuntime !== undefined) d.maxRuntime = formatDuration(job.maxRuntime);
   return d;
 }
 

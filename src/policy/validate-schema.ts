@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Finding } from '../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
 import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
-import { findingAt, formatPath, type PathSeg, type SourceDoc } from './source-doc.js';
+import { findingAt, formatPath, type Doc, type PathSeg, type SourceDoc } from './source-doc.js';
 import { nearest } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 
@@ -48,6 +48,23 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
     else typed.push(checked);
   }
   return { typed, findings };
+}
+
+/**
+ * One value against one schema, as a document's field is checked: the same findings
+ * (unknown fields with "did you mean", types, ranges, control characters), located through
+ * `sd` at `prefix` + the field's path. For values that arrive without a document around
+ * them (engine/read-request.ts: a `--submit` flag, an HTTP body), so that they meet the
+ * rules a WhatIf file meets, from the one home of each rule.
+ */
+export function validateValue<T>(sd: Doc, prefix: PathSeg[], value: unknown, schema: z.ZodType<T>): { data: T; findings: [] } | { data?: undefined; findings: Finding[] } {
+  // Unsafe strings first, as for a document: the rest of its findings are kept but those under a refused string.
+  const unsafe = unsafeStrings(sd, value, prefix);
+  const parsed = schema.safeParse(value, { reportInput: true });
+  const issues = parsed.success ? [] : issuesToFindings(sd, prefix, parsed.error.issues);
+  if (unsafe.length > 0) return { findings: [...unsafe, ...outside(unsafe, issues)] };
+  if (!parsed.success) return { findings: issues };
+  return { data: parsed.data, findings: [] };
 }
 
 /** The findings of a document refused for unsafe strings, without those at or under one of their paths. */
@@ -103,7 +120,7 @@ function isMissing(issue: Issue): boolean {
  * `policy/unknown-field` finding naming the field it should be, and the
  * `policy/missing-field` it caused is not reported.
  */
-function issuesToFindings(sd: SourceDoc, prefix: PathSeg[], issues: readonly Issue[]): Finding[] {
+function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[]): Finding[] {
   const missing = new Map<string, string[]>();
   for (const issue of issues) {
     if (!isMissing(issue)) continue;
@@ -144,7 +161,7 @@ function issuesToFindings(sd: SourceDoc, prefix: PathSeg[], issues: readonly Iss
 }
 
 /** Maps one zod issue to a finding with a code a test (and a person) can rely on. */
-function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding {
+function issueToFinding(sd: Doc, prefix: PathSeg[], issue: Issue): Finding {
   const path = [...prefix, ...(issue.path as PathSeg[])];
   const field = String(path[path.length - 1] ?? '');
   const where = formatPath(path) || 'the document';
@@ -206,7 +223,7 @@ function issueToFinding(sd: SourceDoc, prefix: PathSeg[], issue: Issue): Finding
  * `1e400` and `.inf` as infinity, `.nan` as NaN): "must be a number" would puzzle
  * whoever wrote one, so the finding says what the value was read as.
  */
-function nonFinite(sd: SourceDoc, path: PathSeg[], where: string, field: string, input: number): Finding {
+function nonFinite(sd: Doc, path: PathSeg[], where: string, field: string, input: number): Finding {
   const readAs = Number.isNaN(input) ? 'NaN (not a number)' : input > 0 ? 'infinity' : 'minus infinity';
   return findingAt(
     sd,
@@ -258,7 +275,7 @@ const FREE_TEXT = new Set(['description']);
  * another name; free text may hold tabs and line breaks only. Walked with an explicit
  * stack (the depth is bounded by then, but the walk need not rely on it).
  */
-function unsafeStrings(sd: SourceDoc, value: unknown): Finding[] {
+function unsafeStrings(sd: Doc, value: unknown, prefix: readonly PathSeg[] = []): Finding[] {
   const out: Finding[] = [];
   // Each entry links to its parent instead of copying its path: a path is spelled out
   // only for a finding (a snapshot has hundreds of thousands of strings, nearly all clean).
@@ -270,7 +287,7 @@ function unsafeStrings(sd: SourceDoc, value: unknown): Finding[] {
   const pathOf = (e: Entry | undefined): PathSeg[] => {
     const segs: PathSeg[] = [];
     for (let at = e; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
-    return segs.reverse();
+    return [...prefix, ...segs.reverse()];
   };
   const check = (text: string, entry: Entry, key: boolean): void => {
     const last = entry.seg;

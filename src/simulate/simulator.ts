@@ -2,8 +2,8 @@
  * The discrete-event simulator (docs/simulate.md). Time is simulated, never slept.
  *
  * Every decision about a quota job is the engine's: at a dequeue the job is put to
- * `answerWhatIf` against a live Snapshot of the cluster — the call `quotient whatif`
- * makes — and the answer is carried out as given: its victims are preempted (each with
+ * the answer pipeline (engine/pipeline.ts `answerJob`) against a live Snapshot of the
+ * cluster — the call `quotient whatif` makes — and the answer is carried out as given: its victims are preempted (each with
  * the rule, policy line and reason the answer names), and the job starts with the
  * answer's standing on the answer's placement. Spot jobs bid on the market by the rules
  * of engine/spot-rules.ts. In one step of simulated time:
@@ -19,7 +19,7 @@
  * to `maxRestarts`, otherwise it ends Preempted.
  */
 import type { EngineContext } from '../engine/whatif.js';
-import { answerWhatIf } from '../engine/whatif.js';
+import { answerJob } from '../engine/pipeline.js';
 import type { Answer } from '../engine/answer.js';
 import { DenseKernel } from '../engine/dense-kernel.js';
 import { LiveSnapshot } from '../engine/live-snapshot.js';
@@ -166,7 +166,7 @@ class Simulation {
   private readonly tree: QuotaTree;
   private readonly live: LiveSnapshot;
   private readonly snap: Snapshot;
-  private readonly ctx: EngineContext;
+  private readonly ctx: EngineContext & { viewer?: undefined };
   private readonly heap = new EventHeap();
   /** Per job id, its state from arrival until it ends; undefined before and after. */
   private readonly jobs: Array<JobState | undefined>;
@@ -554,15 +554,15 @@ class Simulation {
     }
   }
 
-  /** The engine call `quotient whatif` makes, against the cluster as it is now. */
+  /** The answer pipeline's call, as `quotient whatif` makes it, against the cluster as it is now. */
   private async ask(spec: JobSpec): Promise<Answer> {
     this.live.sync();
-    let answer = await answerWhatIf(this.ctx, 'simulate', spec);
+    let answer: Answer = await answerJob(this.ctx, 'simulate', spec);
     // Which victims are cheapest depends on lost work now; feasibility does not. Keys are
     // brought up to date only when the answer preempts, then the question is asked again.
     if (answer.decision === 'preempt' && this.live.keysStale) {
       this.live.refreshLostWork();
-      answer = await answerWhatIf(this.ctx, 'simulate', spec);
+      answer = await answerJob(this.ctx, 'simulate', spec);
     }
     return answer;
   }

@@ -13,40 +13,14 @@
  * passed never starts: the run stops there and the answer is "no estimate", naming the
  * jobs assumed to run on.
  */
-import type { JobSpec, Policy, QueueStrategy, RunningJob, Standing } from '../model/policy.js';
+import type { StartEstimate } from '../engine/estimate.js';
+import type { JobSpec, Policy, QueueStrategy, RunningJob } from '../model/policy.js';
 import { hiddenLabel, type Viewer } from '../engine/visibility.js';
 import { r4 } from './report.js';
 import { simulate, type SimStart } from './simulator.js';
 import { runningAtStart } from './snapshot-start.js';
 
 const HOUR = 3_600_000;
-
-/** When a waiting job is estimated to start, and on what assumptions (a stable part of a what-if answer). */
-export interface StartEstimate {
-  /** The estimated start (ISO 8601), or null when there is no estimate (see `reason`). */
-  start: string | null;
-  /** Hours from the snapshot time to the estimated start (0.0001 h), or null. */
-  inHours: number | null;
-  /** The job's place in its quota's queue at the snapshot time: 1 = the next job the strategy tries. */
-  queuePosition: number;
-  /** The queue strategy of the job's quota (SEMANTICS 8). */
-  queueStrategy: QueueStrategy;
-  /** How the job starts then (null without an estimate). */
-  standing: Standing | null;
-  /** The running jobs it preempts when it starts (as the asker may see them). */
-  victims: string[];
-  /** Running jobs that give no expected end, taken to run on (as the asker may see them). */
-  withoutExpectedEnd: string[];
-  /** What the estimate assumes, in words. */
-  assumptions: string[];
-  /** Why there is no estimate; null when there is one. */
-  reason: string | null;
-}
-
-/** True when some running job of the policy's snapshot gives an expected end: only then is a start estimated. */
-export function canEstimate(policy: Policy): boolean {
-  return (policy.cluster?.jobs ?? []).some((j) => j.expectedEnd !== undefined);
-}
 
 /**
  * Simulates forward from the snapshot with `job` submitted at its time and nothing else
@@ -63,6 +37,11 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
     const j = byName.get(name);
     return j && options.viewer && !options.viewer.canSee(j) ? hiddenLabel(j) : name;
   };
+  // The job may carry the name of a running job its asker may not see (engine/request.ts
+  // lets it): in the run it goes by a name no running job has, so the two are never confused.
+  let runName = job.name;
+  while (byName.has(runName)) runName = `${runName}#whatif`;
+  const asked = runName === job.name ? job : { ...job, name: runName };
   let started: SimStart | undefined;
   let position = -1;
   await simulate(
@@ -71,7 +50,7 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
       label: 'whatif',
       nodes: cluster.nodes,
       // The job's own running time does not matter to when it starts; the run stops at the last expected end.
-      workload: { source: 'whatif', synthetic: false, jobs: [{ spec: job, submit: 0, duration: 1 }], rejected: [], notes: [] },
+      workload: { source: 'whatif', synthetic: false, jobs: [{ spec: asked, submit: 0, duration: 1 }], rejected: [], notes: [] },
       market: [],
       running,
     },
@@ -81,11 +60,11 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
       until: lastEnd,
       sampleEvery: Math.max(HOUR, lastEnd),
       onStart: (s) => {
-        if (s.job === job.name && !started) started = s;
+        if (s.job === runName && !started) started = s;
       },
       onStep: (view) => {
         // At the snapshot time, after the first pass: where the job waits in its queue.
-        if (view.t === 0) position = view.queuePosition(job.name);
+        if (view.t === 0) position = view.queuePosition(runName);
       },
     },
   );

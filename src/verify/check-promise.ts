@@ -11,7 +11,7 @@ import type { Answer } from '../engine/answer.js';
 import type { Session } from '../engine/session.js';
 import { Session as SessionClass } from '../engine/session.js';
 import { Snapshot } from '../engine/snapshot.js';
-import { answerWhatIf } from '../engine/whatif.js';
+import { answerJob } from '../engine/pipeline.js';
 import { createKernel } from '../kernel/create-kernel.js';
 import type { Kernel } from '../kernel/types.js';
 import type { RunningJob } from '../model/policy.js';
@@ -92,7 +92,7 @@ async function evaluateState(session: Session, kernel: Kernel, promise: PolicyPr
   const policy = { ...session.policy, cluster: state.cluster };
   const built = Snapshot.build(policy, state.cluster, kernel);
   if (!built.snapshot) throw new Error(`a generated state did not load: ${built.findings.map((f) => f.message).join('; ')}`);
-  const answer = await answerWhatIf({ snapshot: built.snapshot, tables: session.tables }, promise.name, state.submit);
+  const answer = await answerJob({ snapshot: built.snapshot, tables: session.tables }, promise.name, state.submit);
   const jobs = new Map<string, RunningJob>(built.snapshot.jobs.map((j) => [j.name, j]));
   return { answer, broken: brokenClauses(session.tree, jobs, promise.expect, answer) };
 }
@@ -112,7 +112,7 @@ async function replays(yaml: string, query: string, promise: PolicyPromise, back
   const { session } = SessionClass.open([{ path: 'counterexample.yaml', text: yaml }], { backend });
   const w = session?.policy.whatIfs.find((x) => x.name === query);
   if (!session?.snapshot || !w) return false;
-  const answer = await session.answer(query, w.submit);
+  const answer = await session.answerJob(query, w.submit, { estimate: false });
   const jobs = new Map(session.snapshot.jobs.map((j) => [j.name, j]));
   return brokenClauses(session.tree, jobs, promise.expect, answer).length > 0;
 }

@@ -36,7 +36,7 @@ describe('reason codes', () => {
     for (const c of loadGoldenCases(here)) {
       const session = openSession([{ path: relative(ROOT, c.file), text: c.text }], 'reference');
       for (const w of session.policy.whatIfs) {
-        const a = await session.answer(w.name, w.submit);
+        const a = await session.answerJob(w.name, w.submit);
         expect(uncoded(a), `${relative(ROOT, c.file)} ${w.name}`).toEqual([]);
         record(a);
       }
@@ -51,11 +51,11 @@ describe('reason codes', () => {
       if (!session.snapshot) continue;
       const users = [...new Set(session.policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
       for (const w of session.policy.whatIfs) {
-        const a = await session.answer(w.name, w.submit);
+        const a = await session.answerJob(w.name, w.submit);
         expect(uncoded(a), `${b.label} ${w.name}`).toEqual([]);
         record(a);
         for (const user of users) {
-          const v = await session.answerAs(w.name, w.submit, user, { outsider: true });
+          const v = await session.answerJob(w.name, w.submit, { viewer: session.viewer(user, { outsider: true }) });
           expect(uncoded(v), `${b.label} ${w.name} as ${user}`).toEqual([]);
         }
       }

@@ -14,6 +14,6 @@ export function openSession(files: InputFile[] | string, backend: 'wasm' | 'refe
 /** Answers every WhatIf of the session, by name. */
 export async function answerAll(session: Session): Promise<Map<string, Answer>> {
   const out = new Map<string, Answer>();
-  for (const w of session.policy.whatIfs) out.set(w.name, await session.answer(w.name, w.submit));
+  for (const w of session.policy.whatIfs) out.set(w.name, await session.answerJob(w.name, w.submit));
   return out;
 }

@@ -18,7 +18,7 @@ const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 async function answerScenario(s: Scenario, backend: 'wasm' | 'reference' = 'wasm') {
   const session = openSession([{ path: 'scenario.yaml', text: scenarioYaml(s) }], backend);
   const w = session.policy.whatIfs[0]!;
-  const answer = await session.answer(w.name, w.submit);
+  const answer = await session.answerJob(w.name, w.submit);
   return { session, job: w.submit, answer };
 }
 
@@ -142,7 +142,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
         const b = await answerScenario(s, 'reference');
         expect(a.session.snapshot!.kernel.backend).toBe('wasm');
         expect(a.answer).toEqual(b.answer);
-        expect(await a.session.answer('q', a.job)).toEqual(a.answer);
+        expect(await a.session.answerJob('q', a.job)).toEqual(a.answer);
       }),
       { numRuns: Math.ceil(RUNS / 2) },
     );

@@ -16,7 +16,7 @@ const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 async function answer(s: Scenario): Promise<Answer> {
   const session = openSession([{ path: 'scenario.yaml', text: scenarioYaml(s) }]);
   const w = session.policy.whatIfs[0]!;
-  return session.answer(w.name, w.submit);
+  return session.answerJob(w.name, w.submit);
 }
 
 /** A deep copy of the scenario with `edit` applied to its Cluster (or WhatIf) spec. */

@@ -28,7 +28,7 @@ describe('victim sets against the exact optimum', () => {
       fc.asyncProperty(scenarioArbitrary({ maxNodes: 12, flavours: ['full', 'big-gangs', 'all-idle', 'plain', 'extreme-priorities'] }), async (s) => {
         const session = openSession([{ path: 's.yaml', text: scenarioYaml(s) }]);
         const w = session.policy.whatIfs[0]!;
-        const answer = await session.answer(w.name, w.submit);
+        const answer = await session.answerJob(w.name, w.submit);
         if (answer.decision !== 'preempt') return;
         const snap = session.snapshot!;
         const standing = answer.standing as 'in-quota' | 'borrowing';

@@ -59,7 +59,7 @@ describe('robustness', () => {
           refused++;
           return;
         }
-        for (const w of session.policy.whatIfs) await session.answer(w.name, w.submit);
+        for (const w of session.policy.whatIfs) await session.answerJob(w.name, w.submit);
         for (const s of session.policy.scales) session.scale(s);
         answered++;
       }),

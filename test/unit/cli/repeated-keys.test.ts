@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { QuotientError } from '../../../src/errors.js';
 import { setDocument } from '../../../src/cli/scale.js';
-import { submitDocument } from '../../../src/cli/submit-flags.js';
+import { submitFlags } from '../../../src/cli/submit-flags.js';
 
 function refusal(f: () => unknown): QuotientError | undefined {
   try {
@@ -17,15 +17,19 @@ function refusal(f: () => unknown): QuotientError | undefined {
 
 describe('repeated keys of --set and --submit', () => {
   it('refuses a --submit key given twice, in two words or after a comma', () => {
-    const apart = refusal(() => submitDocument(['quota=Quota1', 'gpu=8', 'gpu=16']));
+    const apart = refusal(() => submitFlags(['quota=Quota1', 'gpu=8', 'gpu=16']));
     expect(apart?.code).toBe('cli/bad-submit');
     expect(apart?.message).toBe('--submit gives gpu twice');
-    expect(refusal(() => submitDocument(['quota=Quota1,priority=9', 'priority=3']))?.message).toBe('--submit gives priority twice');
+    expect(refusal(() => submitFlags(['quota=Quota1,priority=9', 'priority=3']))?.message).toBe('--submit gives priority twice');
   });
 
   it('lets gpuModel repeat (each adds a model) and lets --as fill submittedBy', () => {
-    const doc = parse(submitDocument(['quota=Quota1', 'gpu=8', 'gpuModel=A', 'gpuModel=B', 'submittedBy=bob'], 'alice').text) as { spec: { submit: Record<string, unknown> } };
-    expect(doc.spec.submit).toMatchObject({ quota: 'Quota1', gpuModels: ['A', 'B'], submittedBy: 'bob', resources: { gpu: 8 } });
+    expect(submitFlags(['quota=Quota1', 'gpu=8', 'gpuModel=A', 'gpuModel=B', 'submittedBy=bob'], 'alice')).toMatchObject({
+      quota: 'Quota1',
+      gpuModels: ['A', 'B'],
+      submittedBy: 'bob',
+      resources: { gpu: 8 },
+    });
   });
 
   it('refuses a --set quota given twice the same way', () => {

@@ -66,8 +66,8 @@ describe('answer memo: the switch', () => {
   it('without the memo every answer is computed and none is counted', async () => {
     const s = open(false);
     const job = preempting(s);
-    await s.answer('a', job);
-    await s.answer('a', job);
+    await s.answerJob('a', job);
+    await s.answerJob('a', job);
     expect(s.answerMemoStats).toEqual({ hits: 0, misses: 0, skipped: 0 });
   });
 });
@@ -76,8 +76,8 @@ describe('answer memo: what callers get', () => {
   it("gives a renamed twin the first answer with the twin's query and job name", async () => {
     const s = open(true);
     const job = preempting(s);
-    const first = await s.answer('first', job);
-    const twin = await s.answer('second', { ...job, name: 'someone-else' });
+    const first = await s.answerJob('first', job);
+    const twin = await s.answerJob('second', { ...job, name: 'someone-else' });
     expect(s.answerMemoStats).toEqual({ hits: 1, misses: 1, skipped: 0 });
     expect(first.decision).toBe('preempt');
     expect(twin).toStrictEqual({ ...first, query: 'second', job: 'someone-else' });
@@ -86,12 +86,12 @@ describe('answer memo: what callers get', () => {
   it('never lets a caller change the answer the next caller gets', async () => {
     const s = open(true);
     const job = preempting(s);
-    const first = await s.answer('q', job);
+    const first = await s.answerJob('q', job);
     const want = JSON.stringify(first);
     // The caller that computed it owns its answer: changing it reaches nothing stored.
     first.reasons.push({ code: 'quota/fits', message: 'changed' });
     first.decision = 'wait';
-    const hit = await s.answer('q', job);
+    const hit = await s.answerJob('q', job);
     expect(JSON.stringify(hit)).toBe(want);
     // A served answer is a fresh object; what it holds refuses writes.
     hit.decision = 'reject';
@@ -99,7 +99,7 @@ describe('answer memo: what callers get', () => {
     expect(() => {
       (hit.placement[0] as { node: string }).node = 'elsewhere';
     }).toThrow(TypeError);
-    expect(JSON.stringify(await s.answer('q', job))).toBe(want);
+    expect(JSON.stringify(await s.answerJob('q', job))).toBe(want);
   });
 
   it('answers a job that is not plain data in full, without the memo', async () => {
@@ -108,8 +108,8 @@ describe('answer memo: what callers get', () => {
     class Job {}
     const odd: JobSpec = Object.assign(new Job(), preempting(s));
     expect(requestKey(odd)).toBeUndefined();
-    expect(requestKey({ ...preempting(s), resources: { gpu: 8, extra: () => 1 } } as unknown as JobSpec)).toBeUndefined();
-    await s.answer('q', odd);
+    expect(requestKey({ ...preempting(s), resources: { gpu: 8, extra: () => 1 } })).toBeUndefined();
+    await s.answerJob('q', odd);
     expect(s.answerMemoStats).toEqual({ hits: 0, misses: 0, skipped: 1 });
   });
 
@@ -128,15 +128,15 @@ describe('answer memo: what callers get', () => {
     const key = requestKey(job)!;
     expect(requestKey({ ...job, name: 'b', src: { file: 'g', line: 2, column: 3, path: 'q' } })).toBe(key);
     for (const changed of [{ priority: 8 }, { priority: '7' }, { pods: 2 }, { resources: { gpu: 8, cpu: 1000 } }, { submittedBy: 'ann' }, { maxRuntime: undefined }, { anything: 1 }]) {
-      expect(requestKey({ ...job, ...changed } as unknown as JobSpec)).not.toBe(key);
+      expect(requestKey({ ...job, ...changed })).not.toBe(key);
     }
   });
 
   it('never shares a failure: an equal request computes its own', async () => {
     const s = open(true);
     const bad = { ...preempting(s), workspace: 'no-such-workspace' };
-    await expect(s.answer('q', bad)).rejects.toThrow();
-    await expect(s.answer('q', { ...bad, name: 'other' })).rejects.toThrow();
+    await expect(s.answerJob('q', bad)).rejects.toThrow();
+    await expect(s.answerJob('q', { ...bad, name: 'other' })).rejects.toThrow();
     // The failed entry was dropped: the second request was a miss, not a hit.
     expect(s.answerMemoStats).toEqual({ hits: 0, misses: 2, skipped: 0 });
   });
@@ -145,13 +145,13 @@ describe('answer memo: what callers get', () => {
     const memo = open(true);
     const plain = open(false);
     const job = preempting(memo);
-    const before = await memo.answer('q', job);
+    const before = await memo.answerJob('q', job);
     expect(before.victims.length).toBeGreaterThan(0);
     const later = NOW + 10 * 3_600_000;
     memo.snapshot!.cluster.at = later;
     plain.snapshot!.cluster.at = later;
-    const after = await memo.answer('q', job);
-    expect(after).toStrictEqual(await plain.answer('q', job));
+    const after = await memo.answerJob('q', job);
+    expect(after).toStrictEqual(await plain.answerJob('q', job));
     expect(memo.answerMemoStats.misses).toBe(2);
   });
 });

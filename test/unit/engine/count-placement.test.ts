@@ -64,7 +64,7 @@ describe('count-only placements', () => {
         .replace('{ name: A, min: { gpu: 8 } }', '{ name: A, min: { gpu: 8 } }')
         .replace('{ name: B, min: { gpu: 8 } }', '{ name: B, min: { gpu: 0 } }'),
     );
-    const a = await s.answer('q', { ...s.policy.cluster!.jobs[0]!, name: 'mine', quota: 'A', priority: 5, pods: 1 });
+    const a = await s.answerJob('q', { ...s.policy.cluster!.jobs[0]!, name: 'mine', quota: 'A', priority: 5, pods: 1 });
     expect(a.decision).toBe('preempt');
     expect(a.victims[0]!.reason).toMatch(/GPU indices were assigned by Quotient/);
     expect(a.reasons.map((r) => r.message).join('\n')).toMatch(/1 running job\(s\) in the snapshot give only a node and a GPU count/);
@@ -81,10 +81,10 @@ describe('count-only placements', () => {
 `),
     );
     // B has 4 GPUs left in quota and n-0 has 4 free GPUs, but n-0 is cordoned: the job waits.
-    const a = await s.answer('q', { ...s.policy.cluster!.jobs[0]!, name: 'more', pods: 1, resources: { gpu: 4 } });
+    const a = await s.answerJob('q', { ...s.policy.cluster!.jobs[0]!, name: 'more', pods: 1, resources: { gpu: 4 } });
     expect(a.decision).toBe('wait');
     // The cordoned node's pod still counts against B: a 5-GPU job is over B's min of 8.
-    const over = await s.answer('q', { ...s.policy.cluster!.jobs[0]!, name: 'over', pods: 1, resources: { gpu: 5 } });
+    const over = await s.answerJob('q', { ...s.policy.cluster!.jobs[0]!, name: 'over', pods: 1, resources: { gpu: 5 } });
     expect(over.reasons.map((r) => r.message).join('\n')).toMatch(/B guarantees 8 GPUs and its jobs use 4/);
   });
 });

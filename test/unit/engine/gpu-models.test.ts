@@ -38,23 +38,23 @@ describe('GPU models', () => {
   const job = (models: string[] | undefined, pods = 1) => ({ ...s.policy.cluster!.jobs[0]!, name: 'new', priority: 5, pods, gpuModels: models });
 
   it('places pods only on nodes of the models the job asks for', async () => {
-    const h = await s.answer('q', job(['NVIDIA-H100'], 2));
+    const h = await s.answerJob('q', job(['NVIDIA-H100'], 2));
     expect(h.decision).toBe('admit');
     expect(h.placement.map((p) => p.node).sort()).toEqual(['h100-0', 'h100-1']);
-    const a = await s.answer('q', job(['NVIDIA-A100']));
+    const a = await s.answerJob('q', job(['NVIDIA-A100']));
     expect(a.placement.map((p) => p.node)).toEqual(['a100-1']);
   });
 
   it('says the model blocks a job that would fit on other models', async () => {
-    const a = await s.answer('q', job(['NVIDIA-A100'], 2));
+    const a = await s.answerJob('q', job(['NVIDIA-A100'], 2));
     expect(a.decision).toBe('wait');
     expect(a.reasons.map((r) => r.message).join('\n')).toMatch(/the GPU model blocks it: 1 of its 2 pod\(s\) fit on free GPUs of NVIDIA-A100; 3 would fit on free GPUs of any model/);
     // Without a model the same job fits.
-    expect((await s.answer('q', job(undefined, 2))).decision).toBe('admit');
+    expect((await s.answerJob('q', job(undefined, 2))).decision).toBe('admit');
   });
 
   it("rejects a model no node has, naming the pool's models", async () => {
-    const v = await s.answer('q', job(['Tesla-V100-16G']));
+    const v = await s.answerJob('q', job(['Tesla-V100-16G']));
     expect(v.decision).toBe('reject');
     expect(v.reasons[0]).toMatchObject({ code: 'placement/gpu-model' });
     expect(v.reasons[0]!.message).toMatch(/the GPU model blocks it: the job asks for Tesla-V100-16G, and no schedulable node of pool "p" has it \(its nodes have NVIDIA-A100, NVIDIA-H100\)/);

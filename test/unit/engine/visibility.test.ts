@@ -21,13 +21,13 @@ const B_JOBS = ['train-b-secret-llm', 'train-b-eval'];
 async function serviceAs(user: string) {
   const s = openSession(files);
   const w = s.policy.whatIfs.find((x) => x.name === 'team-a-service')!;
-  return s.answerAs(w.name, w.submit, user);
+  return s.answerJob(w.name, w.submit, { viewer: s.viewer(user) });
 }
 
 describe('visibility', () => {
   it("shows a member of workspace-b another team's victim only as anonymous usage", async () => {
     const a = await serviceAs('bob');
-    expect(a.as).toBe('bob');
+    expect('as' in a && a.as).toBe('bob');
     expect(a.victims).toEqual([
       expect.objectContaining({ job: '(hidden: workspace-c)', hidden: true, workspace: 'workspace-c', quota: 'Quota1.2', priorityBand: 'low (1-3)', gpus: 8, rule: 'Quota1/childPreemption' }),
     ]);
@@ -41,7 +41,7 @@ describe('visibility', () => {
     const full = await (async () => {
       const s = openSession(files);
       const w = s.policy.whatIfs.find((x) => x.name === 'team-a-service')!;
-      return s.answer(w.name, w.submit);
+      return s.answerJob(w.name, w.submit);
     })();
     const hiddenLost = full.victims.reduce((sum, v) => sum + v.lostGpuHours, 0);
     expect(hiddenLost).toBeGreaterThan(0);
@@ -79,9 +79,9 @@ describe('visibility', () => {
     const s = openSession(files);
     // Quota1 is full; a 128-GPU service could preempt only the priority 1-3 jobs (40 GPUs).
     const job = { ...s.policy.whatIfs[0]!.submit, name: 'infer-huge', pods: 16 };
-    const full = await s.answer('huge', job);
+    const full = await s.answerJob('huge', job);
     expect(full.reasons.map((r) => r.message).join('\n')).toContain('dsw-c-labeling');
-    const json = JSON.stringify(await s.answerAs('huge', job, 'bob'));
+    const json = JSON.stringify(await s.answerJob('huge', job, { viewer: s.viewer('bob') }));
     for (const name of C_JOBS) expect(json).not.toContain(name);
     expect(json).toContain('train-b-secret-llm');
     expect(json).toContain('(hidden: workspace-c)');

@@ -100,7 +100,7 @@ describe('import kubectl', () => {
           held.add(`${p.node}/${g}`);
         }
     const first = session.policy.cluster!.jobs[0]!;
-    const a = await session.answer('q', { ...first, name: 'new-job', priority: 9, pods: 1 });
+    const a = await session.answerJob('q', { ...first, name: 'new-job', priority: 9, pods: 1 });
     expect(a.reasons.some((x) => x.code === 'placement/indices-assigned' && x.message.includes('Quotient assigned their GPU indices'))).toBe(true);
   });
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPaiJob } from '../../../src/interop/pai-job.js';
-import { paiWhatIfDocument, relocateFindings } from '../../../src/interop/pai-whatif.js';
+import { paiRequest } from '../../../src/interop/pai-whatif.js';
 import { Session } from '../../../src/engine/session.js';
 import { readFileSync } from 'node:fs';
 
@@ -102,13 +102,14 @@ describe('PAI CreateJob requests', () => {
     expect(read(req).report.findings).toMatchObject([{ code: 'interop/pai-unknown-field', severity: 'warning', path: 'Priorty', hint: 'did you mean "Priority"?' }]);
   });
 
-  it('moves policy findings about the submission back onto the request field', () => {
+  it('places policy findings about the submission on the request field', async () => {
     const req = { ...BASE, ResourceId: 'no-such-quota' };
     const { submission } = read(req);
-    const policy = readFileSync('test/fixtures/interop/policy/quotas.yaml', 'utf8');
-    const { session, findings } = Session.open([{ path: 'quotas.yaml', text: policy }, paiWhatIfDocument(submission!, 'req.json')]);
-    expect(session).toBeUndefined();
-    const moved = relocateFindings(findings, submission!, 'req.json').filter((f) => f.severity === 'error');
-    expect(moved).toMatchObject([{ file: 'req.json', code: 'policy/unknown-quota', path: 'ResourceId', ...at(req, 'ResourceId') }]);
+    const text = (f: string) => readFileSync(`test/fixtures/interop/policy/${f}`, 'utf8');
+    const { session } = Session.open(['quotas.yaml', 'cluster.yaml'].map((f) => ({ path: f, text: text(f) })));
+    const { request, origin } = paiRequest(submission!, 'req.json');
+    const asked = await session!.ask(request, origin);
+    expect(asked.answer).toBeUndefined();
+    expect(asked.findings.filter((f) => f.severity === 'error')).toMatchObject([{ file: 'req.json', code: 'policy/unknown-quota', path: 'ResourceId', ...at(req, 'ResourceId') }]);
   });
 });

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Session } from '../../../src/engine/session.js';
 import type { InputFile } from '../../../src/policy/source-doc.js';
 import { readBundles } from '../../../src/policy/read-files.js';
-import { canEstimate, estimateStart } from '../../../src/simulate/start-estimate.js';
+import { canEstimate } from '../../../src/engine/estimate.js';
+import { estimateStart } from '../../../src/simulate/start-estimate.js';
 
 function open(files: InputFile[]): Session {
   const { session, findings } = Session.open(files, { backend: 'wasm', now: 0 });
@@ -18,7 +19,7 @@ function open(files: InputFile[]): Session {
 async function estimates(session: Session) {
   const out = new Map<string, Awaited<ReturnType<typeof estimateStart>>>();
   for (const w of session.policy.whatIfs) {
-    const a = await session.answer(w.name, w.submit);
+    const a = await session.answerJob(w.name, w.submit);
     expect(a.decision, w.name).toBe('wait');
     out.set(w.name, await estimateStart(session.policy, w.submit, { backend: 'wasm' }));
   }

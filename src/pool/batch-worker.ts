@@ -10,10 +10,11 @@
  * top-level await, so Piscina's require()-then-import() loading works on Node 20.
  */
 import { hasErrors, QuotientError } from '../errors.js';
-import type { Answer } from './answer.js';
+import type { FullAnswer } from '../engine/pipeline.js';
 import { decodeFiles, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
-import { Session } from './session.js';
-import { storedAnswerOf } from './answer-memo.js';
+import { Session } from '../engine/session.js';
+import { storedAnswerOf } from '../engine/answer-memo.js';
+import { estimateStart } from '../simulate/start-estimate.js';
 import { threadId } from 'node:worker_threads';
 
 /** Sessions a worker keeps; the least recently used beyond this is dropped (memory). */
@@ -23,7 +24,7 @@ const sessions = new Map<string, Session>();
 
 /** The cache key: the caller's key plus what changes the Session (backend, load time). */
 function cacheKey(ref: PolicyRef): string {
-  return `${ref.key}\u0000${ref.backend}\u0000${ref.load.now ?? ''}`;
+  return `${ref.key}\u0000${ref.backend}\u0000${ref.load.now ?? ''}\u0000${ref.label ?? ''}`;
 }
 
 function sessionFor(ref: PolicyRef): Session | BatchResult {
@@ -35,7 +36,13 @@ function sessionFor(ref: PolicyRef): Session | BatchResult {
     sessions.set(key, cached);
     return cached;
   }
-  const { session, findings } = Session.open(decodeFiles(ref.files), { ...ref.load, backend: ref.backend });
+  const backend = ref.backend;
+  const { session, findings } = Session.open(decodeFiles(ref.files), {
+    ...ref.load,
+    backend,
+    ...(ref.label !== undefined ? { label: ref.label } : {}),
+    estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }),
+  });
   if (!session) {
     const errors = findings.filter((f) => f.severity === 'error');
     const first = errors[0];
@@ -68,20 +75,29 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
     sent.call = task.call;
     sent.ids = new Map();
   }
-  const answers: Answer[] = [];
+  const answers: FullAnswer[] = [];
   const order = memo ? new Int32Array(task.queries.length) : undefined;
-  const stored: Array<[number, Answer]> = [];
+  const stored: Array<[number, FullAnswer]> = [];
   const before = { ...session.answerMemoStats };
   for (let i = 0; i < task.queries.length; i++) {
     const q = task.queries[i]!; // i < length
-    const src = task.srcIndex[i]!;
-    if (src >= 0) q.job.src = task.sources[src]!; // this worker's own copy of the job
-    let a: Answer;
+    let a: FullAnswer;
     try {
-      a = await session.answer(q.query, q.job);
+      const asked = await session.ask(q.request, { query: q.query ?? 'submit' });
+      if (!asked.answer) {
+        const first = asked.findings.find((f) => f.severity === 'error');
+        return {
+          ok: false,
+          code: 'batch/invalid-request',
+          message: `the request is not valid${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`,
+          query: i,
+          findings: asked.findings,
+        };
+      }
+      a = asked.answer;
     } catch (e) {
       const hint = e instanceof QuotientError && e.hint ? { hint: e.hint } : {};
-      return { ok: false, code: 'batch/answer-failed', message: `query "${q.query}" (job "${q.job?.name}"): ${(e as Error).message}`, query: i, ...hint };
+      return { ok: false, code: 'batch/answer-failed', message: `query ${q.query ?? 'submit'}: ${(e as Error).message}`, query: i, ...hint };
     }
     const from = memo ? storedAnswerOf(a) : undefined;
     if (!from || !order) {
@@ -108,4 +124,4 @@ export default async function answerBatch(task: BatchTask): Promise<BatchResult>
  * call that comes back after another starts a fresh map, with new ids), so an id names
  * one stored answer for the pool's whole life.
  */
-const sent: { call: string; ids: Map<Answer, number>; next: number } = { call: '', ids: new Map(), next: 0 };
+const sent: { call: string; ids: Map<FullAnswer, number>; next: number } = { call: '', ids: new Map(), next: 0 };

@@ -7,17 +7,20 @@
  * batch's answers in query order, or a typed error the pool turns into an exception.
  */
 import type { Finding } from '../errors.js';
-import type { JobSpec } from '../model/policy.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
-import type { Source } from '../model/source.js';
-import type { Answer } from './answer.js';
-import type { AnswerMemoStats } from './answer-memo.js';
+import type { AnswerMemoStats } from '../engine/answer-memo.js';
+import type { FullAnswer } from '../engine/pipeline.js';
+import type { AnswerRequest } from '../engine/request.js';
 
-/** One what-if of a batch: the query's name (WhatIf name or `submit`) and the job. */
+/**
+ * One question of a batch: a request as the answer pipeline takes it (engine/request.ts:
+ * plain values, checked in the worker), and the name a submitted job's answer carries
+ * as its `query` (default `submit`; a WhatIf's answer carries the WhatIf's name).
+ */
 export interface BatchQuery {
-  query: string;
-  job: JobSpec;
+  request: AnswerRequest;
+  query?: string;
 }
 
 /**
@@ -36,20 +39,18 @@ export interface PolicyRef {
   load: LoadOptions;
   /** Whether the worker's Session reuses equal requests' answers for this task (Session.answerMemo). */
   answerMemo: boolean;
+  /** The label every answer names as its `policy` (SessionOptions.label); none when absent. */
+  label?: string;
 }
 
 /**
  * One Piscina task: answer every query against the keyed policy, in order. The queries
  * travel as the caller gave them, with no copy on the calling thread (its time per query
- * is what bounds a pool of 2 workers: B5): a job's Source may resolve its line lazily
- * and then clones without line and column, so each query's `src` is sent beside it, as
- * an index (`srcIndex`, -1: none) into the batch's distinct plain Sources (`sources`).
+ * is what bounds a pool of 2 workers: B5).
  */
 export interface BatchTask {
   policy: PolicyRef;
   queries: BatchQuery[];
-  sources: Source[];
-  srcIndex: Int32Array;
   /**
    * Names the `answerAll` call the task belongs to (unique per pool): a worker sends each
    * memo-served answer in full once per call and per worker, then only its id.
@@ -65,9 +66,11 @@ export type BatchErrorCode =
   | 'batch/open-failed'
   /** The files load but hold no Cluster snapshot: nothing to answer against. */
   | 'batch/no-cluster'
-  /** Answering one query threw (e.g. a job naming a quota the policy does not have). */
+  /** A request is not valid (a job naming a quota the policy does not have…): its findings say why. */
+  | 'batch/invalid-request'
+  /** Answering one query threw: a bug, not the request's fault. */
   | 'batch/answer-failed'
-  /** A query is not `{ query, job }` with plain data: it cannot be sent to a worker (the calling thread's own error). */
+  /** A query is not `{ request }` with plain data: it cannot be sent to a worker (the calling thread's own error). */
   | 'batch/bad-query';
 
 /** A failed batch; `query` is the index in the batch of the query that failed, when one did. */
@@ -77,7 +80,7 @@ export interface BatchError {
   message: string;
   query?: number;
   findings?: Finding[];
-  /** The hint of the error the answer failed with, when it gave one (a QuotientError's: engine/invalid-job's says what a field allows). */
+  /** The hint of the error the answer failed with, when it gave one. */
   hint?: string;
 }
 
@@ -90,7 +93,7 @@ export interface BatchError {
  */
 export interface BatchSuccess {
   ok: true;
-  answers: Answer[];
+  answers: FullAnswer[];
   thread: number;
   /**
    * Per query: -1 (the next of `answers`) or the id of the stored answer it copies, with
@@ -98,7 +101,7 @@ export interface BatchSuccess {
    */
   order?: Int32Array;
   /** Stored answers sent for the first time in this call by this worker: [id, answer]. */
-  stored?: Array<[number, Answer]>;
+  stored?: Array<[number, FullAnswer]>;
   /** How this batch's answers were made: from the worker's answer memo (hits) or in full (misses, skipped). */
   memo: AnswerMemoStats;
 }

@@ -3,19 +3,18 @@
  * costs ~35-100 µs here, more than a warm answer on a 10,000-node snapshot, so queries
  * travel in batches (`batchSize` per task) and each worker keeps the policy's Session
  * (its snapshot loaded once into the worker's own wasm kernel) across tasks. For one
- * interactive query the calling thread's `Session.answer` is faster: use the pool for
+ * interactive query the calling thread's `Session.ask` is faster: use the pool for
  * sweeps of hundreds or thousands of queries.
  */
-import { plainSource, type Source } from '../model/source.js';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
-import { resolveWorkerFile } from './worker-file.js';
-import { answerMemoDefault, freezeParts, renamed, type AnswerMemoStats } from './answer-memo.js';
+import { resolveWorkerFile } from '../engine/worker-file.js';
+import { answerMemoDefault, freezeParts, renamed, type AnswerMemoStats } from '../engine/answer-memo.js';
 import type { LoadOptions } from '../policy/load-policy.js';
 import type { InputFile } from '../policy/source-doc.js';
-import type { Answer } from './answer.js';
-import type { JobSpec } from '../model/policy.js';
+import type { FullAnswer } from '../engine/pipeline.js';
+import type { Finding } from '../errors.js';
 import { encodeFiles, type BatchError, type BatchQuery, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';
 
 export type { BatchQuery } from './batch-types.js';
@@ -26,6 +25,19 @@ export interface AnswerAllOptions extends LoadOptions {
   batchSize?: number;
   /** Whether the workers reuse equal requests' answers in this call (default the pool's `answerMemo`). */
   answerMemo?: boolean;
+  /** The label every answer names as its `policy` (as Session.open's); none by default. */
+  label?: string;
+}
+
+/** A request of the input that is not valid: which one (its index in the input) and its findings, each at its field. */
+export class InvalidRequestError extends QuotientError {
+  constructor(
+    readonly index: number,
+    message: string,
+    readonly findings: Finding[],
+  ) {
+    super('batch/invalid-request', message, 'fix the fields the findings name (docs/cli.md "Requests" lists them)');
+  }
 }
 
 /** Options of `BatchPool`. */
@@ -51,7 +63,7 @@ export interface BatchPoolOptions {
 
 /**
  * A pool of worker threads answering what-if queries in batches. Answers equal the
- * calling thread's `Session.answer` answers for the same files and jobs, in input order.
+ * calling thread's `Session.ask` answers for the same files and requests, in input order.
  */
 export class BatchPool {
   /** Worker threads. */
@@ -78,7 +90,7 @@ export class BatchPool {
     this.answerMemo = options.answerMemo === undefined ? answerMemoDefault() : bool('answerMemo', options.answerMemo);
     // min = max: workers live as long as the pool, so their cached Sessions do too.
     this.piscina = startPiscina({
-      filename: resolveWorkerFile('engine/batch-worker'),
+      filename: resolveWorkerFile('pool/batch-worker'),
       minThreads: this.workers,
       maxThreads: this.workers,
       idleTimeout: Number.MAX_SAFE_INTEGER,
@@ -95,7 +107,7 @@ export class BatchPool {
    * the pool's for this call. Throws `FindingsError` when the policy has errors,
    * `QuotientError` otherwise.
    */
-  async answerAll(policyKey: string, files: InputFile[], queries: BatchQuery[], options: AnswerAllOptions = {}): Promise<Answer[]> {
+  async answerAll(policyKey: string, files: InputFile[], queries: BatchQuery[], options: AnswerAllOptions = {}): Promise<FullAnswer[]> {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const batchSize = options.batchSize === undefined ? this.batchSize : positiveInteger('batchSize', options.batchSize);
     if (queries.length === 0) return [];
@@ -103,24 +115,28 @@ export class BatchPool {
     const policy = this.policyRef(policyKey, files, options, memo);
     for (let i = 0; i < queries.length; i++) {
       const q = queries[i] as unknown;
-      if (typeof q !== 'object' || q === null || typeof (q as BatchQuery).query !== 'string')
-        throw new QuotientError('batch/bad-query', `query ${i} of the input is not { query, job }: got ${q === null ? 'null' : typeof q}`, 'give each query as { query: NAME, job: JOBSPEC }');
+      if (typeof q !== 'object' || q === null || !('request' in q))
+        throw new QuotientError(
+          'batch/bad-query',
+          `query ${i} of the input is not { request }: got ${q === null ? 'null' : typeof q}`,
+          'give each query as { request: { submit: JOB } } or { request: { query: NAME } }',
+        );
     }
     const call = String(++this.calls);
-    const answers = new Array<Answer>(queries.length);
+    const answers = new Array<FullAnswer>(queries.length);
     // The stored answers the workers sent in this call, by thread and id. Each batch is
     // taken in as it arrives, while the workers answer the next (the calling thread's
     // time per query is what bounds the pool: B5): a worker answers its batches one
     // after another and its results arrive in that order, so every id a batch names was
     // sent in it or in an earlier batch of the same worker, already taken in.
-    const stored = new Map<number, Map<number, Answer>>();
+    const stored = new Map<number, Map<number, FullAnswer>>();
     // The first failure in input order is the one reported, whatever order batches end in.
     let failure: { at: number; error: Error } | undefined;
     const fail = (start: number, error: Error): void => {
       if (!failure || start < failure.at) failure = { at: start, error };
     };
     const take = (r: BatchResult, start: number): void => {
-      if (!r.ok) return fail(start, batchError(r, r.query === undefined ? '' : ` (query ${start + r.query} of the input)`));
+      if (!r.ok) return fail(start, batchError(r, start));
       this.answerMemoStats.hits += r.memo.hits;
       this.answerMemoStats.misses += r.memo.misses;
       this.answerMemoStats.skipped += r.memo.skipped;
@@ -129,7 +145,7 @@ export class BatchPool {
         return;
       }
       let ids = stored.get(r.thread);
-      if (!ids) stored.set(r.thread, (ids = new Map<number, Answer>()));
+      if (!ids) stored.set(r.thread, (ids = new Map<number, FullAnswer>()));
       // Frozen, as Session.answer's: every answer served from it shares its parts.
       for (const [id, a] of r.stored ?? []) ids.set(id, freezeParts(a));
       let computed = 0;
@@ -146,7 +162,8 @@ export class BatchPool {
             new QuotientError('batch/answer-failed', `worker ${r.thread} named a stored answer (${id}) it did not send in this call`, 'this is a bug in Quotient: run again with answerMemo: false'),
           );
         const q = queries[start + i]!; // one order entry per query of the batch
-        answers[start + i] = renamed(from, q.query, q.job.name);
+        // Only a submitted job's answer is served from the memo (request.ts requestMemoKey): its name is the job's.
+        answers[start + i] = renamed(from, q.query ?? 'submit', (q.request.submit as { name: string }).name);
       }
     };
     // A task that cannot be sent (a job holding a function, a symbol…) is named by its first such query.
@@ -158,7 +175,7 @@ export class BatchPool {
         new QuotientError(
           'batch/bad-query',
           `query ${start + Math.max(0, i)} of the input cannot be sent to a worker: ${e.message}`,
-          'a job holds plain data only: strings, numbers, booleans, null, arrays and plain objects',
+          'a request holds plain data only: strings, numbers, booleans, null, arrays and plain objects',
         ),
       );
     };
@@ -166,7 +183,7 @@ export class BatchPool {
     for (let start = 0; start < queries.length; start += batchSize) {
       const batch = queries.slice(start, start + batchSize);
       tasks.push(
-        this.piscina.run({ policy, queries: batch, ...sourcesOf(batch), call }).then(
+        this.piscina.run({ policy, queries: batch, call }).then(
           (r) => take(r, start),
           (e: unknown) => unsent(e, start, batch),
         ),
@@ -185,7 +202,7 @@ export class BatchPool {
   async warm(policyKey: string, files: InputFile[], load: LoadOptions = {}): Promise<void> {
     if (this.closed) throw new QuotientError('batch/closed', 'the BatchPool is closed', 'make a new BatchPool');
     const policy = this.policyRef(policyKey, files, load);
-    const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [], sources: [], srcIndex: new Int32Array(0), call: 'warm' })));
+    const results = await Promise.all(Array.from({ length: this.workers }, () => this.piscina.run({ policy, queries: [], call: 'warm' })));
     const failed = results.find((r): r is BatchError => !r.ok);
     if (failed) throw batchError(failed);
   }
@@ -197,42 +214,18 @@ export class BatchPool {
     await this.piscina.close();
   }
 
-  private policyRef(key: string, files: InputFile[], load: LoadOptions, answerMemo = this.answerMemo): PolicyRef {
+  private policyRef(key: string, files: InputFile[], load: LoadOptions & { label?: string }, answerMemo = this.answerMemo): PolicyRef {
     if (typeof key !== 'string' || key === '') throw new QuotientError('batch/bad-option', 'policyKey must be a non-empty string', 'name the policy bundle, e.g. by a hash of its files');
-    return { key, files: encodeFiles(files), backend: this.backend, load: { now: load.now }, answerMemo };
+    return { key, files: encodeFiles(files), backend: this.backend, load: { now: load.now }, answerMemo, ...(load.label !== undefined ? { label: load.label } : {}) };
   }
 }
 
-/**
- * A batch's Sources as they cross the thread: each distinct Source once, as a plain copy
- * (a Source that resolves its line lazily clones without line and column), and per
- * query its index (-1: the job has none). The queries themselves are sent as they are.
- */
-function sourcesOf(batch: readonly BatchQuery[]): { sources: Source[]; srcIndex: Int32Array } {
-  const sources: Source[] = [];
-  const seen = new Map<Source, number>();
-  const srcIndex = new Int32Array(batch.length);
-  for (let i = 0; i < batch.length; i++) {
-    // A job that is not an object has no Source; the worker's job check refuses it, by index.
-    const job = batch[i]!.job as JobSpec | null | undefined; // i < length
-    const src = typeof job === 'object' && job !== null ? (job.src as Source | undefined) : undefined;
-    if (src === undefined) {
-      srcIndex[i] = -1;
-      continue;
-    }
-    let at = seen.get(src);
-    if (at === undefined) {
-      at = sources.push(plainSource(src)) - 1;
-      seen.set(src, at);
-    }
-    srcIndex[i] = at;
-  }
-  return { sources, srcIndex };
-}
-
-/** The exception a worker's failure is for the caller; `where` names the query in the input. */
-function batchError(r: BatchError, where = ''): Error {
+/** The exception a worker's failure is for the caller; `start` is the batch's first query in the input. */
+function batchError(r: BatchError, start = 0): Error {
   if (r.code === 'batch/invalid-policy' && r.findings) return new FindingsError(r.findings);
+  const at = r.query === undefined ? undefined : start + r.query;
+  if (r.code === 'batch/invalid-request' && r.findings) return new InvalidRequestError(at ?? start, `query ${at ?? start} of the input: ${r.message}`, r.findings);
+  const where = at === undefined ? '' : ` (query ${at} of the input)`;
   return new QuotientError(r.code, `${r.message}${where}`, r.hint ?? (r.code === 'batch/answer-failed' ? 'this is a bug in Quotient, not in the job: please report it with the query' : ''));
 }
 

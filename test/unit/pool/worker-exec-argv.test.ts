@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { workerExecArgv } from '../../../src/engine/batch-pool.js';
+import { workerExecArgv } from '../../../src/pool/batch-pool.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -41,14 +41,12 @@ describe('workerExecArgv', () => {
 
   it('starts the pool and answers under tsx with a V8 flag, which Node refuses in an explicit worker execArgv', { timeout: 120_000 }, () => {
     const script = [
-      "import { BatchPool } from './src/engine/batch-pool.ts';",
+      "import { BatchPool } from './src/pool/batch-pool.ts';",
       "import { readFileSync, readdirSync } from 'node:fs';",
       "const dir = 'policies/inference-preempts-training';",
       "const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: `${dir}/${f}`, text: readFileSync(`${dir}/${f}`, 'utf8') }));",
-      "const { Session } = await import('./src/engine/session.ts');",
-      'const w = Session.open(files).session.policy.whatIfs[0];',
       'const pool = new BatchPool({ workers: 1 });',
-      "try { const [a] = await pool.answerAll('k', files, [{ query: w.name, job: w.submit }]); console.log(a.decision); } finally { await pool.close(); }",
+      "try { const [a] = await pool.answerAll('k', files, [{ request: { query: 'team-a-inference' } }]); console.log(a.decision); } finally { await pool.close(); }",
     ].join('\n');
     const r = spawnSync(process.execPath, ['--max-old-space-size=600', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
     expect(r.stderr).toBe('');

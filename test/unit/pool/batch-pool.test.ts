@@ -1,16 +1,20 @@
 /**
  * BatchPool answers exactly what the calling thread's Session answers, in input order,
  * whatever the batch size and worker count. The workers run the compiled
- * dist/engine/batch-worker.js (`pretest` builds it).
+ * dist/pool/batch-worker.js (`pretest` builds it).
  */
 import { seededRandom } from '../../../bench/synthetic-cluster.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchPool, type BatchQuery } from '../../../src/engine/batch-pool.js';
+import { BatchPool, type BatchQuery } from '../../../src/pool/batch-pool.js';
 import { Session } from '../../../src/engine/session.js';
 import { FindingsError, QuotientError } from '../../../src/errors.js';
+import type { JobSpec } from '../../../src/model/policy.js';
 import type { InputFile } from '../../../src/policy/source-doc.js';
+import { jobSpecDoc } from '../../../src/policy/to-docs.js';
+import { InvalidRequestError } from '../../../src/pool/batch-pool.js';
+import { estimateStart } from '../../../src/simulate/start-estimate.js';
 
 const POLICIES = join(import.meta.dirname, '../../../policies');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -24,16 +28,32 @@ function bundle(name: string): InputFile[] {
     .map((f) => ({ path: `policies/${name}/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
 }
 
+/** The calling thread's session, estimating starts as the pool's workers do. */
 function open(files: InputFile[]): Session {
-  const { session, findings } = Session.open(files, { now: NOW });
+  const { session, findings } = Session.open(files, { now: NOW, estimator: (p, j, o) => estimateStart(p, j, { backend: 'wasm', ...o }) });
   if (!session) throw new Error(`shipped policy does not load: ${JSON.stringify(findings)}`);
   return session;
 }
 
 async function inThread(session: Session, queries: BatchQuery[]): Promise<unknown[]> {
   const out = [];
-  for (const q of queries) out.push(await session.answer(q.query, q.job));
+  for (const q of queries) out.push((await session.ask(q.request, { query: q.query ?? 'submit' })).answer);
   return out;
+}
+
+/** A submission as a pool query: the job as a WhatIf's `submit` holds it. */
+function submit(job: JobSpec): BatchQuery {
+  return { request: { submit: jobSpecDoc(job) } };
+}
+
+/** The job name a query submits. */
+function nameOf(q: BatchQuery): string {
+  return (q.request.submit as { name: string }).name;
+}
+
+/** A query submitting `q`'s job renamed. */
+function renamedQuery(q: BatchQuery, name: string): BatchQuery {
+  return { ...q, request: { ...q.request, submit: { ...(q.request.submit as object), name } } };
 }
 
 /** `n` submissions made from a policy's WhatIfs: other priorities, pod counts, GPUs, quotas. */
@@ -55,7 +75,7 @@ function adHoc(session: Session, n: number, seed: number): BatchQuery[] {
       quota: random() < 0.85 ? pick(ws.quotas) : pick(quotas),
       idleResources: pick(['none', 'none', 'acceptable', 'only'] as const),
     };
-    return { query: 'submit', job };
+    return submit(job);
   });
 }
 
@@ -80,7 +100,7 @@ describe('BatchPool', () => {
   it.each(SHIPPED)("answers %s's WhatIfs as Session.answer does", async (name) => {
     const files = bundle(name);
     const session = open(files);
-    const queries = session.policy.whatIfs.map((w) => ({ query: w.name, job: w.submit }));
+    const queries = session.policy.whatIfs.map((w) => ({ request: { query: w.name } }));
     expect(queries.length).toBeGreaterThan(0);
     const answers = await pool.answerAll(`shipped/${name}`, files, queries, { now: NOW });
     expect(answers).toEqual(await inThread(session, queries));
@@ -94,7 +114,7 @@ describe('BatchPool', () => {
     // Several decisions, so the comparison covers more than one path of the engine.
     expect(new Set(expected.map((a) => (a as { decision: string }).decision)).size).toBeGreaterThan(1);
     const answers = await pool.answerAll(`shipped/${name}`, files, queries, { now: NOW });
-    expect(answers.map((a) => a.job)).toEqual(queries.map((q) => q.job.name));
+    expect(answers.map((a) => a.job)).toEqual(queries.map(nameOf));
     expect(answers).toEqual(expected);
   });
 
@@ -105,7 +125,7 @@ describe('BatchPool', () => {
       const p = new BatchPool({ workers: 2, batchSize });
       try {
         const answers = await p.answerAll('order', files, queries, { now: NOW });
-        expect(answers.map((a) => a.job)).toEqual(queries.map((q) => q.job.name));
+        expect(answers.map((a) => a.job)).toEqual(queries.map(nameOf));
       } finally {
         await p.close();
       }
@@ -126,7 +146,7 @@ describe('BatchPool', () => {
   it('answers the same with the answer memo on and off, and counts what the memo served', async () => {
     const files = bundle(SHIPPED[0]!);
     // 40 submissions asked three times under other names: the second and third are served.
-    const queries = [0, 1, 2].flatMap((round) => adHoc(open(files), 40, 17).map((q) => ({ ...q, job: { ...q.job, name: `${q.job.name}-${round}` } })));
+    const queries = [0, 1, 2].flatMap((round) => adHoc(open(files), 40, 17).map((q) => renamedQuery(q, `${nameOf(q)}-${round}`)));
     const before = { ...pool.answerMemoStats };
     const on = await pool.answerAll('memo', files, queries, { now: NOW, answerMemo: true, batchSize: 120 });
     const mid = { ...pool.answerMemoStats };
@@ -147,13 +167,13 @@ describe('BatchPool', () => {
     const files = bundle(SHIPPED[0]!);
     const session = open(files);
     // Each submission three times under other names, in two calls whose small batches interleave on both workers.
-    const thrice = (seed: number) => [0, 1, 2].flatMap((round) => adHoc(session, 30, seed).map((q) => ({ ...q, job: { ...q.job, name: `${q.job.name}-${seed}-${round}` } })));
+    const thrice = (seed: number) => [0, 1, 2].flatMap((round) => adHoc(session, 30, seed).map((q) => renamedQuery(q, `${nameOf(q)}-${seed}-${round}`)));
     const [a, b] = [thrice(23), thrice(29)];
     const [gotA, gotB] = await Promise.all([
       pool.answerAll('interleave', files, a, { now: NOW, answerMemo: true, batchSize: 4 }),
       pool.answerAll('interleave', files, b, { now: NOW, answerMemo: true, batchSize: 5 }),
     ]);
-    const plain = Session.open(files, { now: NOW, answerMemo: false }).session!;
+    const plain = Session.open(files, { now: NOW, answerMemo: false, estimator: (p, j, o) => estimateStart(p, j, { backend: 'wasm', ...o }) }).session!;
     expect(gotA).toEqual(await inThread(plain, a));
     expect(gotB).toEqual(await inThread(plain, b));
     expect(JSON.stringify(gotA)).toBe(JSON.stringify(await inThread(plain, a)));
@@ -166,52 +186,50 @@ describe('BatchPool', () => {
   it('throws FindingsError for a policy with errors', async () => {
     const files = [{ path: 'bad.yaml', text: 'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: x }\nspec: { nope: 1 }\n' }];
     const job = open(bundle(SHIPPED[0]!)).policy.whatIfs[0]!.submit;
-    await expect(pool.answerAll('bad', files, [{ query: 'q', job }])).rejects.toBeInstanceOf(FindingsError);
+    await expect(pool.answerAll('bad', files, [submit(job)])).rejects.toBeInstanceOf(FindingsError);
   });
 
-  it('names the failing query when a job does not fit the policy', async () => {
+  it('names the failing query when a job does not fit the policy, with its findings', async () => {
     const files = bundle(SHIPPED[0]!);
     const good = open(files).policy.whatIfs[0]!.submit;
-    const queries = [0, 1, 2, 3, 4].map((i) => ({ query: 'submit', job: { ...good, name: `j${i}`, workspace: i === 4 ? 'no-such-workspace' : good.workspace } }));
+    const queries = [0, 1, 2, 3, 4].map((i) => submit({ ...good, name: `j${i}`, workspace: i === 4 ? 'no-such-workspace' : good.workspace }));
     const err = await pool.answerAll('fail', files, queries, { now: NOW }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(QuotientError);
-    expect((err as QuotientError).code).toBe('batch/answer-failed');
-    expect((err as QuotientError).message).toContain('query 4 of the input');
-    // The worker's error is the job check's (engine/check-job.ts): the field and its value, not a TypeError.
-    expect((err as QuotientError).message).toContain('job.workspace = "no-such-workspace"');
+    expect(err).toBeInstanceOf(InvalidRequestError);
+    expect((err as InvalidRequestError).code).toBe('batch/invalid-request');
+    expect((err as InvalidRequestError).index).toBe(4);
+    // The worker's findings are the loader's, at the job's field.
+    expect((err as InvalidRequestError).findings).toMatchObject([{ code: 'policy/unknown-workspace', path: 'submit.workspace' }]);
   });
 
-  it("gives the job check's hint, and names a job that is not an object, a job that cannot be sent and a query that is not one", async () => {
+  it('names a request that is not valid, one that cannot be sent and a query that is not one', async () => {
     const files = bundle(SHIPPED[0]!);
     const good = open(files).policy.whatIfs[0]!.submit;
     const failing = async (bad: unknown, at = 1): Promise<QuotientError> => {
-      const queries = [{ query: 'ok', job: good }, bad, { query: 'ok', job: { ...good, name: 'after' } }] as BatchQuery[];
+      const queries = [submit(good), bad, submit({ ...good, name: 'after' })] as BatchQuery[];
       const err = await pool.answerAll('fail', files, queries, { now: NOW, batchSize: 2 }).catch((e: unknown) => e);
       expect(err, JSON.stringify(bad)).toBeInstanceOf(QuotientError);
       expect((err as QuotientError).message).toContain(`query ${at} of the input`);
       return err as QuotientError;
     };
-    const zero = await failing({ query: 'zero', job: { ...good, name: 'z', pods: 0 } });
-    expect(zero.code).toBe('batch/answer-failed');
-    expect(zero.message).toContain('job.pods = 0');
-    expect(zero.hint).toContain('1 or more');
-    expect(zero.hint).not.toContain('quota and workspace');
-    const nothing = await failing({ query: 'null', job: null });
-    expect(nothing.code).toBe('batch/answer-failed');
-    expect(nothing.message).toContain('is not a valid job');
-    const fn = await failing({ query: 'fn', job: { ...good, name: 'f', note: () => 1 } });
+    const zero = await failing(submit({ ...good, name: 'z', pods: 0 }));
+    expect(zero.code).toBe('batch/invalid-request');
+    expect((zero as InvalidRequestError).findings).toMatchObject([{ code: 'policy/non-positive', path: 'submit.pods' }]);
+    const nothing = await failing({ request: null });
+    expect(nothing.code).toBe('batch/invalid-request');
+    expect((nothing as InvalidRequestError).findings).toMatchObject([{ code: 'request/not-an-object' }]);
+    const fn = await failing({ request: { submit: { ...jobSpecDoc(good), name: 'f', note: () => 1 } } });
     expect(fn.code).toBe('batch/bad-query');
     expect(fn.hint).toContain('plain data');
-    await expect(pool.answerAll('fail', files, [{ query: 'ok', job: good }, null as unknown as BatchQuery])).rejects.toThrow('query 1 of the input is not { query, job }');
+    await expect(pool.answerAll('fail', files, [submit(good), null as unknown as BatchQuery])).rejects.toThrow('query 1 of the input is not { request }');
   });
 
   it('names the first failing query in input order when several batches fail', async () => {
     const files = bundle(SHIPPED[0]!);
     const good = open(files).policy.whatIfs[0]!.submit;
-    const queries = [0, 1, 2, 3, 4, 5].map((i) => ({ query: 'submit', job: { ...good, name: `j${i}`, workspace: i === 2 || i === 4 ? 'no-such-workspace' : good.workspace } }));
+    const queries = [0, 1, 2, 3, 4, 5].map((i) => submit({ ...good, name: `j${i}`, workspace: i === 2 || i === 4 ? 'no-such-workspace' : good.workspace }));
     for (const batchSize of [1, 2, 6]) {
       const err = await pool.answerAll('fail', files, queries, { now: NOW, batchSize }).catch((e: unknown) => e);
-      expect((err as QuotientError).code, `batch size ${batchSize}`).toBe('batch/answer-failed');
+      expect((err as QuotientError).code, `batch size ${batchSize}`).toBe('batch/invalid-request');
       expect((err as QuotientError).message, `batch size ${batchSize}`).toContain('query 2 of the input');
     }
   });
