@@ -22,6 +22,8 @@ import { registerSimulate } from './simulate.js';
 import { registerReport } from './report.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
+import { printTimings } from './timings.js';
+import { recordTimings, timingsSoFar } from '../policy/stages.js';
 
 // A closed pipe (`quotient check policies | head`) ends the output, not the program with a
 // trace; any other failure to write it (a full disk: `> /dev/full`) is one line and exit 2.
@@ -54,6 +56,7 @@ program
   .name('quotient')
   .description('Policy as code for GPU quota trees and preemption: check policies, ask what-if, see whose work would die and why.')
   .version('0.1.0')
+  .option('--timings', 'print how long each stage of loading, opening and answering took, on stderr (or QUOTIENT_TIMINGS=1)')
   .showHelpAfterError()
   .exitOverride()
   // Commander echoes the arguments it refuses: escaped, so an argument cannot drive the terminal.
@@ -78,6 +81,11 @@ const KERNEL_BUILD_PROBLEM: Partial<Record<KernelError['code'], string>> = {
   'kernel/layout-mismatch': 'the WebAssembly kernel build is stale: it was built from other sources than this code',
 };
 
+// --timings starts the record before any command reads a policy.
+program.hook('preAction', (cmd) => {
+  if (cmd.optsWithGlobals<{ timings?: boolean }>().timings) recordTimings();
+});
+
 try {
   // `help NAME` of no command: Commander prints the usage with exit 2 but never says why, as `quotient NAME` does.
   const [first, second] = process.argv.slice(2);
@@ -86,6 +94,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (e) {
   process.exitCode = report(e);
+} finally {
+  printTimings(timingsSoFar());
 }
 
 function report(e: unknown): number {

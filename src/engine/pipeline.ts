@@ -19,6 +19,7 @@ import type { Reason } from './reason-codes.js';
 import { redactAnswer, type ViewedAnswer } from './visibility.js';
 import { answerWhatIf, type EngineContext } from './whatif.js';
 import type { JobSpec } from '../model/policy.js';
+import { recordTiming } from '../policy/stages.js';
 
 /** What an answer is asked with besides the job. */
 export interface AnswerOptions {
@@ -61,7 +62,12 @@ export type FullViewAnswer = Answer & Asked;
 export function answerJob(engine: EngineContext & { viewer?: undefined }, query: string, job: JobSpec, options?: AnswerOptions): Promise<FullViewAnswer>;
 export function answerJob(engine: EngineContext, query: string, job: JobSpec, options?: AnswerOptions): Promise<FullAnswer>;
 export function answerJob(engine: EngineContext, query: string, job: JobSpec, options: AnswerOptions = {}): Promise<FullAnswer> {
-  const compute = (): Promise<FullAnswer> => wholeAnswer(engine, query, job, options);
+  const compute = async (): Promise<FullAnswer> => {
+    const start = performance.now();
+    const answer = await wholeAnswer(engine, query, job, options);
+    recordTiming(undefined, { stage: 'answer', ms: performance.now() - start, findings: 0 });
+    return answer;
+  };
   const memo = options.memo;
   if (!memo || engine.viewer || options.notes?.length) return compute();
   return memoizedAnswer(engine.snapshot, memo.stats, memo.key ?? jobKey(engine, job, options), query, job.name, compute);

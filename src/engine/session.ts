@@ -2,13 +2,14 @@
  * A loaded policy ready to answer questions: the model, its compiled rules, the
  * snapshot with the kernel loaded once, and the eligibility tables (made lazily).
  */
-import { hasErrors, QuotientError, sortFindings, type Finding } from '../errors.js';
+import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import { createKernel } from '../kernel/create-kernel.js';
 import type { Kernel } from '../kernel/types.js';
 import type { JobSpec, Policy, ScaleQuota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
 import { nameIndex, type NameIndex } from '../policy/build-job.js';
-import { loadPolicy, tagStage, type LoadOptions } from '../policy/load-policy.js';
+import { loadPolicy, type LoadOptions } from '../policy/load-policy.js';
+import { runStages, type Stage, type StageTiming } from '../policy/stages.js';
 import type { InputFile } from '../policy/source-doc.js';
 import type { AdmissionRule } from '../rules/compile-admission.js';
 import { compileRules, type CompiledRule } from '../rules/compile-rules.js';
@@ -52,8 +53,50 @@ export interface ViewOptions {
   outsider?: boolean;
 }
 
+/** What the opening stages hand on to each other. */
+interface OpenState {
+  policy: Policy;
+  options: SessionOptions;
+  tree?: QuotaTree;
+  rules?: CompiledRule[];
+  snapshot?: Snapshot;
+  tables?: EligibilityTables;
+}
+
+/**
+ * After loading (policy/load-policy.ts), the engine's stages. `compile` builds the quota
+ * tree once (the snapshot and the tables share it) and the rules; `place` indexes the
+ * snapshot, places running jobs that have no placement (`policy/unplaceable-job` when one
+ * does not fit) and loads the kernel once; `tabulate` makes the store of eligibility
+ * tables, each made on first use (per preemptor class: their time is part of `answer`).
+ */
+const OPEN_STAGES: readonly Stage<OpenState>[] = [
+  {
+    name: 'compile',
+    run(s) {
+      s.tree = new QuotaTree(s.policy.quotas);
+      s.rules = compileRules(s.policy);
+    },
+  },
+  {
+    name: 'place',
+    run(s, c) {
+      if (!s.policy.cluster) return;
+      const kernel = s.options.kernel ?? createKernel(s.options.backend ?? 'wasm');
+      const built = Snapshot.build(s.policy, s.policy.cluster, kernel, s.tree);
+      c.findings.push(...built.findings);
+      s.snapshot = built.snapshot;
+    },
+  },
+  {
+    name: 'tabulate',
+    run(s) {
+      s.tables = new EligibilityTables(s.rules!, s.tree!); // compile ran (a stage runs only after those before it)
+    },
+  },
+];
+
 export class Session {
-  readonly tables: EligibilityTables;
   /**
    * Whether `answer` reuses equal requests' answers (SessionOptions.answerMemo). May be
    * changed between answers: the memo holds only answers of the snapshot's current state.
@@ -69,6 +112,7 @@ export class Session {
     /** The policy's quota tree, built once: the snapshot and the tables share it. */
     readonly tree: QuotaTree,
     readonly rules: CompiledRule[],
+    readonly tables: EligibilityTables,
     readonly snapshot: Snapshot | undefined,
     /** Warnings from loading (errors stop before a Session exists). */
     readonly findings: Finding[],
@@ -76,8 +120,9 @@ export class Session {
     /** The label every answer names (SessionOptions.label). */
     readonly label: string | undefined,
     private readonly estimator: StartEstimator | undefined,
+    /** How long each stage of loading and opening took (policy/stages.ts). */
+    readonly timings: readonly StageTiming[],
   ) {
-    this.tables = new EligibilityTables(rules, tree);
     this.answerMemo = answerMemo;
   }
 
@@ -92,20 +137,13 @@ export class Session {
     const answerMemo = options.answerMemo ?? answerMemoDefault();
     const loaded = loadPolicy(files, options);
     if (!loaded.policy) return { findings: loaded.findings };
-    const policy = loaded.policy;
-    const tree = new QuotaTree(policy.quotas);
-    const rules = compileRules(policy);
-    let snapshot: Snapshot | undefined;
-    const findings = [...loaded.findings];
-    if (policy.cluster) {
-      const kernel = options.kernel ?? createKernel(options.backend ?? 'wasm');
-      const built = Snapshot.build(policy, policy.cluster, kernel, tree);
-      findings.push(...tagStage(built.findings, 'place'));
-      if (hasErrors(built.findings)) return { findings: sortFindings(findings) };
-      snapshot = built.snapshot;
-    }
-    const sorted = sortFindings(findings);
-    return { session: new Session(policy, tree, rules, snapshot, sorted, answerMemo, options.label, options.estimator), findings: sorted };
+    const state: OpenState = { policy: loaded.policy, options };
+    const timings = [...loaded.timings];
+    const opened = runStages(OPEN_STAGES, state, timings);
+    const findings = sortFindings([...loaded.findings, ...opened.findings]);
+    if (opened.failed || !state.tree || !state.rules || !state.tables) return { findings };
+    const session = new Session(state.policy, state.tree, state.rules, state.tables, state.snapshot, findings, answerMemo, options.label, options.estimator, timings);
+    return { session, findings };
   }
 
   /** The admission rules (resource caps, per-module settings), compiled once. */

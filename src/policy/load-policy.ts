@@ -16,6 +16,7 @@
  * The engine adds one more stage when it opens a session (`place`, engine/session.ts).
  */
 import { hasErrors, sortFindings, type Finding } from '../errors.js';
+import { runStages, type Stage, type StageTiming } from './stages.js';
 import type { Cluster, Policy, ScaleQuota, SnapshotSource, SpotMarket, WhatIf, Workspace } from '../model/policy.js';
 import { replaceCluster } from './beside-cluster.js';
 import type { PolicyPromise } from '../model/promise.js';
@@ -31,7 +32,6 @@ import { checkCaps } from './check-caps.js';
 import { checkScales } from './check-scales.js';
 import { checkSnapshot } from './check-snapshot.js';
 import { deriveStandings } from './derive-standings.js';
-import { Collector } from './collector.js';
 import { parseFiles, type InputFile, type SourceDoc } from './source-doc.js';
 import { validateDocuments, type TypedDoc } from './validate-schema.js';
 
@@ -44,10 +44,11 @@ export interface LoadOptions {
 export interface LoadResult {
   policy?: Policy;
   findings: Finding[];
+  /** How long each stage that ran took. */
+  timings: StageTiming[];
 }
 
-/** The names of the loading stages, in the order they run (and `place`, the engine's). */
-export type StageName = 'parse' | 'validate' | 'build' | 'snapshot' | 'scale' | 'place';
+export type { StageName } from './stages.js';
 
 /** What the stages hand on to each other; each stage fills its own fields. */
 interface LoadState {
@@ -66,14 +67,12 @@ interface LoadState {
   snapshotFrom?: SnapshotSource;
 }
 
-/** One named stage: reads the state the stages before it left, records findings into `c`. */
-interface Stage {
-  name: StageName;
-  run(s: LoadState, c: Collector): void;
-}
-
-/** The stages, in order. */
-const STAGES: readonly Stage[] = [
+/**
+ * The stages, in order. Each runs only when every stage before it found no error: a
+ * document that fails its schema is never built, a model that fails to build is never
+ * checked as a snapshot, and scalings are checked against a snapshot known to be sound.
+ */
+const STAGES: readonly Stage<LoadState>[] = [
   {
     name: 'parse',
     run(s, c) {
@@ -145,13 +144,9 @@ const STAGES: readonly Stage[] = [
 /** Loads, validates and merges the given files into one Policy. */
 export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadResult {
   const state: LoadState = { files, now: options.now ?? Date.now(), docs: [], typed: [], workspaces: [], origins: new Map(), whatIfs: [], promises: [], scales: [], spotMarkets: [] };
-  const findings: Finding[] = [];
-  for (const stage of STAGES) {
-    const c = new Collector();
-    stage.run(state, c);
-    findings.push(...tagStage(c.findings, stage.name));
-    if (hasErrors(c.findings)) return { findings: sortFindings(findings) };
-  }
+  const timings: StageTiming[] = [];
+  const { findings, failed } = runStages(STAGES, state, timings);
+  if (failed) return { findings: sortFindings(findings), timings };
   const qb = built(state);
   const policy: Policy = {
     pools: qb.pools,
@@ -165,13 +160,10 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
     files: files.map((f) => f.path),
     ...(state.snapshotFrom ? { snapshotFrom: state.snapshotFrom } : {}),
   };
-  return { policy, findings: sortFindings(findings) };
+  return { policy, findings: sortFindings(findings), timings };
 }
 
-/** `findings`, each tagged with the stage that found it (kept when already set). */
-export function tagStage(findings: Finding[], stage: StageName): Finding[] {
-  return findings.map((f) => (f.stage ? f : { ...f, stage }));
-}
+export { tagStage } from './stages.js';
 
 /** The quotas and pools the build stage made; later stages run only after it succeeded. */
 function built(s: LoadState): QuotaBuild {
