@@ -75,16 +75,25 @@ export function checkOutputFile(path: string, options: OutputFileOptions): void 
   targetOf(path, options);
 }
 
-function targetOf(path: string, { flag, force = false }: OutputFileOptions): Target {
+/** One clear error for a file-system failure on the way (EACCES, ELOOP, ENOENT...), never a stack trace. */
+function writeFailure(flag: string, path: string, e: unknown): QuotientError {
+  if (e instanceof QuotientError) return e;
+  return new QuotientError('cli/unwritable-file', `cannot write ${flag} ${path}: ${errno(e)}`, 'check the folder exists and is writable');
+}
+
+function targetOf(path: string, options: OutputFileOptions): Target {
+  try {
+    return judgeTarget(path, options);
+  } catch (e) {
+    throw writeFailure(options.flag, path, e);
+  }
+}
+
+function judgeTarget(path: string, { flag, force = false }: OutputFileOptions): Target {
   refuseEmptyPath(flag, path);
   const hit = inputAt(path);
   if (hit && !(hit.how === 'inside' && carriesOutputMark(path))) throw inputRefusal(flag, path, hit);
-  let link: Stats | undefined;
-  try {
-    link = lstatSync(path, { throwIfNoEntry: false });
-  } catch (e) {
-    throw new QuotientError('cli/unwritable-file', `cannot write ${flag} ${path}: ${errno(e)}`, 'check the folder exists and is writable');
-  }
+  const link = lstatSync(path, { throwIfNoEntry: false });
   if (!link) return { at: 'new' };
   const st = statSync(path, { throwIfNoEntry: false });
   if (st && !st.isFile()) {
@@ -116,8 +125,7 @@ export function writeOutputFile(path: string, text: string, options: OutputFileO
     else if (!commitInFolder(dirname(path), basename(path), bytes, target.at === 'replace', target.at === 'replace' ? target.keep : undefined))
       throw new QuotientError('io/not-quotient-output', `refusing to replace ${options.flag} ${path}: a file appeared there while quotient was writing; nothing was replaced`, 'run the command again');
   } catch (e) {
-    if (e instanceof QuotientError) throw e;
-    throw new QuotientError('cli/unwritable-file', `cannot write ${options.flag} ${path}: ${errno(e)}`, 'check the folder exists and is writable');
+    throw writeFailure(options.flag, path, e);
   }
 }
 

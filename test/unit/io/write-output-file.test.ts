@@ -13,7 +13,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuotientError } from '../../../src/errors.js';
 import { forgetReadInputs, noteReadFile, noteReadFolder } from '../../../src/io/input-registry.js';
 import { hasOutputMark, markOutput } from '../../../src/io/output-mark.js';
-import { checkOutputFolder, saveInFolder, writeOutputFile, type OutputFileOptions } from '../../../src/io/write-in-folder.js';
+import { checkOutputFile, checkOutputFolder, saveInFolder, writeOutputFile, type OutputFileOptions } from '../../../src/io/write-in-folder.js';
 
 const root = mkdtempSync(join(tmpdir(), 'q-out-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -91,9 +91,14 @@ describe('writeOutputFile', () => {
     expect(readFileSync(path, 'utf8')).toBe(markOutput('text', 'kept'));
   });
 
-  it('turns a folder that does not exist into one clear error, and an empty path into a flag error', () => {
+  it('turns a folder that does not exist or a loop of links into one clear error, and an empty path into a flag error', () => {
     expect(codeOf(() => writeOutputFile('/nonexistent-quotient-folder/r.html', 'x', HTML))).toBe('cli/unwritable-file');
     expect(codeOf(() => writeOutputFile('', 'x', HTML))).toBe('cli/empty-path');
+    // A loop of links at the name: the check before the run fails as clearly as the write.
+    symlinkSync(join(dir, 'loop-b'), join(dir, 'loop-a'));
+    symlinkSync(join(dir, 'loop-a'), join(dir, 'loop-b'));
+    expect(codeOf(() => checkOutputFile(join(dir, 'loop-a'), HTML))).toBe('cli/unwritable-file');
+    expect(codeOf(() => writeOutputFile(join(dir, 'loop-a'), 'x', HTML))).toBe('cli/unwritable-file');
   });
 
   it('refuses a file the command read, by any name that leads to it (a symlink, a hard link, another spelling), even with --force', () => {
