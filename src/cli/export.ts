@@ -3,7 +3,7 @@
  * another tool's objects on stdout, and on stderr (or `--report FILE`) the table of what
  * maps one to one, what is approximated and what is lost.
  */
-import { writeOutputFile } from '../io/write-in-folder.js';
+import { refuseEmptyPath, writeOutputFile } from '../io/write-in-folder.js';
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
@@ -25,6 +25,7 @@ interface ExportFlags {
   namespace: string;
   output?: string;
   report?: string;
+  force?: boolean;
 }
 
 const FORMATS = ['kueue', 'koordinator', 'volcano', 'pai'] as const;
@@ -54,7 +55,8 @@ export function registerExport(program: Command): void {
     .option('--flavor <name>', 'Kueue: the ResourceFlavor quotas are given in', 'default-flavor')
     .option('--namespace <ns>', 'Koordinator: the namespace of the ElasticQuotas', 'default')
     .option('-o, --output <format>', 'yaml (multi-document; the default for Kubernetes objects) or json (a List; the default for pai)')
-    .option('--report <file>', 'write the mapping table to this file instead of stderr')
+    .option('--report <file>', 'write the mapping table to this file instead of stderr (never over an input or a file quotient did not write: docs/cli.md "Output files")')
+    .option('--force', 'let --report replace an existing file that quotient did not write (never an input of the command)')
     .addHelpText(
       'after',
       '\nExamples:\n  quotient export kueue policies/inference-preempts-training\n  quotient export pai policies/self-level-preemption -o json\n  quotient export koordinator policies/quota-scaling --report mapping.txt > quotas.yaml\n\nExit codes: 0 exported (losses are in the table), 2 could not run (bad flags, a policy with errors).',
@@ -64,6 +66,7 @@ export function registerExport(program: Command): void {
       if (flags.api !== 'v1beta1' && flags.api !== 'v1beta2') throw new QuotientError('cli/bad-flag', `--api ${flags.api} is not v1beta1 or v1beta2`, 'Kueue serves both; v1beta2 is current');
       const out = flags.output ?? (format === 'pai' ? 'json' : 'yaml');
       if (out !== 'yaml' && out !== 'json') throw new QuotientError('cli/bad-output', `-o ${out} is not yaml or json`, 'use -o yaml or -o json');
+      if (flags.report !== undefined) refuseEmptyPath('--report', flags.report);
       const bundles = readBundles(paths);
       if (bundles.length !== 1) throw new QuotientError('cli/one-policy', `export takes one policy, got ${bundles.length}`, 'name one folder, or the files of one policy');
       const bundle = bundles[0]!;
@@ -112,10 +115,10 @@ export function registerExport(program: Command): void {
       // The table goes to stderr (stdout holds the objects), so stderr's width is the one to fit; a file gets FILE_WIDTH.
       const table = (width: number) => `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
       // The report file is written first, as simulate --html is: a refused write (exit 2) prints no objects.
-      if (flags.report) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`);
+      if (flags.report !== undefined) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`, { flag: '--report', kind: 'text', force: flags.force });
       if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => yamlText(o)).join('---\n'));
       else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
       else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : yamlText(document));
-      if (!flags.report) log(table(terminalWidth(process.stderr)));
+      if (flags.report === undefined) log(table(terminalWidth(process.stderr)));
     });
 }

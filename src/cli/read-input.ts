@@ -1,10 +1,12 @@
 /** Reading one foreign input file, or stdin for `-`. */
 import { readFileSync } from 'node:fs';
 import { QuotientError } from '../errors.js';
+import { noteReadFile } from '../io/input-registry.js';
 import type { InputFile } from '../policy/source-doc.js';
 
 /** The file's text (`-` reads stdin); an unreadable path is a QuotientError (exit 2). */
 export function readInput(path: string): InputFile {
+  noteReadFile(path === '-' ? '/dev/stdin' : path);
   try {
     return path === '-' ? { path: '<stdin>', text: readFileSync(0, 'utf8') } : { path, text: readFileSync(path, 'utf8') };
   } catch (e) {

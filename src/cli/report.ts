@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { QuotientError } from '../errors.js';
+import { noteReadFile } from '../io/input-registry.js';
 import { mergeSweeps } from '../simulate/sweep.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
@@ -26,6 +27,7 @@ export function registerReport(program: Command): void {
         let text: string;
         try {
           text = readFileSync(file, 'utf8');
+          noteReadFile(file);
         } catch (e) {
           throw new QuotientError('cli/unreadable-file', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
         }

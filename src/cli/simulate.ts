@@ -1,6 +1,7 @@
 /** `quotient simulate POLICY --trace FILE`: replay a workload over time on the engine whatif uses. */
 import { readFileSync } from 'node:fs';
-import { writeOutputFile } from '../io/write-in-folder.js';
+import { checkOutputFile, refuseEmptyPath, writeOutputFile, type OutputFileOptions } from '../io/write-in-folder.js';
+import { noteReadFile } from '../io/input-registry.js';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
@@ -37,6 +38,7 @@ interface SimulateOptions extends OutputOptions {
   cluster?: string;
   pool?: string;
   html?: string;
+  force?: boolean;
   seeds?: string;
   shard?: string;
   cycle?: string;
@@ -64,7 +66,8 @@ export function registerSimulate(program: Command): void {
     .option('--days <n>', 'days the generated jobs arrive over (--generate)', '7')
     .option('--cluster <format:file>', 'the nodes from a public node list instead of the Cluster document: pai:FILE, openb:FILE or spot:FILE')
     .option('--pool <name>', "the pool the --cluster nodes join (default: the policy's only pool)")
-    .option('--html <file>', 'also write the report as one self-contained HTML file with charts')
+    .option('--html <file>', 'also write the report as one self-contained HTML file with charts (never over an input or a file quotient did not write: docs/cli.md "Output files")')
+    .option('--force', 'let --html replace an existing file that quotient did not write (never an input of the command)')
     .option('--cycle <time>', 'run the queues every TIME of simulated time (e.g. 30s), as real schedulers run in cycles; default after every event')
     .option('--seeds <list>', 'a sweep over seeds: 1-8 or 1,5,9 (prints a SweepReport)')
     .option('--shard <i/N>', 'run only shard i of N of the sweep (runs k with k mod N = i); merge the shards with `quotient report merge`')
@@ -77,6 +80,7 @@ export function registerSimulate(program: Command): void {
       const backend = kernelFlag(opts.kernel);
       const seed = seedFlag(opts.seed);
       const until = opts.until === undefined ? undefined : untilFlag(opts.until);
+      if (opts.html !== undefined) refuseEmptyPath('--html', opts.html);
       const bundles = readBundles(paths);
       const sources = [opts.trace, opts.openb, opts.generate].filter((x) => x !== undefined).length;
       if (sources === 0)
@@ -88,12 +92,17 @@ export function registerSimulate(program: Command): void {
       }
       const { policy, label } = loadBundle(bundles[0]!);
       const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
-      if (opts.html) writeOutputFile(opts.html, await renderHtml(report));
+      if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report), htmlOutput(opts));
       print(report, format);
       process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });
   kernelOption(cmd);
   outputOptions(cmd, 'print a SimulateReport as JSON (a SweepReport with --seeds or --shard): docs/simulate.md "Report fields", schemas/simulate-report.json');
+}
+
+/** How --html is written (write-in-folder.ts). */
+function htmlOutput(opts: SimulateOptions): OutputFileOptions {
+  return { flag: '--html', kind: 'html', force: opts.force };
 }
 
 /** One simulation of one policy with one seed. */
@@ -113,6 +122,8 @@ async function runOne(
   const market = readMarket(policy, seed, horizonOf(workload, until));
   const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
+  // Every input is read by now: a --html that would replace one is refused before the run, not after it.
+  if (opts.html !== undefined) checkOutputFile(opts.html, htmlOutput(opts));
   const report = await simulate({ policy, label, nodes, workload, market, ...start }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(
     progress.stop,
   );
@@ -121,7 +132,7 @@ async function runOne(
 
 /** A sweep over the policies and seeds, or one shard of it (docs/simulate.md "Sweeps and shards"). */
 async function runSweep(bundles: Bundle[], opts: SimulateOptions, format: 'table' | 'json' | 'yaml', backend: 'wasm' | 'reference', until: number | undefined): Promise<number> {
-  if (opts.html) throw new QuotientError('cli/conflicting-flags', '--html writes one report, and a sweep makes several', 'drop --html, or run one policy with one --seed');
+  if (opts.html !== undefined) throw new QuotientError('cli/conflicting-flags', '--html writes one report, and a sweep makes several', 'drop --html, or run one policy with one --seed');
   const seeds = opts.seeds === undefined ? [seedFlag(opts.seed)] : parseSeeds(opts.seeds);
   if (typeof seeds === 'string') throw new QuotientError('cli/bad-seeds', `--seeds: ${seeds}`, 'for example --seeds 1-8 or --seeds 1,5,9');
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
@@ -249,6 +260,7 @@ export function readWorkload(path: string, policy: Policy, strict: boolean): Wor
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
+    noteReadFile(path);
   } catch (e) {
     throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
   }
@@ -290,6 +302,7 @@ export function readMarket(policy: Policy, seed: number, horizon: number): TypeS
       let text: string;
       try {
         text = readFileSync(path, 'utf8');
+        noteReadFile(path);
       } catch (e) {
         throw new QuotientError(
           'simulate/unreadable-market',
@@ -391,6 +404,7 @@ function checkRootsFit(policy: Policy, nodes: ClusterNode[]): void {
 
 function readText(path: string): string {
   try {
+    noteReadFile(path);
     return readFileSync(path, 'utf8');
   } catch (e) {
     throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');

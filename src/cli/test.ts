@@ -1,10 +1,11 @@
 /** `quotient test FILES...`: check the policy's Promise documents over generated cluster states. */
 import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { uniqueFileNames } from '../io/safe-file-name.js';
-import { writeInFolder } from '../io/write-in-folder.js';
+import { checkOutputFolder, refuseEmptyPath, saveInFolder } from '../io/write-in-folder.js';
 import { noteSnapshot } from './snapshot-note.js';
 import { readBundles } from '../policy/read-files.js';
 import type { PolicyPromise } from '../model/promise.js';
@@ -39,7 +40,7 @@ export function registerTest(program: Command): void {
     .option('-p, --promise <name...>', 'check only these promises')
     .option('--format <report>', 'junit | tap: a CI report on stdout instead')
     .option('-w, --workers <n>', 'check promises on n worker threads (Piscina); 1 = this thread', '1')
-    .option('--save <dir>', 'write each counterexample to <dir>/<promise>.yaml (replay it with quotient whatif)')
+    .option('--save <dir>', 'write each counterexample to <dir>/<promise>.yaml (replay it with quotient whatif); never into the policy folder, never over a file quotient did not write')
     .addHelpText('after', '\nExit codes: 0 every promise held, 1 a promise broken, 2 could not run (including an invalid policy or no promises).')
     .action(async (given: string[], opts: TestOptions) => {
       const paths = takeBackPaths(given, opts, { promise: isName });
@@ -57,6 +58,7 @@ export function registerTest(program: Command): void {
         );
       const kernel = kernelFlag(opts.kernel);
       const workers = workersFlag(opts.workers);
+      if (opts.save !== undefined) refuseEmptyPath('--save', opts.save);
       const wanted = new Set(opts.promise ?? []);
       // Validate every policy on this thread first: errors are reported before any work starts.
       const plans: Array<{ policy: string; paths: string[]; files: InputFile[]; session: Session; promises: PolicyPromise[] }> = [];
@@ -70,6 +72,8 @@ export function registerTest(program: Command): void {
         const promises = session.policy.promises.filter((p) => wanted.size === 0 || wanted.has(p.name));
         if (promises.length) plans.push({ policy: b.label, paths: b.paths, files: b.files, session, promises });
       }
+      // Every policy is read: a --save into one of its folders is refused before any state is generated.
+      if (opts.save !== undefined) checkOutputFolder(opts.save, '--save');
       if (plans.length === 0) {
         throw wanted.size
           ? new QuotientError('test/no-promises', `no Promise named ${[...wanted].map((w) => `"${w}"`).join(', ')}`, "check the name against the Promise documents' metadata.name")
@@ -94,7 +98,7 @@ export function registerTest(program: Command): void {
         }
       }
       log(colour.dim(`checked ${plans.reduce((s, p) => s + p.promises.length, 0)} promise(s) × ${runs} runs in ${Math.round(performance.now() - started)} ms on ${workers} thread(s)`));
-      if (opts.save) saveCounterexamples(opts.save, groups);
+      if (opts.save !== undefined) saveCounterexamples(opts.save, groups);
       if (opts.format === 'junit') process.stdout.write(junitReport(groups));
       else if (opts.format === 'tap') process.stdout.write(tapReport(groups));
       // The paths that make each policy again (a folder, its files, or a folder and the files named beside it).
@@ -118,7 +122,9 @@ export function registerTest(program: Command): void {
 /**
  * Writes each counterexample to DIR/<promise>.yaml. The file name comes from the
  * promise's name through safeFileName (a name like `../../x` stays a plain file in DIR),
- * and promises of several policies that share a name get `-2`, `-3`, ...
+ * and promises of several policies that share a name get `-2`, `-3`, ... A name taken
+ * by anything but an earlier counterexample (an input, the user's file, a link) is
+ * passed over for the next free one, and the line saying where it was saved says why.
  */
 function saveCounterexamples(dir: string, groups: Array<{ policy: string; results: PromiseResult[] }>): void {
   const broken = groups.flatMap((g) => g.results).filter((r) => r.counterexample);
@@ -126,14 +132,17 @@ function saveCounterexamples(dir: string, groups: Array<{ policy: string; result
     broken.map((r) => r.promise),
     '.yaml',
   );
+  const planned = new Set(names.map((n) => n.toLowerCase()));
   try {
     mkdirSync(dir, { recursive: true });
     broken.forEach((r, i) => {
       const c = r.counterexample;
       const name = names[i];
       if (!c || name === undefined) return;
-      const file = writeInFolder(dir, name, Buffer.from(c.yaml, 'utf8'));
-      log(`saved ${file}: replay with quotient whatif ${file} --query ${c.query}`);
+      const saved = saveInFolder(dir, name, c.yaml, planned);
+      planned.add(basename(saved.path).toLowerCase());
+      const passed = saved.passed.map((p) => `${p.path} is ${p.why}, so it was left as it is`).join('; ');
+      log(`saved ${saved.path}${passed ? ` (${passed})` : ''}: replay with quotient whatif ${saved.path} --query ${c.query}`);
     });
   } catch (e) {
     if (e instanceof QuotientError) throw e;

@@ -51,9 +51,10 @@ export function sleepSync(ms: number): void {
 }
 
 /**
- * Fault-injection hook for the kill-loop test (test/cli/apply-kill.test.ts): with
- * QUOTIENT_TEST_STEP_DELAY_MS set, every durable step of a multi-file write waits that
- * long, so a SIGKILL at a random time lands between any two steps. Unset, it costs nothing.
+ * Fault-injection hook for the kill tests (test/cli/apply-kill.test.ts, and the output
+ * files' temp sweep in test/cli/output-files.test.ts): with QUOTIENT_TEST_STEP_DELAY_MS
+ * set, every durable step of a write waits that long, so a SIGKILL at a random time lands
+ * between any two steps. Unset, it costs nothing.
  */
 export function stepPause(): void {
   const ms = Number(process.env.QUOTIENT_TEST_STEP_DELAY_MS ?? 0);

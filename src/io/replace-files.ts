@@ -15,13 +15,13 @@
  * Every refusal is a QuotientError (exit 2) naming the file, raised before any target
  * is touched. Callers hold the folder's lock (file-lock.ts).
  */
-import { accessSync, closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, constants, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { QuotientError } from '../errors.js';
 import { digestOf } from './digest.js';
 import { stepPause, syncFolder } from './durable.js';
 import { newJournal, removeJournal, writeJournal, type JournalEntry } from './journal.js';
+import { tempPathFor, writeTempFile } from './temp-files.js';
 
 /** A file read for replacement: where it really lives and what it held. */
 export interface ReadFile {
@@ -112,32 +112,6 @@ export function checkUnchanged(file: ReadFile): void {
   if (!same) throw new QuotientError('io/changed-on-disk', `${file.shown} was changed by someone else since quotient read it; nothing was written`, 'run the command again on the saved files');
 }
 
-/** Writes the temp file for one target: exclusive create, old mode and owner, fsynced. */
-function writeTemp(file: ReadFile, temp: string, bytes: Uint8Array): void {
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    fchmodSync(fd, file.mode);
-    const uid = process.getuid?.();
-    const gid = process.getgid?.();
-    if (uid !== undefined && (file.uid !== uid || file.gid !== gid)) {
-      try {
-        fchownSync(fd, file.uid, file.gid);
-      } catch (e) {
-        throw new QuotientError(
-          'io/cannot-keep-owner',
-          `${file.shown} belongs to uid ${file.uid} gid ${file.gid}, which quotient cannot give the new file (${errno(e)}); nothing was written`,
-          "run the command as the file's owner",
-        );
-      }
-    }
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Replaces each file's content with its new bytes, all or nothing: after a crash at any
  * moment, the next recovery leaves every file old or every file new, and no temp file.
@@ -148,7 +122,7 @@ export function replaceFiles(dir: string, changes: Array<{ file: ReadFile; bytes
   const entries: JournalEntry[] = changes.map(({ file, bytes }) => ({
     shown: file.shown,
     target: file.real,
-    temp: join(dirname(file.real), `.${basename(file.real)}.quotient-${process.pid}-${randomBytes(4).toString('hex')}.tmp`),
+    temp: tempPathFor(dirname(file.real), basename(file.real)),
     before: file.digest,
     after: digestOf(bytes),
   }));
@@ -168,7 +142,7 @@ export function replaceFiles(dir: string, changes: Array<{ file: ReadFile; bytes
     changes.forEach(({ file, bytes }, i) => {
       const temp = entries[i]?.temp ?? '';
       try {
-        writeTemp(file, temp, bytes);
+        writeTempFile(temp, bytes, { shown: file.shown, mode: file.mode, uid: file.uid, gid: file.gid });
       } catch (e) {
         if (e instanceof QuotientError) throw e;
         throw new QuotientError(

@@ -22,6 +22,7 @@ import type { InputFile } from './source-doc.js';
 import { decodeUtf8 } from './utf8.js';
 import { digestOf } from '../io/digest.js';
 import { policyFolder, settleFolder } from '../io/settle-folder.js';
+import { noteReadFile, noteReadFolder } from '../io/input-registry.js';
 
 export interface Bundle {
   /** What the user named: the folder, the files joined by spaces, or `folder + files` when files were named beside a folder. */
@@ -193,6 +194,7 @@ function listFolder(dir: string, seen: Set<string>): Entry[] {
   }
   if (seen.has(real)) throw new QuotientError('cli/link-loop', `${dir} leads back to a folder above it through symbolic links`, 'remove the link that makes the loop');
   seen.add(real);
+  noteReadFolder(dir);
   const out: Entry[] = [];
   for (const name of names.sort(compareText)) {
     const full = join(dir, name);
@@ -259,6 +261,7 @@ export function readOne(path: string, room = Number.MAX_SAFE_INTEGER): { input: 
   } catch (e) {
     throw fsFailure(e, path);
   }
+  noteReadFile(path, 'policy');
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new QuotientError('cli/not-a-file', `${path} is ${kindOf(st)}, not a policy file`, 'name YAML files or folders of them');
