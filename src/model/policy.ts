@@ -8,9 +8,10 @@ import type { Resources } from './resources.js';
 import type { Source } from './source.js';
 import type { VictimCriterion } from './victim-order.js';
 
-/** PAI's modules: training (DLC), notebooks (DSW), inference services (EAS). */
-export const MODULES = ['DLC', 'DSW', 'EAS'] as const;
-export type Module = (typeof MODULES)[number];
+// The kinds a job is described by live apart (job-kinds.ts): promises name them too, and
+// importing them from here made model/policy.ts and model/promise.ts import each other.
+import type { IdleMode, Module, Standing } from './job-kinds.js';
+export { IDLE_MODES, MODULES, STANDINGS, type IdleMode, type Module, type Standing } from './job-kinds.js';
 
 export const POOL_TYPES = ['general', 'lingjun'] as const;
 export type PoolType = (typeof POOL_TYPES)[number];
@@ -54,14 +55,6 @@ export const DEFAULT_QUEUE_PARAMETERS: QueueParameters = {
   agingCap: 6,
   intelligentFifoFrom: 7,
 };
-
-export const IDLE_MODES = ['none', 'acceptable', 'only'] as const;
-/** Idle-resources mode of a job (SEMANTICS 4). */
-export type IdleMode = (typeof IDLE_MODES)[number];
-
-export const STANDINGS = ['in-quota', 'borrowing', 'idle'] as const;
-/** Standing of a running job (SEMANTICS 2); spot is not modelled yet. */
-export type Standing = (typeof STANDINGS)[number];
 
 export const STRATEGIES = ['binpack', 'spread', 'fragmentation'] as const;
 export type Strategy = (typeof STRATEGIES)[number];

@@ -4,7 +4,7 @@
  * (a duplicate key, a recursive alias) name the field as the schema's findings do.
  */
 import { isPair, isScalar, isSeq, type Document, type Node as YamlNode, type Pair } from 'yaml';
-import type { PathSeg } from './source-doc.js';
+import type { PathSeg } from './field-path.js';
 
 /** The field path of `node`, read from its ancestors (a pair gives its key, a list the item's index). */
 export function pathTo(ancestors: readonly (Document | YamlNode | Pair)[], node: YamlNode): PathSeg[] {

@@ -18,8 +18,13 @@ import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from '.
 import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../errors.js';
 import { isFlagFile, type Source } from '../model/source.js';
+import { formatPath } from './field-path.js';
 
-export type PathSeg = string | number;
+// A field's path is its own small module: the syntax-tree findings (recursive-alias.ts,
+// yaml-findings.ts, node-path.ts) need it, and taking it from here made files that this
+// one imports import it back.
+import type { PathSeg } from './field-path.js';
+export { formatPath, type PathSeg } from './field-path.js';
 
 /** One YAML document of one file. */
 export interface SourceDoc {
@@ -83,16 +88,6 @@ export interface InputFile {
    * its documents join the folder's, and its Cluster documents replace the folder's.
    */
   beside?: true;
-}
-
-/** Formats a path as users read it: `spec.quotas[0].min.gpu`. */
-export function formatPath(path: readonly PathSeg[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? seg : `.${seg}`;
-  }
-  return out;
 }
 
 /**

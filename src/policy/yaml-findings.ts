@@ -10,7 +10,7 @@
 import { isMap, isScalar, visit, type Document, type LineCounter, type YAMLError } from 'yaml';
 import type { Finding } from '../errors.js';
 import { pathTo } from './node-path.js';
-import { formatPath } from './source-doc.js';
+import { formatPath } from './field-path.js';
 
 const SYNTAX_HINT = 'fix the YAML syntax at this position (indentation, a missing colon or an unclosed quote are common causes)';
 

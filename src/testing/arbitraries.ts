@@ -9,7 +9,7 @@
  * while it shrinks.
  */
 import fc from 'fast-check';
-import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
+import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../verify/fill-cluster.js';
 import { printable, type Doc, type Scenario } from './scenario.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
