@@ -5,26 +5,10 @@
  * reverse.
  */
 import type { Policy } from '../model/policy.js';
+import { snapshotOf, type AnswerSnapshot } from '../engine/answer-snapshot.js';
 import { log } from './output.js';
 
-/** The answer's `snapshot` field; present only when files named beside the folder hold the Cluster. */
-export interface AnswerSnapshot {
-  /** The Cluster's `metadata.name`. */
-  name: string;
-  /** The snapshot's time, ISO 8601. */
-  at: string;
-  /** The files named beside the folder that hold it. */
-  files: string[];
-  /** The folder's files whose Cluster it replaced (empty: the folder had none). */
-  replaced: string[];
-}
-
-/** Where the snapshot came from, when files named beside the folder hold it. */
-export function snapshotOf(policy: Policy): AnswerSnapshot | undefined {
-  const from = policy.snapshotFrom;
-  if (!from || !policy.cluster) return undefined;
-  return { name: policy.cluster.name, at: new Date(policy.cluster.at).toISOString(), files: from.files, replaced: from.replaced };
-}
+export { snapshotOf, type AnswerSnapshot } from '../engine/answer-snapshot.js';
 
 /** One sentence: `snapshot "imported" (at …) from cluster.yaml, replacing the Cluster of policy/cluster.yaml`. */
 export function describeSnapshot(s: AnswerSnapshot): string {
