@@ -17,6 +17,7 @@ interface ServeFlags {
   answerTimeout: string;
   drainDelay: string;
   web?: string;
+  logLevel: string;
   kernel?: string;
 }
 
@@ -44,6 +45,12 @@ function bytesFlag(flag: string, value: string): number {
   return n;
 }
 
+/** `--log-level`. */
+function logLevelFlag(value: string): string {
+  if (['info', 'warn', 'error', 'silent', 'debug'].includes(value)) return value;
+  throw new QuotientError('cli/bad-log-level', `--log-level ${value} is not a level`, 'use info, warn, error or silent');
+}
+
 /** Registers the command. */
 export function registerServe(program: Command): void {
   const cmd = program
@@ -62,6 +69,7 @@ export function registerServe(program: Command): void {
     .option('--answer-timeout <duration>', 'answer 504 when an answer takes longer than this', '30s')
     .option('--drain-delay <duration>', 'after SIGTERM, how long /readyz fails before the server stops taking requests', '0')
     .option('--web <dir>', "the built web app's folder (default dist/web)")
+    .option('--log-level <level>', 'info (a JSON line per request on stderr), warn, error or silent', 'info')
     .addHelpText(
       'after',
       "\nExamples:\n  quotient serve policies/inference-preempts-training --listen 127.0.0.1:8080 --auth header:X-Remote-User\n  quotient serve policy/ --listen 0.0.0.0:8080 --auth tokens:/etc/quotient/tokens --snapshot-command 'kubectl get nodes,pods -A -o json' --every 30s\n\nExit codes: 0 stopped by SIGTERM or SIGINT, 2 could not start (a bad flag, paths that are not one policy, --auth none off loopback, the port taken).",
@@ -101,6 +109,7 @@ export function registerServe(program: Command): void {
         answerTimeoutMs: durationFlag('--answer-timeout', flags.answerTimeout),
         drainDelayMs: durationFlag('--drain-delay', flags.drainDelay, true),
         ...(flags.web !== undefined ? { webRoot: flags.web } : {}),
+        logLevel: logLevelFlag(flags.logLevel),
       });
       process.stderr.write(`quotient: serving ${server.live.label ?? paths.join(' ')} at ${server.url}\n`);
       // Stop on SIGTERM (Kubernetes) or SIGINT (Ctrl-C): not ready, finish what is in flight, exit 0.

@@ -42,6 +42,8 @@ export interface ServeOptions {
   webRoot?: string;
   /** Where the log goes (default stderr); `level: 'silent'` for none. */
   log?: Logger;
+  /** The level of the default log: info (a line per request), warn, error, silent. */
+  logLevel?: string;
   /** Collect the process metrics (CPU, memory; default true). */
   processMetrics?: boolean;
 }
@@ -83,7 +85,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       `--auth none on ${o.host} would let anyone on the network see every team's jobs`,
       'listen on 127.0.0.1 (or ::1), or choose --auth header:X-Remote-User or --auth tokens:FILE',
     );
-  const log = o.log ?? pino({ base: { service: 'quotient-serve' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination(2));
+  // Written in the background (sonic-boom), flushed at close: a line per request must not cost a write per request.
+  const log = o.log ?? pino({ level: o.logLevel ?? 'info', base: { service: 'quotient-serve' }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: 2, sync: false }));
   const metrics = new ServeMetrics({ processMetrics: o.processMetrics ?? true });
   const cache = new ResponseCache(o.cacheEntries ?? SERVE_DEFAULTS.cacheEntries, o.cacheBytes ?? SERVE_DEFAULTS.cacheBytes);
   const auth = new Authenticator(o.auth, new Set(o.admins ?? []), (message) => log.warn({ event: 'tokens-not-reloaded' }, message));
@@ -149,6 +152,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         await loaded.catch(() => undefined);
         await live.stop();
         log.info({ event: 'stopped' }, 'quotient serve stopped');
+        try {
+          log.flush();
+        } catch {
+          // Nothing written yet: nothing to flush.
+        }
       })()),
   };
 }
