@@ -13,6 +13,11 @@ export type EngineCall = EngineRequest extends infer R ? (R extends EngineReques
 /** What starting a thread gave: a thread serving the version, or why there is none. */
 export type Started = { thread: EngineThread } | { failed: Extract<LoadedMessage, { ok: false }> };
 
+/** A start that failed for a reason outside the policy's files (the build, a bug). */
+function failedStart(code: string, message: string, hint: string): Started {
+  return { failed: { type: 'loaded', ok: false, findings: [], jobs: [], error: { code, message, hint } } };
+}
+
 /** One engine thread. */
 export class EngineThread {
   private nextId = 1;
@@ -41,29 +46,13 @@ export class EngineThread {
       try {
         worker = new Worker(resolveWorkerFile('serve/engine-worker'), { workerData: init });
       } catch (e) {
-        resolve({
-          failed: {
-            type: 'loaded',
-            ok: false,
-            findings: [],
-            jobs: [],
-            error: { code: 'serve/engine-start', message: (e as Error).message, hint: 'run `npm run build`: the engine thread runs from dist/' },
-          },
-        });
+        resolve(failedStart('serve/engine-start', (e as Error).message, 'run `npm run build`: the engine thread runs from dist/'));
         return;
       }
       const onError = (e: Error): void => {
         cleanup();
         void worker.terminate();
-        resolve({
-          failed: {
-            type: 'loaded',
-            ok: false,
-            findings: [],
-            jobs: [],
-            error: { code: 'serve/engine-failed', message: e.message, hint: 'this is a bug in Quotient, not in the policy; the log has the details' },
-          },
-        });
+        resolve(failedStart('serve/engine-failed', e.message, 'this is a bug in Quotient, not in the policy; the log has the details'));
       };
       const onExit = (): void => onError(new Error('the engine thread stopped before the policy was opened'));
       const onMessage = (m: LoadedMessage): void => {
