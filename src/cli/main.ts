@@ -20,6 +20,7 @@ import { registerScale } from './scale.js';
 import { registerSchema } from './schema.js';
 import { registerSimulate } from './simulate.js';
 import { registerReport } from './report.js';
+import { registerServe } from './serve.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
 import { printTimings } from './timings.js';
@@ -72,6 +73,7 @@ registerExport(program);
 registerDiff(program);
 registerSimulate(program);
 registerReport(program);
+registerServe(program);
 
 // Declared before the top-level await below: report() reads it.
 /** What a kernel error about the build on disk means to the user (the rest are bugs). */

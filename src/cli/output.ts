@@ -7,7 +7,10 @@
 import pc from 'picocolors';
 import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
-import { escapeJson, escapeTerminal, unsafeCharacter } from '../model/display-text.js';
+import { escapeTerminal, unsafeCharacter } from '../model/display-text.js';
+import { documentJson } from '../engine/report-document.js';
+
+export { API_VERSION, REPORT_KINDS, report, type ReportKind } from '../engine/report-document.js';
 
 export type Format = 'table' | 'json' | 'yaml';
 
@@ -33,23 +36,6 @@ export function formatOf<E extends string = never>(opts: OutputOptions, extra: r
   throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, `use ${all.map((f) => `-o ${f}`).join(', ')}`);
 }
 
-/** The version of every machine-readable document (docs/cli.md "JSON output", schemas/). */
-export const API_VERSION = 'quotient/v1';
-
-/** The kinds of report, one per command (docs/cli.md lists each with its schema). */
-export const REPORT_KINDS = ['CheckReport', 'WhatIfReport', 'MarketWhatIfReport', 'ScaleReport', 'TestReport', 'ExplainReport', 'DiffReport', 'SimulateReport', 'SweepReport'] as const;
-
-/** One kind of report. */
-export type ReportKind = (typeof REPORT_KINDS)[number];
-
-/**
- * A machine-readable report: `apiVersion` and `kind` first, then the body. Every command
- * prints one such object whatever the number of answers, so a script reads one shape.
- */
-export function report<B extends object>(kind: ReportKind, body: B): { apiVersion: typeof API_VERSION; kind: ReportKind } & B {
-  return { apiVersion: API_VERSION, kind, ...body };
-}
-
 /**
  * Prints a document in a machine format. No character a terminal obeys is printed raw:
  * JSON escapes them all (`escapeJson` adds the ones JSON.stringify leaves); YAML that
@@ -57,7 +43,7 @@ export function report<B extends object>(kind: ReportKind, body: B): { apiVersio
  * JSON instead, which every YAML 1.2 parser reads as the same document.
  */
 export function printDocument(format: 'json' | 'yaml', doc: unknown): void {
-  const json = (): string => `${escapeJson(JSON.stringify(doc, null, 2))}\n`;
+  const json = (): string => documentJson(doc);
   if (format === 'json') return void process.stdout.write(json());
   const yaml = yamlText(doc);
   process.stdout.write(unsafeCharacter(yaml, true) ? json() : yaml);

@@ -106,7 +106,7 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
  * and a map lookup, whatever the number of hidden jobs; other names fall back to one
  * pattern each.
  */
-function scrubber(hidden: RunningJob[]): (text: string) => string {
+export function scrubber(hidden: ReadonlyArray<Pick<RunningJob, 'name' | 'workspace'>>): (text: string) => string {
   const simple = new Map<string, string>();
   const patterns: Array<{ re: RegExp; label: string }> = [];
   for (const j of hidden) {
