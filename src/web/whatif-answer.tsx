@@ -1,0 +1,186 @@
+/**
+ * A what-if answer as a person reads it: the decision first, then where the job would run,
+ * whom it would preempt (each victim with the rule that makes it eligible and the policy
+ * line of that rule), why, and when a waiting job is estimated to start. Hidden victims
+ * read as "a job of WORKSPACE": the API never sends their names. The heading takes the
+ * focus when an answer arrives, so keyboard and screen-reader users land on it.
+ */
+import { Fragment } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import type { Victim, WhatIfAnswer, WhatIfReport } from './api-types';
+import { FindingList } from './findings';
+import { count, gpus, hours, ranges, time } from './format';
+import { STANDING_LABELS } from './palette';
+
+/** What each decision means, after the decision's word. */
+const DECISIONS: Record<WhatIfAnswer['decision'], string> = {
+  admit: 'it runs now',
+  preempt: 'it runs now, after preempting the victims below',
+  wait: 'it does not run now',
+  reject: 'it can never run as asked',
+};
+
+function victimName(v: Victim): string {
+  return v.hidden ? `a job of ${v.workspace ?? 'another team'}` : v.job;
+}
+
+function Victims({ victims }: { victims: readonly Victim[] }) {
+  return (
+    <div class="table-scroll">
+      <table class="victims">
+        <caption>{count(victims.length, 'victim')}: the jobs it would preempt</caption>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Quota</th>
+            <th scope="col">Priority</th>
+            <th scope="col">Standing</th>
+            <th scope="col" class="num">
+              GPUs
+            </th>
+            <th scope="col">Rule</th>
+            <th scope="col">Policy line</th>
+          </tr>
+        </thead>
+        <tbody>
+          {victims.map((v, i) => (
+            <Fragment key={i}>
+              <tr class="victim">
+                <th scope="row" class={v.hidden ? 'hidden-job' : 'job-name'}>
+                  {victimName(v)}
+                </th>
+                <td>{v.quota}</td>
+                <td>{v.priority !== undefined ? `${v.priority}${v.module ? ` (${v.module})` : ''}` : (v.priorityBand ?? '—')}</td>
+                <td>{STANDING_LABELS[v.standing] ?? v.standing}</td>
+                <td class="num">{gpus(v.gpus)}</td>
+                <td>
+                  <code class="rule">{v.rule}</code>
+                </td>
+                <td>
+                  <code class="source">{v.source}</code>
+                </td>
+              </tr>
+              <tr class="victim-reason">
+                <td colSpan={7}>
+                  <span class="muted">why: </span>
+                  {v.reason}
+                  {v.lostGpuHours !== undefined ? <span class="muted"> · {gpus(v.lostGpuHours)} GPU-hours of work lost</span> : null}
+                </td>
+              </tr>
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function EstimateView({ answer }: { answer: WhatIfAnswer }) {
+  const e = answer.estimate;
+  if (answer.decision !== 'wait') return null;
+  if (!e)
+    return (
+      <p class="estimate">
+        <strong>Estimated start:</strong> none: no running job in the snapshot says when it ends.
+      </p>
+    );
+  return (
+    <div class="estimate">
+      {e.start ? (
+        <p>
+          <strong>Estimated start:</strong> {time(e.start)}
+          {e.inHours !== null ? ` (in ${hours(e.inHours)})` : ''}, queue position {e.queuePosition} ({e.queueStrategy}){e.standing ? `, runs ${STANDING_LABELS[e.standing]}` : ''}
+          {e.victims.length > 0 ? `, preempting ${e.victims.map((v) => (v.startsWith('(hidden: ') ? `a job of ${v.slice(9, -1)}` : v)).join(', ')}` : ''}
+        </p>
+      ) : (
+        <p>
+          <strong>Estimated start:</strong> none: {e.reason}
+        </p>
+      )}
+      {e.assumptions.length > 0 ? (
+        <details>
+          <summary>What the estimate assumes</summary>
+          <ul>
+            {e.assumptions.map((a, i) => (
+              <li key={i}>{a}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** One answer. */
+function Answer({ answer }: { answer: WhatIfAnswer }) {
+  return (
+    <div class={`answer decision-${answer.decision}`}>
+      <p class="decision">
+        <span class="decision-word">{answer.decision.toUpperCase()}</span> <span>{DECISIONS[answer.decision] ?? ''}</span>
+      </p>
+      <p>
+        {answer.job} on {answer.quota}
+        {answer.standing ? `, runs ${STANDING_LABELS[answer.standing]}` : ''}
+        {answer.placement.length > 0 ? (
+          <>
+            {' '}
+            on{' '}
+            {answer.placement.map((p, i) => (
+              <span key={i}>
+                {i > 0 ? ', ' : ''}
+                <span class="node-name">{p.node}</span> (GPUs {ranges(p.gpus)})
+              </span>
+            ))}
+          </>
+        ) : null}
+      </p>
+      {answer.victims.length > 0 ? <Victims victims={answer.victims} /> : null}
+      <EstimateView answer={answer} />
+      {answer.reasons.length > 0 ? (
+        <>
+          <h4>Why</h4>
+          <ul class="reasons">
+            {answer.reasons.map((r, i) => (
+              <li key={i}>
+                <code>{r.code}</code> {r.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {answer.notes.length > 0 ? (
+        <>
+          <h4>Notes</h4>
+          <ul class="reasons">
+            {answer.notes.map((r, i) => (
+              <li key={i}>
+                <code>{r.code}</code> {r.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** The report of the last question: its answers, or the findings that say what to fix. */
+export function WhatIfAnswerView({ report, version, asked }: { report: WhatIfReport; version: string | null; asked: number }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: false });
+  }, [asked]);
+  const errors = report.answers.length === 0;
+  return (
+    <section class="whatif-answer" aria-labelledby="answer-title">
+      <h3 id="answer-title" tabIndex={-1} ref={heading}>
+        {errors ? 'The job cannot be asked about as written' : 'Answer'}
+        {version ? <span class="muted small"> · policy version {version}</span> : null}
+      </h3>
+      {report.findings.length > 0 ? <FindingList findings={report.findings} /> : null}
+      {report.answers.map((a, i) => (
+        <Answer key={i} answer={a} />
+      ))}
+    </section>
+  );
+}
