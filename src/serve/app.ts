@@ -55,6 +55,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   // Every handler sends rendered text; the response schemas are documentation (and held to it by the tests).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  // JSON only: any other body (Fastify reads text/plain by default) is 415.
+  app.removeAllContentTypeParsers();
   // A JSON body is kept as sent: a PAI request's findings point at its own lines, and equal bodies share cached answers.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;

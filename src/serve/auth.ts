@@ -120,7 +120,7 @@ export class Authenticator {
     if (value === undefined || (typeof value === 'string' && value.trim() === ''))
       return { code: 'auth/no-identity', message: `no user in ${where}`, hint: 'reach the server through the authenticating proxy that sets it' };
     if (Array.isArray(value)) return { code: 'auth/bad-identity', message: `${where} is given more than once`, hint: 'the proxy must set it once' };
-    const user = value.trim();
+    const user = utf8Header(value).trim();
     if (user.length > MAX_USER || unsafeCharacter(user))
       return {
         code: 'auth/bad-identity',
@@ -128,6 +128,21 @@ export class Authenticator {
         hint: 'user names are printable text of at most 256 characters',
       };
     return { user, admin: this.admins.has(user) };
+  }
+}
+
+/**
+ * A header's text: Node reads header bytes as Latin-1, a proxy writes a name such as
+ * "José" as UTF-8, so bytes that are valid UTF-8 are read as UTF-8 (and then checked for
+ * control and bidirectional characters like any name).
+ */
+function utf8Header(value: string): string {
+  // eslint-disable-next-line no-control-regex -- ASCII needs no decoding
+  if (/^[\x00-\x7f]*$/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
   }
 }
 

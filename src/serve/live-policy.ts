@@ -179,7 +179,14 @@ export class LivePolicy {
     this.label = bundle.label;
     const files = this.snapshotFile ? [...bundle.files, this.snapshotFile] : bundle.files;
     const version = versionOf(files);
-    if (version === this.current?.version) return;
+    if (version === this.current?.version) {
+      // Back to the version serving (a broken edit undone): that is the latest attempt now, and it is good.
+      if (this.lastLoad && !this.lastLoad.ok) {
+        this.lastLoad = { version, at: new Date().toISOString(), ok: true, findings: this.current.info.findings, jobs: [] };
+        this.options.metrics.lastLoadOk.set(1);
+      }
+      return;
+    }
     // The same broken content again (a poll, a touch): nothing new to try.
     if (this.lastLoad && !this.lastLoad.ok && this.lastLoad.version === version) return;
     const started = performance.now();

@@ -21,6 +21,8 @@ export interface ServeOptions {
   auth: AuthMode;
   /** Users who see everything, as administrators. */
   admins?: string[];
+  /** How often the token file (--auth tokens:FILE) is looked at for changes (ms, default 1000). */
+  tokenPollMs?: number;
   backend?: 'wasm' | 'reference';
   /** How often the files are looked at for changes (ms; 0: fs.watch only). */
   pollMs?: number;
@@ -85,7 +87,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const metrics = new ServeMetrics({ processMetrics: o.processMetrics ?? true });
   const cache = new ResponseCache(o.cacheEntries ?? SERVE_DEFAULTS.cacheEntries, o.cacheBytes ?? SERVE_DEFAULTS.cacheBytes);
   const auth = new Authenticator(o.auth, new Set(o.admins ?? []), (message) => log.warn({ event: 'tokens-not-reloaded' }, message));
-  auth.watch();
+  auth.watch(o.tokenPollMs ?? 1000);
   let draining = false;
   const live = new LivePolicy({
     paths: o.paths,
