@@ -3,13 +3,14 @@
  * `npm run build:web`: bundles the web app (src/web/, Preact + TSX) with esbuild into
  * dist/web/, where `quotient serve` finds it (src/serve/web-app.ts) and the package ships
  * it (package.json "files": dist). Everything the page loads is in that folder: app.js
- * (Preact compiled in), app.css, index.html; no CDN, no font. index.html is written last,
- * so its presence means a whole build (scripts/prepare.mjs checks it). Type-checking is
+ * (Preact compiled in), app.css, and index.html from src/web/public/; no CDN, no font.
+ * index.html is written last, so its presence means a whole build (scripts/prepare.mjs
+ * checks it). Type-checking is
  * `npm run typecheck` (src/web/tsconfig.json); esbuild only strips the types.
  *
  *   node scripts/build-web.mjs            build (minified, with source maps)
  */
-import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -40,7 +41,9 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
-copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
+// public/ is copied as it is (index.html). It is not src/web/index.html: src/serve/web-app.ts, run from the sources, looks for the
+// built app in src/web/ before dist/web/, and must not find the unbuilt page there.
+cpSync(join(src, 'public'), out, { recursive: true });
 const bytes = Object.keys(result.metafile.outputs)
   .filter((f) => !f.endsWith('.map'))
   .reduce((sum, f) => sum + statSync(join(root, f)).size, 0);

@@ -4,7 +4,7 @@
  * token; the app itself holds no credential. Every failure becomes an `ApiError` with the
  * server's code, which the views show as text.
  */
-import type { ErrorDocument, JobExplanation, JobSubmit, JobView, NodeView, QuotaView, ServeStatus, WhatIfReport } from './api-types';
+import type { ErrorDocument, JobExplanation, JobSubmit, JobView, NodeView, QuotaView, ServeStatus, WhatIfReport } from './api-types.js';
 
 /** A request that did not give the document asked for. */
 export class ApiError extends Error {

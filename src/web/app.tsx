@@ -8,16 +8,16 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, askWhatIf, fetchMyJobs, fetchNodes, fetchQuotas, fetchStatus, type WhatIfResult } from './api';
-import type { JobSubmit, JobView, NodeView, QuotaView, ServeStatus } from './api-types';
-import { BrokenEditBanner, PolicyFindings } from './findings';
-import { time } from './format';
-import { HeatMap } from './heat-map';
-import { marksOf, NO_MARKS } from './heat-map-marks';
-import { MyJobs } from './my-jobs';
-import { QuotaTree } from './quota-tree';
-import { WhatIfAnswerView } from './whatif-answer';
-import { WhatIfForm } from './whatif-form';
+import { ApiError, askWhatIf, fetchMyJobs, fetchNodes, fetchQuotas, fetchStatus, type WhatIfResult } from './api.js';
+import type { JobSubmit, JobView, NodeView, QuotaView, ServeStatus } from './api-types.js';
+import { BrokenEditBanner, PolicyFindings } from './findings.js';
+import { time } from './format.js';
+import { HeatMap } from './heat-map.js';
+import { marksOf, NO_MARKS } from './heat-map-marks.js';
+import { MyJobs } from './my-jobs.js';
+import { QuotaTree } from './quota-tree.js';
+import { WhatIfAnswerView } from './whatif-answer.js';
+import { WhatIfForm } from './whatif-form.js';
 
 /** How often the status is asked (a reload shows within this time). */
 const POLL_MS = 2000;

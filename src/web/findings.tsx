@@ -3,8 +3,8 @@
  * banner that says so: the last good version keeps answering, and the failed load's
  * findings are listed with their file:line:col so the author can fix them.
  */
-import type { Finding, ServeStatus } from './api-types';
-import { findingPlace, time } from './format';
+import type { Finding, ServeStatus } from './api-types.js';
+import { findingPlace, time } from './format.js';
 
 /** A list of findings, errors first as the server sorts them. */
 export function FindingList({ findings, empty }: { findings: readonly Finding[]; empty?: string }) {

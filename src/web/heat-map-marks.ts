@@ -6,7 +6,7 @@
  * the job would be placed on, which is where its victims make room. Nothing here learns
  * more than the caller's answer and node list already say.
  */
-import type { NodeEntry, WhatIfAnswer } from './api-types';
+import type { NodeEntry, WhatIfAnswer } from './api-types.js';
 
 /** Marks by node index. */
 export interface HeatMapMarks {

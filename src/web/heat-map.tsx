@@ -7,12 +7,12 @@
  * User Timing API as `quotient:heat-map-paint`, which the browser test and the bench read.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { NodeEntry, Standing } from './api-types';
-import { count, gpus, ranges } from './format';
-import { layoutHeatMap, moveFrom, nodeAt, cellOrigin } from './heat-map-layout';
-import type { HeatMapMarks } from './heat-map-marks';
-import { MARGIN, paintMarks, paintNodes, type ColourBy } from './heat-map-paint';
-import { CORDONED_COLOUR, FREE_COLOUR, PLACEMENT_COLOUR, STANDING_COLOURS, STANDING_LABELS, teamColours } from './palette';
+import type { NodeEntry, Standing } from './api-types.js';
+import { count, gpus, ranges } from './format.js';
+import { layoutHeatMap, moveFrom, nodeAt, cellOrigin } from './heat-map-layout.js';
+import type { HeatMapMarks } from './heat-map-marks.js';
+import { MARGIN, paintMarks, paintNodes, type ColourBy } from './heat-map-paint.js';
+import { CORDONED_COLOUR, FREE_COLOUR, PLACEMENT_COLOUR, STANDING_COLOURS, STANDING_LABELS, teamColours } from './palette.js';
 
 const STANDINGS: readonly Standing[] = ['in-quota', 'borrowing', 'idle'];
 /** Teams named in the legend before "and N more". */
@@ -111,7 +111,7 @@ export function HeatMap({ nodes, marks }: { nodes: readonly NodeEntry[]; marks: 
     const ctx = prepare(canvas, layout.width, layout.height);
     if (!ctx) return;
     performance.mark('quotient:heat-map-paint-start');
-    paintNodes(ctx, layout, nodes, colourBy, teams);
+    paintNodes(ctx, layout, nodes, colourBy, teams, window.devicePixelRatio || 1);
     performance.measure('quotient:heat-map-paint', { start: 'quotient:heat-map-paint-start', detail: { nodes: nodes.length, colourBy } });
   }, [layout, nodes, colourBy, teams]);
 

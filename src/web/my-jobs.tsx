@@ -6,10 +6,10 @@
  * does not send hundreds of requests.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, fetchExplanation } from './api';
-import type { JobEntry, JobExplanation, JobView } from './api-types';
-import { count, gpus, time } from './format';
-import { STANDING_LABELS } from './palette';
+import { ApiError, fetchExplanation } from './api.js';
+import type { JobEntry, JobExplanation, JobView } from './api-types.js';
+import { count, gpus, time } from './format.js';
+import { STANDING_LABELS } from './palette.js';
 
 const EAGER = 20;
 

@@ -6,7 +6,7 @@
  * victims are hatched and the new job's nodes framed on the heat map, and every view
  * says the same in text.
  */
-import type { Standing } from './api-types';
+import type { Standing } from './api-types.js';
 
 /** The eight colours of Okabe and Ito. */
 export const OKABE_ITO = {

@@ -5,8 +5,8 @@
  * numbers are the table's cells. Large trees start folded below the second level.
  */
 import { useMemo, useState } from 'preact/hooks';
-import type { QuotaEntry, QuotaView } from './api-types';
-import { gpus } from './format';
+import type { QuotaEntry, QuotaView } from './api-types.js';
+import { gpus } from './format.js';
 
 /** Trees larger than this start with only the top two levels open. */
 const FOLD_ABOVE = 40;

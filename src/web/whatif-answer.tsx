@@ -5,12 +5,11 @@
  * read as "a job of WORKSPACE": the API never sends their names. The heading takes the
  * focus when an answer arrives, so keyboard and screen-reader users land on it.
  */
-import { Fragment } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { Victim, WhatIfAnswer, WhatIfReport } from './api-types';
-import { FindingList } from './findings';
-import { count, gpus, hours, ranges, time } from './format';
-import { STANDING_LABELS } from './palette';
+import type { Victim, WhatIfAnswer, WhatIfReport } from './api-types.js';
+import { FindingList } from './findings.js';
+import { count, gpus, hours, ranges, time } from './format.js';
+import { STANDING_LABELS } from './palette.js';
 
 /** What each decision means, after the decision's word. */
 const DECISIONS: Record<WhatIfAnswer['decision'], string> = {
@@ -26,52 +25,32 @@ function victimName(v: Victim): string {
 
 function Victims({ victims }: { victims: readonly Victim[] }) {
   return (
-    <div class="table-scroll">
-      <table class="victims">
-        <caption>{count(victims.length, 'victim')}: the jobs it would preempt</caption>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">Quota</th>
-            <th scope="col">Priority</th>
-            <th scope="col">Standing</th>
-            <th scope="col" class="num">
-              GPUs
-            </th>
-            <th scope="col">Rule</th>
-            <th scope="col">Policy line</th>
-          </tr>
-        </thead>
-        <tbody>
-          {victims.map((v, i) => (
-            <Fragment key={i}>
-              <tr class="victim">
-                <th scope="row" class={v.hidden ? 'hidden-job' : 'job-name'}>
-                  {victimName(v)}
-                </th>
-                <td>{v.quota}</td>
-                <td>{v.priority !== undefined ? `${v.priority}${v.module ? ` (${v.module})` : ''}` : (v.priorityBand ?? '—')}</td>
-                <td>{STANDING_LABELS[v.standing] ?? v.standing}</td>
-                <td class="num">{gpus(v.gpus)}</td>
-                <td>
-                  <code class="rule">{v.rule}</code>
-                </td>
-                <td>
-                  <code class="source">{v.source}</code>
-                </td>
-              </tr>
-              <tr class="victim-reason">
-                <td colSpan={7}>
-                  <span class="muted">why: </span>
-                  {v.reason}
-                  {v.lostGpuHours !== undefined ? <span class="muted"> · {gpus(v.lostGpuHours)} GPU-hours of work lost</span> : null}
-                </td>
-              </tr>
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <h4 id="victims-title">{count(victims.length, 'victim')}: the jobs it would preempt</h4>
+      <ul class="victims" aria-labelledby="victims-title">
+        {victims.map((v, i) => (
+          <li key={i} class="victim">
+            <div>
+              <strong class={v.hidden ? 'hidden-job' : 'job-name'}>{victimName(v)}</strong>{' '}
+              <span class="muted">
+                {v.quota} · {v.priority !== undefined ? `priority ${v.priority}` : (v.priorityBand ?? '')}
+                {v.module ? ` · ${v.module}` : ''} · {STANDING_LABELS[v.standing] ?? v.standing} · {count(v.gpus, 'GPU')}
+                {v.lostGpuHours !== undefined ? ` · ${gpus(v.lostGpuHours)} GPU-hours of work lost` : ''}
+              </span>
+            </div>
+            <div>
+              <span class="muted">rule </span>
+              <code class="rule">{v.rule}</code> <span class="muted">at </span>
+              <code class="source">{v.source}</code>
+            </div>
+            <div class="victim-reason">
+              <span class="muted">why: </span>
+              {v.reason}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

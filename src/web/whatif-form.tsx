@@ -7,13 +7,13 @@
  * spot jobs are asked about with `quotient whatif --market`.)
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { Finding, JobSubmit, QuotaView, ServeStatus } from './api-types';
+import type { Finding, JobSubmit, QuotaView, ServeStatus } from './api-types.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
 const IDLE_MODES: ReadonlyArray<[JobSubmit['idleResources'], string]> = [
-  ['none', 'none: only quota, borrowing or preemption'],
-  ['acceptable', 'acceptable: may run on idle capacity'],
-  ['only', 'only: runs on idle capacity alone'],
+  ['none', 'none (quota only)'],
+  ['acceptable', 'acceptable (may use idle GPUs)'],
+  ['only', 'only (idle GPUs only)'],
 ];
 
 /** The form's fields as typed (numbers as text until asked). */
