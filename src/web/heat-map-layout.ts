@@ -54,7 +54,7 @@ export function layoutHeatMap(o: HeatMapLayoutOptions): HeatMapLayout {
   const slotRows = Math.ceil(gpus / slotCols);
   // The largest slot at which every node fits in width × target (gaps counted roughly), at least 1 px.
   const perNode = (width * target) / Math.max(1, count);
-  let slot = Math.max(1, Math.min(o.maxSlot ?? 18, Math.floor(Math.sqrt(perNode / (slotCols * slotRows)) * 0.92)));
+  let slot = Math.max(1, Math.min(o.maxSlot ?? 22, Math.floor(Math.sqrt(perNode / (slotCols * slotRows)) * 0.92)));
   const gapFor = (s: number): number => (s >= 8 ? 3 : s >= 3 ? 2 : 1);
   // Shrink until at least one cell fits across (a narrow screen and a wide node).
   while (slot > 1 && slotCols * slot + gapFor(slot) > width) slot -= 1;

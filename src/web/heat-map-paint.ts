@@ -11,7 +11,7 @@ import type { HeatMapMarks } from './heat-map-marks.js';
 import { CORDONED_COLOUR, FREE_COLOUR, PLACEMENT_COLOUR, STANDING_COLOURS } from './palette.js';
 
 /** Space around the map for the frames drawn outside a cell: both canvases are this much larger on each side, their contexts translated by it. */
-export const MARGIN = 5;
+export const MARGIN = 8;
 
 /** What the GPUs are coloured by. */
 export type ColourBy = 'standing' | 'team';
@@ -145,12 +145,13 @@ function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
   return (hatch = ctx.createPattern(tile, 'repeat'));
 }
 
-/** Frames the cell of node `i` with an outer line of `colour` and an inner white one. */
-function frame(ctx: CanvasRenderingContext2D, l: HeatMapLayout, i: number, colour: string, width: number): void {
+/** Frames the cell of node `i` with an outer line of `colour` (`outset` px further out) and an inner white one. */
+function frame(ctx: CanvasRenderingContext2D, l: HeatMapLayout, i: number, colour: string, width: number, outset = 0): void {
   const { x, y } = cellOrigin(l, i);
+  const d = width / 2 + 1 + outset;
   ctx.lineWidth = width;
   ctx.strokeStyle = colour;
-  ctx.strokeRect(x - width / 2 - 1, y - width / 2 - 1, l.cellWidth + width + 2, l.cellHeight + width + 2);
+  ctx.strokeRect(x - d, y - d, l.cellWidth + 2 * d, l.cellHeight + 2 * d);
   ctx.lineWidth = 1;
   ctx.strokeStyle = '#FFFFFF';
   ctx.strokeRect(x - 0.5, y - 0.5, l.cellWidth + 1, l.cellHeight + 1);
@@ -170,5 +171,6 @@ export function paintMarks(ctx: CanvasRenderingContext2D, l: HeatMapLayout, node
     if (l.slot < 4) frame(ctx, l, i, '#000000', 1);
   }
   for (const i of marks.placement) frame(ctx, l, i, PLACEMENT_COLOUR, l.slot >= 4 ? 3 : 2);
-  if (focus >= 0 && focus < l.count) frame(ctx, l, focus, '#000000', 2);
+  // The hovered or selected node, framed in black; around a placement frame when it has one, so both show.
+  if (focus >= 0 && focus < l.count) frame(ctx, l, focus, '#000000', 2, marks.placement.has(focus) ? 3 : 0);
 }
