@@ -4,12 +4,21 @@
  * beside it. The bar is a picture of the numbers (hidden from screen readers); the
  * numbers are the table's cells. Large trees start folded below the second level.
  */
+import type { ComponentChild } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { QuotaEntry, QuotaView } from './api-types.js';
 import { gpus } from './format.js';
 
 /** Trees larger than this start with only the top two levels open. */
 const FOLD_ABOVE = 40;
+
+/** The number columns, in order, and each quota's values in them. */
+const NUMBER_COLUMNS = ['Guaranteed', 'Max', 'Used', 'Borrowed', 'Lent', 'Idle', 'Jobs'] as const;
+
+function numbers(q: QuotaEntry): ComponentChild[] {
+  const max = q.max ? gpus(q.max.gpu) : <span title="the policy format has no quota ceiling">none</span>;
+  return [gpus(q.min.gpu), max, gpus(q.used), gpus(q.borrowing), gpus(q.lent), gpus(q.idle), q.jobs.toLocaleString('en-US')];
+}
 
 /** The bar of one quota: in quota, borrowing, idle and lent GPUs, and a mark at the guarantee. */
 function UsageBar({ q }: { q: QuotaEntry }) {
@@ -58,27 +67,11 @@ export function QuotaTree({ view }: { view: QuotaView }) {
             <th scope="col" class="bar-col">
               Usage
             </th>
-            <th scope="col" class="num">
-              Guaranteed
-            </th>
-            <th scope="col" class="num">
-              Max
-            </th>
-            <th scope="col" class="num">
-              Used
-            </th>
-            <th scope="col" class="num">
-              Borrowed
-            </th>
-            <th scope="col" class="num">
-              Lent
-            </th>
-            <th scope="col" class="num">
-              Idle
-            </th>
-            <th scope="col" class="num">
-              Jobs
-            </th>
+            {NUMBER_COLUMNS.map((c) => (
+              <th key={c} scope="col" class="num">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -99,13 +92,11 @@ export function QuotaTree({ view }: { view: QuotaView }) {
               <td class="bar-col">
                 <UsageBar q={q} />
               </td>
-              <td class="num">{gpus(q.min.gpu)}</td>
-              <td class="num">{q.max ? gpus(q.max.gpu) : <span title="the policy format has no quota ceiling">none</span>}</td>
-              <td class="num">{gpus(q.used)}</td>
-              <td class="num">{gpus(q.borrowing)}</td>
-              <td class="num">{gpus(q.lent)}</td>
-              <td class="num">{gpus(q.idle)}</td>
-              <td class="num">{q.jobs.toLocaleString('en-US')}</td>
+              {numbers(q).map((v, k) => (
+                <td key={NUMBER_COLUMNS[k]} class="num">
+                  {v}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>

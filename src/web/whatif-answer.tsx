@@ -6,7 +6,7 @@
  * focus when an answer arrives, so keyboard and screen-reader users land on it.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { Victim, WhatIfAnswer, WhatIfReport } from './api-types.js';
+import type { Reason, Victim, WhatIfAnswer, WhatIfReport } from './api-types.js';
 import { FindingList } from './findings.js';
 import { count, gpus, hours, ranges, time } from './format.js';
 import { STANDING_LABELS } from './palette.js';
@@ -90,6 +90,23 @@ function EstimateView({ answer }: { answer: WhatIfAnswer }) {
   );
 }
 
+/** Reasons or notes, each with its code; nothing when there are none. */
+function ReasonList({ title, reasons }: { title: string; reasons: readonly Reason[] }) {
+  if (reasons.length === 0) return null;
+  return (
+    <>
+      <h4>{title}</h4>
+      <ul class="reasons">
+        {reasons.map((r, i) => (
+          <li key={i}>
+            <code>{r.code}</code> {r.message}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** One answer. */
 function Answer({ answer }: { answer: WhatIfAnswer }) {
   return (
@@ -115,30 +132,8 @@ function Answer({ answer }: { answer: WhatIfAnswer }) {
       </p>
       {answer.victims.length > 0 ? <Victims victims={answer.victims} /> : null}
       <EstimateView answer={answer} />
-      {answer.reasons.length > 0 ? (
-        <>
-          <h4>Why</h4>
-          <ul class="reasons">
-            {answer.reasons.map((r, i) => (
-              <li key={i}>
-                <code>{r.code}</code> {r.message}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {answer.notes.length > 0 ? (
-        <>
-          <h4>Notes</h4>
-          <ul class="reasons">
-            {answer.notes.map((r, i) => (
-              <li key={i}>
-                <code>{r.code}</code> {r.message}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <ReasonList title="Why" reasons={answer.reasons} />
+      <ReasonList title="Notes" reasons={answer.notes} />
     </div>
   );
 }

@@ -83,13 +83,37 @@ export function WhatIfForm({
     const k = fieldOf(x.path);
     if (k && !problems.has(k)) problems.set(k, x.message);
   }
-  const invalid = (k: keyof Fields) => (problems.has(k) ? { 'aria-invalid': true as const, 'aria-describedby': `whatif-${k}-error` } : {});
-  const problem = (k: keyof Fields) =>
-    problems.has(k) ? (
-      <span id={`whatif-${k}-error`} class="field-error">
-        {problems.get(k)}
+  /** What marks field `key` (whose element is `whatif-ID`) invalid, tying the server's message to it. */
+  const invalid = (key: keyof Fields, id: string) => (problems.has(key) ? { 'aria-invalid': true as const, 'aria-describedby': `whatif-${id}-error` } : {});
+  const problem = (key: keyof Fields, id: string) =>
+    problems.has(key) ? (
+      <span id={`whatif-${id}-error`} class="field-error">
+        {problems.get(key)}
       </span>
     ) : null;
+  /** A labelled choice among `options` ([value, text]). */
+  const select = (key: keyof Fields, id: string, label: string, options: ReadonlyArray<readonly [string, string]>) => (
+    <div class="field">
+      <label for={`whatif-${id}`}>{label}</label>
+      <select id={`whatif-${id}`} value={f[key]} onChange={set(key)} {...invalid(key, id)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {problem(key, id)}
+    </div>
+  );
+  /** A labelled whole number from `min` (to `max`). */
+  const number = (key: keyof Fields, id: string, label: string, min: number, max?: number) => (
+    <div class="field">
+      <label for={`whatif-${id}`}>{label}</label>
+      <input id={`whatif-${id}`} type="number" inputMode="numeric" min={min} max={max} step={1} value={f[key]} onInput={set(key)} {...invalid(key, id)} />
+      {problem(key, id)}
+    </div>
+  );
+  const same = (xs: readonly string[]) => xs.map((x) => [x, x] as const);
 
   const submit = (e: Event): void => {
     e.preventDefault();
@@ -108,70 +132,18 @@ export function WhatIfForm({
 
   return (
     <form class="whatif-form" onSubmit={submit} aria-labelledby="whatif-title" noValidate>
-      <div class="field">
-        <label for="whatif-workspace">Workspace</label>
-        <select id="whatif-workspace" value={f.workspace} onChange={set('workspace')} {...invalid('workspace')}>
-          {workspaces.map((w) => (
-            <option key={w} value={w}>
-              {w}
-            </option>
-          ))}
-        </select>
-        {problem('workspace')}
-      </div>
-      <div class="field">
-        <label for="whatif-quota">Quota</label>
-        <select id="whatif-quota" value={f.quota} onChange={set('quota')} {...invalid('quota')}>
-          {quotaChoices.map((q) => (
-            <option key={q} value={q}>
-              {q}
-            </option>
-          ))}
-        </select>
-        {problem('quota')}
-      </div>
-      <div class="field">
-        <label for="whatif-module">Module</label>
-        <select id="whatif-module" value={f.module} onChange={set('module')} {...invalid('module')}>
-          {MODULES.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </select>
-        {problem('module')}
-      </div>
-      <div class="field">
-        <label for="whatif-priority">Priority (1-9)</label>
-        <input id="whatif-priority" type="number" inputMode="numeric" min={1} max={9} step={1} value={f.priority} onInput={set('priority')} {...invalid('priority')} />
-        {problem('priority')}
-      </div>
+      {select('workspace', 'workspace', 'Workspace', same(workspaces))}
+      {select('quota', 'quota', 'Quota', same(quotaChoices))}
+      {select('module', 'module', 'Module', same(MODULES))}
+      {number('priority', 'priority', 'Priority (1-9)', 1, 9)}
       <div class="field-row">
-        <div class="field">
-          <label for="whatif-pods">Pods</label>
-          <input id="whatif-pods" type="number" inputMode="numeric" min={1} step={1} value={f.pods} onInput={set('pods')} {...invalid('pods')} />
-          {problem('pods')}
-        </div>
+        {number('pods', 'pods', 'Pods', 1)}
         <span class="times" aria-hidden="true">
           ×
         </span>
-        <div class="field">
-          <label for="whatif-gpu">GPUs per pod</label>
-          <input id="whatif-gpu" type="number" inputMode="numeric" min={0} step={1} value={f.gpu} onInput={set('gpu')} {...invalid('gpu')} />
-          {problem('gpu')}
-        </div>
+        {number('gpu', 'gpu', 'GPUs per pod', 0)}
       </div>
-      <div class="field">
-        <label for="whatif-idle">Idle resources</label>
-        <select id="whatif-idle" value={f.idleResources} onChange={set('idleResources')} {...invalid('idleResources')}>
-          {IDLE_MODES.map(([v, text]) => (
-            <option key={v} value={v}>
-              {text}
-            </option>
-          ))}
-        </select>
-        {problem('idleResources')}
-      </div>
+      {select('idleResources', 'idle', 'Idle resources', IDLE_MODES)}
       <button type="submit" class="primary" aria-disabled={busy || !status.version}>
         {busy ? 'Asking…' : 'Ask what if'}
       </button>

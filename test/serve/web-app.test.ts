@@ -38,8 +38,9 @@ async function fillTeamAJob(page: Page): Promise<void> {
 /** The text of the tooltip after hovering the heat map's node `name` (found by walking the map with the mouse). */
 async function hoverNode(page: Page, name: string): Promise<string> {
   const box = (await page.locator('canvas.heat-map-overlay').boundingBox())!;
-  for (let y = 8; y < box.height - 4; y += 6) {
-    for (let x = 8; x < box.width - 4; x += 6) {
+  // From 10 px: the canvases have an 8 px margin around the cells (heat-map-paint.ts, MARGIN).
+  for (let y = 10; y < box.height - 4; y += 6) {
+    for (let x = 10; x < box.width - 4; x += 6) {
       await page.mouse.move(box.x + x, box.y + y);
       const shown = await page
         .locator('.tooltip strong')
