@@ -257,6 +257,21 @@ export class LivePolicy {
       });
       return false;
     }
+    if (out.stdout.trim() === '') {
+      this.failed({
+        version: null,
+        stage: 'snapshot-command',
+        findings: [
+          commandFinding(
+            'serve/snapshot-command-empty',
+            'the snapshot command printed nothing',
+            "it must print kubectl's JSON (kubectl get nodes,pods -A -o json) or a Cluster document; the last good snapshot keeps serving",
+          ),
+        ],
+        jobs: [],
+      });
+      return false;
+    }
     const hash = createHash('sha256').update(out.stdout).digest('hex');
     this.snapshotCheckedAt = new Date().toISOString();
     if (hash === this.snapshotHash) return false;

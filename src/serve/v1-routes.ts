@@ -30,7 +30,7 @@ export interface V1Deps {
   maxInFlight: number;
   /** The snapshot command, when the snapshot comes from one. */
   snapshotCommand?: string;
-  /** True from SIGTERM on. */
+  /** True from SIGTERM on: /readyz and the status say so; requests are still answered until the server closes. */
   draining(): boolean;
 }
 
@@ -70,16 +70,10 @@ export function registerV1(app: FastifyInstance, deps: V1Deps): void {
 
   /** The version to answer from, or a 503 already written. */
   const serving = (req: FastifyRequest, reply: FastifyReply): EngineThread | undefined => {
+    // While draining (after SIGTERM) requests are still answered: /readyz fails so that no more are sent.
     const t = deps.live.current;
-    if (!t || deps.draining()) {
-      refuse(
-        req,
-        reply,
-        503,
-        'serve/not-ready',
-        deps.draining() ? 'the server is shutting down' : 'no valid policy is loaded yet',
-        'GET /v1/status shows the findings of the last load; try again shortly',
-      );
+    if (!t) {
+      refuse(req, reply, 503, 'serve/not-ready', 'no valid policy is loaded yet', 'GET /v1/status shows the findings of the last load; try again shortly');
       return undefined;
     }
     return t;
