@@ -5,7 +5,8 @@
  * proxy. Alice (team A) asks the README's what-if and sees team B's training job as the
  * victim with its rule and policy line, marked on the heat map; the form works from the
  * keyboard alone; carol (team C) sees none of team B's job names anywhere; a broken edit
- * shows while the last good version keeps answering. Screenshots go to test-results/.
+ * shows while the last good version keeps answering, its findings as text even when they
+ * quote markup. Screenshots go to test-results/.
  */
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -192,12 +193,17 @@ describe('the web app (quotient serve, GET /)', () => {
       writeFileSync(`${file}.tmp`, text);
       renameSync(`${file}.tmp`, file);
     };
-    write(original.replace('min: { gpu: 48 }', 'min: { gpu: -48 }'));
+    // The edit's finding quotes a key that is HTML: the banner must show it as text, never as markup.
+    const markup = '<img src=x onerror=window.__pwned=1>';
+    write(original.replace('min: { gpu: 48 }', `min: { gpu: 48, "${markup}": 1 }`));
     await page.waitForSelector('.broken-edit', { timeout: 30_000 });
     const banner = await page.locator('.broken-edit').innerText();
     expect(await page.locator('.broken-edit').getAttribute('role')).toBe('alert');
-    expect(banner).toContain('policy/out-of-range');
+    expect(banner).toContain('policy/unknown-field');
     expect(banner).toMatch(/quotas\.yaml:\d+:\d+/);
+    expect(banner).toContain(markup);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(banner).toContain(good);
     expect(await page.locator('.policy-line').innerText()).toContain(good);
     // The last good version still answers the form.
