@@ -53,6 +53,11 @@ export default tseslint.config(
   },
   ...layerBlocks,
   {
+    // The web app is browser code with its own project (DOM types, JSX): src/web/tsconfig.json.
+    files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
+    languageOptions: { parserOptions: { project: './src/web/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
     // Tests and benchmarks read JSON the CLI printed and YAML they wrote: `any` is their input.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
