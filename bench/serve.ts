@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Session } from '../src/engine/session.js';
 import { readBundles } from '../src/policy/read-files.js';
-import type { JobSpec } from '../src/model/policy.js';
+import type { AnswerRequest } from '../src/engine/request.js';
 import { b3Policy } from './b3-policy.js';
 import { seededRandom } from './synthetic-cluster.js';
 
@@ -152,33 +152,21 @@ async function startServer(dir: string, log: string): Promise<{ child: ChildProc
   throw new Error('the server did not become ready');
 }
 
-/** The in-process figure: Session.answer over the last 1,000 distinct questions, one after another, after each class was asked once. */
+/** The in-process figure: Session.ask over the last 1,000 distinct questions (the bodies the server gets), one after another, after each class was asked once. */
 async function inProcessFigure(folder: string, distinct: string[], classes: string[]): Promise<{ perSecond: number; medianMs: number }> {
   say('in-process: opening the Session ...');
   const session = Session.open(readBundles([folder])[0]!.files).session!;
-  const jobOf = (body: string, i: number): JobSpec => {
+  const requestOf = (body: string, i: number): AnswerRequest => {
     const s = (JSON.parse(body) as { submit: Record<string, unknown> }).submit;
-    const hours = typeof s.maxRuntime === 'string' ? Number(s.maxRuntime.replace('h', '')) * 3_600_000 : undefined;
-    return {
-      name: `in-${i}`,
-      workspace: s.workspace as string,
-      quota: s.quota as string,
-      module: s.module as JobSpec['module'],
-      priority: s.priority as number,
-      pods: s.pods as number,
-      resources: s.resources as { gpu: number },
-      idleResources: s.idleResources as JobSpec['idleResources'],
-      ...(hours ? { maxRuntime: hours } : {}),
-      src: { file: 'bench', line: 0, column: 0, path: '' },
-    };
+    return { submit: { ...s, name: `in-${i}` } };
   };
-  for (const [i, c] of classes.entries()) await session.answer(`warm-${i}`, jobOf(firstOf(distinct, c), i));
+  for (const [i, c] of classes.entries()) await session.ask(requestOf(firstOf(distinct, c), i));
   const times: number[] = [];
   const sample = distinct.slice(-1000);
   const started = performance.now();
   for (const [i, body] of sample.entries()) {
     const t = performance.now();
-    await session.answer(`q-${i}`, jobOf(body, i));
+    await session.ask(requestOf(body, i));
     times.push(performance.now() - t);
   }
   const perSecond = sample.length / ((performance.now() - started) / 1000);
