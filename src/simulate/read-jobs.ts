@@ -175,6 +175,8 @@ function csvRows(file: string, text: string): RowSet {
       comment: '#',
       bom: true,
       skip_records_with_error: true,
+      // One record past the most a workload may hold is enough to refuse the file: no more is parsed.
+      to: MAX_JOBS + 1,
       on_skip: (err) => {
         if (!err) return undefined;
         const line = typeof err.lines === 'number' ? err.lines : 1;
@@ -288,8 +290,10 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   };
   /** A number-text.ts reader's value, or a finding: trace/out-of-range past its limit (the message says it), else trace/bad-value. */
   const take = (field: string, read: number | Refusal): number | undefined => (isRefusal(read) ? fail(field, read.refused, read.hint, read.pastLimit ? 'trace/out-of-range' : undefined) : read);
+  /** A cell as the readers take it: a YAML number as the number it is (`1e308` is past a limit, not a text), else its text. */
+  const num = (k: string): number | string | undefined => (typeof row[k] === 'number' ? row[k] : str(k));
   const int = (field: string, lo: number, hi: number, dflt: number | undefined): number | undefined => {
-    const s = str(field);
+    const s = num(field);
     if (s === undefined) return dflt ?? fail(field, 'is required', `give ${field}`);
     return take(field, readWhole(s, lo, hi));
   };
@@ -307,10 +311,10 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   };
 
   const name = text('name') ?? `${stem}-${line}`;
-  const submitText = str('submit');
+  const submitText = num('submit');
   const submit =
     submitText === undefined ? fail('submit', 'is required', 'give the submission time: seconds from the start (3600) or a duration (1h)') : take('submit', readSimTime(submitText, 'time'));
-  const durText = str('duration');
+  const durText = num('duration');
   const duration =
     durText === undefined ? fail('duration', 'is required', 'give the running time the job needs: seconds (7200) or a duration (2h)') : take('duration', readSimTime(durText, 'duration'));
 
@@ -356,7 +360,7 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   if (str('maxRestarts') !== undefined && !autoRestart) fail('maxRestarts', 'is given but autoRestart is not true', 'set autoRestart: true, or drop maxRestarts');
 
   const submittedBy = text('submittedBy');
-  const spot = readSpot(str, fail, take, ctx, autoRestart);
+  const spot = readSpot(str, num, fail, take, ctx, autoRestart);
   if (bad.length > 0) return undefined;
   const spec: JobSpec = {
     name,
@@ -377,6 +381,7 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
 
 function readSpot(
   str: (k: string) => string | undefined,
+  num: (k: string) => number | string | undefined,
   fail: (f: string, m: string, h: string) => undefined,
   take: (f: string, read: number | Refusal) => number | undefined,
   ctx: JobContext,
@@ -412,6 +417,6 @@ function readSpot(
       return fail('discountLimit', 'is not 0.1 to 0.9 in steps of 0.1', 'write 0.1, 0.2, ... or 0.9: the share of the pay-as-you-go price');
     return { instanceType: type, discountLimit: Math.round(d * 10) / 10 };
   }
-  const price = take('priceLimit', readPrice(priceText, true));
+  const price = take('priceLimit', readPrice(num('priceLimit'), true));
   return price === undefined ? undefined : { instanceType: type, priceLimit: price };
 }

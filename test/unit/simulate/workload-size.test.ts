@@ -1,0 +1,36 @@
+/**
+ * A workload holds at most MAX_JOBS jobs (policy/number-limits.ts): a jobs file or an
+ * openb pod list with more is refused whole at the first row past the limit. The limit
+ * is a million, too many rows for a unit test to write: here it is mocked down to 3;
+ * the CLI test holds `--jobs` to the real one.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { readBundles } from '../../../src/policy/read-files.js';
+import { defaultTeams, DEFAULT_QOS, readOpenb } from '../../../src/simulate/openb-trace.js';
+import { readJobs } from '../../../src/simulate/read-jobs.js';
+
+vi.mock('../../../src/policy/number-limits.js', async (original) => ({ ...(await original<object>()), MAX_JOBS: 3 }));
+
+const policy = loadPolicy(readBundles(['policies/spot-market'])[0]!.files, { now: 0 }).policy!;
+const ctx = { policy, instanceTypes: new Map() };
+
+describe('the size of a workload', () => {
+  it('reads a jobs file of MAX_JOBS rows, and refuses one more at its line', () => {
+    const rows = (n: number) => `name,submit,duration,quota,gpu\n${Array.from({ length: n }, (_, i) => `j${i},0,1h,TeamA,8`).join('\n')}\n`;
+    expect(readJobs('jobs.csv', rows(3), ctx).jobs).toHaveLength(3);
+    const over = readJobs('jobs.csv', rows(4), ctx);
+    expect(over.jobs).toEqual([]);
+    expect(over.rejected.map((f) => [f.code, f.line])).toEqual([['trace/too-many-jobs', 5]]);
+    const yaml = readJobs('jobs.yaml', `${Array.from({ length: 4 }, (_, i) => `- { name: j${i}, submit: 0, duration: 1h, quota: TeamA, gpu: 8 }`).join('\n')}\n`, ctx);
+    expect(yaml.rejected.map((f) => [f.code, f.line])).toEqual([['trace/too-many-jobs', 4]]);
+  });
+
+  it('refuses an openb pod list of more than MAX_JOBS pods', () => {
+    const head = 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time';
+    const pods = (n: number) => `${head}\n${Array.from({ length: n }, (_, i) => `p${i},1000,1024,1,1000,,LS,Running,0,60,0`).join('\n')}\n`;
+    const mapping = { qos: DEFAULT_QOS, teams: defaultTeams(policy) };
+    expect(readOpenb('pods.csv', pods(3), mapping).jobs).toHaveLength(3);
+    expect(readOpenb('pods.csv', pods(4), mapping).rejected.map((f) => f.code)).toEqual(['trace/too-many-jobs']);
+  });
+});
