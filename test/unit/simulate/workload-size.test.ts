@@ -1,16 +1,19 @@
 /**
  * A workload holds at most MAX_JOBS jobs (policy/number-limits.ts): a jobs file or an
- * openb pod list with more is refused whole at the first row past the limit. The limit
- * is a million, too many rows for a unit test to write: here it is mocked down to 3;
- * the CLI test holds `--jobs` to the real one.
+ * openb pod list with more is refused whole at the first row past the limit; a node list
+ * (`--cluster`) holds at most MAX_CLUSTER_NODES nodes, as a Cluster does. The limits are
+ * too large for a unit test to write out: here they are mocked down to 3 jobs and 5 nodes
+ * (the spot example's Cluster has 4); the CLI test
+ * holds `--jobs` to the real one.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { readBundles } from '../../../src/policy/read-files.js';
+import { loadCluster } from '../../../src/simulate/cluster-loaders.js';
 import { defaultTeams, DEFAULT_QOS, readOpenb } from '../../../src/simulate/openb-trace.js';
 import { readJobs } from '../../../src/simulate/read-jobs.js';
 
-vi.mock('../../../src/policy/number-limits.js', async (original) => ({ ...(await original<object>()), MAX_JOBS: 3 }));
+vi.mock('../../../src/policy/number-limits.js', async (original) => ({ ...(await original<object>()), MAX_JOBS: 3, MAX_CLUSTER_NODES: 5 }));
 
 const policy = loadPolicy(readBundles(['policies/spot-market'])[0]!.files, { now: 0 }).policy!;
 const ctx = { policy, instanceTypes: new Map() };
@@ -32,5 +35,11 @@ describe('the size of a workload', () => {
     const mapping = { qos: DEFAULT_QOS, teams: defaultTeams(policy) };
     expect(readOpenb('pods.csv', pods(3), mapping).jobs).toHaveLength(3);
     expect(readOpenb('pods.csv', pods(4), mapping).rejected.map((f) => f.code)).toEqual(['trace/too-many-jobs']);
+  });
+
+  it('refuses a node list of more than MAX_CLUSTER_NODES GPU nodes, at the first one past', () => {
+    const nodes = (n: number) => `sn,cpu_milli,memory_mib,gpu,model\n${Array.from({ length: n }, (_, i) => `n${i},96000,786432,8,V100`).join('\n')}\n`;
+    expect(loadCluster('openb', 'nodes.csv', nodes(5), 'p').nodes).toHaveLength(5);
+    expect(loadCluster('openb', 'nodes.csv', nodes(6), 'p').findings.map((f) => [f.code, f.line])).toEqual([['cluster/too-many-nodes', 7]]);
   });
 });
