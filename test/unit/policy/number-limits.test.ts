@@ -5,23 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { located, markedPolicy } from '../../helpers/marked-policy.js';
+import { ONE_ROOT } from '../../helpers/one-root.js';
 
 const FILE = 'policy.yaml';
 
-/** A tree, a workspace, a Cluster with a node group and a job, and a SpotMarket with inline series and a synthetic model. */
-const BASE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - { name: A, min: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A], modules: [DLC] }
----
+/** The one-root policy, a Cluster with a node group and a job, and a SpotMarket with inline series and a synthetic model. */
+const BASE = `${ONE_ROOT}---
 apiVersion: quotient.dev/v1
 kind: Cluster
 metadata: { name: c }
@@ -30,7 +19,7 @@ spec:
   nodeGroups:
     - { prefix: n-, count: 2, gpus: 8, pool: p }
   jobs:
-    - { name: j1, workspace: ws, quota: A, module: DLC, priority: 5, pods: 1, resources: { gpu: 4 }, checkpoint: { every: 30m } }
+    - { name: j1, workspace: ws, quota: Root, module: DLC, priority: 5, pods: 1, resources: { gpu: 4 }, checkpoint: { every: 30m } }
 ---
 apiVersion: quotient.dev/v1
 kind: SpotMarket
