@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { sortFindings, type Finding } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
+import { readMarketFiles } from '../simulate/market.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
 import { formatOf, printDocument, report, say, colour, type OutputOptions } from './output.js';
@@ -30,6 +31,8 @@ export function registerCheck(program: Command): void {
         const opened = Session.open(b.files, { backend: 'reference' });
         noteSnapshot(b.label, opened.session?.policy);
         findings.push(...opened.findings);
+        // What `simulate` reads beside the YAML, read by the same reader: a clean check means the policy runs.
+        if (opened.session) findings.push(...readMarketFiles(opened.session.policy.spotMarkets ?? []).findings);
       }
       const sorted = sortFindings(findings);
       if (format !== 'table') printDocument(format, report('CheckReport', { findings: sorted }));

@@ -4,13 +4,19 @@ import { QuotientError } from '../errors.js';
 import { readBundles } from '../policy/read-files.js';
 import { answerMarketEvent, parseMarketEvent, type MarketAnswer } from '../simulate/market-event.js';
 import { EXIT } from './exit.js';
+import { seedFlag } from './flags.js';
 import { colour, printDocument, report, say, type Format } from './output.js';
-import { clusterNodes, loadBundle, readMarket, readWorkload, seedFlag } from './simulate.js';
+import { clusterNodes, loadBundle, readMarket, readWorkload } from './simulate.js';
 
 /** Answers the market event for the one policy `paths` name. */
 export async function answerMarketFlag(paths: string[], value: string, trace: string | undefined, seedText: string, backend: 'wasm' | 'reference', format: Format): Promise<number> {
   const event = parseMarketEvent(value);
-  if (typeof event === 'string') throw new QuotientError('cli/bad-market', `--market: ${event}`, 'for example --market ecs.gn7i-1gpu=9.5@36h or --market lingjun.gu8-8gpu=inventory:1@30h');
+  if ('refused' in event)
+    throw new QuotientError(
+      event.pastLimit ? 'cli/out-of-range' : 'cli/bad-market',
+      `--market: ${event.refused}`,
+      'for example --market ecs.gn7i-1gpu=9.5@36h or --market lingjun.gu8-8gpu=inventory:1@30h',
+    );
   if (!trace) throw new QuotientError('cli/no-workload', '--market needs the workload that runs the spot jobs', 'name the jobs file with --trace FILE');
   const bundles = readBundles(paths);
   if (bundles.length !== 1) throw new QuotientError('cli/several-policies', `${bundles.length} policies given; a market question is about one`, 'name one policy folder');

@@ -340,6 +340,8 @@ export interface SpotMarket {
   /** Paths as written, relative to the document's file. */
   pricesFile?: string;
   inventoryFile?: string;
+  /** Where each path is written, for a finding about its file (simulate/market.ts). */
+  fileSrc?: { pricesFile?: Source; inventoryFile?: Source };
   synthetic?: SyntheticMarket;
   src: Source;
 }

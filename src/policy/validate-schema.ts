@@ -172,7 +172,7 @@ function issueToFinding(sd: Doc, prefix: PathSeg[], issue: Issue): Finding {
         return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'}`);
       }
       const input = (issue as { input?: unknown }).input;
-      if (typeof input === 'number') return nonFinite(sd, path, where, field, input);
+      if (typeof input === 'number') return wrongNumber(sd, path, where, field, input, issue.expected);
       return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(issue.expected)}`, `write ${field} as ${article(issue.expected)}`);
     }
     case 'invalid_value': {
@@ -218,12 +218,32 @@ function issueToFinding(sd: Doc, prefix: PathSeg[], issue: Issue): Finding {
   }
 }
 
+/** Fields whose text is a duration (`30m`): a bare number there has no unit. */
+const DURATION_FIELDS = new Set(['protectionPeriod', 'every', 'maxRuntime', 'duration', 'balanceWidenEvery', 'agingInterval']);
+
 /**
- * A number the schema refused for its type can only be infinite or NaN (YAML reads
- * `1e400` and `.inf` as infinity, `.nan` as NaN): "must be a number" would puzzle
- * whoever wrote one, so the finding says what the value was read as.
+ * A number the schema refused for its type: a fraction where a whole number belongs
+ * (`count: 1.5`), a number where text belongs (`protectionPeriod: 0`), or a number that
+ * is infinite or NaN (YAML reads `1e400` and `.inf` as infinity, `.nan` as NaN). Each
+ * finding says which, with the value as it was read: "must be a number" would puzzle
+ * whoever wrote one.
  */
-function nonFinite(sd: Doc, path: PathSeg[], where: string, field: string, input: number): Finding {
+function wrongNumber(sd: Doc, path: PathSeg[], where: string, field: string, input: number, expected: string): Finding {
+  if (Number.isFinite(input)) {
+    if (expected === 'int' && Number.isInteger(input))
+      // zod's int takes safe integers only: past 2^53 a whole number is no longer read exactly.
+      return findingAt(
+        sd,
+        path,
+        'policy/out-of-range',
+        `${where} must be at most ${Number.MAX_SAFE_INTEGER}; it is read as ${input}`,
+        `write ${field} as a whole number up to ${Number.MAX_SAFE_INTEGER}`,
+      );
+    if (expected === 'int') return findingAt(sd, path, 'policy/invalid-type', `${where} must be a whole number; it is ${input}`, `write ${field} as a whole number`);
+    if (DURATION_FIELDS.has(field))
+      return findingAt(sd, path, 'policy/invalid-type', `${where} must be a duration such as 30m, not the number ${input}`, `write ${field} as a duration with its unit, such as 30m or 1h`);
+    return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(expected)}, not the number ${input}`, `write ${field} as ${article(expected)}`);
+  }
   const readAs = Number.isNaN(input) ? 'NaN (not a number)' : input > 0 ? 'infinity' : 'minus infinity';
   return findingAt(
     sd,
