@@ -89,7 +89,7 @@ export class Session {
     if (policy.cluster) {
       const kernel = options.kernel ?? createKernel(options.backend ?? 'wasm');
       const built = Snapshot.build(policy, policy.cluster, kernel, tree);
-      findings.push(...tagStage(built.findings, 'place'));
+      for (const f of tagStage(built.findings, 'place')) findings.push(f); // one by one: a spread of many overflows the stack
       if (hasErrors(built.findings)) return { findings: sortFindings(findings) };
       snapshot = built.snapshot;
     }

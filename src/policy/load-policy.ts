@@ -79,7 +79,7 @@ const STAGES: readonly Stage[] = [
     run(s, c) {
       const parsed = parseFiles(s.files);
       s.docs = parsed.docs;
-      c.findings.push(...parsed.findings);
+      for (const f of parsed.findings) c.findings.push(f);
     },
   },
   {
@@ -87,7 +87,7 @@ const STAGES: readonly Stage[] = [
     run(s, c) {
       const validated = validateDocuments(s.docs);
       s.typed = validated.typed;
-      c.findings.push(...validated.findings);
+      for (const f of validated.findings) c.findings.push(f);
       if (hasErrors(validated.findings) || validated.typed.some((d) => d.kind === 'QuotaTree')) return;
       // Nothing to check against: an empty or comment-only bundle must not pass as clean.
       const first = validated.typed[0]?.sd;
@@ -149,7 +149,8 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   for (const stage of STAGES) {
     const c = new Collector();
     stage.run(state, c);
-    findings.push(...tagStage(c.findings, stage.name));
+    // One by one: a stage may find hundreds of thousands (a spread of them overflows the stack).
+    for (const f of tagStage(c.findings, stage.name)) findings.push(f);
     if (hasErrors(c.findings)) return { findings: sortFindings(findings) };
   }
   const qb = built(state);
