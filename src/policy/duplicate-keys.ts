@@ -9,6 +9,7 @@
  * (yaml-findings.ts) needs no second walk.
  */
 import { isMap, isPair, isScalar, isSeq, YAMLParseError, type Document, type YAMLError } from 'yaml';
+import { linkedPath, type LinkedStep } from './node-path.js';
 import type { PathSeg } from './source-doc.js';
 
 /** What a duplicate-key error is about. */
@@ -28,17 +29,10 @@ export function duplicateKeyInfo(err: YAMLError): DuplicateKey | undefined {
 
 /** Appends a DUPLICATE_KEY error to `doc.errors` for every repeated key of every mapping of `doc`. */
 export function addDuplicateKeyErrors(doc: Document.Parsed): void {
-  // Each entry links to its parent instead of copying its path: a path is spelled out only for a duplicate.
-  interface Entry {
+  // Paths are spelled out for duplicates only.
+  interface Entry extends LinkedStep {
     node: unknown;
-    seg: PathSeg | undefined;
-    parent: Entry | undefined;
   }
-  const pathOf = (e: Entry | undefined): PathSeg[] => {
-    const segs: PathSeg[] = [];
-    for (let at = e; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
-    return segs.reverse();
-  };
   const stack: Entry[] = [{ node: doc.contents, seg: undefined, parent: undefined }];
   while (stack.length > 0) {
     const entry = stack.pop()!;
@@ -55,7 +49,7 @@ export function addDuplicateKeyErrors(doc: Document.Parsed): void {
           if (first === undefined) seen.set(key.value, key.range[0]);
           else {
             const err = new YAMLParseError([key.range[0], key.range[1]], 'DUPLICATE_KEY', 'Map keys must be unique');
-            INFO.set(err, { name: seg, first, path: [...pathOf(entry), seg] });
+            INFO.set(err, { name: seg, first, path: [...linkedPath(entry), seg] });
             doc.errors.push(err);
           }
         } else if (key !== null && typeof key === 'object') stack.push({ node: key, seg: undefined, parent: entry });

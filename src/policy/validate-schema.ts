@@ -7,6 +7,7 @@ import type { Finding } from '../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
 import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
 import { findingAt, formatPath, type PathSeg, type SourceDoc } from './source-doc.js';
+import { linkedPath, type LinkedStep } from './node-path.js';
 import { nearest } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 
@@ -262,18 +263,11 @@ const FREE_TEXT = new Set(['description']);
  */
 function unsafeStrings(sd: SourceDoc, value: unknown): Finding[] {
   const out: Finding[] = [];
-  // Each entry links to its parent instead of copying its path: a path is spelled out
-  // only for a finding (a snapshot has hundreds of thousands of strings, nearly all clean).
-  interface Entry {
+  // A snapshot has hundreds of thousands of strings, nearly all clean: paths are spelled out for findings only.
+  interface Entry extends LinkedStep {
     v: unknown;
-    seg: PathSeg | undefined;
-    parent: Entry | undefined;
   }
-  const pathOf = (e: Entry | undefined): PathSeg[] => {
-    const segs: PathSeg[] = [];
-    for (let at = e; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
-    return segs.reverse();
-  };
+  const pathOf = linkedPath;
   const check = (text: string, entry: Entry, key: boolean): void => {
     const last = entry.seg;
     const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));

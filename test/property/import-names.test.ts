@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { importKubectl, type KubectlOptions } from '../../src/interop/import-kubectl.js';
+import { KUBECTL_DEFAULTS } from '../helpers/kubectl-options.js';
 import { importedTreeYaml, importQuotas } from '../../src/interop/import-quotas.js';
-import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../../src/interop/priority-map.js';
 import { clusterYaml } from '../../src/interop/write-cluster.js';
 import { loadPolicy } from '../../src/policy/load-policy.js';
 
@@ -70,16 +70,7 @@ const HOSTILE = fc.constantFrom(
 /** A name of safe letters and hostile pieces, never empty. */
 const NAME = fc.array(fc.oneof(HOSTILE, fc.constantFrom('a', 'team', 'n', '-', '.', '/', '0')), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
 
-const OPTS: KubectlOptions = {
-  gpuResource: 'nvidia.com/gpu',
-  modelLabel: 'nvidia.com/gpu.product',
-  pool: 'gpu-pool',
-  quotaFrom: ['kueue', 'namespace'],
-  workspaceFrom: ['namespace'],
-  moduleLabel: 'quotient.dev/module',
-  module: 'DLC',
-  priorityMap: parsePriorityMap(DEFAULT_PRIORITY_MAP).bands!,
-};
+const OPTS: KubectlOptions = { ...KUBECTL_DEFAULTS, quotaFrom: ['kueue', 'namespace'] };
 
 /** The input as JSON (kubectl's) or as YAML, which take different readers. */
 const serialise = (value: unknown, asYaml: boolean): string => (asYaml ? stringify(value) : JSON.stringify(value, null, 4));

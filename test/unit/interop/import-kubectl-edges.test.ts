@@ -7,19 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importKubectl, type KubectlOptions } from '../../../src/interop/import-kubectl.js';
+import { KUBECTL_DEFAULTS } from '../../helpers/kubectl-options.js';
 import { readLocated, Report } from '../../../src/interop/located-json.js';
-import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../../../src/interop/priority-map.js';
 
-const OPTS: KubectlOptions = {
-  gpuResource: 'nvidia.com/gpu',
-  modelLabel: 'nvidia.com/gpu.product',
-  pool: 'gpu-pool',
-  quotaFrom: ['kueue', 'koordinator', 'namespace'],
-  workspaceFrom: ['namespace'],
-  moduleLabel: 'quotient.dev/module',
-  module: 'DLC',
-  priorityMap: parsePriorityMap(DEFAULT_PRIORITY_MAP).bands!,
-};
+const OPTS: KubectlOptions = KUBECTL_DEFAULTS;
 
 const node = (name: string, gpus: unknown = '8') => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { allocatable: { 'nvidia.com/gpu': gpus } } });
 const pod = (name: string, extra: { spec?: Record<string, unknown>; status?: Record<string, unknown>; gpu?: unknown } = {}) => ({
