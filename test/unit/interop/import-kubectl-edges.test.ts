@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importKubectl, type KubectlOptions } from '../../../src/interop/import-kubectl.js';
 import { KUBECTL_DEFAULTS } from '../../helpers/kubectl-options.js';
+import { importQuotas } from '../../../src/interop/import-quotas.js';
 import { readLocated, Report } from '../../../src/interop/located-json.js';
 
 const OPTS: KubectlOptions = KUBECTL_DEFAULTS;
@@ -151,5 +152,14 @@ describe('the JSON path', () => {
         expect(a.findings, JSON.stringify(path)).toEqual(b.findings);
       }
     }
+  });
+});
+
+describe('import volcano', () => {
+  it('says what was read for a guarantee past the range of a double, at the value', () => {
+    const text = '{"kind": "List", "items": [{"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "Queue", "metadata": {"name": "q"}, "spec": {"deserved": {"nvidia.com/gpu": 1e999}}}]}';
+    const { report } = importQuotas('volcano', [{ path: 'q.json', text }], { gpu: 'nvidia.com/gpu' });
+    expect(report.findings.map((f) => [f.code, f.column])).toEqual([['interop/bad-quantity', text.indexOf('1e999') + 1]]);
+    expect(report.findings[0]!.message).toContain('1e999 (read as Infinity) is not a whole number');
   });
 });
