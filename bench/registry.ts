@@ -250,6 +250,37 @@ function scaleFigures(result: unknown): Figure[] {
   });
 }
 
+/** bench:load's curves ({ reader, style, ratio, linear }) and `import kubectl` runs ({ pods, cpuSeconds, wallSeconds, peakRssMiB }). */
+function loadFigures(result: unknown): Figure[] {
+  const curves = at(result, 'curves');
+  const list = Array.isArray(curves) ? (curves as unknown[]) : [];
+  const sizes = at(result, 'sizesMB');
+  const span = Array.isArray(sizes) && sizes.length >= 2 ? `${String(sizes[0])} → ${String(sizes.at(-1))} MB` : '';
+  const figures: Figure[] = [];
+  for (const reader of [...new Set(list.map((c) => String(at(c, 'reader'))))]) {
+    const mine = list.filter((c) => at(c, 'reader') === reader);
+    const failed = mine.find((c) => at(c, 'error') !== undefined);
+    const worst = mine.reduce<unknown>((w, c) => ((num(c, 'ratio') ?? 0) > (num(w, 'ratio') ?? -1) ? c : w), undefined);
+    figures.push({
+      figure: `${reader}: time per MB ${span}, worst of ${mine.length} style(s)`,
+      ours: failed
+        ? `FAILED (${String(at(failed, 'style'))})`
+        : `${fixed(num(worst, 'ratio'), 2, '×')} (${String(at(worst, 'style'))}), ${mine.every((c) => at(c, 'linear') === true) ? 'linear' : 'NOT linear'}`,
+      anchor: 'within 1.5× (linear, target)',
+    });
+  }
+  const imports = at(result, 'importKubectl');
+  for (const r of Array.isArray(imports) ? (imports as unknown[]) : []) {
+    const pods = num(r, 'pods') ?? 0;
+    figures.push({
+      figure: `import kubectl, ${pods.toLocaleString('en-US')} pods (${fixed((num(r, 'bytes') ?? NaN) / 1e6, 0, ' MB')}): CPU / wall / peak RSS`,
+      ours: `${fixed(num(r, 'cpuSeconds'), 2, ' s')} / ${fixed(num(r, 'wallSeconds'), 1, ' s')} / ${fixed(num(r, 'peakRssMiB'), 0, ' MiB')}`,
+      anchor: pods >= 100_000 ? '≤ 25 s (target)' : pods >= 20_000 ? '≤ 5 s, ≤ 500 MiB (target); was 202 s, 1.1-1.35 GB' : '-',
+    });
+  }
+  return figures.length > 0 ? figures : [{ figure: 'readers', ours: 'n/a', anchor: 'linear' }];
+}
+
 /** Every benchmark, in the order `npm run bench` runs them. */
 export const BENCHMARKS: Benchmark[] = [
   { id: 'b1', title: 'B1 placement quality (openb)', script: 'bench/b1-placement-quality.ts', quickArgs: ['--seeds', '1', '--strategies', 'bestfit-sim,binpack'], fullArgs: [], figures: b1Figures },
@@ -268,4 +299,5 @@ export const BENCHMARKS: Benchmark[] = [
   },
   { id: 'b6', title: 'B6 trace replay', script: 'bench/b6-trace-replay.ts', quickArgs: ['--jobs', '20000', '--days', '1', '--repeat', '1'], fullArgs: [], figures: b6Figures },
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
+  { id: 'load', title: 'Reading input: linear in size', script: 'bench/load.ts', quickArgs: ['--quick'], fullArgs: [], figures: loadFigures },
 ];

@@ -17,3 +17,20 @@ export function pathTo(ancestors: readonly (Document | YamlNode | Pair)[], node:
   }
   return path;
 }
+
+/**
+ * One step of a walk over a document with an explicit stack, linked to its parent
+ * instead of carrying a copy of its path: a document of hundreds of thousands of values
+ * spells a path out only for the few a finding is about (`linkedPath`).
+ */
+export interface LinkedStep {
+  seg: PathSeg | undefined;
+  parent: LinkedStep | undefined;
+}
+
+/** The path from the walk's root to `step` (a step without a segment ends it). */
+export function linkedPath(step: LinkedStep | undefined): PathSeg[] {
+  const segs: PathSeg[] = [];
+  for (let at = step; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
+  return segs.reverse();
+}

@@ -7,6 +7,7 @@ import type { Finding } from '../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
 import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
 import { findingAt, formatPath, type Doc, type PathSeg, type SourceDoc } from './source-doc.js';
+import { linkedPath, type LinkedStep } from './node-path.js';
 import { nearest } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 
@@ -40,11 +41,13 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
       // The document is refused, but its other mistakes are still reported, so one run
       // shows them all. Findings at or under a refused string are left out: they would
       // only echo the refused text as an unknown field or a value that does not fit.
-      findings.push(...unsafe, ...outside(unsafe, schemaFindings(sd, value)));
+      // Appended one by one: a spread of 160,000 findings overflowed the stack.
+      for (const f of unsafe) findings.push(f);
+      for (const f of outside(unsafe, schemaFindings(sd, value))) findings.push(f);
       continue;
     }
     const checked = checkDocument(sd, value);
-    if ('findings' in checked) findings.push(...checked.findings);
+    if ('findings' in checked) for (const f of checked.findings) findings.push(f);
     else typed.push(checked);
   }
   return { typed, findings };
@@ -297,18 +300,11 @@ const FREE_TEXT = new Set(['description']);
  */
 function unsafeStrings(sd: Doc, value: unknown, prefix: readonly PathSeg[] = []): Finding[] {
   const out: Finding[] = [];
-  // Each entry links to its parent instead of copying its path: a path is spelled out
-  // only for a finding (a snapshot has hundreds of thousands of strings, nearly all clean).
-  interface Entry {
+  // A snapshot has hundreds of thousands of strings, nearly all clean: paths are spelled out for findings only.
+  interface Entry extends LinkedStep {
     v: unknown;
-    seg: PathSeg | undefined;
-    parent: Entry | undefined;
   }
-  const pathOf = (e: Entry | undefined): PathSeg[] => {
-    const segs: PathSeg[] = [];
-    for (let at = e; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
-    return [...prefix, ...segs.reverse()];
-  };
+  const pathOf = (e: Entry | undefined): PathSeg[] => [...prefix, ...linkedPath(e)];
   const check = (text: string, entry: Entry, key: boolean): void => {
     const last = entry.seg;
     const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));
