@@ -195,7 +195,7 @@ function b1Figures(result: unknown): Figure[] {
     figures.push({
       figure: `[${trace}] GPUs allocated at 130 %, kernel binpack`,
       ours: fixed(num(ours, 'allocatedPct'), 2, '%'),
-      anchor: `FGD ${paper('06-FGD', 'allocatedPct')}; target ≥ ${trace === 'default' ? '95.5' : '97.3'}%`,
+      anchor: `FGD ${paper('06-FGD', 'allocatedPct')}`,
     });
     figures.push({
       figure: `[${trace}] fragmentation at 90 %, kernel binpack`,
@@ -205,17 +205,18 @@ function b1Figures(result: unknown): Figure[] {
     // The fragmentation strategy runs in the full B1 only (its two traces take ~8 s of CPU, mostly the bench's JS for cpu-only pods).
     const frag = b1Row(result, trace, 'fragmentation');
     if (frag === undefined) continue;
-    const fragUs = num(frag, 'placeUsMean');
-    const binpackUs = num(ours, 'placeUsMean');
+    // CPU time of the place calls (the wall time's ratio moves with the machine's load).
+    const fragUs = num(frag, 'placeCpuUsMean');
+    const binpackUs = num(ours, 'placeCpuUsMean');
     figures.push({
-      figure: `[${trace}] GPUs allocated at 130 %, kernel fragmentation (frag at 90 % ${fixed(num(frag, 'fragAt90Pct'), 2, '%')})`,
-      ours: fixed(num(frag, 'allocatedPct'), 2, '%'),
-      anchor: `FGD ${paper('06-FGD', 'allocatedPct')}; target ≥ ${trace === 'default' ? '95.5' : '97.3'}%`,
+      figure: `[${trace}] GPUs allocated at 130 %, kernel fragmentation, mean / worst seed (frag at 90 % ${fixed(num(frag, 'fragAt90Pct'), 2, '%')})`,
+      ours: `${fixed(num(frag, 'allocatedPct'), 2, '%')} / ${fixed(num(frag, 'allocatedMin'), 2, '%')}`,
+      anchor: `FGD ${paper('06-FGD', 'allocatedPct')}; target ≥ ${trace === 'default' ? '95.6' : '97.4'}% in every seed`,
     });
     figures.push({
-      figure: `[${trace}] place time fragmentation / binpack, same run`,
-      ours: fixed(fragUs !== undefined && binpackUs ? fragUs / binpackUs : undefined, 1, '×'),
-      anchor: 'target ≤ 3×',
+      figure: `[${trace}] place CPU time fragmentation / binpack, same run`,
+      ours: fixed(fragUs !== undefined && binpackUs ? fragUs / binpackUs : undefined, 2, '×'),
+      anchor: 'target ≤ 2×',
     });
   }
   return figures;

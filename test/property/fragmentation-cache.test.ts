@@ -66,8 +66,12 @@ const opArb = fc.oneof(
   fc.record({ kind: fc.constant('sweep' as const), req: reqArb }),
 );
 
-/** Memory asks a `sweep` step places one request's shape with, in turn, on an unchanged state. */
-const SWEEP_MEMS = [0, 500, 1000, 2000, 3000, 5000, 8000] as const;
+/**
+ * Memory asks a `sweep` step places one request's shape with, in turn, on an unchanged
+ * state: rising, then falling, so the memory left after the pod crosses the workload's
+ * memory asks both ways (a slot filled at one level must not answer for a lower or a higher one).
+ */
+const SWEEP_MEMS = [0, 500, 1000, 2000, 3000, 5000, 8000, 5000, 3000, 2000, 1000, 500, 0] as const;
 
 const caseArb = fc.record({
   nodes: fc.array(
