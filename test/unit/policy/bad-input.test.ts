@@ -254,6 +254,7 @@ describe('loadPolicy on bad input', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]!.code).toBe('policy/unknown-field');
     expect(findings[0]!.hint).not.toBe('');
+    // The text is the behaviour here: the suggestion.
     expect(findings[0]!.hint).toContain('"reclaim"');
   });
 

@@ -84,6 +84,7 @@ describe('standings: derive', () => {
       ['cluster.yaml', 11, 'spec.jobs[2]'],
       ['cluster.yaml', 13, 'spec.jobs[4]'],
     ]);
+    // The text is the behaviour here: each warning says which standing the job gets, and why.
     expect(warned[0]!.message).toMatch(/a-serve.*runs borrowing \(its priority 6 is in A's selfPreemption.highPriority 6-9/);
     expect(warned[1]!.message).toMatch(/a-debug.*does not let it borrow \(priority 2 is not in A's selfPreemption.highPriority 6-9\).*runs idle/);
     expect(warned[2]!.message).toMatch(/b-new.*B's selfPreemption.highPriority: it has no selfPreemption/);
@@ -94,7 +95,8 @@ describe('standings: derive', () => {
     const { findings, standing } = load(snapshot('derive', full));
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(standing.get('a-serve')).toBe('idle/acceptable');
-    expect(findings.find((f) => f.message.includes('a-serve'))!.message).toMatch(/quota "P" above it has no room to lend/);
+    // The text is the behaviour here: the warning says why the job runs idle.
+    expect(findings.find((f) => f.code === 'policy/derived-standing' && f.message.includes('a-serve'))!.message).toMatch(/quota "P" above it has no room to lend/);
   });
 
   it('keeps a stated standing and counts it first', () => {
