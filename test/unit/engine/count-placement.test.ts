@@ -7,30 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { assignIndices } from '../../../src/engine/snapshot.js';
 import { openSession } from '../../helpers/session.js';
 import { codesOf } from '../../helpers/codes.js';
+import { clusterDoc, policyText, quotaEntry, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
-const policy = (cluster: string) => `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - { name: A, min: { gpu: 8 } }
-        - { name: B, min: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A, B] }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-${cluster}`;
+const policy = (body: string) => policyText(quotaTreeDoc(rootQuotaEntry(16, quotaEntry('A', 8) + quotaEntry('B', 8))), workspaceDoc(['A', 'B']), clusterDoc(body));
 
 describe('count-only placements', () => {
   it('assigns the lowest free aligned block after the explicit indices', () => {

@@ -5,33 +5,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../helpers/session.js';
+import { clusterDoc, jobEntry, jobsBlock, policyText, quotaEntry, quotaTreeDoc, workspaceDoc } from '../../helpers/policy-yaml.js';
 
-const POLICY = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - { name: A, min: { gpu: 32 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A] }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodes:
+const POLICY = policyText(
+  quotaTreeDoc(quotaEntry('A', 32, { root: true })),
+  workspaceDoc(['A']),
+  clusterDoc(
+    `  nodes:
     - { name: a100-0, gpus: 8, pool: p, gpuModel: NVIDIA-A100 }
     - { name: a100-1, gpus: 8, pool: p, gpuModel: NVIDIA-A100 }
     - { name: h100-0, gpus: 8, pool: p, gpuModel: NVIDIA-H100 }
     - { name: h100-1, gpus: 8, pool: p, gpuModel: NVIDIA-H100 }
-  jobs:
-    - { name: busy, workspace: ws, quota: A, module: DLC, priority: 5, pods: 1, resources: { gpu: 8 }, gpuModels: [NVIDIA-A100], placement: [ { node: a100-0, gpuCount: 8 } ] }
-`;
+` + jobsBlock(jobEntry('busy', 'A', 5, 8, 'gpuModels: [NVIDIA-A100], placement: [ { node: a100-0, gpuCount: 8 } ]')),
+  ),
+);
 
 describe('GPU models', () => {
   const s = openSession(POLICY);

@@ -14,25 +14,14 @@ import { measureDocument } from '../../../src/policy/cst-shape.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'yaml';
+import { quotaTreeDoc, rootQuotaEntry } from '../../helpers/policy-yaml.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const load = (text: string, path = 'p.yaml') => loadPolicy([{ path, text }], { now: NOW });
 const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - name: A
-          min: { gpu: 8 }
-        - name: B
-          min: { gpu: 8 }
-`;
+const TREE = quotaTreeDoc(rootQuotaEntry(16, '        - name: A\n          min: { gpu: 8 }\n        - name: B\n          min: { gpu: 8 }\n'));
+
 const PROMISE = `apiVersion: quotient.dev/v1
 kind: Promise
 metadata: { name: a-runs }
