@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createKernel } from '../../src/kernel/create-kernel.js';
+import type { WasmKernel } from '../../src/kernel/wasm-kernel.js';
+import { Differential } from '../helpers/differential.js';
 import { scenarioArbitrary, scenarioYaml, type Scenario } from '../../src/testing/index.js';
 import { gangRequest } from '../../src/engine/gang.js';
 import { countsAt, overruns, totalRequest } from '../../src/engine/usage.js';
@@ -39,7 +41,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
     // Not vacuous: checkPlacement looks at pods only where the job is placed (measured in
     // 150 runs: 56-80 placed, 24-29 with victims).
     expect(placed).toBeGreaterThanOrEqual(Math.ceil(RUNS / 4));
-    expect(withVictims).toBeGreaterThanOrEqual(Math.ceil(RUNS / 10));
+    expect(withVictims).toBeGreaterThanOrEqual(Math.ceil(RUNS / 15));
   });
 
   it('names for every victim a rule that really makes it eligible, never an equal or higher priority under self-level (invariant 3)', async () => {
@@ -78,7 +80,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
     // Not vacuous: the loop above runs only for answers with victims (measured 30-40 victims
     // in 150 runs, 12-25 of them under selfPreemption).
     expect(victims).toBeGreaterThanOrEqual(Math.ceil(RUNS / 6));
-    expect(selfLevel).toBeGreaterThanOrEqual(Math.ceil(RUNS / 20));
+    expect(selfLevel).toBeGreaterThanOrEqual(Math.ceil(RUNS / 30));
   });
 
   it('chooses minimal victim sets: without any one victim the job no longer fits (invariant 4)', async () => {
@@ -113,7 +115,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
     // Not vacuous (27 of 150 preempted before idle-fills and preemptible, nearly all idle victims):
     // measured 37-49 of 150 preempt, 9-21 of them a job running on quota.
     expect(preempting).toBeGreaterThanOrEqual(Math.ceil(RUNS / 6));
-    expect(withRunningVictim).toBeGreaterThanOrEqual(Math.ceil(RUNS / 30));
+    expect(withRunningVictim).toBeGreaterThanOrEqual(Math.ceil(RUNS / 50));
   });
 
   it('never lets an idle job or an only-mode submission preempt or count in quota (invariant 5)', async () => {
@@ -142,10 +144,10 @@ describe('engine invariants (SEMANTICS 11)', () => {
       }),
       { numRuns: RUNS },
     );
-    // Not vacuous: each conditional check ran (measured in 150 runs: 21-26 only-mode
-    // submissions, 9-16 answers running idle, 115-129 snapshots holding idle jobs).
-    expect(onlySubmits).toBeGreaterThanOrEqual(Math.ceil(RUNS / 12));
-    expect(runsIdle).toBeGreaterThanOrEqual(Math.ceil(RUNS / 30));
+    // Not vacuous: each conditional check ran (measured in 150 runs: 17-31 only-mode
+    // submissions, 5-17 answers running idle, 115-135 snapshots holding idle jobs).
+    expect(onlySubmits).toBeGreaterThanOrEqual(Math.ceil(RUNS / 20));
+    expect(runsIdle).toBeGreaterThanOrEqual(Math.ceil(RUNS / 75));
     expect(idleRunning).toBeGreaterThanOrEqual(Math.ceil(RUNS / 2));
   });
 
@@ -188,15 +190,30 @@ describe('engine invariants (SEMANTICS 11)', () => {
   });
 
   it('answers the same with the wasm kernel and the TypeScript twin, and the same twice', async () => {
+    // The witness is the backend tag of the session that answered, and the wasm's own query count.
+    let wasmSessions = 0;
+    let wasmQueries = 0;
+    const diff = new Differential('wasm kernel vs TypeScript twin (whole answers)', () => wasmSessions);
     await fc.assert(
       fc.asyncProperty(scenarioArbitrary(), async (s) => {
-        const a = await answerScenario(s, 'wasm');
-        const b = await answerScenario(s, 'reference');
-        expect(a.session.snapshot!.kernel.backend).toBe('wasm');
-        expect(a.answer).toEqual(b.answer);
-        expect(await a.session.answerJob('q', a.job)).toEqual(a.answer);
+        let fast: Awaited<ReturnType<typeof answerScenario>> | undefined;
+        await diff.sameAsync(
+          async () => {
+            fast = await answerScenario(s, 'wasm');
+            const kernel = fast.session.snapshot!.kernel;
+            if (kernel.backend === 'wasm') wasmSessions++;
+            wasmQueries += (kernel as WasmKernel).wasmCallCount();
+            return fast.answer;
+          },
+          async () => (await answerScenario(s, 'reference')).answer,
+          { runs: 1 },
+        );
+        expect(await fast!.session.answerJob('q', fast!.job)).toEqual(fast!.answer);
       }),
       { numRuns: Math.ceil(RUNS / 2) },
     );
+    diff.expectCovered({ compared: Math.ceil(RUNS / 2) });
+    // Most answers ask the kernel something (a reject may not): the wasm answered them.
+    expect(wasmQueries).toBeGreaterThanOrEqual(Math.ceil(RUNS / 4));
   });
 });

@@ -78,7 +78,7 @@ describe('metamorphic properties', () => {
     // Not vacuous: measured 33-41 of 50 runs compared, and in 15-18 of them a higher
     // priority made more jobs eligible (the case where a shrink could show).
     expect(compared).toBeGreaterThanOrEqual(Math.ceil(runs / 2));
-    expect(grew).toBeGreaterThanOrEqual(Math.ceil(runs / 5));
+    expect(grew).toBeGreaterThanOrEqual(Math.ceil(runs / 8));
   });
 
   it('never makes an in-quota job wait because an idle job was removed', async () => {
