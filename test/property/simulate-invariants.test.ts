@@ -100,7 +100,7 @@ function toJobs(rows: Row[]): SimJob[] {
  */
 const preempting: [Row[], RunRow[], number] = [
   [
-    ...(['A', 'A', 'B', 'B'] as const).map((team) => ({
+    ...(['A', 'A', 'B', 'B'] as const).map((team): Row => ({
       submit: 0,
       duration: 8 * 3_600_000,
       team,
@@ -112,7 +112,7 @@ const preempting: [Row[], RunRow[], number] = [
       restart: false,
       spot: undefined,
     })),
-    { submit: 600_000, duration: 3_600_000, team: 'A', priority: 9, pods: 1, gpu: 8, idle: 'none', checkpoint: undefined, restart: false, spot: undefined },
+    { submit: 600_000, duration: 3_600_000, team: 'A', priority: 9, pods: 1, gpu: 8 as const, idle: 'none', checkpoint: undefined, restart: false, spot: undefined },
   ],
   [undefined, undefined, undefined, undefined],
   1,

@@ -8,7 +8,7 @@ import { submit, twoTeams } from '../../helpers/two-teams.js';
 describe('noteAssignedIndices', () => {
   it("leaves an answer alone when every running job's GPU indices were given", async () => {
     const s = twoTeams();
-    const a = await s.answer('q', submit('A', 7));
+    const a = await s.answerJob('q', submit('A', 7));
     expect(noteAssignedIndices(a, s.snapshot!)).toBe(a);
   });
 
@@ -20,7 +20,7 @@ describe('noteAssignedIndices', () => {
         clusterDoc(nodeGroupLine(1) + jobsBlock(jobEntry('counted', 'A', 2, 8, 'placement: [ { node: n-0, gpuCount: 8 } ]'))),
       ),
     );
-    const a = await s.answer('q', submit('A', 7));
+    const a = await s.answerJob('q', submit('A', 7));
     expect(codesOf(a.reasons)).toContain('placement/indices-assigned');
     expect(a.victims.map((v) => v.job)).toEqual(['counted']);
     // The text is the behaviour here: the victim's sentence says its indices were Quotient's guess.

@@ -16,9 +16,9 @@ describe('GPU model reasons', () => {
   });
 
   it('adds nothing to an answer that did not wait or was not held back by the model', async () => {
-    const admitted = await s.answer('q', submit('A', 7));
+    const admitted = await s.answerJob('q', submit('A', 7));
     expect(noteModelBlock(admitted, snap, { ...submit('A', 7), gpuModels: ['H100'] })).toBe(admitted);
-    const waits = await s.answer('q', submit('B', 5));
+    const waits = await s.answerJob('q', submit('B', 5));
     expect(codesOf(noteModelBlock(waits, snap, submit('B', 5)).reasons)).toEqual(codesOf(waits.reasons));
   });
 });

@@ -18,19 +18,24 @@ describe('Session', () => {
 
   it('answers a WhatIf by name and an ad-hoc job alike, the same every time', async () => {
     const s = twoTeams();
-    const first = await s.answer('q', submit('A', 7));
+    const first = await s.answerJob('q', submit('A', 7));
     expect(first.decision).toBe('preempt');
-    expect(await s.answer('q', submit('A', 7))).toEqual(first);
+    expect(await s.answerJob('q', submit('A', 7))).toEqual(first);
   });
 
-  it('refuses a bad job with engine/invalid-job before answering', async () => {
-    await expect(twoTeams().answer('q', submit('A', 7, 8, { pods: 0 }))).rejects.toThrow(coded('engine/invalid-job'));
+  it('asks a request checked as a value: a bad job gives located findings with codes, no answer', async () => {
+    const s = twoTeams();
+    const bad = await s.ask({ submit: { name: 'x', workspace: 'ws', quota: 'A', module: 'DLC', priority: 7, pods: 0, resources: { gpu: 8 } } });
+    expect(bad.answer).toBeUndefined();
+    expect(bad.findings.map((f) => [f.code, f.path])).toEqual([['policy/non-positive', 'submit.pods']]);
+    const noSuch = await s.ask({ query: 'nope' });
+    expect(noSuch.findings.map((f) => f.code)).toEqual(['request/unknown-query']);
   });
 
   it('answers as a member, hiding what the member may not see, and refuses a stranger', async () => {
     const s = openSession(shippedBundle('team-isolation'));
     const w = s.policy.whatIfs.find((x) => x.name === 'team-a-service')!;
-    const seen = JSON.stringify(await s.answerAs(w.name, w.submit, 'bob'));
+    const seen = JSON.stringify(await s.answerJob(w.name, w.submit, { viewer: s.viewer('bob') }));
     expect(seen).toContain('(hidden: workspace-c)');
     expect(s.knows('bob')).toBe(true);
     expect(() => s.viewer('nobody')).toThrow(coded('cli/unknown-user'));

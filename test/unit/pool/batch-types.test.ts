@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFiles, encodeFiles } from '../../../src/engine/batch-types.js';
+import { decodeFiles, encodeFiles } from '../../../src/pool/batch-types.js';
 
 describe('batch messages', () => {
   it('carries policy files through shared memory unchanged, unicode included', () => {
