@@ -211,6 +211,7 @@ describe('a YAML alias inside the node it names', () => {
     expect(check.status, check.stderr).toBe(1);
     const { findings } = JSON.parse(check.stdout) as { findings: Array<{ code: string; file: string; line: number; column: number; path: string; hint: string }> };
     expect(findings.map((f) => [f.code, f.file, f.line, f.column, f.path])).toEqual([['policy/recursive-alias', quotas, 14, 23, 'spec.quotas[0].children[1].children[0]']]);
+    // The text is the behaviour here: the hint says why the alias cannot stand.
     expect(findings[0]?.hint).toMatch(/cannot refer to the node that contains it/);
     for (const args of [
       ['whatif', p],

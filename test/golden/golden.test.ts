@@ -1,12 +1,13 @@
 /**
  * Runs every golden case (test/golden/<topic>/<case>.yaml) on both kernels and compares
- * the fields each Expect pins. The expected answers are written by hand from
- * SEMANTICS.md, not generated.
+ * the fields each Expect pins, and the answer's reason codes in order (the sentence
+ * beside a code only where the Expect gives its text). The expected answers are written
+ * by hand from SEMANTICS.md, not generated.
  */
 import { fileURLToPath } from 'node:url';
 import { dirname, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadGoldenCases, type Expect } from '../helpers/golden.js';
+import { expectedCode, expectedTexts, loadGoldenCases, type Expect } from '../helpers/golden.js';
 import { answerAll, openSession } from '../helpers/session.js';
 import type { Answer } from '../../src/engine/answer.js';
 
@@ -37,7 +38,14 @@ describe.each(['wasm', 'reference'] as const)('golden cases (%s kernel)', (backe
       expect(answer, `no WhatIf named ${name}`).toBeDefined();
       const { reasons, query: _q, ...pinned } = exp;
       expect(pick(answer!, exp), `answer to ${name}`).toEqual(pinned);
-      for (const r of reasons ?? []) expect(answer!.reasons.map((x) => x.message).join('\n'), `reasons of ${name}`).toContain(r);
+      // The reasons by code, in order; the sentence only where the case is about its wording.
+      expect(
+        answer!.reasons.map((r) => r.code),
+        `reason codes of ${name}`,
+      ).toEqual(reasons.map(expectedCode));
+      reasons.forEach((r, i) => {
+        for (const text of expectedTexts(r)) expect(answer!.reasons[i]!.message, `reason ${i} (${expectedCode(r)}) of ${name}`).toContain(text);
+      });
     }
     // Answering never changes the snapshot (Kueue's snapshot-unchanged check).
     expect(JSON.stringify(session.snapshot?.state)).toBe(snapshotBefore);

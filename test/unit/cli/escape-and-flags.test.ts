@@ -8,6 +8,7 @@ import { MAX_SEED, runsFlag, seedFlag, workersFlag } from '../../../src/cli/flag
 import { renderFindings, snippet } from '../../../src/cli/render-findings.js';
 import { escapeDisplay, escapeJson, escapeTerminal, unsafeCharacter } from '../../../src/model/display-text.js';
 import type { Finding } from '../../../src/errors.js';
+import { coded } from '../../helpers/codes.js';
 
 describe('escaping', () => {
   it('makes every control, bidi and separator character visible', () => {
@@ -69,20 +70,20 @@ describe('flags', () => {
   it('--seed: 0 to 2^32-1, nothing else, never wrapped', () => {
     expect(seedFlag('0')).toBe(0);
     expect(seedFlag(String(MAX_SEED))).toBe(MAX_SEED);
-    for (const bad of ['', ' ', '4294967296', '-1', '1.5', '1e3', '0x10', 'abc']) expect(() => seedFlag(bad), bad).toThrow(/--seed must be a whole number from 0 to 4294967295/);
+    for (const bad of ['', ' ', '4294967296', '-1', '1.5', '1e3', '0x10', 'abc']) expect(() => seedFlag(bad), bad).toThrow(coded('cli/bad-seed'));
     expect(seedFlag(undefined, 2 ** 31 + 5)).toBe(5);
   });
 
   it('--runs: 1 to the budget', () => {
     expect(runsFlag('200')).toBe(200);
-    expect(() => runsFlag('0')).toThrow(/positive whole number/);
-    expect(() => runsFlag('1000001')).toThrow(/budget of 100,000/);
+    expect(() => runsFlag('0')).toThrow(coded('cli/bad-runs'));
+    expect(() => runsFlag('1000001')).toThrow(coded('cli/too-many-runs'));
   });
 
   it('--workers: capped to the cores', () => {
     expect(workersFlag('2', 4)).toBe(2);
     expect(workersFlag('200', 4)).toBe(4);
-    expect(() => workersFlag('0', 4)).toThrow(/positive whole number/);
-    expect(() => workersFlag('', 4)).toThrow(/positive whole number/);
+    expect(() => workersFlag('0', 4)).toThrow(coded('cli/bad-workers'));
+    expect(() => workersFlag('', 4)).toThrow(coded('cli/bad-workers'));
   });
 });

@@ -42,6 +42,7 @@ describe('readJobs', () => {
       [3, 'checkpoint', 'trace/bad-value'],
       [3, 'autoRestart', 'trace/bad-value'],
     ]);
+    // The text is the behaviour here: the finding shows the cell's field and value.
     expect(w.rejected[0]!.message).toContain('submit = "soon"');
   });
 
@@ -104,6 +105,7 @@ describe('readJobs', () => {
       [5, 21, 'gpu', 'trace/bad-value'],
       [6, 1, '', 'trace/bad-csv'],
     ]);
+    // The text is the behaviour here: the finding shows the cell's field and value.
     expect(w.rejected[0]!.message).toContain('duration = "soon"');
     // A header cell that names no field is located the same way (after a comment line and a BOM).
     const header = readJobs('jobs.csv', `\uFEFF# jobs\nname,"submit",gpus,duration,quota\n`, ctx).rejected;
@@ -130,6 +132,7 @@ describe('readJobs', () => {
       [5, '', 'trace/bad-csv'],
       [6, 'submit', 'trace/bad-value'],
     ]);
+    // The text is the behaviour here: the finding counts the row's fields and the header's columns.
     expect(w.rejected[0]!.message).toBe('the row has 3 field(s), the header 5 column(s)');
     // --strict stops at the first bad row by line, a parser one included.
     expect(findings(`${head}\na,0,1h,TeamA,8\noops,2h\nd,zz,1h,TeamA,8\n`, 'jobs.csv', true).got).toEqual([[3, '', 'trace/bad-csv']]);

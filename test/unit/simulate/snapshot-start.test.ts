@@ -12,6 +12,7 @@ import { readBundles } from '../../../src/policy/read-files.js';
 import { simulate, type SimInput } from '../../../src/simulate/simulator.js';
 import { runningAtStart } from '../../../src/simulate/snapshot-start.js';
 import type { SimJob } from '../../../src/simulate/workload.js';
+import { spotClusterYaml } from '../../helpers/spot-example.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -64,17 +65,10 @@ describe('a simulation starts from the snapshot', () => {
     const quotas = { path: 'quotas.yaml', text: readFileSync('policies/spot-market/quotas.yaml', 'utf8') };
     const cluster = {
       path: 'cluster.yaml',
-      text: `apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T00:00:00Z
-  nodeGroups:
-    - { prefix: lj-, count: 4, gpus: 8, pool: lingjun-pool }
-  jobs:
-    - { name: a-low, workspace: team-a, quota: TeamA, module: DLC, priority: 2, pods: 2, resources: { gpu: 8 }, startedAt: 2026-11-19T21:00:00Z, checkpoint: { every: 1h, last: 2026-11-19T23:40:00Z }, expectedEnd: 2026-11-20T10:00:00Z }
-    - { name: b-run, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, duration: 3h, startedAt: 2026-11-19T23:00:00Z }
-`,
+      text: spotClusterYaml([
+        '{ name: a-low, workspace: team-a, quota: TeamA, module: DLC, priority: 2, pods: 2, resources: { gpu: 8 }, startedAt: 2026-11-19T21:00:00Z, checkpoint: { every: 1h, last: 2026-11-19T23:40:00Z }, expectedEnd: 2026-11-20T10:00:00Z }',
+        '{ name: b-run, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, duration: 3h, startedAt: 2026-11-19T23:00:00Z }',
+      ]),
     };
     const loaded = loadPolicy([quotas, cluster], { now: 0 });
     expect(loaded.findings.filter((f) => f.severity === 'error')).toEqual([]);

@@ -9,6 +9,8 @@ import type { InputFile } from '../../../src/policy/source-doc.js';
 import { readBundles } from '../../../src/policy/read-files.js';
 import { canEstimate } from '../../../src/engine/estimate.js';
 import { estimateStart } from '../../../src/simulate/start-estimate.js';
+import { spotClusterYaml } from '../../helpers/spot-example.js';
+import { policyDoc, policyText } from '../../helpers/policy-yaml.js';
 
 function open(files: InputFile[]): Session {
   const { session, findings } = Session.open(files, { backend: 'wasm', now: 0 });
@@ -59,24 +61,14 @@ describe('start estimates', () => {
     const quotas = { path: 'quotas.yaml', text: readFileSync('policies/spot-market/quotas.yaml', 'utf8') };
     const cluster = {
       path: 'cluster.yaml',
-      text: `apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T00:00:00Z
-  nodeGroups:
-    - { prefix: lj-, count: 4, gpus: 8, pool: lingjun-pool }
-  jobs:
-    - { name: a-hi, workspace: team-a, quota: TeamA, module: DLC, priority: 8, resources: { gpu: 8 }, expectedEnd: 2026-11-20T01:00:00Z, placement: [{ node: lj-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }
-    - { name: a-lo, workspace: team-a, quota: TeamA, module: DLC, priority: 2, resources: { gpu: 8 }, placement: [{ node: lj-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }
-    - { name: b-hi, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: WhatIf
-metadata: { name: urgent }
-spec:
-  submit: { name: urgent, workspace: team-a, quota: TeamA, module: DLC, priority: 8, pods: 2, resources: { gpu: 8 } }
-`,
+      text: policyText(
+        spotClusterYaml([
+          '{ name: a-hi, workspace: team-a, quota: TeamA, module: DLC, priority: 8, resources: { gpu: 8 }, expectedEnd: 2026-11-20T01:00:00Z, placement: [{ node: lj-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }',
+          '{ name: a-lo, workspace: team-a, quota: TeamA, module: DLC, priority: 2, resources: { gpu: 8 }, placement: [{ node: lj-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }',
+          '{ name: b-hi, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 } }',
+        ]),
+        policyDoc('WhatIf', 'urgent', '  submit: { name: urgent, workspace: team-a, quota: TeamA, module: DLC, priority: 8, pods: 2, resources: { gpu: 8 } }\n'),
+      ),
     };
     const e = (await estimates(open([quotas, cluster]))).get('urgent')!;
     expect(e).toMatchObject({ start: '2026-11-20T01:00:00.000Z', inHours: 1, queueStrategy: 'intelligent', standing: 'in-quota', victims: ['a-lo'], withoutExpectedEnd: ['a-lo', 'b-hi'] });
