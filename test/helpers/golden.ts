@@ -16,6 +16,12 @@ export interface Expect {
   placement?: Array<Record<string, unknown>>;
   /** Substrings that must each appear in some reason. */
   reasons?: string[];
+  /**
+   * The answer's `queue` (SEMANTICS 8): the keys named are compared; `started` in order,
+   * each entry by the keys it names; `heldBy` by the keys it names (its `reasons` as
+   * substrings of its reasons' sentences), or `null`.
+   */
+  queue?: { position?: number; strategy?: string; started?: Array<Record<string, unknown>>; heldBy?: (Record<string, unknown> & { reasons?: string[] }) | null };
 }
 
 export interface GoldenCase {
