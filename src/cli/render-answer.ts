@@ -3,6 +3,7 @@ import { formatGpu } from '../model/resources.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 import { describeSnapshot } from './snapshot-note.js';
+import type { QueueAnswer, QueuedJobAnswer } from '../engine/answer.js';
 import type { StartEstimate } from '../engine/estimate.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 
@@ -62,6 +63,7 @@ export function renderAnswer(a: FullAnswer, width = terminalWidth()): string {
     lines.push(`  ${a.decision === 'wait' || a.decision === 'reject' ? 'why not:' : 'why:'}`);
     for (const r of a.reasons) lines.push(`    - ${r.message}`);
   }
+  if (a.queue) lines.push(...renderQueue(a.queue, a.quota));
   if (a.estimate) lines.push(...renderEstimate(a.estimate, a.quota));
   if (a.notes.length) {
     lines.push('  note:');
@@ -78,4 +80,13 @@ function renderEstimate(e: StartEstimate, quota: string): string[] {
       ? `  ${colour.bold('estimated start:')} none — ${e.reason ?? ''}; ${where}`
       : `  ${colour.bold('estimated start:')} ${e.start} (in ${e.inHours} h), ${where}; runs ${e.standing}${e.victims.length ? `, preempting ${e.victims.join(', ')}` : ''}`;
   return [head, '  the estimate assumes:', ...e.assumptions.map((x) => `    - ${x}`)];
+}
+
+/** The queues at the snapshot time (SEMANTICS 8): the job's place, the queued jobs served before it, the one holding it. */
+function renderQueue(q: QueueAnswer, quota: string): string[] {
+  const name = (j: QueuedJobAnswer): string => ('hidden' in j ? `${j.job} ${j.quota} ${j.priorityBand}` : `${j.job} (${j.quota}, priority ${j.priority})`);
+  const lines = [`  ${colour.bold('queue:')} position ${q.position} in ${quota} (${q.strategy})${q.started.length ? `; ${q.started.length} queued job(s) taken as started first` : ''}`];
+  for (const s of q.started) lines.push(`    - ${name(s)}: ${s.decision}, runs ${s.standing}${s.victims.length ? `, preempting ${s.victims.join(', ')}` : ''}`);
+  if (q.heldBy) lines.push(`  ${colour.bold('held by:')} ${name(q.heldBy)}, which cannot run now`);
+  return lines;
 }

@@ -19,7 +19,7 @@ export function renderReport(r: Report): string {
     `  workload: ${r.workload.synthetic ? r.workload.source : `${r.workload.source}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`}`,
   );
   out.push(
-    `  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
+    `  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}${r.cluster.queuedAtStart ? `, ${r.cluster.queuedAtStart} queued` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
   );
   out.push(`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
   out.push(

@@ -4,9 +4,9 @@ import { checkOutputFile, refuseEmptyPath, writeOutputFile, type OutputFileOptio
 import { noteReadFile } from '../io/input-registry.js';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { QuotientError, sortFindings } from '../errors.js';
+import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
-import { runningAtStart } from '../simulate/snapshot-start.js';
+import { queuedAtStart, runningAtStart } from '../simulate/snapshot-start.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { noteSnapshot } from './snapshot-note.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
@@ -15,7 +15,7 @@ import { marketSeries, readMarketFiles, type TypeSeries } from '../simulate/mark
 import { readJobs } from '../simulate/read-jobs.js';
 import type { Report } from '../simulate/report.js';
 import { simulate } from '../simulate/simulator.js';
-import type { Workload } from '../simulate/workload.js';
+import type { SimJob, Workload } from '../simulate/workload.js';
 import { EXIT } from './exit.js';
 import { cycleFlag, kernelFlag, kernelOption, numberFlag, outputOptions, seedFlag, untilFlag } from './flags.js';
 import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/number-limits.js';
@@ -240,11 +240,13 @@ export function clusterNodes(policy: Policy, label: string): ClusterNode[] {
  * the nodes of --cluster they have nowhere to be: the run starts empty, and the report's
  * notes and stderr say so.
  */
-function snapshotStart(policy: Policy, otherNodes: boolean): { running?: RunningJob[]; notes?: string[] } {
+function snapshotStart(policy: Policy, otherNodes: boolean): { running?: RunningJob[]; queued?: SimJob[]; notes?: string[] } {
   const c = policy.cluster;
-  if (!c || c.jobs.length === 0) return {};
-  if (!otherNodes) return { running: runningAtStart(c) };
-  const note = `the ${c.jobs.length} running job(s) of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
+  const queued = c?.queue?.length ?? 0;
+  if (!c || (c.jobs.length === 0 && queued === 0)) return {};
+  if (!otherNodes) return { running: runningAtStart(c), ...(queued ? { queued: queuedAtStart(c) } : {}) };
+  const jobs = [`${c.jobs.length} running job(s)`, ...(queued ? [`${queued} queued job(s)`] : [])].join(' and ');
+  const note = `the ${jobs} of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
   log(`note: ${note}`);
   return { notes: [note] };
 }

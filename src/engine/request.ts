@@ -115,11 +115,20 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
   const read = readJob(doc, prefix, r.submit, ctx.names);
   if (!read.job) return { findings: read.findings };
   const clash = ctx.snapshot.jobIndex.get(read.job.name);
-  // A submitted job may not take the name of a running job the asker can see: its answer
-  // would read as that job's. The name of a job the asker may not see is theirs to use:
-  // refusing it would confirm a job they may not know of.
-  if (clash !== undefined && (!viewer || viewer.canSee(ctx.snapshot.job(clash)))) {
-    const f = findingAt(doc, [...prefix, 'name'], 'policy/duplicate-job', `the submitted job "${read.job.name}" has the name of a running job`, 'give the submission a name no running job has');
+  const queued = ctx.snapshot.cluster.queue?.find((j) => j.name === read.job.name);
+  // A submitted job may not take the name of a running or queued job the asker can see:
+  // its answer would read as that job's. The name of a job the asker may not see is
+  // theirs to use: refusing it would confirm a job they may not know of.
+  const taken = clash !== undefined ? ctx.snapshot.job(clash) : queued;
+  if (taken && (!viewer || viewer.canSee(taken))) {
+    const what = clash !== undefined ? 'running' : 'queued';
+    const f = findingAt(
+      doc,
+      [...prefix, 'name'],
+      'policy/duplicate-job',
+      `the submitted job "${read.job.name}" has the name of a ${what} job`,
+      'give the submission a name no running or queued job has',
+    );
     return { findings: [{ ...f, stage: 'build' }] };
   }
   return { read: { query: origin.query ?? 'submit', job: read.job, viewer, estimate }, findings: read.findings };
@@ -147,7 +156,7 @@ export function requestMemoKey(request: unknown, origin: RequestOrigin, snapshot
   const submit = r.submit;
   if (typeof submit !== 'object' || submit === null || Array.isArray(submit)) return undefined;
   const name = (submit as Record<string, unknown>).name;
-  if (typeof name !== 'string' || name === '' || unsafeCharacter(name) !== undefined || snapshot.jobIndex.has(name)) return undefined;
+  if (typeof name !== 'string' || name === '' || unsafeCharacter(name) !== undefined || snapshot.jobIndex.has(name) || snapshot.cluster.queue?.some((j) => j.name === name)) return undefined;
   const estimate = estimates && r.estimate !== false;
   const key = requestKey(submit, `submit;${snapshot.cluster.at};${estimate ? 'e' : ''};`, KEEP_SRC);
   return key === undefined ? undefined : { key, query: origin.query ?? 'submit', name };

@@ -97,7 +97,9 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
   });
   // The total counts only victims the viewer may see: it never reveals a hidden job's lost work.
   const scrubbed = (r: Answer['reasons'][number]) => ({ ...r, message: scrub(r.message) });
-  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed) };
+  // A queue's holder's reasons were written for the viewer (queue-answer.ts); scrubbed all the same, as every sentence here.
+  const queue = answer.queue?.heldBy ? { queue: { ...answer.queue, heldBy: { ...answer.queue.heldBy, reasons: answer.queue.heldBy.reasons.map(scrubbed) } } } : {};
+  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed), ...queue };
 }
 
 /**

@@ -281,12 +281,26 @@ export interface ClusterNode {
   src: Source;
 }
 
+/**
+ * A job waiting in its quota's queue at the snapshot time (SEMANTICS 8, "Queues at one
+ * instant"): it holds nothing and counts in no usage. A what-if serves the queues before
+ * its own job; a simulation from the snapshot starts with them waiting.
+ */
+export interface QueuedJob extends JobSpec {
+  /** Epoch ms it was submitted, at or before the snapshot's `at`: its place in the queue. */
+  submittedAt: number;
+  /** ms of running time it needs once started (simulations end it then); absent: runs on. */
+  duration?: number;
+}
+
 export interface Cluster {
   name: string;
   /** Epoch ms: the snapshot's time; lost work is counted up to it. */
   at: number;
   nodes: ClusterNode[];
   jobs: RunningJob[];
+  /** The jobs waiting at the snapshot time, in file order; absent or empty: no queue. */
+  queue?: QueuedJob[];
   src: Source;
 }
 

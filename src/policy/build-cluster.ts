@@ -1,17 +1,19 @@
 /**
- * Cluster documents → one snapshot: nodes (from groups and one by one) and running
- * jobs with their standing and placement. Several Cluster documents merge into one.
+ * Cluster documents → one snapshot: nodes (from groups and one by one), running jobs
+ * with their standing and placement, and the queue (build-queue.ts). Several Cluster
+ * documents merge into one.
  * Checks: duplicate nodes and jobs, unknown pools, placements that name unknown nodes,
  * GPUs beyond the node, the wrong number of pods or GPUs, GPUs another job holds, the
  * wrong pool; standings that contradict the job's idle mode.
  */
-import type { Cluster, ClusterNode, JobSpec, PodPlacementSpec, Pool, RunningJob, Standing } from '../model/policy.js';
+import type { Cluster, ClusterNode, JobSpec, PodPlacementSpec, Pool, QueuedJob, RunningJob, Standing } from '../model/policy.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { MILLI_PER_GPU, shareMilli } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { accessRefusal } from './access.js';
 import { buildJobSpec, type NameIndex } from './build-job.js';
 import { formatCount, MAX_CLUSTER_NODES } from './number-limits.js';
+import { buildQueue } from './build-queue.js';
 import { parseDurationField, parseTimeField } from './parse-fields.js';
 import type { ClusterSpec, RunningJobInput } from './schema.js';
 import { sourceText } from '../model/source.js';
@@ -134,7 +136,13 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       }
     });
   }
-  return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, src: sourceAt(first.sd, []) }, origins };
+  // The jobs waiting at the snapshot time (build-queue.ts), after every running job: a name is the running job's first.
+  const queue: QueuedJob[] = [];
+  for (const td of clusterDocs) {
+    const spec = td.spec as ClusterSpec;
+    if (spec.queue) queue.push(...buildQueue(c, td.sd, spec.queue, { names, at: snapshotAt, atBroken, origins }));
+  }
+  return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, ...(queue.length ? { queue } : {}), src: sourceAt(first.sd, []) }, origins };
 }
 
 function buildRunningJob(

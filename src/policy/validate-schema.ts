@@ -283,6 +283,8 @@ function allFieldNames(): string[] {
 
 /** "did you mean" for a misspelt field: the known field at the smallest edit distance. */
 function suggestField(key: string): string {
+  // A field of other objects (a queued job's `standing`): suggesting the same name would say nothing.
+  if (allFieldNames().includes(key)) return `"${key}" is a field of other objects, not of this one; remove it, or see docs/policy-format.md for the fields this object takes`;
   const best = nearest(key, allFieldNames());
   return best !== undefined
     ? `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`

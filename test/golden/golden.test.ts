@@ -20,6 +20,27 @@ function pick(answer: Answer, exp: Expect): Record<string, unknown> {
   if ('standing' in exp) got.standing = answer.standing;
   if (exp.victims) got.victims = answer.victims.map((v, i) => pickKeys(v as unknown as Record<string, unknown>, exp.victims![i] ?? exp.victims![0]!));
   if (exp.placement) got.placement = answer.placement.map((p, i) => pickKeys(p as unknown as Record<string, unknown>, exp.placement![i] ?? exp.placement![0]!));
+  if (exp.queue) got.queue = pickQueue(answer, exp.queue);
+  return got;
+}
+
+/** The keys of the answer's `queue` an Expect names; a held job's reasons become the expected substrings each one's sentences contain. */
+function pickQueue(answer: Answer, like: NonNullable<Expect['queue']>): Record<string, unknown> | undefined {
+  const q = answer.queue;
+  if (!q) return undefined;
+  const got: Record<string, unknown> = {};
+  if ('position' in like) got.position = q.position;
+  if ('strategy' in like) got.strategy = q.strategy;
+  if (like.started) got.started = q.started.map((s, i) => pickKeys(s as unknown as Record<string, unknown>, like.started![i] ?? like.started![0] ?? {}));
+  if ('heldBy' in like) {
+    const want = like.heldBy;
+    if (want === null || !q.heldBy) got.heldBy = q.heldBy;
+    else {
+      const { reasons: wanted, ...keys } = want;
+      const text = q.heldBy.reasons.map((r) => r.message).join('\n');
+      got.heldBy = { ...pickKeys(q.heldBy, keys), ...(wanted ? { reasons: wanted.filter((r) => text.includes(r)) } : {}) };
+    }
+  }
   return got;
 }
 

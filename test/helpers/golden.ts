@@ -18,6 +18,12 @@ export interface Expect {
   placement?: Array<Record<string, unknown>>;
   /** The answer's reasons, in order: each its code, with the text the case is about where it is. */
   reasons: ExpectedReason[];
+  /**
+   * The answer's `queue` (SEMANTICS 8): the keys named are compared; `started` in order,
+   * each entry by the keys it names; `heldBy` by the keys it names (its `reasons` as
+   * substrings of its reasons' sentences), or `null`.
+   */
+  queue?: { position?: number; strategy?: string; started?: Array<Record<string, unknown>>; heldBy?: (Record<string, unknown> & { reasons?: string[] }) | null };
 }
 
 /**
