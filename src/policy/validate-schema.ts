@@ -387,14 +387,14 @@ function unsafeStrings(sd: Doc, value: unknown, prefix: readonly PathSeg[] = [])
     const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));
     if (!bad) return;
     const path = pathOf(entry);
-    const what = key ? `the key "${escapeDisplay(text)}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text)}")`;
+    const what = key ? `the key "${escapeDisplay(text).text}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text).text}")`;
     out.push(
       findingAt(
         sd,
         path,
         'policy/control-character',
         `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`,
-        'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
+        'names and values may not hold control, bidirectional, line-separator or zero-width characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
         { key },
       ),
     );
