@@ -11,7 +11,7 @@
 import pc from 'picocolors';
 import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
-import { Display, escapeDisplay, escapeEchoing, escapeJson, escapeKeepingLines, escapeTerminal, paintedDisplay, unsafeCharacter, type Shown } from '../model/display-text.js';
+import { Display, escapeDisplay, escapeDocument, escapeEchoing, escapeTerminal, paintedDisplay, unsafeCharacter, type Shown } from '../model/display-text.js';
 
 export type Format = 'table' | 'json' | 'yaml';
 
@@ -56,7 +56,7 @@ export function report<B extends object>(kind: ReportKind, body: B): { apiVersio
 
 /**
  * Prints a document in a machine format. No character a terminal obeys is printed raw:
- * JSON escapes them all (`escapeJson` adds the ones JSON.stringify leaves); YAML that
+ * JSON escapes them all (`escapeDocument` adds the ones JSON.stringify leaves); YAML that
  * would carry one (the yaml library leaves bidi and C1 characters raw) is printed as
  * JSON instead, which every YAML 1.2 parser reads as the same document.
  */
@@ -70,7 +70,7 @@ export function printYamlStream(docs: readonly unknown[]): void {
 }
 
 function jsonText(doc: unknown): string {
-  return `${escapeJson(JSON.stringify(doc, null, 2))}\n`;
+  return `${escapeDocument(JSON.stringify(doc, null, 2))}\n`;
 }
 
 function safeYamlText(doc: unknown): string {
@@ -91,11 +91,12 @@ export function yamlText(doc: unknown): string {
 
 /**
  * Prints YAML text Quotient wrote with comments (an imported snapshot): its line feeds
- * are its layout, any other unsafe character is escaped (`escapeKeepingLines`), which
- * the importers never leave (a name with one is rewritten or refused there).
+ * and tabs are its layout, any other unsafe character becomes `\uXXXX` (`escapeDocument`:
+ * the same character again in a double-quoted string, which is how the yaml library
+ * writes a string holding a control character). The importers leave none in a name.
  */
 export function printYamlText(text: string): void {
-  process.stdout.write(escapeKeepingLines(text).text);
+  process.stdout.write(escapeDocument(text));
 }
 
 /** Prints text for people on stdout, a line feed after it. */

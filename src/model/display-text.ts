@@ -210,14 +210,18 @@ export function escapeTerminal(text: string): string {
   return text.replace(TERMINAL, (m) => (m.length > 1 || m === '\n' || m === '\t' ? m : escapeOne(m)));
 }
 
-/** The unsafe characters JSON.stringify leaves raw: all but the C0 controls. */
-const BEYOND_JSON = new RegExp(`(?![\\u0000-\\u001f])[${UNSAFE_CLASS}]`, 'g');
+/** The unsafe characters a machine document may not hold raw: all but its layout's line feeds and tabs. */
+const IN_DOCUMENT = new RegExp(`(?![\\t\\n])[${UNSAFE_CLASS}]`, 'g');
 
 /**
- * JSON text safe for a terminal: JSON.stringify escapes C0 controls, this escapes the
- * rest of the unsafe set (DEL, C1, bidi, separators, invisibles) as `\uXXXX`, which any JSON parser
- * reads back as the same character.
+ * A JSON or YAML document Quotient wrote, safe for a terminal: each unsafe character
+ * but the line feeds and tabs of its layout as `\uXXXX`. JSON.stringify has escaped the
+ * C0 controls of its strings already, so in JSON this escapes the rest (DEL, C1, bidi,
+ * separators, invisibles), which any JSON parser reads back as the same character; in
+ * a YAML double-quoted string `\uXXXX` is the same escape. (In a YAML comment or plain
+ * scalar it is text: the writers quote such strings, and the importers rewrite or
+ * refuse such names before.)
  */
-export function escapeJson(json: string): string {
-  return json.replace(BEYOND_JSON, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+export function escapeDocument(json: string): string {
+  return json.replace(IN_DOCUMENT, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }

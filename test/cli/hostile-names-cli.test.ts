@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { escapeDisplay } from '../../src/model/display-text.js';
 import { dirtOf, hostileName } from '../helpers/hostile-text.js';
 import { ROOT } from '../helpers/run-cli.js';
@@ -32,7 +33,9 @@ interface Run {
 
 function quotient(args: string[], colours: boolean): Run {
   const env = colours ? { ...process.env, NO_COLOR: undefined, FORCE_COLOR: '1' } : { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined };
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...env, COLUMNS: '100' }, timeout: 120_000 });
+  // No argument can hold a NUL (the C strings of argv end there): a user's shell sends U+0001 at most.
+  const argv = args.map((a) => a.replace(/\0/g, '\u0001'));
+  const r = spawnSync(process.execPath, [MAIN, ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...env, COLUMNS: '100' }, timeout: 120_000 });
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', colours };
 }
 
@@ -68,7 +71,7 @@ const csvCell = (h: string): string => `"${h.replace(/"/g, '""')}"`;
 const TRACE_HEAD = 'name,submit,duration,quota,module,priority,pods,gpu';
 
 /** Each place a name can come from, and the command that prints it. */
-const SCENARIOS: Array<{ name: string; run: (h: string, colours: boolean) => Run }> = [
+const SCENARIOS: Array<{ name: string; run: (h: string, colours: boolean) => Run; yaml?: true }> = [
   {
     name: 'check: a quota name',
     run: (h, colours) => {
@@ -133,6 +136,7 @@ const SCENARIOS: Array<{ name: string; run: (h: string, colours: boolean) => Run
   },
   {
     name: 'import kubectl: node and pod names',
+    yaml: true,
     run: (h, colours) => {
       const state = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/interop/kubectl-state.json'), 'utf8')) as { items: Array<{ kind: string; metadata: { name: string; namespace?: string } }> };
       const node = state.items.find((i) => i.kind === 'Node')!;
@@ -146,6 +150,7 @@ const SCENARIOS: Array<{ name: string; run: (h: string, colours: boolean) => Run
   },
   {
     name: 'import volcano: a queue name',
+    yaml: true,
     run: (h, colours) => {
       const file = join(dir, `queues-${made++}.json`);
       const queue = (name: string, parent: string) => ({ apiVersion: 'scheduling.volcano.sh/v1beta1', kind: 'Queue', metadata: { name }, spec: { parent, deserved: { 'nvidia.com/gpu': '8' } } });
@@ -197,9 +202,15 @@ describe('every command, on hostile names', () => {
         const dirt = dirtOf(out, r.colours);
         if (dirt) problems.push(`${what}: ${stream}: ${dirt}`);
       }
-      if (![0, 1, 2].includes(r.status ?? -1) || /internal error|\n\s+at /.test(r.stderr)) problems.push(`${what}: exit ${r.status}: ${r.stderr.slice(0, 300)}`);
+      if (![0, 1, 2].includes(r.status ?? -1) || /internal error|\n\s+at .*\(.*:\d+:\d+\)/.test(r.stderr)) problems.push(`${what}: exit ${r.status}: ${r.stderr.slice(0, 300)}`);
+      // An imported document stays YAML: whatever the escaping did to it, it still parses.
+      if (s.yaml && r.status === 0) {
+        const errors = parseAllDocuments(r.stdout).flatMap((d) => d.errors);
+        if (errors.length) problems.push(`${what}: the YAML on stdout does not parse: ${errors[0]!.message}`);
+      }
       if (reached(h, r.stdout + r.stderr)) reachedBy.set(s.name, (reachedBy.get(s.name) ?? 0) + 1);
     });
+    if (process.env.QUOTIENT_HOSTILE_REPORT) writeFileSync(process.env.QUOTIENT_HOSTILE_REPORT, JSON.stringify({ problems, reachedBy: Object.fromEntries(reachedBy) }, null, 1));
     expect(problems).toEqual([]);
     // Each command echoed the name (escaped) in at least one of its two runs; most in both.
     expect(Object.fromEntries(SCENARIOS.map((s) => [s.name, (reachedBy.get(s.name) ?? 0) >= 1]))).toEqual(Object.fromEntries(SCENARIOS.map((s) => [s.name, true])));

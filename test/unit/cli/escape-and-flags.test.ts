@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SEED, runsFlag, seedFlag, workersFlag } from '../../../src/cli/flags.js';
 import { renderFindings, snippet } from '../../../src/cli/render-findings.js';
-import { escapeDisplay, escapeJson, escapeTerminal, unsafeCharacter } from '../../../src/model/display-text.js';
+import { escapeDisplay, escapeDocument, escapeTerminal, unsafeCharacter } from '../../../src/model/display-text.js';
 import type { Finding } from '../../../src/errors.js';
 
 describe('escaping', () => {
@@ -21,7 +21,7 @@ describe('escaping', () => {
 
   it('keeps JSON parseable to the same text', () => {
     const value = { name: 'a\u202Eb\u0085c\u2028' };
-    const json = escapeJson(JSON.stringify(value));
+    const json = escapeDocument(JSON.stringify(value));
     expect(json).not.toMatch(/[\u0085\u202e\u2028]/);
     expect(JSON.parse(json)).toEqual(value);
   });
