@@ -9,7 +9,6 @@
  * held the escaped name is asserted, so a command that stopped echoing the name (and
  * so tested nothing) fails too.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { escapeDisplay } from '../../src/model/display-text.js';
 import { dirtOf, hostileName } from '../helpers/hostile-text.js';
-import { ROOT } from '../helpers/run-cli.js';
+import { quotient as run, ROOT } from '../helpers/run-cli.js';
 
-const MAIN = join(ROOT, 'dist/cli/main.js');
 const SELF = join(ROOT, 'policies/self-level-preemption');
 const SPOT = join(ROOT, 'policies/spot-market');
 
@@ -32,11 +30,9 @@ interface Run {
 }
 
 function quotient(args: string[], colours: boolean): Run {
-  const env = colours ? { ...process.env, NO_COLOR: undefined, FORCE_COLOR: '1' } : { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined };
   // No argument can hold a NUL (the C strings of argv end there): a user's shell sends U+0001 at most.
   const argv = args.map((a) => a.replace(/\0/g, '\u0001'));
-  const r = spawnSync(process.execPath, [MAIN, ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...env, COLUMNS: '100' }, timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', colours };
+  return { ...run(argv, undefined, { COLUMNS: '100', ...(colours ? { NO_COLOR: undefined, FORCE_COLOR: '1' } : {}) }), colours };
 }
 
 let dir: string;

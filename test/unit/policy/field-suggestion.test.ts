@@ -7,17 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { nearestField } from '../../../src/policy/suggest.js';
+import { ONE_ROOT } from '../../helpers/one-root.js';
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: A
-      min: { gpu: 8 }
-`;
-const whatIf = (submit: string) => `${TREE}---
+const whatIf = (submit: string) => `${ONE_ROOT}---
 apiVersion: quotient.dev/v1
 kind: WhatIf
 metadata: { name: q }
@@ -49,19 +41,19 @@ describe('nearestField', () => {
 
 describe('an unknown field in a policy', () => {
   it('a WhatIf submit with gpu at top level: did you mean resources.gpu, and no missing-resources finding beside it', () => {
-    const findings = load(whatIf('name: j, workspace: w, quota: A, module: DLC, priority: 5, gpu: 8'));
+    const findings = load(whatIf('name: j, workspace: ws, quota: Root, module: DLC, priority: 5, gpu: 8'));
     expect(findings.map((f) => [f.code, f.path])).toEqual([['policy/unknown-field', 'spec.submit.gpu']]);
     expect(suggested(findings[0]!.hint)).toBe('resources.gpu');
   });
 
   it('with resources given as well, the top-level gpu still points under resources', () => {
-    const findings = load(whatIf('name: j, workspace: w, quota: A, module: DLC, priority: 5, cpu: 4, resources: { gpu: 1 }'));
+    const findings = load(whatIf('name: j, workspace: ws, quota: Root, module: DLC, priority: 5, cpu: 4, resources: { gpu: 1 }'));
     expect(findings.map((f) => [f.code, f.path])).toEqual([['policy/unknown-field', 'spec.submit.cpu']]);
     expect(suggested(findings[0]!.hint)).toBe('resources.cpu');
   });
 
   it('a Cluster job with gpu beside its other fields: resources.gpu too (any kind, any depth)', () => {
-    const cluster = `${TREE}---
+    const cluster = `${ONE_ROOT}---
 apiVersion: quotient.dev/v1
 kind: Cluster
 metadata: { name: c }
@@ -69,21 +61,21 @@ spec:
   at: 2026-11-20T12:00:00Z
   nodes: [ { name: n1, pool: p, gpus: 8 } ]
   jobs:
-    - { name: j1, workspace: w, quota: A, module: DLC, priority: 3, gpu: 1 }
+    - { name: j1, workspace: ws, quota: Root, module: DLC, priority: 3, gpu: 1 }
 `;
     const unknown = load(cluster).filter((f) => f.code === 'policy/unknown-field');
     expect(unknown.map((f) => [f.path, suggested(f.hint)])).toEqual([['spec.jobs[0].gpu', 'resources.gpu']]);
   });
 
   it('a misspelt field of the object itself is still named (mni → min)', () => {
-    const findings = load(TREE.replace('      min: { gpu: 8 }', '      min: { gpu: 8 }\n      mxa: { gpu: 8 }'));
+    const findings = load(ONE_ROOT.replace('      min: { gpu: 8 }', '      min: { gpu: 8 }\n      mxa: { gpu: 8 }'));
     expect(findings.map((f) => [f.code, suggested(f.hint)])).toEqual([['policy/unknown-field', 'max']]);
   });
 
   it('no hint ever proposes the name it refuses', () => {
     // Field names that exist somewhere in the schemas, each put where it does not belong.
     for (const key of ['gpu', 'cpu', 'memory', 'gpus', 'pool', 'min', 'priority', 'every']) {
-      const findings = load(whatIf(`name: j, workspace: w, quota: A, module: DLC, priority: 5, resources: { gpu: 1 }, ${key === 'priority' ? 'prio' : key}: 1`));
+      const findings = load(whatIf(`name: j, workspace: ws, quota: Root, module: DLC, priority: 5, resources: { gpu: 1 }, ${key === 'priority' ? 'prio' : key}: 1`));
       const f = findings.find((x) => x.code === 'policy/unknown-field');
       expect(f, key).toBeDefined();
       expect(suggested(f!.hint), key).not.toBe(key);
