@@ -4,6 +4,7 @@ import { sortFindings, type Finding } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { readMarketFiles } from '../simulate/market.js';
+import { display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
 import { formatOf, printDocument, report, say, colour, type OutputOptions } from './output.js';
@@ -39,7 +40,9 @@ export function registerCheck(program: Command): void {
       else {
         if (sorted.length) say(renderFindings(sorted));
         const files = bundles.reduce((s, b) => s + b.files.length, 0);
-        say(sorted.length ? `\n${countFindings(sorted)} in ${files} file(s)` : colour.green(`ok: ${files} file(s) in ${bundles.length} polic${bundles.length === 1 ? 'y' : 'ies'}, no findings`));
+        say(
+          sorted.length ? display`\n${countFindings(sorted)} in ${files} file(s)` : colour.green(`ok: ${files} file(s) in ${bundles.length} polic${bundles.length === 1 ? 'y' : 'ies'}, no findings`),
+        );
       }
       const errors = sorted.some((f) => f.severity === 'error');
       process.exitCode = errors || (opts.failOnWarning && sorted.length > 0) ? EXIT.findings : EXIT.ok;

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { QuotientError } from '../errors.js';
 import { MAX_SEED } from '../policy/number-limits.js';
 import { isRefusal, readSeed, readSimTime, shownValue, type Refusal } from '../policy/number-text.js';
+import { display } from '../model/display-text.js';
 import { log } from './output.js';
 
 /** `--kernel`: which kernel implementation answers. */
@@ -19,7 +20,7 @@ export function workersFlag(value: string, cores = availableParallelism()): numb
   if (!Number.isSafeInteger(n) || n < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${value}"`, 'for example --workers 2');
   if (n <= cores) return n;
   // More threads than cores only add memory (each worker loads the policy and a kernel) and contention.
-  log(`quotient: --workers ${n} capped to ${cores}, the number of threads this machine can run at once`);
+  log(display`quotient: --workers ${n} capped to ${cores}, the number of threads this machine can run at once`);
   return cores;
 }
 

@@ -4,7 +4,7 @@ import { checkOutputFile, refuseEmptyPath, writeOutputFile, type OutputFileOptio
 import { noteReadFile } from '../io/input-registry.js';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { QuotientError, sortFindings, type Finding } from '../errors.js';
+import { QuotientError, sortFindings } from '../errors.js';
 import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
 import { queuedAtStart, runningAtStart } from '../simulate/snapshot-start.js';
 import { loadPolicy } from '../policy/load-policy.js';
@@ -16,6 +16,7 @@ import { readJobs } from '../simulate/read-jobs.js';
 import type { Report } from '../simulate/report.js';
 import { simulate } from '../simulate/simulator.js';
 import type { SimJob, Workload } from '../simulate/workload.js';
+import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { cycleFlag, kernelFlag, kernelOption, numberFlag, outputOptions, seedFlag, untilFlag } from './flags.js';
 import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/number-limits.js';
@@ -167,15 +168,15 @@ function checkSweepSize(plan: { total: number; runs: unknown[] }, shard: { index
 }
 
 /** One line per run of a sweep. */
-export function renderSweep(doc: SweepDocument): string {
-  const lines = [`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
+export function renderSweep(doc: SweepDocument): Display {
+  const lines = [display`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
   for (const r of doc.runs) {
     const t = r.report.totals;
     lines.push(
-      `  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`,
+      display`  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`,
     );
   }
-  return lines.join('\n');
+  return joinDisplay(lines);
 }
 
 function print(report: Report, format: 'table' | 'json' | 'yaml'): void {
@@ -247,7 +248,7 @@ function snapshotStart(policy: Policy, otherNodes: boolean): { running?: Running
   if (!otherNodes) return { running: runningAtStart(c), ...(queued ? { queued: queuedAtStart(c) } : {}) };
   const jobs = [`${c.jobs.length} running job(s)`, ...(queued ? [`${queued} queued job(s)`] : [])].join(' and ');
   const note = `the ${jobs} of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
-  log(`note: ${note}`);
+  log(display`note: ${note}`);
   return { notes: [note] };
 }
 
@@ -277,7 +278,7 @@ export function readWorkload(path: string, policy: Policy, strict: boolean, runn
         `${path}: no job can be simulated (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''} above)`,
         'fix the file or the rows named above',
       );
-    log(`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
+    log(display`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
   }
   if (workload.jobs.length === 0)
     throw new QuotientError('simulate/no-jobs', `${path} holds no jobs`, 'a CSV jobs file is a header row and one job a row; a YAML one a list of jobs (docs/simulate.md "Jobs file")');
@@ -344,7 +345,7 @@ function loadNodes(value: string, poolFlag: string | undefined, policy: Policy):
     log(renderFindings(loaded.findings.slice(0, 20)));
     throw new QuotientError('simulate/bad-cluster', `${m[2]} has ${loaded.findings.length} bad row(s)`, 'fix the rows named above');
   }
-  for (const n of loaded.notes) log(`note: ${n}`);
+  for (const n of loaded.notes) log(display`note: ${n}`);
   if (loaded.nodes.length === 0) throw new QuotientError('simulate/no-cluster', `${m[2]} holds no GPU node`, 'check the file and the format');
   return loaded.nodes;
 }
@@ -383,9 +384,9 @@ function readOpenbFlag(opts: SimulateOptions, policy: Policy): Workload {
   const w = readOpenb(opts.openb!, readText(opts.openb!), { qos, teams });
   if (w.rejected.length) {
     log(renderFindings(w.rejected.slice(0, 20)));
-    log(`${opts.openb}: ${new Set(w.rejected.map((f) => f.line)).size} row(s) left out`);
+    log(display`${opts.openb ?? ''}: ${new Set(w.rejected.map((f) => f.line)).size} row(s) left out`);
   }
-  for (const n of w.notes) log(`note: ${n}`);
+  for (const n of w.notes) log(display`note: ${n}`);
   return w;
 }
 

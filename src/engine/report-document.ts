@@ -4,7 +4,7 @@
  * both come from here, so a report is the same bytes whichever way it is asked for
  * (docs/cli.md "JSON output", docs/serve.md).
  */
-import { escapeJson } from '../model/display-text.js';
+import { escapeDocument } from '../model/display-text.js';
 
 /** The version of every machine-readable document (docs/cli.md "JSON output", schemas/). */
 export const API_VERSION = 'quotient/v1';
@@ -26,8 +26,8 @@ export function report<B extends object>(kind: ReportKind, body: B): { apiVersio
 /**
  * A document as JSON text, as `--json` prints it: two-space indent, a final line feed,
  * and no character a terminal obeys left raw (JSON.stringify escapes the C0 controls,
- * `escapeJson` the rest), so the text is safe on a terminal and in a log.
+ * `escapeDocument` the rest), so the text is safe on a terminal and in a log.
  */
 export function documentJson(doc: unknown): string {
-  return `${escapeJson(JSON.stringify(doc, null, 2))}\n`;
+  return `${escapeDocument(JSON.stringify(doc, null, 2))}\n`;
 }

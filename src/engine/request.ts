@@ -82,7 +82,7 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
   const r = request as Record<string, unknown>;
   const findings: Finding[] = [];
   for (const k of Object.keys(r)) {
-    if (!FIELDS.includes(k)) findings.push(problem(k, 'request/unknown-field', `unknown field "${escapeDisplay(k)}" in the request`, `a request takes ${FIELDS.join(', ')}`));
+    if (!FIELDS.includes(k)) findings.push(problem(k, 'request/unknown-field', `unknown field "${escapeDisplay(k).text}" in the request`, `a request takes ${FIELDS.join(', ')}`));
   }
   if ((r.submit === undefined) === (r.query === undefined)) {
     findings.push(problem('', 'request/one-job', 'a request asks about exactly one job: give either submit (a job) or query (a WhatIf name)', 'send { "submit": { ...job } } or { "query": "NAME" }'));
@@ -99,14 +99,14 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
     viewer = ctx.viewerOf(r.as);
     // Asked about several policies (or through the server), a user may belong to some only: in the others every job is anonymous usage.
     if (!viewer && origin.outsider) viewer = { user: r.as, canSee: () => false };
-    if (!viewer) return { findings: [problem('as', 'request/unknown-user', `user "${escapeDisplay(r.as)}" is not a member or guest of any workspace`, knownUsers(ctx.policy))] };
+    if (!viewer) return { findings: [problem('as', 'request/unknown-user', `user "${escapeDisplay(r.as).text}" is not a member or guest of any workspace`, knownUsers(ctx.policy))] };
   }
   const estimate = r.estimate !== false;
 
   if (typeof r.query === 'string') {
     const w = ctx.policy.whatIfs.find((x) => x.name === r.query);
     if (!w)
-      return { findings: [problem('query', 'request/unknown-query', `no WhatIf named "${escapeDisplay(r.query)}"`, 'list the WhatIf documents with `quotient whatif FILES`, or check the name')] };
+      return { findings: [problem('query', 'request/unknown-query', `no WhatIf named "${escapeDisplay(r.query).text}"`, 'list the WhatIf documents with `quotient whatif FILES`, or check the name')] };
     return { read: { query: w.name, job: w.submit, viewer, estimate }, findings: [] };
   }
 
@@ -137,7 +137,7 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
 /** The hint of an unknown user: the users the policy lists. */
 function knownUsers(policy: Policy): string {
   const users = [...new Set(policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
-  return users.length ? `known users: ${users.map(escapeDisplay).join(', ')}` : 'no workspace lists members';
+  return users.length ? `known users: ${users.map((u) => escapeDisplay(u).text).join(', ')}` : 'no workspace lists members';
 }
 
 /**

@@ -29,7 +29,7 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
  * quoting the input).
  */
 export function writableText(text: string): string {
-  return escapeDisplay(text).replace(LONE_SURROGATES, (c) => `\\u{${codePoint(c).slice(2)}}`);
+  return escapeDisplay(text).text.replace(LONE_SURROGATES, (c) => `\\u{${codePoint(c).slice(2)}}`);
 }
 
 /** `raw` made safe to write as a name (see the module comment). */

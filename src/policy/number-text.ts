@@ -48,7 +48,7 @@ export interface Refusal {
  */
 export function shownValue(text: string): string {
   const shown = text.length > 40 ? `${text.slice(0, 24)}… (${text.length} characters)` : text;
-  return escapeDisplay(shown);
+  return escapeDisplay(shown).text;
 }
 
 /** True when a reader refused the value. */

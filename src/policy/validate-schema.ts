@@ -2,13 +2,13 @@
  * Stage 2 of loading: every document against its kind's schema. Each zod issue becomes
  * a located finding with a stable code; nothing is thrown and nothing is dropped.
  */
-import type { z } from 'zod';
+import { toJSONSchema, type z } from 'zod';
 import type { Finding } from '../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
-import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
+import { API_VERSION, envelope, KINDS, kindJsonSchema, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
 import { findingAt, formatPath, type Doc, type PathSeg, type SourceDoc } from './source-doc.js';
 import { linkedPath, type LinkedStep } from './node-path.js';
-import { nearest } from './suggest.js';
+import { nearest, nearestField, type FieldPlaces } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 
 /** A document that passed its schema, with its plain-JS value. */
@@ -64,7 +64,7 @@ export function validateValue<T>(sd: Doc, prefix: PathSeg[], value: unknown, sch
   // Unsafe strings first, as for a document: the rest of its findings are kept but those under a refused string.
   const unsafe = unsafeStrings(sd, value, prefix);
   const parsed = schema.safeParse(value, { reportInput: true });
-  const issues = parsed.success ? [] : issuesToFindings(sd, prefix, parsed.error.issues);
+  const issues = parsed.success ? [] : issuesToFindings(sd, prefix, parsed.error.issues, (path) => fieldsAt(valueSchema(schema), path.slice(prefix.length)));
   if (unsafe.length > 0) return { findings: [...unsafe, ...outside(unsafe, issues)] };
   if (!parsed.success) return { findings: issues };
   return { data: parsed.data, findings: [] };
@@ -100,12 +100,16 @@ function checkDocument(sd: SourceDoc, value: unknown): TypedDoc | { findings: Fi
     };
   }
   const env = envelope.safeParse(value, { reportInput: true });
-  if (!env.success) return { findings: issuesToFindings(sd, [], env.error.issues) };
+  if (!env.success) {
+    const named = (value as { kind?: unknown }).kind;
+    const kind = (KINDS as readonly unknown[]).includes(named) ? (named as Kind) : undefined;
+    return { findings: issuesToFindings(sd, [], env.error.issues, (path) => fieldsAt(documentSchema(kind), path)) };
+  }
   const kind = env.data.kind;
   // A Cluster of the usual shape is checked by hand (cluster-shape.ts: one-sided, so any doubt goes to zod, which gives the findings).
   if (kind === 'Cluster' && clusterSpecFits(env.data.spec)) return { sd, kind, name: env.data.metadata.name, spec: env.data.spec };
   const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
-  if (!spec.success) return { findings: issuesToFindings(sd, ['spec'], spec.error.issues) };
+  if (!spec.success) return { findings: issuesToFindings(sd, ['spec'], spec.error.issues, (path) => fieldsAt(documentSchema(kind), path)) };
   return { sd, kind, name: env.data.metadata.name, spec: spec.data };
 }
 
@@ -123,7 +127,7 @@ function isMissing(issue: Issue): boolean {
  * `policy/unknown-field` finding naming the field it should be, and the
  * `policy/missing-field` it caused is not reported.
  */
-function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[]): Finding[] {
+function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[], placesAt: (path: PathSeg[]) => FieldPlaces): Finding[] {
   const missing = new Map<string, string[]>();
   for (const issue of issues) {
     if (!isMissing(issue)) continue;
@@ -150,7 +154,11 @@ function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[]):
           }),
         );
       } else {
-        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key), { key: true }));
+        const placed = nearestField(key, placesAt(path));
+        // `gpu` beside a missing `resources` is one mistake, not two: the missing-field finding it caused is not reported either.
+        const parent = placed?.includes('.') ? placed.split('.')[0]! : undefined;
+        if (parent !== undefined && (missing.get(formatPath(path)) ?? []).includes(parent)) renamed.add(`${formatPath(path)}|${parent}`);
+        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key, placed), { key: true }));
       }
     }
   }
@@ -281,14 +289,99 @@ function allFieldNames(): string[] {
   return knownFields;
 }
 
-/** "did you mean" for a misspelt field: the known field at the smallest edit distance. */
-function suggestField(key: string): string {
-  // A field of other objects (a queued job's `standing`): suggesting the same name would say nothing.
-  if (allFieldNames().includes(key)) return `"${key}" is a field of other objects, not of this one; remove it, or see docs/policy-format.md for the fields this object takes`;
-  const best = nearest(key, allFieldNames());
-  return best !== undefined
-    ? `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`
-    : 'remove it, or see docs/policy-format.md for the fields this object takes';
+/**
+ * "did you mean" for an unknown field: `placed`, the field it was meant to be where it
+ * stands or one level down (`resources.gpu`, suggest.ts `nearestField`), else the
+ * closest field name anywhere in the schemas that is not the refused name itself (a
+ * field of some other object is no answer to "where does this go").
+ */
+function suggestField(key: string, placed: string | undefined): string {
+  // A field of other objects (a queued job's `standing`): suggesting another name would say nothing.
+  if (placed === undefined && allFieldNames().includes(key)) return `"${key}" is a field of other objects, not of this one; remove it, or see docs/policy-format.md for the fields this object takes`;
+  const best =
+    placed ??
+    nearest(
+      key,
+      allFieldNames().filter((f) => f !== key),
+    );
+  if (best === undefined) return 'remove it, or see docs/policy-format.md for the fields this object takes';
+  const dot = best.lastIndexOf('.');
+  // One level down: say where it belongs, not only its name.
+  if (dot > 0) return `did you mean "${best}"? "${best.slice(dot + 1)}" belongs under "${best.slice(0, dot)}"`;
+  return `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`;
+}
+
+/** A node of the JSON Schema zod makes: only what finding a field's place reads. */
+interface SchemaNode {
+  $ref?: string;
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+}
+
+/** Each kind's document schema (and, for a document of no known kind, all of them), made once. */
+const documentSchemas = new Map<Kind | undefined, SchemaNode>();
+
+/** The JSON Schema of a `kind` document (of any kind when undefined). */
+function documentSchema(kind: Kind | undefined): SchemaNode {
+  let root = documentSchemas.get(kind);
+  if (!root) {
+    root = (kind === undefined ? policyJsonSchema() : kindJsonSchema(kind)) as SchemaNode;
+    documentSchemas.set(kind, root);
+  }
+  return root;
+}
+
+/** The JSON Schema of each schema a value was checked against (`validateValue`), made once. */
+const valueSchemas = new WeakMap<z.ZodType, SchemaNode>();
+
+function valueSchema(schema: z.ZodType): SchemaNode {
+  let root = valueSchemas.get(schema);
+  if (!root) {
+    try {
+      root = toJSONSchema(schema, { io: 'input' }) as SchemaNode;
+    } catch {
+      // A schema JSON Schema cannot describe (a transform's output): no place to suggest, the global list stays.
+      root = {};
+    }
+    valueSchemas.set(schema, root);
+  }
+  return root;
+}
+
+/**
+ * The fields the object at `path` under the schema `root` takes, and those of its object
+ * fields one level down: where an unknown field there may have been meant to go. The
+ * path is walked through the JSON Schema (its `$ref`s and unions followed), so it holds
+ * for every kind and every depth; empty when the path leads nowhere the schema describes.
+ */
+function fieldsAt(root: SchemaNode, path: readonly PathSeg[]): FieldPlaces {
+  const resolved = (node: SchemaNode | undefined, seen = 0): SchemaNode[] => {
+    if (!node || seen > 16) return [];
+    if (node.$ref?.startsWith('#/')) {
+      let at: unknown = root;
+      for (const part of node.$ref.slice(2).split('/')) at = (at as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      return resolved(at as SchemaNode | undefined, seen + 1);
+    }
+    const branches = [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])];
+    return [node, ...branches.flatMap((b) => resolved(b, seen + 1))];
+  };
+  let nodes = resolved(root);
+  for (const seg of path) {
+    nodes = nodes.flatMap((n) => resolved(typeof seg === 'number' ? n.items : (n.properties?.[seg] ?? (typeof n.additionalProperties === 'object' ? n.additionalProperties : undefined))));
+  }
+  const fieldsOf = (of: SchemaNode[]): string[] => [...new Set(of.flatMap((n) => Object.keys(n.properties ?? {})))];
+  const below = new Map<string, string[]>();
+  for (const n of nodes) {
+    for (const [field, child] of Object.entries(n.properties ?? {})) {
+      const inner = fieldsOf(resolved(child));
+      if (inner.length) below.set(field, [...new Set([...(below.get(field) ?? []), ...inner])]);
+    }
+  }
+  return { here: fieldsOf(nodes), below };
 }
 
 /** Fields of free text, which may hold tabs and line breaks (never other controls). */
@@ -312,14 +405,14 @@ function unsafeStrings(sd: Doc, value: unknown, prefix: readonly PathSeg[] = [])
     const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));
     if (!bad) return;
     const path = pathOf(entry);
-    const what = key ? `the key "${escapeDisplay(text)}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text)}")`;
+    const what = key ? `the key "${escapeDisplay(text).text}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text).text}")`;
     out.push(
       findingAt(
         sd,
         path,
         'policy/control-character',
         `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`,
-        'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
+        'names and values may not hold control, bidirectional, line-separator or zero-width characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
         { key },
       ),
     );

@@ -115,17 +115,17 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       const v = error.validation[0]!;
       const params = v.params as { missingProperty?: string; additionalProperty?: string };
       const path = fieldPath(v.instancePath, params.missingProperty ?? params.additionalProperty);
-      return refuse(req, reply, 400, 'serve/bad-request', escapeDisplay(error.message), 'see docs/serve.md or /openapi.json for what this route takes', path);
+      return refuse(req, reply, 400, 'serve/bad-request', escapeDisplay(error.message).text, 'see docs/serve.md or /openapi.json for what this route takes', path);
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return refuse(req, reply, 413, 'serve/body-too-large', `the body is over ${o.bodyLimit} bytes`, 'send a smaller request (at most 100 jobs in submits)');
     if (status === 415) return refuse(req, reply, 415, 'serve/unsupported-media-type', 'the body must be application/json', 'send Content-Type: application/json');
-    if (error.code === 'serve/bad-json' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return refuse(req, reply, 400, 'serve/bad-json', escapeDisplay(error.message), 'send a JSON object');
-    if (status < 500) return refuse(req, reply, status, 'serve/bad-request', escapeDisplay(error.message), 'see docs/serve.md for what this route takes');
+    if (error.code === 'serve/bad-json' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return refuse(req, reply, 400, 'serve/bad-json', escapeDisplay(error.message).text, 'send a JSON object');
+    if (status < 500) return refuse(req, reply, status, 'serve/bad-request', escapeDisplay(error.message).text, 'see docs/serve.md for what this route takes');
     noteOf(req).error = error.stack ?? error.message;
     return refuse(req, reply, 500, 'serve/internal', `the request failed (request ${req.id})`, 'this is a bug in Quotient; the server log has the details under the request id');
   });
-  app.setNotFoundHandler((req, reply) => refuse(req, reply, 404, 'serve/not-found', `no route ${req.method} ${escapeDisplay(req.url.split('?')[0] ?? '')}`, 'see /openapi.json for the routes'));
+  app.setNotFoundHandler((req, reply) => refuse(req, reply, 404, 'serve/not-found', `no route ${req.method} ${escapeDisplay(req.url.split('?')[0] ?? '').text}`, 'see /openapi.json for the routes'));
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -163,5 +163,5 @@ function fieldPath(instancePath: string, property: string | undefined): string {
   let out = '';
   for (const seg of instancePath.split('/').filter((s) => s !== '')) out += /^\d+$/.test(seg) ? `[${seg}]` : out === '' ? seg : `.${seg}`;
   if (property !== undefined) out += out === '' ? property : `.${property}`;
-  return escapeDisplay(out);
+  return escapeDisplay(out).text;
 }

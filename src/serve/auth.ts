@@ -49,7 +49,7 @@ export function parseAuth(value: string): AuthMode {
   if (kind === 'tokens' && arg !== '') return { kind: 'tokens', file: arg };
   throw new QuotientError(
     'serve/bad-auth',
-    `--auth ${escapeDisplay(value)} is not an auth mode`,
+    `--auth ${escapeDisplay(value).text} is not an auth mode`,
     'use --auth header:X-Remote-User (behind an authenticating proxy), --auth tokens:FILE (bearer tokens), or --auth none (loopback only)',
   );
 }

@@ -237,7 +237,7 @@ export class LivePolicy {
         version: attempt.version,
         serving: this.current?.version ?? null,
         errors: errors.length,
-        first: errors.slice(0, 5).map((f) => `${escapeDisplay(f.file)}:${f.line}:${f.column} ${f.code} ${escapeDisplay(f.message)}`),
+        first: errors.slice(0, 5).map((f) => `${escapeDisplay(f.file).text}:${f.line}:${f.column} ${f.code} ${escapeDisplay(f.message).text}`),
       },
       this.current ? 'the edit was not loaded; the last good version keeps serving' : 'the policy was not loaded; nothing serves yet',
     );
@@ -357,7 +357,7 @@ function runCommand(command: string, timeoutMs: number, maxBytes: number): Promi
           : e.killed
             ? `it ran longer than ${timeoutMs} ms`
             : `exit ${String(e.code ?? '?')}${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
-      resolve({ error: escapeDisplay(why) });
+      resolve({ error: escapeDisplay(why).text });
     });
   });
 }

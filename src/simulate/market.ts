@@ -140,7 +140,7 @@ export function readMarketCsv(file: string, text: string, column: 'price' | 'inv
     for (const { h, i } of wrong) {
       const cell = cells.cells[i];
       findings.push({
-        ...finding(1 + cells.skipped + (cell?.line ?? 0), '', '', `unknown column "${escapeDisplay(h)}"`, `columns are ${columns.join(',')}`, 'market/unknown-column'),
+        ...finding(1 + cells.skipped + (cell?.line ?? 0), '', '', `unknown column "${escapeDisplay(h).text}"`, `columns are ${columns.join(',')}`, 'market/unknown-column'),
         column: cell?.column ?? 1,
       });
     }
