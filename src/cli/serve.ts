@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { QuotientError } from '../errors.js';
 import { parseDuration } from '../model/quantity.js';
 import { kernelFlag, kernelOption } from './flags.js';
+import { log } from './output.js';
+import { display } from '../model/display-text.js';
 
 interface ServeFlags {
   listen: string;
@@ -111,7 +113,7 @@ export function registerServe(program: Command): void {
         ...(flags.web !== undefined ? { webRoot: flags.web } : {}),
         logLevel: logLevelFlag(flags.logLevel),
       });
-      process.stderr.write(`quotient: serving ${server.live.label ?? paths.join(' ')} at ${server.url}\n`);
+      log(display`quotient: serving ${server.live.label ?? paths.join(' ')} at ${server.url}`);
       // Stop on SIGTERM (Kubernetes) or SIGINT (Ctrl-C): not ready, finish what is in flight, exit 0.
       await new Promise<void>((resolve) => {
         const stop = (): void => {

@@ -95,16 +95,16 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       reqId: req.id,
       method: req.method,
       route,
-      url: escapeDisplay(req.url),
+      url: escapeDisplay(req.url).text,
       status: reply.statusCode,
       ms: Math.round(seconds * 1e4) / 10,
-      ...(n.identity?.user !== undefined ? { user: escapeDisplay(n.identity.user) } : {}),
+      ...(n.identity?.user !== undefined ? { user: escapeDisplay(n.identity.user).text } : {}),
       ...(n.identity?.admin ? { admin: true } : {}),
       ...(n.version ? { version: n.version } : {}),
       ...(n.decisions?.length ? { decisions: n.decisions } : {}),
       ...(n.cache ? { cache: n.cache } : {}),
       ...(n.code ? { code: n.code } : {}),
-      ...(n.error ? { error: escapeDisplay(n.error) } : {}),
+      ...(n.error ? { error: escapeDisplay(n.error).text } : {}),
     };
     if (reply.statusCode >= 500) o.log.error(line, 'request failed');
     else o.log.info(line, 'request');
