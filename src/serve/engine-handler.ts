@@ -150,7 +150,7 @@ export async function handleRequest(l: LoadedVersion, req: EngineRequest): Promi
         decisions: [],
       };
     case 'jobs': {
-      const body = jobView(snap.jobs, viewer, {
+      const body = jobView(snap.cluster, snap.jobs, l.ctx.session.policy.quotas, viewer, {
         ...(req.quota !== undefined ? { quota: req.quota } : {}),
         ...(req.workspace !== undefined ? { workspace: req.workspace } : {}),
         mine: req.mine,

@@ -121,6 +121,30 @@ const jobEntry = {
 
 const gpusOf = { type: 'number', description: 'GPUs' } as const;
 
+const queuedEntry = {
+  type: 'object',
+  required: ['job', 'workspace', 'quota', 'priorityBand', 'pods', 'gpusPerPod', 'gpus', 'submittedAt', 'position', 'strategy'],
+  description: 'A queued job; one the caller may not see has `hidden: true`, `job: "(hidden: WORKSPACE)"` and none of module, priority, submittedBy, source.',
+  properties: {
+    job: { type: 'string' },
+    hidden: { type: 'boolean', enum: [true] },
+    workspace: { type: 'string' },
+    quota: { type: 'string' },
+    module: { type: 'string' },
+    priority: { type: 'integer' },
+    priorityBand: { type: 'string' },
+    pods: { type: 'integer' },
+    gpusPerPod: { type: 'number' },
+    gpus: { type: 'number' },
+    submittedAt: { type: 'string', format: 'date-time' },
+    position: { type: 'integer', minimum: 1 },
+    strategy: { type: 'string' },
+    submittedBy: { type: 'string' },
+    source: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
 const quotaView = {
   type: 'object',
   required: ['apiVersion', 'kind', 'version', 'policy', 'snapshot', 'pools', 'quotas'],
@@ -223,7 +247,7 @@ const jobView = {
   properties: {
     ...envelope('JobView'),
     running: { type: 'array', items: jobEntry },
-    queued: { type: 'array', items: jobEntry, description: 'Always empty until snapshots hold queues (issue 21).' },
+    queued: { type: 'array', items: queuedEntry, description: "The snapshot's queued jobs (SEMANTICS 8), each quota's in the order its strategy tries them." },
   },
   additionalProperties: false,
 } as const;

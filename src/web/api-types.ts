@@ -139,11 +139,30 @@ export interface JobEntry {
   source?: string;
 }
 
+/** A queued job of `GET /v1/jobs`: its place in its quota's queue. */
+export interface QueuedEntry {
+  job: string;
+  hidden?: true;
+  workspace: string;
+  quota: string;
+  priorityBand: string;
+  pods: number;
+  gpusPerPod: number;
+  gpus: number;
+  submittedAt: string;
+  position: number;
+  strategy: string;
+  module?: string;
+  priority?: number;
+  submittedBy?: string;
+  source?: string;
+}
+
 /** `GET /v1/jobs`. */
 export interface JobView extends ViewHeader {
   kind: 'JobView';
   running: JobEntry[];
-  queued: JobEntry[];
+  queued: QueuedEntry[];
 }
 
 /** One rule under which a job could be preempted, with who could do it. */

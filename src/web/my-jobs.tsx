@@ -113,12 +113,30 @@ export function MyJobs({ view, user }: { view: JobView; user: string | undefined
     // A new listing (another policy version) explains its jobs again.
   }, [view]);
   const jobs = view.running.filter((j) => !j.hidden);
-  if (jobs.length === 0) return <p class="muted">{user ? `${user} has no running jobs in this snapshot.` : 'You have no running jobs in this snapshot.'}</p>;
+  const waiting = view.queued.filter((j) => !j.hidden);
   return (
-    <ul class="job-cards">
-      {jobs.map((j) => (
-        <JobCard key={j.job} job={j} explained={explained.get(key(j.job))} onExplain={() => explain(j.job)} />
-      ))}
-    </ul>
+    <>
+      {jobs.length === 0 ? (
+        <p class="muted">{user ? `${user} has no running jobs in this snapshot.` : 'You have no running jobs in this snapshot.'}</p>
+      ) : (
+        <ul class="job-cards">
+          {jobs.map((j) => (
+            <JobCard key={j.job} job={j} explained={explained.get(key(j.job))} onExplain={() => explain(j.job)} />
+          ))}
+        </ul>
+      )}
+      {waiting.length > 0 && (
+        <section aria-label="Queued jobs">
+          <h3>Waiting in the queue</h3>
+          <ul class="queued-jobs">
+            {waiting.map((j) => (
+              <li key={j.job}>
+                <strong>{j.job}</strong>: position {j.position} in {j.quota} ({j.strategy}), {j.pods} × {j.gpusPerPod} GPUs, priority {j.priority ?? j.priorityBand}, submitted {j.submittedAt}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
   );
 }

@@ -34,7 +34,7 @@ function pickQueue(answer: Answer, like: NonNullable<Expect['queue']>): Record<s
   if (like.started) got.started = q.started.map((s, i) => pickKeys(s as unknown as Record<string, unknown>, like.started![i] ?? like.started![0] ?? {}));
   if ('heldBy' in like) {
     const want = like.heldBy;
-    if (want === null || !q.heldBy) got.heldBy = q.heldBy;
+    if (want === null || want === undefined || !q.heldBy) got.heldBy = q.heldBy;
     else {
       const { reasons: wanted, ...keys } = want;
       const text = q.heldBy.reasons.map((r) => r.message).join('\n');

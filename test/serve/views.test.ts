@@ -67,6 +67,38 @@ describe('listings', () => {
     expect(onB.running.map((j) => j.job)).toEqual(['b-in', 'b-idle']);
   });
 
+  it('GET /v1/jobs: the queued jobs with their place in their quota\'s queue, another team\'s as anonymous usage', async () => {
+    // test/serve/fixtures/queued.yaml: b-sweep (TeamB, 2 x 8 GPUs, 11:00) and a-eval (TeamA, 8 GPUs, 11:30), each first in its fifo queue.
+    const q = await serve(['test/serve/fixtures/queued.yaml']);
+    try {
+      const alice = (await (await q.get('/v1/jobs', 'alice')).json()) as { queued: Array<Record<string, unknown>> };
+      expect(alice.queued).toEqual([
+        {
+          job: 'a-eval',
+          workspace: 'team-a',
+          quota: 'TeamA',
+          priorityBand: 'medium (4-6)',
+          pods: 1,
+          gpusPerPod: 8,
+          gpus: 8,
+          submittedAt: '2026-11-20T11:30:00.000Z',
+          position: 1,
+          strategy: 'fifo',
+          module: 'DLC',
+          priority: 5,
+          source: expect.stringMatching(/queued\.yaml:\d+:\d+$/),
+        },
+        { job: '(hidden: team-b)', hidden: true, workspace: 'team-b', quota: 'TeamB', priorityBand: 'medium (4-6)', pods: 2, gpusPerPod: 8, gpus: 16, submittedAt: '2026-11-20T11:00:00.000Z', position: 1, strategy: 'fifo' },
+      ]);
+      const bob = (await (await q.get('/v1/jobs?mine=true', 'bob')).json()) as { queued: Array<{ job: string }> };
+      expect(bob.queued.map((j) => j.job)).toEqual(['b-sweep']);
+      const onA = (await (await q.get('/v1/jobs?quota=TeamA', 'bob')).json()) as { queued: Array<{ job: string }> };
+      expect(onA.queued.map((j) => j.job)).toEqual(['(hidden: team-a)']);
+    } finally {
+      await q.close();
+    }
+  });
+
   it('GET /v1/jobs/NAME/explain: the standing, the quota path, and every rule and submission that could preempt it', async () => {
     const bIn = (await (await s.get('/v1/jobs/b-in/explain', 'bob')).json()) as Record<string, unknown>;
     expect(bIn.standing).toMatchObject({ standing: 'in-quota', code: 'standing/in-quota' });

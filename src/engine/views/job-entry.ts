@@ -5,7 +5,7 @@
  * submitter, times or source line. Every view (jobs, nodes, explanations) makes its job
  * entries here, so the rule has one home.
  */
-import type { RunningJob, Standing } from '../../model/policy.js';
+import type { QueuedJob, QueueStrategy, RunningJob, Standing } from '../../model/policy.js';
 import { addGpu } from '../../model/resources.js';
 import { sourceText } from '../../model/source.js';
 import { hiddenLabel, priorityBand, type Viewer } from '../visibility.js';
@@ -75,4 +75,46 @@ export function jobEntry(job: RunningJob, viewer: Viewer | undefined): JobEntry 
     ...(job.checkpoint ? { checkpoint: { everyMinutes: job.checkpoint.every / 60_000, ...(job.checkpoint.last !== undefined ? { last: new Date(job.checkpoint.last).toISOString() } : {}) } } : {}),
     source: sourceText(job.src),
   };
+}
+
+/** A queued job as a listing shows it: what it asks for and its place; hidden as a running job is. */
+export interface QueuedEntry {
+  /** The job's name, or `(hidden: WORKSPACE)`. */
+  job: string;
+  hidden?: true;
+  workspace: string;
+  quota: string;
+  priorityBand: string;
+  pods: number;
+  gpusPerPod: number;
+  /** pods × gpusPerPod. */
+  gpus: number;
+  /** ISO 8601: when it was submitted (its place among equals). */
+  submittedAt: string;
+  /** 1 + the queued jobs of its quota its queue's strategy tries before it at the snapshot time. */
+  position: number;
+  strategy: QueueStrategy;
+  module?: string;
+  priority?: number;
+  submittedBy?: string;
+  /** `file:line:col` of the job in the snapshot. */
+  source?: string;
+}
+
+/** The entry of queued `job` for `viewer`: the same rule of what may be seen as `jobEntry`. */
+export function queuedEntry(job: QueuedJob, position: number, strategy: QueueStrategy, viewer: Viewer | undefined): QueuedEntry {
+  const base = {
+    job: job.name,
+    workspace: job.workspace,
+    quota: job.quota,
+    priorityBand: priorityBand(job.priority),
+    pods: job.pods,
+    gpusPerPod: job.resources.gpu,
+    gpus: addGpu(0, job.pods * job.resources.gpu),
+    submittedAt: new Date(job.submittedAt).toISOString(),
+    position,
+    strategy,
+  };
+  if (!seesJob(viewer, job)) return { ...base, job: hiddenLabel(job), hidden: true };
+  return { ...base, module: job.module, priority: job.priority, ...(job.submittedBy !== undefined ? { submittedBy: job.submittedBy } : {}), source: sourceText(job.src) };
 }
