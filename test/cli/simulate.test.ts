@@ -48,7 +48,7 @@ describe('quotient simulate', () => {
     const r = quotient('simulate', 'policies/spot-market', '--trace', trace, '--json');
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).workload).toMatchObject({ jobs: 1, rejectedRows: 1 });
-    expect(r.stderr).toContain(`${trace}:3:16  error  trace/bad-value`);
+    expect(r.stderr).toContain(`${trace}:3:16  error  trace/out-of-range`);
     expect(r.stderr).toContain('1 row(s) left out');
     const s = quotient('simulate', 'policies/spot-market', '--trace', trace, '--strict');
     expect(s.status).toBe(2);

@@ -149,7 +149,7 @@ describe('queues at one instant', () => {
   it('renders the queue in the table: the place, the jobs served first and the holder', async () => {
     const { renderAnswer } = await import('../../../src/cli/render-answer.js');
     const session = openSession(policy(QUEUE));
-    const text = renderAnswer((await session.ask(submit('x'))).answer!, 200);
+    const text = renderAnswer((await session.ask(submit('x'))).answer!, 200).text;
     expect(text).toContain('position 2 in A (fifo)');
     expect(text).toContain('b-small (B, priority 5): admit, runs in-quota');
     expect(text).toContain('held by:');
