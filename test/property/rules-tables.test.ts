@@ -59,12 +59,13 @@ describe('eligibility tables (invariant 9)', () => {
             const fromTable = table.lookup(v, victimPriority, victimModule, victimStanding);
             const relation = tree.relation(q, v);
             const lenderIdx = relation === 'sibling' || relation === 'lent' ? tree.lender(q, v) : -1;
-            // The full rule set; a borrowing target is served by reclaim of idle capacity but
-            // not by reclaim of a lent share (SEMANTICS 4, 5.1).
-            const rules = tgt === 'in-quota' ? session.rules : session.rules.filter((r) => r.kind !== 'reclaim-borrowed');
+            // The full rule set: which rules serve a borrowing target is the rules' own
+            // condition on preemptorTarget (reclaim of a lent share serves only in-quota, SEMANTICS 5.1).
+            const rules = session.rules;
             const fromRules = await eligibleBy(makeEngine(rules), rules, {
               preemptorQuota: tree.at(q).name,
               preemptorPriority: priority,
+              preemptorTarget: tgt,
               relation,
               lender: lenderIdx >= 0 ? tree.at(lenderIdx).name : '',
               victimPriority,
