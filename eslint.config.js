@@ -18,18 +18,20 @@ const FILE_LAYERS = new Set(['errors', 'index']);
 /**
  * One `no-restricted-imports` block per layer: a relative import that leaves the layer for
  * one it may not use is refused. A folder layer's imports of other layers start with `../`,
- * a root file's with `./`; the regex refuses every such prefix but the allowed ones.
+ * a root file's with `./`; the regex refuses every such prefix but the allowed ones. A file
+ * in a subfolder of a layer (src/engine/views/) leaves it with one `../` more per level:
+ * one block per depth, the deeper ones later so that they win for their files.
  */
-const layerBlocks = Object.entries(ALLOWED).map(([layer, allowed]) => {
+const layerBlocks = Object.entries(ALLOWED).flatMap(([layer, allowed]) => {
   const root = FILE_LAYERS.has(layer);
   const ok = allowed.map((a) => (FILE_LAYERS.has(a) ? `${a}\\.js$` : `${a}/`));
-  const prefix = root ? '^\\./' : '^\\.\\./';
-  const regex = ok.length ? `${prefix}(?!${ok.join('|')})` : prefix;
   const said = allowed.length ? `may import only ${allowed.join(', ')}` : 'imports nothing of ours';
-  return {
-    files: [root ? `src/${layer}.ts` : `src/${layer}/**/*.ts`],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message: `${layer} ${said}: ${FLOW}` }] }] },
-  };
+  const block = (files, prefix) => ({
+    files: [files],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: ok.length ? `${prefix}(?!${ok.join('|')})` : prefix, message: `${layer} ${said}: ${FLOW}` }] }] },
+  });
+  if (root) return [block(`src/${layer}.ts`, '^\\./')];
+  return [1, 2, 3].map((depth) => block(`src/${layer}/${'*/'.repeat(depth - 1)}*.ts`, `^${'\\.\\./'.repeat(depth)}`));
 });
 
 export default tseslint.config(
@@ -50,6 +52,11 @@ export default tseslint.config(
     },
   },
   ...layerBlocks,
+  {
+    // The web app is browser code with its own project (DOM types, JSX): src/web/tsconfig.json.
+    files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
+    languageOptions: { parserOptions: { project: './src/web/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+  },
   {
     // Tests and benchmarks read JSON the CLI printed and YAML they wrote: `any` is their input.
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -35,10 +35,17 @@
 // a reserve (`prepareRankMemo`), so a kernel never asked to place by fragmentation spends
 // no memory on it.
 //
+// A rank also carries the growth of the node's cpu shortfall (src/kernel/fragmentation.ts
+// `cpuShortfall`: the milli-GPUs its free cpu cannot serve at the workload's milli per
+// millicore), which depends on the node's milli and cpu before and after only, so the
+// memo holds it too.
+//
 // JS writes the workload once into a static table (it never moves when memory grows)
 // and the count with `setWorkload`. Weights are integers (src/kernel/fragmentation.ts
-// kernelWorkload), so every sum here is an exact integer in an f64 and agrees with the
-// twin's whatever the order.
+// kernelWorkload), so every fragmentation sum here is an exact integer in an f64 and
+// agrees with the twin's whatever the order. The shortfall is not an integer: it is
+// computed by the twin's expressions in the twin's order (`milliPerCpu` summed in the
+// table's order), so IEEE arithmetic gives both the same bits.
 
 import {
   NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_MODEL, MILLI_PER_GPU, FRAG_STRIDE, FRAG_BEFORE, FRAG_VERSION, REGION_END,
@@ -49,16 +56,35 @@ import {
 } from './state';
 
 /**
- * Rank of a choice: growth + LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu
- * after / CPU_PER_MILLI), a pull toward packing; src/kernel/fragmentation.ts says why.
+ * Rank of a choice: growth + shortfall growth + LEFT_WEIGHT · (milli-GPUs left on the
+ * node after + free cpu after / CPU_PER_MILLI), a pull toward packing;
+ * src/kernel/fragmentation.ts says why.
  */
 export const LEFT_WEIGHT: f64 = 4096;
 /** Millicores of free cpu that weigh as one milli-GPU left in the rank. */
 export const CPU_PER_MILLI: f64 = 16;
 
-/** Rank of a choice (src/kernel/fragmentation.ts placementRank): growth + LEFT_WEIGHT · (milli left + cpu left / CPU_PER_MILLI). */
-@inline export function placementRank(growth: f64, milliLeft: u32, cpuLeft: f64): f64 {
-  return growth + LEFT_WEIGHT * (<f64>milliLeft + cpuLeft / CPU_PER_MILLI);
+/** Rank of a choice (src/kernel/fragmentation.ts placementRank), added in the twin's order. */
+@inline export function placementRank(growth: f64, shortGrowth: f64, milliLeft: u32, cpuLeft: f64): f64 {
+  return growth + shortGrowth + LEFT_WEIGHT * (<f64>milliLeft + cpuLeft / CPU_PER_MILLI);
+}
+
+/**
+ * Milli-GPUs the workload's GPU shapes ask per millicore of cpu (Σ weight · gpu · milli /
+ * Σ weight · cpu, in the table's order; `useShapes`); 0 when none asks cpu: no shortfall.
+ */
+let milliPerCpu: f64 = 0;
+
+/** The twin's `cpuShortfall`: max(0, milliLeft − cpuLeft · milliPerCpu), a NaN giving 0. */
+@inline function cpuShortfall(milliLeft: u32, cpuLeft: f64): f64 {
+  if (milliPerCpu == 0) return 0;
+  const short = <f64>milliLeft - cpuLeft * milliPerCpu;
+  return short > 0 ? short : 0;
+}
+
+/** The twin's `shortfallGrowth`: W · (shortfall after − shortfall before). */
+@inline function shortfallGrowth(milliBefore: u32, cpuBefore: f64, milliAfter: u32, cpuAfter: f64): f64 {
+  return weightSum * (cpuShortfall(milliAfter, cpuAfter) - cpuShortfall(milliBefore, cpuBefore));
 }
 
 /** The most typical pod shapes a workload lists. */
@@ -112,12 +138,16 @@ export function useShapes(count: u32): bool {
   weightSum = 0;
   gpuShapes = 0;
   levelCount = 0;
+  let milliSum: f64 = 0;
+  let cpuSum: f64 = 0;
   for (let s: u32 = 0; s < count; s++) {
     const at = table + <usize>s * SHAPE_STRIDE;
     const weight = load<f64>(at + SHAPE_WEIGHT);
     weightSum += weight;
     const milli = load<u32>(at + SHAPE_MILLI);
     if (milli == 0) continue;
+    milliSum += weight * <f64>load<u32>(at + SHAPE_GPU) * <f64>milli;
+    cpuSum += weight * load<f64>(at + SHAPE_CPU);
     addMemLevel(load<f64>(at + SHAPE_MEM));
     // Insertion by descending milli (≤ 64 shapes, once per workload).
     let i = gpuShapes++;
@@ -138,6 +168,7 @@ export function useShapes(count: u32): bool {
     store<f64>(byWeight + (<usize>i << 3), weight);
     store<f64>(byMem + (<usize>i << 3), load<f64>(at + SHAPE_MEM));
   }
+  milliPerCpu = cpuSum > 0 ? milliSum / cpuSum : 0;
   forgetFragmentation();
   return true;
 }
@@ -294,9 +325,23 @@ export function memoColumn(gpu: u32, milli: u32, cpu: f64): i32 {
   return -1;
 }
 
-/** Node `n`'s memo slot for column `column`. */
+/**
+ * Node `n`'s memo slot for column `column`. Column-major: a placement's pass over the
+ * pool reads one column, so its slots lie side by side (16 B a node) instead of one
+ * cache line apart each.
+ */
 @inline function memoSlot(n: u32, column: i32): usize {
-  return memoPtr + (<usize>n * MAX_SHAPES + <usize>column) * MEMO_STRIDE;
+  return memoPtr + (<usize>column * nodeCount + <usize>n) * MEMO_STRIDE;
+}
+
+/**
+ * True when `memLevel(freeMem)` is `level`: the level-th smallest memory ask is ≤
+ * freeMem and the next is not (memLevel counts the asks ≤ freeMem, a monotone test, so
+ * two comparisons settle it; a NaN has level 0, as there).
+ */
+@inline function hasMemLevel(level: u32, freeMem: f64): bool {
+  if (level > 0 && !(load<f64>(memLevels + ((<usize>level - 1) << 3)) <= freeMem)) return false;
+  return level >= levelCount || !(load<f64>(memLevels + (<usize>level << 3)) <= freeMem);
 }
 
 /** Node `n`'s version (bumped by every change of the node, state.ts `setNodeMask`). */
@@ -314,11 +359,12 @@ export function rankOf(n: u32, gpu: u32, milli: u32, cpu: f64, mem: f64, column:
   if (column < 0) return milli > 0 ? rankShare(n, milli, cpu, mem) : rankWhole(n, gpu, cpu, mem);
   const slot = memoSlot(n, column);
   const version = versionOf(n);
-  const level = memLevel(load<f64>(nodeAt(n) + NODE_FREE_MEM) - mem);
-  if (load<u32>(slot + MEMO_VERSION) == version && <u32>load<u16>(slot + MEMO_LEVEL) == level) {
+  const memAfter = load<f64>(nodeAt(n) + NODE_FREE_MEM) - mem;
+  if (load<u32>(slot + MEMO_VERSION) == version && hasMemLevel(<u32>load<u16>(slot + MEMO_LEVEL), memAfter)) {
     shareGpu = <u32>load<u16>(slot + MEMO_GPU);
     return load<f64>(slot + MEMO_RANK);
   }
+  const level = memLevel(memAfter);
   const rank = milli > 0 ? rankShare(n, milli, cpu, mem) : rankWhole(n, gpu, cpu, mem);
   store<f64>(slot + MEMO_RANK, rank);
   store<u32>(slot + MEMO_VERSION, version);
@@ -341,7 +387,7 @@ export function rankWhole(n: u32, gpu: u32, cpu: f64, mem: f64): f64 {
   const gpus = load<u32>(node + NODE_GPUS);
   const memAfter = load<f64>(node + NODE_FREE_MEM) - mem;
   const growth = evaluate(sorted + (<usize>gpu << 2), gpus - gpu, totalAfter, cpuAfter, memAfter, load<u32>(node + NODE_MODEL)) - before;
-  return placementRank(growth, totalAfter, cpuAfter);
+  return placementRank(growth, shortfallGrowth(total, load<f64>(node + NODE_FREE_CPU), totalAfter, cpuAfter), totalAfter, cpuAfter);
 }
 
 /** The GPU `rankShare` chose on its node. */
@@ -388,5 +434,6 @@ export function rankShare(n: u32, milli: u32, cpu: f64, mem: f64): f64 {
   let g: u32 = 0;
   while (leftAt(g) != bestRoom) g++;
   shareGpu = g;
-  return placementRank(bestGrowth, total - milli, cpuAfter);
+  // The shortfall is the same whichever GPU takes the share: it ranks the node, not the GPU.
+  return placementRank(bestGrowth, shortfallGrowth(total, load<f64>(node + NODE_FREE_CPU), total - milli, cpuAfter), total - milli, cpuAfter);
 }

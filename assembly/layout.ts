@@ -41,7 +41,8 @@
 //               │                              │ (criteria.ts `jobKey`), by position
 //               └──────────────────────────────┘
 //   past REGION_END, on the first fragmentation query after a reserve: the rank memo,
-//   nodeCount × MAX_SHAPES × 16 B (rank f64 · node version u32 · GPU u32; fragmentation.ts)
+//   MAX_SHAPES columns × nodeCount × 16 B, a column's nodes side by side (rank f64 · node
+//   version u32 · GPU u16 · memory level u16; fragmentation.ts)
 //
 // A node's GPUs are the low `gpus` bits of a 32-bit mask (bit i set = GPU i allocated):
 //

@@ -470,7 +470,8 @@ export function poolRoom(): void {
  * placed, so a fits sum ≥ pods guarantees every pod a node.
  */
 function placeByFragmentation(pods: u32, from: u32, to: u32): bool {
-  if (poolFits(from, to) < pods) return false;
+  // The early refusal of a gang; one pod that fits nowhere finds no node below (no pass for it).
+  if (pods > 1 && poolFits(from, to) < pods) return false;
   const column = memoColumn(reqGpu, reqMilli, reqCpu);
   for (let p: u32 = 0; p < pods; p++) {
     let best: i32 = -1;

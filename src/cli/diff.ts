@@ -9,10 +9,11 @@ import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { diffPolicies, type DiffResult, type Outcome, type Side } from '../interop/diff-policies.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
+import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { kernelFlag, kernelOption } from './flags.js';
-import { formatOf, log, printDocument, report, say } from './output.js';
+import { formatOf, log, printDocument, report, say, sayExactly } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 interface DiffFlags {
@@ -103,7 +104,7 @@ export function registerDiff(program: Command): void {
         promiseRuns: count('--promise-runs', flags.promiseRuns),
       });
       if (format === 'json' || format === 'yaml') printDocument(format, report('DiffReport', result));
-      else if (format === 'markdown') process.stdout.write(renderMarkdown(result));
+      else if (format === 'markdown') sayExactly(renderMarkdown(result));
       else say(renderTable(result));
       process.exitCode = flags.failOnChange && result.changes.length > 0 ? EXIT.findings : EXIT.ok;
     });
@@ -129,24 +130,25 @@ function summary(r: DiffResult): string {
 }
 
 /** The changes as a table for people, fitted to `width` columns (the terminal's by default). */
-export function renderTable(r: DiffResult, width = terminalWidth()): string {
-  const head = `${r.old} → ${r.new}: ${summary(r)}`;
+export function renderTable(r: DiffResult, width = terminalWidth()): Display {
+  const head = display`${r.old} → ${r.new}: ${summary(r)}`;
   if (r.changes.length === 0) return head;
   const rows = r.changes.map((c) => [`${c.kind} ${c.question}`, c.job, c.changed.join(', '), side(c.old), side(c.new), c.old?.why ?? '', c.new?.why ?? '']);
-  return `${head}\n${fitTable(['question', 'job', 'changed', 'old', 'new', 'why (old)', 'why (new)'], rows, width, '')}`;
+  return display`${head}\n${fitTable(['question', 'job', 'changed', 'old', 'new', 'why (old)', 'why (new)'], rows, width, '')}`;
 }
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** The changes as Markdown for a pull-request comment. */
-export function renderMarkdown(r: DiffResult): string {
-  const lines = [`### Quotient: ${cell(r.old)} → ${cell(r.new)}`, '', summary(r), ''];
+/** The changes as Markdown for a pull-request comment (printed, so escaped: a cell's line feed is `\n`, its `|` `\|`). */
+export function renderMarkdown(r: DiffResult): Display {
+  const lines = [display`### Quotient: ${cell(r.old)} → ${cell(r.new)}`, display``, display`${summary(r)}`, display``];
   if (r.changes.length) {
-    lines.push('| question | job | changed | old | new | why (old) | why (new) |', '|---|---|---|---|---|---|---|');
+    lines.push(display`| question | job | changed | old | new | why (old) | why (new) |`, display`|---|---|---|---|---|---|---|`);
     for (const c of r.changes)
       lines.push(
-        `| ${c.kind} \`${cell(c.question)}\` | ${cell(c.job)} | ${c.changed.join(', ')} | ${cell(side(c.old))} | ${cell(side(c.new))} | ${cell(c.old?.why ?? '')} | ${cell(c.new?.why ?? '')} |`,
+        display`| ${c.kind} \`${cell(c.question)}\` | ${cell(c.job)} | ${c.changed.join(', ')} | ${cell(side(c.old))} | ${cell(side(c.new))} | ${cell(c.old?.why ?? '')} | ${cell(c.new?.why ?? '')} |`,
       );
   }
-  return `${lines.join('\n')}\n`;
+  lines.push(display``);
+  return joinDisplay(lines);
 }

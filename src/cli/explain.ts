@@ -5,6 +5,7 @@ import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/read-files.js';
 import { formatOf, log, printDocument, report, say, colour, type OutputOptions } from './output.js';
+import { display } from '../model/display-text.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 /** Registers the command. */
@@ -31,19 +32,19 @@ export function registerExplain(program: Command): void {
         if (format === 'table') {
           say(colour.bold(b.label));
           for (const r of session.rules) {
-            say(`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
-            say(`    ${r.summary}`);
+            say(display`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
+            say(display`    ${r.summary}`);
           }
           const quotasWithout = session.policy.quotas.filter((q) => !q.selfPreemption && !q.childPreemption).map((q) => q.name);
           if (session.admissionRules.length) {
             say(colour.bold('  admission (resource caps and per-module settings; checked before quota, the strictest cap wins)'));
             for (const r of session.admissionRules) {
-              say(`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
-              say(`    ${r.summary}`);
+              say(display`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
+              say(display`    ${r.summary}`);
             }
           }
           if (quotasWithout.length) say(colour.dim(`  quotas with no preemption clause of their own: ${quotasWithout.join(', ')} (their jobs can still reclaim idle and lent capacity)`));
-          say('');
+          say();
         }
       }
       if (format !== 'table') printDocument(format, report('ExplainReport', { policies: out }));

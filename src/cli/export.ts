@@ -14,7 +14,8 @@ import { exportVolcano } from '../interop/volcano.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { readBundles } from '../policy/read-files.js';
 import { FILE_WIDTH, fitTable, terminalWidth } from './fit-table.js';
-import { log, yamlText } from './output.js';
+import { log, printDocument, printYamlStream } from './output.js';
+import { display, type Display } from '../model/display-text.js';
 import { countFindings, renderFindings } from './render-findings.js';
 
 interface ExportFlags {
@@ -31,7 +32,7 @@ interface ExportFlags {
 const FORMATS = ['kueue', 'koordinator', 'volcano', 'pai'] as const;
 
 /** The mapping rows as a table for people, fitted to `width` columns. */
-export function mappingTable(rows: MappingRow[], width: number): string {
+export function mappingTable(rows: MappingRow[], width: number): Display {
   const t = fitTable(
     ['quota', 'Quotient field', 'becomes', 'fate', 'note'],
     rows.map((r) => [r.quota, r.field, r.target, r.fate, r.note]),
@@ -39,7 +40,7 @@ export function mappingTable(rows: MappingRow[], width: number): string {
     '',
   );
   const counts = (['one-to-one', 'approximated', 'lost'] as const).map((f) => `${rows.filter((r) => r.fate === f).length} ${f}`).join(', ');
-  return `${t}\n${counts}`;
+  return display`${t}\n${counts}`;
 }
 
 /** Registers the command. */
@@ -113,12 +114,19 @@ export function registerExport(program: Command): void {
         document = pai.document;
       }
       // The table goes to stderr (stdout holds the objects), so stderr's width is the one to fit; a file gets FILE_WIDTH.
-      const table = (width: number) => `${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
+      const table = (width: number) => display`${format} export of ${bundle.label} (pool ${poolName}):\n${mappingTable(rows, width)}`;
       // The report file is written first, as simulate --html is: a refused write (exit 2) prints no objects.
-      if (flags.report !== undefined) writeOutputFile(flags.report, `${table(FILE_WIDTH)}\n`, { flag: '--report', kind: 'text', force: flags.force });
-      if (format !== 'pai' && out === 'yaml') process.stdout.write((document as unknown[]).map((o) => yamlText(o)).join('---\n'));
-      else if (format !== 'pai') process.stdout.write(`${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: document }, null, 2)}\n`);
-      else process.stdout.write(out === 'json' ? `${JSON.stringify(document, null, 2)}\n` : yamlText(document));
+      if (flags.report !== undefined)
+        writeOutputFile(
+          flags.report,
+          `${table(FILE_WIDTH).text}
+`,
+          { flag: '--report', kind: 'text', force: flags.force },
+        );
+      // Through the one printer of documents: no character a terminal obeys is printed raw.
+      if (format !== 'pai' && out === 'yaml') printYamlStream(document as unknown[]);
+      else if (format !== 'pai') printDocument('json', { apiVersion: 'v1', kind: 'List', items: document });
+      else printDocument(out === 'json' ? 'json' : 'yaml', document);
       if (flags.report === undefined) log(table(terminalWidth(process.stderr)));
     });
 }

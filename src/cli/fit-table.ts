@@ -7,6 +7,7 @@
  * a reader (or a script's grep) looks for stays on one line wherever it fits.
  */
 import Table from 'cli-table3';
+import { Display, escapeDisplay, laidOutDisplay, type Shown } from '../model/display-text.js';
 
 /** The narrowest a column is made: a wrapped column narrower than this is unreadable. */
 const MIN_COLUMN = 8;
@@ -146,21 +147,28 @@ function records(head: string[], rows: string[][], width: number, indent: string
   return lines.join('\n');
 }
 
+/** A cell's text: a `Display` as it is, a number as its digits, any other text escaped (its line feeds too). */
+function cellText(cell: Shown): string {
+  return (cell instanceof Display ? cell : escapeDisplay(String(cell))).text;
+}
+
 /**
  * A bordered table of `rows` under `head` that fits in `width` characters once indented
  * by `indent` (the indent is added here); when no narrowing fits, the rows as records.
+ * Cells are escaped (`cellText`), so a line feed in a cell is one a renderer wrote.
  */
-export function fitTable(head: string[], rows: Array<Array<string | number>>, width: number, indent = '  '): string {
-  const body = rows.map((r) => r.map(String));
-  const cells = [head, ...body];
+export function fitTable(head: readonly Shown[], rows: ReadonlyArray<readonly Shown[]>, width: number, indent: '' | '  ' = '  '): Display {
+  const heads = head.map(cellText);
+  const body = rows.map((r) => r.map(cellText));
+  const cells = [heads, ...body];
   // Borders: one character before each column and one after the last.
-  const room = width - indent.length - (head.length + 1);
-  const widths = fitWidths(cells, head.length, room);
-  if (!widths) return records(head, body, width, indent);
+  const room = width - indent.length - (heads.length + 1);
+  const widths = fitWidths(cells, heads.length, room);
+  if (!widths) return laidOutDisplay(records(heads, body, width, indent));
   const wrap = (r: string[]): string[] => r.map((cell, c) => wrapWords(cell, widths[c]! - PADDING).join('\n'));
   // Cells arrive wrapped; cli-table3's own wrapping stays on (breaking, never cutting) as
   // a safety net should it count a character wider than we do (an East Asian wide one).
-  const t = new Table({ head: wrap(head), style: { head: [], border: [] }, colWidths: widths, wordWrap: true, wrapOnWordBoundary: false });
+  const t = new Table({ head: wrap(heads), style: { head: [], border: [] }, colWidths: widths, wordWrap: true, wrapOnWordBoundary: false });
   for (const r of body) t.push(wrap(r));
-  return t.toString().replace(/^/gm, indent);
+  return laidOutDisplay(t.toString().replace(/^/gm, indent));
 }

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { QuotientError } from '../errors.js';
+import { MAX_SEED } from '../policy/number-limits.js';
+import { isRefusal, readSeed, readSimTime, shownValue, type Refusal } from '../policy/number-text.js';
+import { display } from '../model/display-text.js';
 import { log } from './output.js';
 
 /** `--kernel`: which kernel implementation answers. */
@@ -17,7 +20,7 @@ export function workersFlag(value: string, cores = availableParallelism()): numb
   if (!Number.isSafeInteger(n) || n < 1) throw new QuotientError('cli/bad-workers', `--workers must be a positive whole number, got "${value}"`, 'for example --workers 2');
   if (n <= cores) return n;
   // More threads than cores only add memory (each worker loads the policy and a kernel) and contention.
-  log(`quotient: --workers ${n} capped to ${cores}, the number of threads this machine can run at once`);
+  log(display`quotient: --workers ${n} capped to ${cores}, the number of threads this machine can run at once`);
   return cores;
 }
 
@@ -37,17 +40,42 @@ export function runsFlag(value: string): number {
   return n;
 }
 
-/** The largest seed: fast-check takes 32 bits, and a larger number would silently wrap onto a smaller seed. */
-export const MAX_SEED = 2 ** 32 - 1;
+/** The largest seed (number-limits.ts): fast-check and the simulator's generator take 32 bits, and a larger number would silently wrap onto a smaller seed. */
+export { MAX_SEED };
 
-/** `--seed`: a whole number from 0 to 2^32-1; absent, one is drawn from the clock. */
+/**
+ * `--seed` of every command (`test`, `simulate`, `whatif --market`): a whole number from 0
+ * to 2^32-1, one rule (number-text.ts's readSeed, which `--seeds` and `synthetic.seed`
+ * follow too); absent, one is drawn from the clock.
+ */
 export function seedFlag(value: string | undefined, now = Date.now()): number {
   if (value === undefined) return now % 2 ** 31;
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n > MAX_SEED) {
-    throw new QuotientError('cli/bad-seed', `--seed must be a whole number from 0 to ${MAX_SEED}, got "${value}"`, 'use the seed a failure printed, or leave --seed out for a fresh one');
+  const n = readSeed(value);
+  if (isRefusal(n)) {
+    throw new QuotientError('cli/bad-seed', `--seed must be a whole number from 0 to ${MAX_SEED}, got "${shownValue(value)}"`, 'use the seed a failure printed, or leave --seed out for a fresh one');
   }
   return n;
+}
+
+/**
+ * A numeric flag's value as a number-text.ts reader read it, or exit 2 naming the flag:
+ * `cli/out-of-range` when it is past its limit (the message says the limit), else `code`.
+ */
+export function numberFlag(flag: string, value: string, read: number | Refusal, code: string): number {
+  if (!isRefusal(read)) return read;
+  throw new QuotientError(read.pastLimit ? 'cli/out-of-range' : code, `${flag} "${shownValue(value)}" ${read.refused}`, read.hint);
+}
+
+/** `--until`: a simulated time after the start, at most number-limits.ts's MAX_TIME_MS. */
+export function untilFlag(value: string): number {
+  const t = numberFlag('--until', value, readSimTime(value, 'time'), 'cli/bad-until');
+  if (t <= 0) throw new QuotientError('cli/bad-until', `--until "${shownValue(value)}" is the start: the run would end before anything happens`, 'give seconds (86400) or a duration (72h)');
+  return t;
+}
+
+/** `--cycle`: the scheduler's cycle, a positive duration of at most MAX_TIME_MS. */
+export function cycleFlag(value: string): number {
+  return numberFlag('--cycle', value, readSimTime(value, 'duration'), 'cli/bad-cycle');
 }
 
 /**

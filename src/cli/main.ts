@@ -7,19 +7,20 @@
 import { Command, CommanderError } from 'commander';
 import { FindingsError, QuotientError } from '../errors.js';
 import { KernelError } from '../kernel/kernel-error.js';
-import { escapeDisplay, escapeTerminal } from '../model/display-text.js';
+import { display, escapeKeepingLines } from '../model/display-text.js';
 import { registerCheck } from './check.js';
 import { EXIT } from './exit.js';
 import { registerExplain } from './explain.js';
 import { registerDiff } from './diff.js';
 import { registerExport } from './export.js';
 import { registerImport } from './import.js';
-import { colour, log } from './output.js';
+import { colour, commanderOutput, log, sayWriteFailure } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { registerScale } from './scale.js';
 import { registerSchema } from './schema.js';
 import { registerSimulate } from './simulate.js';
 import { registerReport } from './report.js';
+import { registerServe } from './serve.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
 import { printTimings } from './timings.js';
@@ -30,7 +31,7 @@ import { recordTimings, timingsSoFar } from '../policy/stages.js';
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   try {
-    process.stderr.write(`quotient: cannot write the output: ${writeFailure(e)}\n  hint: check the disk or the file the output goes to\n`);
+    sayWriteFailure(writeFailure(e));
   } finally {
     process.exit(EXIT.failure);
   }
@@ -59,8 +60,8 @@ program
   .option('--timings', 'print how long each stage of loading, opening and answering took, on stderr (or QUOTIENT_TIMINGS=1)')
   .showHelpAfterError()
   .exitOverride()
-  // Commander echoes the arguments it refuses: escaped, so an argument cannot drive the terminal.
-  .configureOutput({ writeOut: (text) => process.stdout.write(escapeTerminal(text)), writeErr: (text) => process.stderr.write(escapeTerminal(text)) });
+  // Commander echoes the arguments it refuses: escaped, so an argument cannot drive the terminal nor forge a line.
+  .configureOutput(commanderOutput(process.argv.slice(2)));
 registerCheck(program);
 registerWhatIf(program);
 registerExplain(program);
@@ -72,6 +73,7 @@ registerExport(program);
 registerDiff(program);
 registerSimulate(program);
 registerReport(program);
+registerServe(program);
 
 // Declared before the top-level await below: report() reads it.
 /** What a kernel error about the build on disk means to the user (the rest are bugs). */
@@ -104,13 +106,13 @@ function report(e: unknown): number {
     return e.exitCode === 0 ? EXIT.ok : EXIT.failure;
   }
   if (e instanceof QuotientError) {
-    log(`${colour.red('quotient:')} ${escapeDisplay(e.message)}${e.hint ? `\n  ${colour.cyan('hint:')} ${escapeDisplay(e.hint)}` : ''}`);
+    log(display`${colour.red('quotient:')} ${e.message}${e.hint ? display`\n  ${colour.cyan('hint:')} ${e.hint}` : ''}`);
     return EXIT.failure;
   }
   if (e instanceof KernelError && KERNEL_BUILD_PROBLEM[e.code]) {
     // The build on disk is missing, damaged or older than the code: say which, and how to rebuild.
     log(
-      `${colour.red('quotient:')} ${KERNEL_BUILD_PROBLEM[e.code]} (${escapeDisplay(e.message)})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`,
+      display`${colour.red('quotient:')} ${KERNEL_BUILD_PROBLEM[e.code] ?? ''} (${e.message})\n  ${colour.cyan('hint:')} run \`npm run build:kernel\` (npm ci does it), or pass --kernel reference to use the TypeScript twin`,
     );
     return EXIT.failure;
   }
@@ -118,8 +120,9 @@ function report(e: unknown): number {
     log(renderFindings(e.findings));
     return EXIT.failure;
   }
-  log(`${colour.red('quotient: internal error:')} ${escapeDisplay((e as Error)?.message ?? String(e))}`);
-  log('  this is a bug in Quotient, not in your policy; please report it with the command you ran');
-  if (process.env.QUOTIENT_DEBUG) log(String((e as Error)?.stack));
+  log(display`${colour.red('quotient: internal error:')} ${(e as Error)?.message ?? String(e)}`);
+  log(display`  this is a bug in Quotient, not in your policy; please report it with the command you ran`);
+  // A trace for a developer, its lines kept (a message's own line feed would show as a line too: debug output only).
+  if (process.env.QUOTIENT_DEBUG) log(escapeKeepingLines(String((e as Error)?.stack)));
   return EXIT.failure;
 }

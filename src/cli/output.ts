@@ -3,11 +3,18 @@
  * programs. With a machine format stdout holds only the document; everything else goes
  * to stderr. Colours come from picocolors, which honours NO_COLOR and FORCE_COLOR and
  * turns itself off when stdout is not a terminal.
+ *
+ * This file is the CLI's only writer to stdout and stderr (display-sites.test.ts checks):
+ * text for people is a `Display` (model/display-text.ts), so nothing read from input
+ * reaches a terminal unescaped; documents for programs are escaped JSON or YAML.
  */
 import pc from 'picocolors';
 import { stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
-import { escapeJson, escapeTerminal, unsafeCharacter } from '../model/display-text.js';
+import { Display, escapeDisplay, escapeDocument, escapeEchoing, escapeTerminal, paintedDisplay, unsafeCharacter, type Shown } from '../model/display-text.js';
+import { documentJson } from '../engine/report-document.js';
+
+export { API_VERSION, REPORT_KINDS, report, type ReportKind } from '../engine/report-document.js';
 
 export type Format = 'table' | 'json' | 'yaml';
 
@@ -33,34 +40,24 @@ export function formatOf<E extends string = never>(opts: OutputOptions, extra: r
   throw new QuotientError('cli/bad-output', `unknown output format "${o}"`, `use ${all.map((f) => `-o ${f}`).join(', ')}`);
 }
 
-/** The version of every machine-readable document (docs/cli.md "JSON output", schemas/). */
-export const API_VERSION = 'quotient/v1';
-
-/** The kinds of report, one per command (docs/cli.md lists each with its schema). */
-export const REPORT_KINDS = ['CheckReport', 'WhatIfReport', 'MarketWhatIfReport', 'ScaleReport', 'TestReport', 'ExplainReport', 'DiffReport', 'SimulateReport', 'SweepReport'] as const;
-
-/** One kind of report. */
-export type ReportKind = (typeof REPORT_KINDS)[number];
-
-/**
- * A machine-readable report: `apiVersion` and `kind` first, then the body. Every command
- * prints one such object whatever the number of answers, so a script reads one shape.
- */
-export function report<B extends object>(kind: ReportKind, body: B): { apiVersion: typeof API_VERSION; kind: ReportKind } & B {
-  return { apiVersion: API_VERSION, kind, ...body };
-}
-
 /**
  * Prints a document in a machine format. No character a terminal obeys is printed raw:
- * JSON escapes them all (`escapeJson` adds the ones JSON.stringify leaves); YAML that
+ * JSON escapes them all (`escapeDocument` adds the ones JSON.stringify leaves); YAML that
  * would carry one (the yaml library leaves bidi and C1 characters raw) is printed as
  * JSON instead, which every YAML 1.2 parser reads as the same document.
  */
 export function printDocument(format: 'json' | 'yaml', doc: unknown): void {
-  const json = (): string => `${escapeJson(JSON.stringify(doc, null, 2))}\n`;
-  if (format === 'json') return void process.stdout.write(json());
+  process.stdout.write(format === 'json' ? documentJson(doc) : safeYamlText(doc));
+}
+
+/** Several documents as one YAML stream (`---` between them), each as `printDocument` prints it. */
+export function printYamlStream(docs: readonly unknown[]): void {
+  process.stdout.write(docs.map(safeYamlText).join('---\n'));
+}
+
+function safeYamlText(doc: unknown): string {
   const yaml = yamlText(doc);
-  process.stdout.write(unsafeCharacter(yaml, true) ? json() : yaml);
+  return unsafeCharacter(yaml, true) ? documentJson(doc) : yaml;
 }
 
 /**
@@ -74,14 +71,66 @@ export function yamlText(doc: unknown): string {
   return stringify(doc, { lineWidth: 0, version: '1.1' });
 }
 
-/** Prints text for people on stdout; only our own colours and layout pass raw (`escapeTerminal`). */
-export function say(text = ''): void {
-  process.stdout.write(`${escapeTerminal(text)}\n`);
+/**
+ * Prints YAML text Quotient wrote with comments (an imported snapshot): its line feeds
+ * and tabs are its layout, any other unsafe character becomes `\uXXXX` (`escapeDocument`:
+ * the same character again in a double-quoted string, which is how the yaml library
+ * writes a string holding a control character). The importers leave none in a name.
+ */
+export function printYamlText(text: string): void {
+  process.stdout.write(escapeDocument(text));
 }
 
-/** Prints a log line on stderr (never mixed into a machine document), escaped as `say`. */
-export function log(text: string): void {
-  process.stderr.write(`${escapeTerminal(text)}\n`);
+/** Prints text for people on stdout, a line feed after it. */
+export function say(text: Display = EMPTY): void {
+  process.stdout.write(`${escapeTerminal(text.text)}\n`);
 }
 
-export const colour = pc;
+/** Prints text for people on stdout as it is, without a line feed (a report that ends with its own: JUnit, TAP, Markdown). */
+export function sayExactly(text: Display): void {
+  process.stdout.write(escapeTerminal(text.text));
+}
+
+/** Prints a log line on stderr (never mixed into a machine document). */
+export function log(text: Display): void {
+  process.stderr.write(`${escapeTerminal(text.text)}\n`);
+}
+
+const EMPTY = escapeDisplay('');
+
+/**
+ * Commander's writers: its help is ours, its errors quote the arguments they refuse,
+ * so each argument (and each `--flag=value`'s value) holding an unsafe character is
+ * escaped whole wherever it appears (`escapeEchoing`); Commander's own line feeds stay.
+ */
+export function commanderOutput(argv: readonly string[]): { writeOut: (text: string) => void; writeErr: (text: string) => void } {
+  const pieces = argv.flatMap((a) => (a.includes('=') ? [a, a.slice(a.indexOf('=') + 1)] : [a]));
+  return {
+    writeOut: (text) => process.stdout.write(escapeEchoing(text, pieces).text),
+    writeErr: (text) => process.stderr.write(escapeEchoing(text, pieces).text),
+  };
+}
+
+/** Writes a line on stderr when stdout failed; nothing in it comes from input (main.ts). */
+export function sayWriteFailure(reason: string): void {
+  process.stderr.write(`quotient: cannot write the output: ${escapeDisplay(reason).text}\n  hint: check the disk or the file the output goes to\n`);
+}
+
+/** A colour that takes text (escaped) or a `Display`, and gives a `Display`, checked to have gained only colour. */
+function painter(paint: (s: string) => string): (text: Shown) => Display {
+  return (text) => {
+    const d = text instanceof Display ? text : escapeDisplay(String(text));
+    return paintedDisplay(d, paint(d.text));
+  };
+}
+
+/** The colours the CLI paints with. */
+export const colour = {
+  bold: painter(pc.bold),
+  dim: painter(pc.dim),
+  red: painter(pc.red),
+  green: painter(pc.green),
+  yellow: painter(pc.yellow),
+  magenta: painter(pc.magenta),
+  cyan: painter(pc.cyan),
+};

@@ -1,8 +1,10 @@
 /** A what-if answer for people: a headline, the placement, a victims table, the reasons. */
+import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { formatGpu } from '../model/resources.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 import { describeSnapshot } from './snapshot-note.js';
+import type { QueueAnswer, QueuedJobAnswer } from '../engine/answer.js';
 import type { StartEstimate } from '../engine/estimate.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 
@@ -44,38 +46,48 @@ export function formatPlacement(placement: Array<{ node: string; gpus: number[];
 }
 
 /** The text block for one answer, its tables fitted to `width` columns (the terminal's by default). */
-export function renderAnswer(a: FullAnswer, width = terminalWidth()): string {
-  const lines: string[] = [];
+export function renderAnswer(a: FullAnswer, width = terminalWidth()): Display {
+  const lines: Display[] = [];
   const decision = DECISION_COLOUR[a.decision](a.decision.toUpperCase());
-  lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);
+  lines.push(display`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${'as' in a ? colour.dim(`  as ${a.as}`) : ''}`);
   if (a.snapshot) lines.push(colour.dim(`  ${describeSnapshot(a.snapshot)}`));
-  lines.push(`  ${a.job} on ${a.quota}: ${decision}${a.standing ? ` — runs ${a.standing}` : ''}`);
-  if (a.placement.length) lines.push(`  placement: ${formatPlacement(a.placement)}`);
+  lines.push(display`  ${a.job} on ${a.quota}: ${decision}${a.standing ? ` — runs ${a.standing}` : ''}`);
+  if (a.placement.length) lines.push(display`  placement: ${formatPlacement(a.placement)}`);
   if (a.victims.length) {
     const rows = a.victims.map((v) =>
       'hidden' in v ? [v.job, v.quota, v.priorityBand, '-', v.standing, v.gpus, '-', v.rule, v.source] : [v.job, v.quota, v.priority, v.module, v.standing, v.gpus, v.lostGpuHours, v.rule, v.source],
     );
     lines.push(fitTable(['victim', 'quota', 'prio', 'module', 'standing', 'GPUs', 'lost GPU-h', 'rule', 'source'], rows, width));
-    for (const v of a.victims) lines.push(`  ${colour.dim('·')} ${v.job}: ${v.reason}`);
+    for (const v of a.victims) lines.push(display`  ${colour.dim('·')} ${v.job}: ${v.reason}`);
   }
   if (a.reasons.length) {
-    lines.push(`  ${a.decision === 'wait' || a.decision === 'reject' ? 'why not:' : 'why:'}`);
-    for (const r of a.reasons) lines.push(`    - ${r.message}`);
+    lines.push(display`  ${a.decision === 'wait' || a.decision === 'reject' ? 'why not:' : 'why:'}`);
+    for (const r of a.reasons) lines.push(display`    - ${r.message}`);
   }
+  if (a.queue) lines.push(...renderQueue(a.queue, a.quota));
   if (a.estimate) lines.push(...renderEstimate(a.estimate, a.quota));
   if (a.notes.length) {
-    lines.push('  note:');
-    for (const n of a.notes) lines.push(`    - ${n.message}`);
+    lines.push(display`  note:`);
+    for (const n of a.notes) lines.push(display`    - ${n.message}`);
   }
-  return lines.join('\n');
+  return joinDisplay(lines);
 }
 
 /** A wait answer's start estimate: when (or why not), the queue position, and what it assumes. */
-function renderEstimate(e: StartEstimate, quota: string): string[] {
-  const where = `queue position ${e.queuePosition} in ${quota} (${e.queueStrategy})`;
+function renderEstimate(e: StartEstimate, quota: string): Display[] {
+  const where = display`queue position ${e.queuePosition} in ${quota} (${e.queueStrategy})`;
   const head =
     e.start === null
-      ? `  ${colour.bold('estimated start:')} none — ${e.reason ?? ''}; ${where}`
-      : `  ${colour.bold('estimated start:')} ${e.start} (in ${e.inHours} h), ${where}; runs ${e.standing}${e.victims.length ? `, preempting ${e.victims.join(', ')}` : ''}`;
-  return [head, '  the estimate assumes:', ...e.assumptions.map((x) => `    - ${x}`)];
+      ? display`  ${colour.bold('estimated start:')} none — ${e.reason ?? ''}; ${where}`
+      : display`  ${colour.bold('estimated start:')} ${e.start} (in ${e.inHours ?? ''} h), ${where}; runs ${e.standing ?? ''}${e.victims.length ? `, preempting ${e.victims.join(', ')}` : ''}`;
+  return [head, display`  the estimate assumes:`, ...e.assumptions.map((x) => display`    - ${x}`)];
+}
+
+/** The queues at the snapshot time (SEMANTICS 8): the job's place, the queued jobs served before it, the one holding it. */
+function renderQueue(q: QueueAnswer, quota: string): Display[] {
+  const name = (j: QueuedJobAnswer): Display => ('hidden' in j ? display`${j.job} ${j.quota} ${j.priorityBand}` : display`${j.job} (${j.quota}, priority ${j.priority})`);
+  const lines = [display`  ${colour.bold('queue:')} position ${q.position} in ${quota} (${q.strategy})${q.started.length ? `; ${q.started.length} queued job(s) taken as started first` : ''}`];
+  for (const s of q.started) lines.push(display`    - ${name(s)}: ${s.decision}, runs ${s.standing}${s.victims.length ? `, preempting ${s.victims.join(', ')}` : ''}`);
+  if (q.heldBy) lines.push(display`  ${colour.bold('held by:')} ${name(q.heldBy)}, which cannot run now`);
+  return lines;
 }

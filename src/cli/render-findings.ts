@@ -1,11 +1,11 @@
 /**
  * Findings for people: `file:line:col  error  code  message`, the source line with a
  * caret under the spot, the field path and a hint below, a count last. Every value from
- * the input is escaped (`escapeDisplay`) before it is coloured, so a name or a line
+ * the input is escaped (a `display` template) before it is coloured, so a name or a line
  * cannot drive the terminal.
  */
 import type { Finding } from '../errors.js';
-import { escapeDisplay } from '../model/display-text.js';
+import { display, escapeDisplay, joinDisplay, type Display } from '../model/display-text.js';
 import { isFlagFile } from '../model/source.js';
 import { readSourceText } from '../policy/read-files.js';
 import { colour } from './output.js';
@@ -14,8 +14,8 @@ import { colour } from './output.js';
 export type SourceLookup = (file: string) => string | undefined;
 
 /** The lines for a list of findings. */
-export function renderFindings(findings: Finding[], source: SourceLookup = readSourceText): string {
-  const lines: string[] = [];
+export function renderFindings(findings: Finding[], source: SourceLookup = readSourceText): Display {
+  const lines: Display[] = [];
   // Each file is split into lines once, however many findings it has.
   const split = new Map<string, string[] | undefined>();
   const sourceLines = (file: string): string[] | undefined => {
@@ -27,13 +27,13 @@ export function renderFindings(findings: Finding[], source: SourceLookup = readS
     const sev = f.severity === 'error' ? colour.red('error') : colour.yellow('warning');
     // Findings in a document made from flags (--submit, --set) have no line a user wrote: name the flag.
     const where = isFlagFile(f.file) ? f.file : `${f.file}:${f.line}:${f.column}`;
-    lines.push(`${colour.bold(escapeDisplay(where))}  ${sev}  ${colour.dim(escapeDisplay(f.code))}  ${escapeDisplay(f.message)}`);
+    lines.push(display`${colour.bold(where)}  ${sev}  ${colour.dim(f.code)}  ${f.message}`);
     const text = sourceLines(f.file);
     if (text !== undefined) lines.push(...snippet(text, f));
-    if (f.path) lines.push(`    at ${escapeDisplay(f.path)}`);
-    if (f.hint) lines.push(`    ${colour.cyan('hint:')} ${escapeDisplay(f.hint)}`);
+    if (f.path) lines.push(display`    at ${f.path}`);
+    if (f.hint) lines.push(display`    ${colour.cyan('hint:')} ${f.hint}`);
   }
-  return lines.join('\n');
+  return joinDisplay(lines);
 }
 
 /** Characters of a source line shown at most; a longer line is cut to a window around the spot. */
@@ -44,7 +44,7 @@ const WIDTH = 100;
  * is empty or runs past the line), as eemeli/yaml's prettifyError and rustc print them.
  * Nothing when the line is not in the text (the file changed since).
  */
-export function snippet(lines: readonly string[], f: Pick<Finding, 'line' | 'column' | 'start' | 'end' | 'severity'>): string[] {
+export function snippet(lines: readonly string[], f: Pick<Finding, 'line' | 'column' | 'start' | 'end' | 'severity'>): Display[] {
   const line = lines[f.line - 1];
   if (line === undefined || f.column < 1 || f.column > line.length + 1) return [];
   const from = f.column - 1;
@@ -57,7 +57,7 @@ export function snippet(lines: readonly string[], f: Pick<Finding, 'line' | 'col
   let pad = shown.length;
   let marks = 0;
   for (let i = winStart; i < winEnd; i++) {
-    const ch = escapeDisplay(line[i] ?? '');
+    const ch = escapeDisplay(line[i] ?? '').text;
     shown += ch;
     if (i < from) pad += ch.length;
     else if (i < Math.max(to, from + 1)) marks += ch.length;
@@ -66,7 +66,8 @@ export function snippet(lines: readonly string[], f: Pick<Finding, 'line' | 'col
   const num = String(f.line);
   const gutter = ' '.repeat(num.length);
   const paint = f.severity === 'error' ? colour.red : colour.yellow;
-  return [`    ${colour.dim(`${num} |`)} ${shown}`, `    ${colour.dim(`${gutter} |`)} ${' '.repeat(pad)}${paint('^'.repeat(Math.max(1, marks)))}`];
+  // `shown` is escaped character by character above.
+  return [display`    ${colour.dim(`${num} |`)} ${shown}`, display`    ${colour.dim(`${gutter} |`)} ${' '.repeat(pad)}${paint('^'.repeat(Math.max(1, marks)))}`];
 }
 
 /** "2 errors, 1 warning". */

@@ -4,13 +4,19 @@
  * when it is opened), and the per-team and per-quota tables.
  */
 import * as vega from 'vega';
+import { escapeDisplay } from '../model/display-text.js';
 import type { GroupFigures, Report } from '../simulate/report.js';
 
 const WIDTH = 560;
 const HEIGHT = 220;
 
+/**
+ * Text for the page: first every character a terminal or a browser's text layout obeys
+ * made visible (`escapeDisplay`: a bidi override would reverse a name here too), then
+ * the HTML specials as entities.
+ */
 function esc(s: string | number): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return escapeDisplay(String(s)).text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 async function svgOf(spec: vega.Spec): Promise<string> {
@@ -33,8 +39,9 @@ const base = (title: string): Partial<vega.Spec> => ({
 
 /** Lines (or stacked areas) over simulated hours, one per series; optional dashed levels. */
 function timeChart(title: string, hours: number[], series: Record<string, number[]>, yTitle: string, opts: { stack?: boolean; levels?: Array<{ name: string; value: number }> } = {}): vega.Spec {
-  const values = Object.entries(series).flatMap(([name, ys]) => ys.map((y, i) => ({ x: hours[i] ?? 0, y, c: name })));
-  const levels = (opts.levels ?? []).map((l) => ({ c: l.name, y: l.value }));
+  // Names reach the SVG as vega writes them (XML-escaped only): escaped for display first.
+  const values = Object.entries(series).flatMap(([name, ys]) => ys.map((y, i) => ({ x: hours[i] ?? 0, y, c: escapeDisplay(name).text })));
+  const levels = (opts.levels ?? []).map((l) => ({ c: escapeDisplay(l.name).text, y: l.value }));
   return {
     ...base(title),
     data: [
@@ -101,7 +108,8 @@ function timeChart(title: string, hours: number[], series: Record<string, number
 }
 
 /** Horizontal bars, grouped by `g` when rows carry one. */
-function barChart(title: string, rows: Array<{ label: string; g: string; value: number }>, xTitle: string): vega.Spec {
+function barChart(title: string, given: Array<{ label: string; g: string; value: number }>, xTitle: string): vega.Spec {
+  const rows = given.map((r) => ({ ...r, label: escapeDisplay(r.label).text }));
   const labels = [...new Set(rows.map((r) => r.label))];
   const height = Math.max(60, labels.length * (new Set(rows.map((r) => r.g)).size * 14 + 10));
   return {

@@ -1,4 +1,5 @@
 /** A simulation report for people: totals, per team, per quota, preemptions by rule, the spot market. */
+import { display, joinDisplay, type Display } from '../model/display-text.js';
 import type { GroupFigures, Report } from '../simulate/report.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
@@ -10,23 +11,23 @@ function groupRow(g: GroupFigures): Array<string | number> {
 const GROUP_HEAD = ['', 'jobs', 'done', 'unfinished', 'ended preempted', 'rejected', 'wait p50 h', 'p95 h', 'max h', 'GPU-h', 'preempted', 'lost GPU-h', 'restarts'];
 
 /** The report as text tables. */
-export function renderReport(r: Report): string {
-  const out: string[] = [];
+export function renderReport(r: Report): Display {
+  const out: Display[] = [];
   const t = r.totals;
   out.push(colour.bold(`Simulation of ${r.policy}`));
   out.push(
     // A synthetic workload's source already says so, with its jobs and seed (pai-generator.ts).
-    `  workload: ${r.workload.synthetic ? r.workload.source : `${r.workload.source}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`}`,
+    display`  workload: ${r.workload.synthetic ? r.workload.source : `${r.workload.source}, ${r.workload.jobs} jobs${r.workload.rejectedRows ? `, ${r.workload.rejectedRows} row(s) left out` : ''}; seed ${r.seed}`}`,
   );
   out.push(
-    `  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
+    display`  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}${r.cluster.queuedAtStart ? `, ${r.cluster.queuedAtStart} queued` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
   );
-  out.push(`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
+  out.push(display`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
   out.push(
-    `  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
+    display`  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
   );
-  out.push(`  queue wait (h): p50 ${t.wait.p50}, p95 ${t.wait.p95}, max ${t.wait.max} over ${t.wait.started} started job(s)`);
-  out.push('');
+  out.push(display`  queue wait (h): p50 ${t.wait.p50}, p95 ${t.wait.p95}, max ${t.wait.max} over ${t.wait.started} started job(s)`);
+  out.push(display``);
   out.push(colour.bold('Teams'));
   const width = terminalWidth();
   out.push(fitTable(['team', ...GROUP_HEAD.slice(1)], r.teams.map(groupRow), width, ''));
@@ -69,9 +70,9 @@ export function renderReport(r: Report): string {
   }
   if (r.rejections.length) {
     out.push(colour.bold('Rejected by the engine'));
-    for (const x of r.rejections.slice(0, 10)) out.push(`  ${x.job} (${x.quota}) at hour ${x.hour}: ${x.reason}`);
-    if (r.totals.rejected > 10) out.push(`  … and ${r.totals.rejected - 10} more (see --json)`);
+    for (const x of r.rejections.slice(0, 10)) out.push(display`  ${x.job} (${x.quota}) at hour ${x.hour}: ${x.reason}`);
+    if (r.totals.rejected > 10) out.push(display`  … and ${r.totals.rejected - 10} more (see --json)`);
   }
   for (const n of [...r.workload.notes, ...r.notes]) out.push(colour.dim(`note: ${n}`));
-  return out.join('\n');
+  return joinDisplay(out);
 }

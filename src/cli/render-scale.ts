@@ -1,15 +1,16 @@
 /** A scaling answer for people: what is set, whose jobs change standing, each quota's room. */
 import type { ScaleAnswer } from '../engine/scale.js';
+import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 
 /** The text block for one scaling answer, its tables fitted to `width` columns (the terminal's by default). */
-export function renderScale(a: ScaleAnswer & { policy?: string }, width = terminalWidth()): string {
-  const lines: string[] = [];
-  lines.push(`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${a.as ? colour.dim(`  as ${a.as}`) : ''}`);
-  lines.push(`  set: ${a.set.map((s) => `${s.quota} ${s.before} → ${s.after}`).join(', ')}`);
+export function renderScale(a: ScaleAnswer & { policy?: string }, width = terminalWidth()): Display {
+  const lines: Display[] = [];
+  lines.push(display`${colour.bold(a.query)}${a.policy ? colour.dim(`  (${a.policy})`) : ''}${a.as ? colour.dim(`  as ${a.as}`) : ''}`);
+  lines.push(display`  set: ${a.set.map((s) => `${s.quota} ${s.before} → ${s.after}`).join(', ')}`);
   if (a.changes.length) {
-    lines.push('  jobs whose standing changes:');
+    lines.push(display`  jobs whose standing changes:`);
     lines.push(
       fitTable(
         ['job', 'workspace', 'quota', 'prio', 'GPUs', 'standing'],
@@ -35,7 +36,7 @@ export function renderScale(a: ScaleAnswer & { policy?: string }, width = termin
     ];
   });
   lines.push(fitTable(['quota', 'workspaces', 'min', ...(ceilings ? ['max'] : []), 'used', 'room in quota', 'with reclaim', 'largest gang now'], quotaRows, width));
-  lines.push('  why:');
-  for (const r of [...a.reasons.map((x) => x.message), ...a.changes.map((c) => `${c.job}: ${c.reason}`)]) lines.push(`    - ${r}`);
-  return lines.join('\n');
+  lines.push(display`  why:`);
+  for (const r of [...a.reasons.map((x) => x.message), ...a.changes.map((c) => `${c.job}: ${c.reason}`)]) lines.push(display`    - ${r}`);
+  return joinDisplay(lines);
 }

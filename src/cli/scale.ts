@@ -16,6 +16,7 @@ import { readBundles } from '../policy/read-files.js';
 import type { InputFile } from '../policy/source-doc.js';
 import { applyScaling } from '../policy/apply-scaling.js';
 import { asUser, unknownUser } from './as-user.js';
+import { display, joinDisplay } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, kernelOption, onceEach, outputOptions, takeBackPaths } from './flags.js';
 import { formatOf, log, printDocument, report, say, type OutputOptions } from './output.js';
@@ -116,7 +117,7 @@ export function registerScale(program: Command): void {
         // As whatif's invalid --submit: the findings are errors, so on stderr; a machine format
         // still gets its document (the findings, no answers) on stdout.
         if (format !== 'table') printDocument(format, report('ScaleReport', { findings: sorted, answers: [] }));
-        log(`${renderFindings(sorted)}\n\n${countFindings(sorted)}: the scaling is not applied`);
+        log(display`${renderFindings(sorted)}\n\n${countFindings(sorted)}: the scaling is not applied`);
         process.exitCode = EXIT.findings;
         return;
       }
@@ -130,9 +131,15 @@ export function registerScale(program: Command): void {
       const written = applyTo ? applyScaling(applyTo.files, { values: applyTo.values, standings: applyTo.standings }) : undefined;
       // With --apply, the report says what was written (the files and the new mins), as the stderr line does.
       const applied = applyTo && written ? { applied: { set: Object.fromEntries(applyTo.values), files: written } } : {};
-      if (format === 'table') say(answers.map((a) => renderScale(a)).join('\n\n'));
+      if (format === 'table')
+        say(
+          joinDisplay(
+            answers.map((a) => renderScale(a)),
+            display`\n\n`,
+          ),
+        );
       else printDocument(format, report('ScaleReport', { findings: sortFindings(warnings), answers, ...applied }));
-      if (applyTo && written) log(`applied: ${[...applyTo.values].map(([q, v]) => `${q}=${v}`).join(', ')} written to ${written.join(', ')}`);
+      if (applyTo && written) log(display`applied: ${[...applyTo.values].map(([q, v]) => `${q}=${v}`).join(', ')} written to ${written.join(', ')}`);
       process.exitCode = EXIT.ok;
     });
   // Options every answering command shares, listed after its own in --help.

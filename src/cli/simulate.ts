@@ -2,23 +2,25 @@
 import { readFileSync } from 'node:fs';
 import { checkOutputFile, refuseEmptyPath, writeOutputFile, type OutputFileOptions } from '../io/write-in-folder.js';
 import { noteReadFile } from '../io/input-registry.js';
-import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { QuotientError, sortFindings, type Finding } from '../errors.js';
-import type { ClusterNode, Policy, RunningJob, SeriesPoint } from '../model/policy.js';
-import { runningAtStart } from '../simulate/snapshot-start.js';
+import { QuotientError, sortFindings } from '../errors.js';
+import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
+import { queuedAtStart, runningAtStart } from '../simulate/snapshot-start.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { noteSnapshot } from './snapshot-note.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
 import { parseSeeds, parseShard, planSweep, type SweepDocument, type SweepRun } from '../simulate/sweep.js';
-import { marketSeries, readMarketCsv, type TypeSeries } from '../simulate/market.js';
-import { parseSimTime, readJobs } from '../simulate/read-jobs.js';
+import { marketSeries, readMarketFiles, type TypeSeries } from '../simulate/market.js';
+import { readJobs } from '../simulate/read-jobs.js';
 import type { Report } from '../simulate/report.js';
 import { simulate } from '../simulate/simulator.js';
-import type { Workload } from '../simulate/workload.js';
+import type { SimJob, Workload } from '../simulate/workload.js';
+import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
-import { kernelFlag, kernelOption, outputOptions } from './flags.js';
+import { cycleFlag, kernelFlag, kernelOption, numberFlag, outputOptions, seedFlag, untilFlag } from './flags.js';
+import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/number-limits.js';
+import { readPositive, readWhole } from '../policy/number-text.js';
 import { API_VERSION, formatOf, log, printDocument, report as versioned, say, type OutputOptions } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
@@ -118,7 +120,7 @@ async function runOne(
   const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
   checkRootsFit(policy, nodes);
   const start = snapshotStart(policy, !!opts.cluster);
-  const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
+  const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict, start.running) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
   const market = readMarket(policy, seed, horizonOf(workload, until));
   const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
@@ -134,11 +136,12 @@ async function runOne(
 async function runSweep(bundles: Bundle[], opts: SimulateOptions, format: 'table' | 'json' | 'yaml', backend: 'wasm' | 'reference', until: number | undefined): Promise<number> {
   if (opts.html !== undefined) throw new QuotientError('cli/conflicting-flags', '--html writes one report, and a sweep makes several', 'drop --html, or run one policy with one --seed');
   const seeds = opts.seeds === undefined ? [seedFlag(opts.seed)] : parseSeeds(opts.seeds);
-  if (typeof seeds === 'string') throw new QuotientError('cli/bad-seeds', `--seeds: ${seeds}`, 'for example --seeds 1-8 or --seeds 1,5,9');
+  if ('refused' in seeds) throw new QuotientError(seeds.pastLimit ? 'cli/out-of-range' : 'cli/bad-seeds', `--seeds: ${seeds.refused}`, 'for example --seeds 1-8 or --seeds 1,5,9');
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === 'string') throw new QuotientError('cli/bad-shard', `--shard: ${shard}`, 'for example --shard 0/4 (with JOB_COMPLETION_INDEX as i in a Kubernetes Indexed Job)');
   const policies = bundles.map(loadBundle);
   const plan = planSweep(policies.length, seeds, shard);
+  checkSweepSize(plan, shard);
   const runs: SweepRun[] = [];
   let rejected = 0;
   for (const r of plan.runs) {
@@ -153,16 +156,27 @@ async function runSweep(bundles: Bundle[], opts: SimulateOptions, format: 'table
   return rejected > 0 ? EXIT.findings : EXIT.ok;
 }
 
+/** A process runs at most MAX_SWEEP_RUNS runs of a sweep (each report is kept until the sweep prints): more is refused, with the shards that fit. */
+function checkSweepSize(plan: { total: number; runs: unknown[] }, shard: { index: number; count: number } | undefined): void {
+  if (plan.runs.length <= MAX_SWEEP_RUNS) return;
+  const shards = Math.ceil(plan.total / MAX_SWEEP_RUNS);
+  throw new QuotientError(
+    'cli/out-of-range',
+    `the sweep${shard ? `'s shard ${shard.index}/${shard.count}` : ''} holds ${formatCount(plan.runs.length)} runs, more than the ${formatCount(MAX_SWEEP_RUNS)} one process runs`,
+    `split it with --shard i/${shards} (i from 0 to ${shards - 1}) and join the shards with \`quotient report merge\``,
+  );
+}
+
 /** One line per run of a sweep. */
-export function renderSweep(doc: SweepDocument): string {
-  const lines = [`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
+export function renderSweep(doc: SweepDocument): Display {
+  const lines = [display`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
   for (const r of doc.runs) {
     const t = r.report.totals;
     lines.push(
-      `  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`,
+      display`  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`,
     );
   }
-  return lines.join('\n');
+  return joinDisplay(lines);
 }
 
 function print(report: Report, format: 'table' | 'json' | 'yaml'): void {
@@ -202,25 +216,6 @@ export function sweepDocumentOf(doc: unknown): unknown {
   return { version: 1, kind: 'SimulationSweep', ...body, runs: (d.runs as Array<{ report?: object }>).map((r) => ({ ...r, report: { version: 1, ...r.report } })) };
 }
 
-/** `--seed`: a whole number. */
-export function seedFlag(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new QuotientError('cli/bad-seed', `--seed must be a whole number, got "${value}"`, 'for example --seed 42');
-  return n;
-}
-
-function cycleFlag(value: string): number {
-  const t = parseSimTime(value);
-  if (t === undefined || t <= 0) throw new QuotientError('cli/bad-cycle', `--cycle must be a positive time, got "${value}"`, 'give seconds (30) or a duration (1m)');
-  return t;
-}
-
-function untilFlag(value: string): number {
-  const t = parseSimTime(value);
-  if (t === undefined || t <= 0) throw new QuotientError('cli/bad-until', `--until must be a time after the start, got "${value}"`, 'give seconds (86400) or a duration (72h)');
-  return t;
-}
-
 /** Loads one policy; a policy with errors stops the run (exit 2). */
 export function loadBundle(b: Bundle): { policy: Policy; label: string } {
   const loaded = loadPolicy(b.files, { now: 0 });
@@ -246,17 +241,22 @@ export function clusterNodes(policy: Policy, label: string): ClusterNode[] {
  * the nodes of --cluster they have nowhere to be: the run starts empty, and the report's
  * notes and stderr say so.
  */
-function snapshotStart(policy: Policy, otherNodes: boolean): { running?: RunningJob[]; notes?: string[] } {
+function snapshotStart(policy: Policy, otherNodes: boolean): { running?: RunningJob[]; queued?: SimJob[]; notes?: string[] } {
   const c = policy.cluster;
-  if (!c || c.jobs.length === 0) return {};
-  if (!otherNodes) return { running: runningAtStart(c) };
-  const note = `the ${c.jobs.length} running job(s) of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
-  log(`note: ${note}`);
+  const queued = c?.queue?.length ?? 0;
+  if (!c || (c.jobs.length === 0 && queued === 0)) return {};
+  if (!otherNodes) return { running: runningAtStart(c), ...(queued ? { queued: queuedAtStart(c) } : {}) };
+  const jobs = [`${c.jobs.length} running job(s)`, ...(queued ? [`${queued} queued job(s)`] : [])].join(' and ');
+  const note = `the ${jobs} of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
+  log(display`note: ${note}`);
   return { notes: [note] };
 }
 
-/** Reads the jobs file; prints the rows left out on stderr (or stops at the first with --strict). */
-export function readWorkload(path: string, policy: Policy, strict: boolean): Workload {
+/**
+ * Reads the jobs file; prints the rows left out on stderr (or stops at the first with
+ * --strict). `running`: the snapshot's jobs that start the run, whose names no row may take.
+ */
+export function readWorkload(path: string, policy: Policy, strict: boolean, running?: RunningJob[]): Workload {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -265,7 +265,7 @@ export function readWorkload(path: string, policy: Policy, strict: boolean): Wor
     throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
   }
   const instanceTypes = new Map((policy.spotMarkets ?? []).flatMap((m) => m.instanceTypes.map((t) => [t.name, { pool: t.pool }] as const)));
-  const workload = readJobs(path, text, { policy, instanceTypes }, { strict });
+  const workload = readJobs(path, text, { policy, instanceTypes, ...(running ? { running } : {}) }, { strict });
   if (workload.rejected.length > 0) {
     log(renderFindings(workload.rejected.slice(0, 20)));
     if (strict) throw new QuotientError('simulate/bad-row', `${path} has a bad row; --strict stops at the first`, 'fix the row above, or drop --strict to leave bad rows out');
@@ -278,59 +278,22 @@ export function readWorkload(path: string, policy: Policy, strict: boolean): Wor
         `${path}: no job can be simulated (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''} above)`,
         'fix the file or the rows named above',
       );
-    log(`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
+    log(display`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
   }
   if (workload.jobs.length === 0)
     throw new QuotientError('simulate/no-jobs', `${path} holds no jobs`, 'a CSV jobs file is a header row and one job a row; a YAML one a list of jobs (docs/simulate.md "Jobs file")');
   return workload;
 }
 
-/** The market series: inline, the SpotMarket's CSV files (relative to its file), or synthetic. */
+/** The market series: inline, the SpotMarket's CSV files (read as `check` reads them: simulate/market.ts), or synthetic. */
 export function readMarket(policy: Policy, seed: number, horizon: number): TypeSeries[] {
   const markets = policy.spotMarkets ?? [];
-  const prices = new Map<string, SeriesPoint[]>();
-  const inventory = new Map<string, SeriesPoint[]>();
-  const findings: Finding[] = [];
-  for (const m of markets) {
-    const known = new Set(m.instanceTypes.map((t) => t.name));
-    for (const [file, column, into] of [
-      [m.pricesFile, 'price', prices],
-      [m.inventoryFile, 'inventory', inventory],
-    ] as const) {
-      if (file === undefined) continue;
-      const path = join(dirname(m.src.file), file);
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-        noteReadFile(path);
-      } catch (e) {
-        throw new QuotientError(
-          'simulate/unreadable-market',
-          `cannot read ${path} (named by SpotMarket "${m.name}" at ${m.src.file}:${m.src.line}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-          "the path is relative to the SpotMarket's file",
-        );
-      }
-      const read = readMarketCsv(path, text, column, known);
-      findings.push(...read.findings);
-      for (const [k, v] of read.series) into.set(k, v);
-    }
+  const files = readMarketFiles(markets);
+  if (files.findings.length) {
+    log(renderFindings(sortFindings(files.findings)));
+    throw new QuotientError('simulate/bad-market', "the spot market's CSV files have errors", 'fix the rows named above (`quotient check` reports them too)');
   }
-  if (findings.length) {
-    log(renderFindings(sortFindings(findings)));
-    throw new QuotientError('simulate/bad-market', "the spot market's CSV files have errors", 'fix the rows named above');
-  }
-  for (const m of markets) {
-    for (const t of m.instanceTypes) {
-      const missing = [!t.prices.length && !prices.has(t.name) && 'prices', !t.inventory.length && !inventory.has(t.name) && 'inventory'].filter(Boolean);
-      if (missing.length && !m.synthetic)
-        throw new QuotientError(
-          'simulate/no-market-series',
-          `instance type "${t.name}" has no ${missing.join(' and ')} in SpotMarket "${m.name}" or its files`,
-          'add rows for it to the CSV files, or a synthetic model (docs/simulate.md)',
-        );
-    }
-  }
-  return marketSeries(markets, { prices, inventory }, seed, horizon);
+  return marketSeries(markets, files, seed, horizon);
 }
 
 /** How far synthetic series must reach: --until, or well past the last arrival. */
@@ -382,7 +345,7 @@ function loadNodes(value: string, poolFlag: string | undefined, policy: Policy):
     log(renderFindings(loaded.findings.slice(0, 20)));
     throw new QuotientError('simulate/bad-cluster', `${m[2]} has ${loaded.findings.length} bad row(s)`, 'fix the rows named above');
   }
-  for (const n of loaded.notes) log(`note: ${n}`);
+  for (const n of loaded.notes) log(display`note: ${n}`);
   if (loaded.nodes.length === 0) throw new QuotientError('simulate/no-cluster', `${m[2]} holds no GPU node`, 'check the file and the format');
   return loaded.nodes;
 }
@@ -421,18 +384,16 @@ function readOpenbFlag(opts: SimulateOptions, policy: Policy): Workload {
   const w = readOpenb(opts.openb!, readText(opts.openb!), { qos, teams });
   if (w.rejected.length) {
     log(renderFindings(w.rejected.slice(0, 20)));
-    log(`${opts.openb}: ${new Set(w.rejected.map((f) => f.line)).size} row(s) left out`);
+    log(display`${opts.openb ?? ''}: ${new Set(w.rejected.map((f) => f.line)).size} row(s) left out`);
   }
-  for (const n of w.notes) log(`note: ${n}`);
+  for (const n of w.notes) log(display`note: ${n}`);
   return w;
 }
 
 function generateFlag(opts: SimulateOptions, policy: Policy, seed: number): Workload {
   if (opts.generate !== 'pai') throw new QuotientError('cli/bad-generate', `unknown generator "${opts.generate}"`, 'use --generate pai');
-  const jobs = Number(opts.jobs);
-  const days = Number(opts.days);
-  if (!Number.isInteger(jobs) || jobs < 1) throw new QuotientError('cli/bad-jobs', `--jobs must be a positive whole number, got "${opts.jobs}"`, 'for example --jobs 10000');
-  if (!(days > 0)) throw new QuotientError('cli/bad-days', `--days must be positive, got "${opts.days}"`, 'for example --days 30');
+  const jobs = numberFlag('--jobs', opts.jobs, readWhole(opts.jobs, 1, MAX_JOBS), 'cli/bad-jobs');
+  const days = numberFlag('--days', opts.days, readPositive(opts.days, MAX_DAYS), 'cli/bad-days');
   // Inference services are important and never idle or spot; training and notebooks are flexible (docs/simulate.md).
   const teams: GenTeam[] = defaultTeams(policy).map((t) => (t.module === 'EAS' ? { ...t, priority: [7, 9], flexible: false } : { ...t, priority: [1, 6], flexible: true }));
   if (teams.length === 0) throw new QuotientError('cli/bad-generate', 'the policy has no leaf quota with exactly one workspace to generate jobs for', 'add workspaces to the leaf quotas');

@@ -6,6 +6,7 @@
  */
 import { snapshotOf, type AnswerSnapshot } from '../engine/answer-snapshot.js';
 import type { Policy } from '../model/policy.js';
+import { display } from '../model/display-text.js';
 import { log } from './output.js';
 
 /** One sentence: `snapshot "imported" (at …) from cluster.yaml, replacing the Cluster of policy/cluster.yaml`. */
@@ -17,5 +18,5 @@ export function describeSnapshot(s: AnswerSnapshot): string {
 /** Says on stderr which snapshot `policy` (labelled `label`) uses, when files named beside its folder hold it. */
 export function noteSnapshot(label: string, policy: Policy | undefined): void {
   const s = policy && snapshotOf(policy);
-  if (s) log(`quotient: ${label}: ${describeSnapshot(s)}`);
+  if (s) log(display`quotient: ${label}: ${describeSnapshot(s)}`);
 }

@@ -12,9 +12,10 @@ import type { PolicyPromise } from '../model/promise.js';
 import type { InputFile } from '../policy/source-doc.js';
 import { checkPromise, DEFAULT_RUNS, type PromiseResult } from '../verify/check-promise.js';
 import { checkPromisesInWorkers } from '../verify/promise-pool.js';
+import { display, escapeKeepingLines, indentDisplay } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { isName, kernelFlag, kernelOption, outputOptions, runsFlag, seedFlag, takeBackPaths, workersFlag } from './flags.js';
-import { colour, formatOf, log, printDocument, report, say, type OutputOptions } from './output.js';
+import { colour, formatOf, log, printDocument, report, say, sayExactly, type OutputOptions } from './output.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { junitReport, tapReport } from './test-report.js';
@@ -99,8 +100,8 @@ export function registerTest(program: Command): void {
       }
       log(colour.dim(`checked ${plans.reduce((s, p) => s + p.promises.length, 0)} promise(s) × ${runs} runs in ${Math.round(performance.now() - started)} ms on ${workers} thread(s)`));
       if (opts.save !== undefined) saveCounterexamples(opts.save, groups);
-      if (opts.format === 'junit') process.stdout.write(junitReport(groups));
-      else if (opts.format === 'tap') process.stdout.write(tapReport(groups));
+      if (opts.format === 'junit') sayExactly(junitReport(groups));
+      else if (opts.format === 'tap') sayExactly(tapReport(groups));
       // The paths that make each policy again (a folder, its files, or a folder and the files named beside it).
       const pathsOf = new Map(plans.map((p) => [p.policy, p.paths]));
       const replay = (policy: string, r: PromiseResult) => replayCommand({ paths: pathsOf.get(policy) ?? [policy], promise: r.promise, seed: r.seed, runs, kernel: opts.kernel });
@@ -142,7 +143,7 @@ function saveCounterexamples(dir: string, groups: Array<{ policy: string; result
       const saved = saveInFolder(dir, name, c.yaml, planned);
       planned.add(basename(saved.path).toLowerCase());
       const passed = saved.passed.map((p) => `${p.path} is ${p.why}, so it was left as it is`).join('; ');
-      log(`saved ${saved.path}${passed ? ` (${passed})` : ''}: replay with quotient whatif ${saved.path} --query ${c.query}`);
+      log(display`saved ${saved.path}${passed ? ` (${passed})` : ''}: replay with quotient whatif ${saved.path} --query ${c.query}`);
     });
   } catch (e) {
     if (e instanceof QuotientError) throw e;
@@ -182,22 +183,23 @@ function renderTable(groups: Array<{ policy: string; results: PromiseResult[] }>
     say(colour.bold(g.policy));
     for (const r of g.results) {
       if (r.status === 'held') {
-        say(`  ${colour.green('✓ held')}    ${r.promise}  ${colour.dim(`(${r.runs} runs)`)}`);
+        say(display`  ${colour.green('✓ held')}    ${r.promise}  ${colour.dim(`(${r.runs} runs)`)}`);
         say(colour.dim(`    coverage: ${coverageLine(r)}`));
         continue;
       }
       const c = r.counterexample!;
-      say(`  ${colour.red('✗ broken')}  ${r.promise}  ${colour.dim(`(after ${r.runs} runs)`)}`);
-      say(`    replay: ${replay(g.policy, r)}`);
+      say(display`  ${colour.red('✗ broken')}  ${r.promise}  ${colour.dim(`(after ${r.runs} runs)`)}`);
+      say(display`    replay: ${replay(g.policy, r)}`);
       say(colour.dim(`    coverage: ${coverageLine(r)}`));
-      if (r.description) say(`    promise: ${r.description}`);
-      for (const b of c.broken) say(`    broken: ${b}`);
-      say(`    counterexample (${c.replayed ? 'replayed through quotient whatif: reproduces' : 'WARNING: did not reproduce on replay'}):`);
-      say(c.yaml.replace(/^/gm, '      '));
-      say(renderAnswer(c.answer).replace(/^/gm, '    '));
+      if (r.description) say(display`    promise: ${r.description}`);
+      for (const b of c.broken) say(display`    broken: ${b}`);
+      say(display`    counterexample (${c.replayed ? 'replayed through quotient whatif: reproduces' : 'WARNING: did not reproduce on replay'}):`);
+      // The counterexample is YAML Quotient wrote: its line feeds are its layout.
+      say(indentDisplay(escapeKeepingLines(c.yaml), 6));
+      say(indentDisplay(renderAnswer(c.answer), 4));
     }
   }
   const all = groups.flatMap((g) => g.results);
   const broken = all.filter((r) => r.status === 'broken').length;
-  say(`\n${all.length - broken} held, ${broken} broken (seed ${seed})`);
+  say(display`\n${all.length - broken} held, ${broken} broken (seed ${seed})`);
 }

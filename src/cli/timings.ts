@@ -5,6 +5,7 @@
  * their own.
  */
 import type { StageTiming } from '../policy/stages.js';
+import { display } from '../model/display-text.js';
 import { log } from './output.js';
 
 /** The lines `--timings` prints for `timings` (empty when none were recorded). */
@@ -32,5 +33,5 @@ export function timingLines(timings: readonly StageTiming[]): string[] {
 
 /** Prints the timing lines on stderr. */
 export function printTimings(timings: readonly StageTiming[]): void {
-  for (const line of timingLines(timings)) log(line);
+  for (const line of timingLines(timings)) log(display`${line}`);
 }

@@ -8,6 +8,7 @@ import { Session } from '../engine/session.js';
 import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
 import { paiRequest } from '../interop/pai-whatif.js';
 import { readBundles } from '../policy/read-files.js';
+import { display, joinDisplay } from '../model/display-text.js';
 import { BatchPool } from '../pool/batch-pool.js';
 import { estimateStart } from '../simulate/start-estimate.js';
 import { asUser, unknownUser } from './as-user.js';
@@ -43,7 +44,7 @@ async function exitOneOnBadJob(format: Format, body: () => Promise<void>): Promi
   } catch (e) {
     if (!(e instanceof InvalidJob)) throw e;
     if (format !== 'table') printDocument(format, report('WhatIfReport', { findings: sortFindings(e.findings), answers: [] }));
-    log(`${colour.red('quotient:')} ${e.message}\n  ${colour.cyan('hint:')} ${e.hint}`);
+    log(display`${colour.red('quotient:')} ${e.message}\n  ${colour.cyan('hint:')} ${e.hint}`);
     process.exitCode = EXIT.findings;
   }
 }
@@ -221,7 +222,13 @@ export function registerWhatIf(program: Command): void {
         if (missing.length)
           throw new QuotientError('cli/unknown-query', `no WhatIf named ${missing.map((m) => `"${m}"`).join(', ')}`, 'list the WhatIf documents with `quotient whatif FILES` or check the name');
         if (answers.length === 0) throw new QuotientError('whatif/no-queries', 'the files hold no WhatIf document', 'add a WhatIf document, or ask about an ad-hoc job with --submit key=value ...');
-        if (format === 'table') say(answers.map((a) => renderAnswer(a)).join('\n\n'));
+        if (format === 'table')
+          say(
+            joinDisplay(
+              answers.map((a) => renderAnswer(a)),
+              display`\n\n`,
+            ),
+          );
         else printDocument(format, report('WhatIfReport', { findings: sortFindings(warnings), answers }));
         process.exitCode = opts.failOnPreempt && answers.some((a) => a.decision === 'preempt') ? EXIT.findings : EXIT.ok;
       }),

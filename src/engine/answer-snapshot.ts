@@ -1,8 +1,8 @@
 /**
- * Which snapshot an answer was given against, when files named beside a policy folder
- * added or replaced its Cluster (`quotient whatif policy/ cluster.yaml`): a user must
- * never mistake the folder's example snapshot for the live one they imported, or the
- * reverse. Part of every such answer (`snapshot` in `--json`).
+ * Which snapshot a policy was asked against when files named beside its folder added or
+ * replaced the Cluster (`quotient whatif policy/ cluster.yaml`, or the snapshot command of
+ * `quotient serve`): every answer names it, so a user never mistakes the folder's example
+ * snapshot for the live one, or the reverse.
  */
 import type { Policy } from '../model/policy.js';
 

@@ -6,7 +6,7 @@
  */
 import type { PodPlacement } from '../kernel/types.js';
 import { lostGpuHours } from '../model/lost-work.js';
-import type { Standing } from '../model/policy.js';
+import type { QueueStrategy, Standing } from '../model/policy.js';
 import type { VictimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import { explainVictim } from '../rules/explain-victim.js';
@@ -63,7 +63,34 @@ export interface Answer {
   victimOrder?: VictimCriterion[];
   /** What the answer did not check or assumed (e.g. no submitter: caps and membership unchecked). */
   notes: Reason[];
+  /**
+   * The queues at the snapshot time (SEMANTICS 8, engine/queue-answer.ts): the job's
+   * place, the queued jobs served before it, the one that holds it. Absent when the
+   * snapshot lists no queued job: the job is then first in its queue and nothing is
+   * served before it.
+   */
+  queue?: QueueAnswer;
 }
+
+/** Where the job enters the queues at the snapshot time, and what serving the jobs ahead of it did. */
+export interface QueueAnswer {
+  /** 1 + the queued jobs of its quota its queue's strategy orders before it (1 = the next job the strategy tries). */
+  position: number;
+  /** Its quota's queue strategy. */
+  strategy: QueueStrategy;
+  /** The queued jobs (of every quota) served before it that can run, taken as started, in the order they were served. */
+  started: QueuedStartAnswer[];
+  /** The job ahead of it that cannot run and that its queue's strategy does not let it pass, with that job's own reasons; null when none holds it. */
+  heldBy: (QueuedJobAnswer & { reasons: Reason[] }) | null;
+}
+
+/** A queued job as the asker may see it (SEMANTICS 10): in full, or anonymous usage. */
+export type QueuedJobAnswer =
+  | { job: string; quota: string; priority: number; gpus: number; submittedAt: string }
+  | { job: string; hidden: true; workspace: string; quota: string; priorityBand: string; gpus: number; submittedAt: string };
+
+/** A queued job taken as started before the asked one: how it runs and whom it preempts (as the asker may see them). */
+export type QueuedStartAnswer = QueuedJobAnswer & { decision: 'admit' | 'preempt'; standing: Standing; victims: string[] };
 
 /** The total lost GPU-hours of the victims that show one (a hidden victim does not), rounded to 0.01. */
 export function totalLostGpuHours(victims: ReadonlyArray<VictimAnswer | { hidden: true }>): number {

@@ -3,7 +3,8 @@
  * in — a WhatIf document, a `--submit` flag, an HTTP body, a PAI request, the
  * simulator's next job, a promise's generated submission, a worker's batch — reaches
  * `answerJob` with a checked JobSpec (engine/request.ts checks the ones that come as
- * values), and gets the whole answer from here: the decision and why (whatif.ts), the
+ * values), and gets the whole answer from here: the decision and why (whatif.ts), after
+ * the snapshot's queued jobs ahead of it are served (queue-answer.ts, SEMANTICS 8), the
  * notes every answer carries (the GPU model that blocks it, GPU indices Quotient
  * assigned), the asker's view (SEMANTICS 10), the extra notes of the request's
  * translation, the snapshot it was asked against and the start estimate. Nothing above
@@ -17,7 +18,8 @@ import { canEstimate, type StartEstimate, type StartEstimator } from './estimate
 import { noteModelBlock } from './model-reasons.js';
 import type { Reason } from './reason-codes.js';
 import { redactAnswer, type ViewedAnswer } from './visibility.js';
-import { answerWhatIf, type EngineContext } from './whatif.js';
+import { answerInQueue } from './queue-answer.js';
+import type { EngineContext } from './whatif.js';
 import type { JobSpec } from '../model/policy.js';
 import { recordTiming } from '../policy/stages.js';
 
@@ -85,8 +87,10 @@ export function jobKey(engine: EngineContext, job: JobSpec, options: AnswerOptio
 /** The answer, computed: the decision and why, its notes, the asker's view, and what the request asked for besides. */
 async function wholeAnswer(engine: EngineContext, query: string, job: JobSpec, options: AnswerOptions): Promise<FullAnswer> {
   const snap = engine.snapshot;
-  const answer = noteAssignedIndices(noteModelBlock(await answerWhatIf(engine, query, job), snap, job), snap);
-  const viewed: Answer | ViewedAnswer = engine.viewer ? redactAnswer(answer, snap.jobs, engine.viewer) : answer;
+  // With the snapshot's queue served first (queue-answer.ts), the answer is on the state the jobs ahead leave: `on`.
+  const { answer: decided, snapshot: on } = await answerInQueue(engine, query, job);
+  const answer = noteAssignedIndices(noteModelBlock(decided, on, job), on);
+  const viewed: Answer | ViewedAnswer = engine.viewer ? redactAnswer(answer, on.jobs, engine.viewer) : answer;
   const estimate = options.estimator && viewed.decision === 'wait' && canEstimate(snap.policy) ? await options.estimator(snap.policy, job, engine.viewer ? { viewer: engine.viewer } : {}) : undefined;
   const snapshot = options.label === undefined ? undefined : snapshotOf(snap.policy);
   if (options.label === undefined && !options.notes?.length && !estimate) return viewed;

@@ -46,6 +46,10 @@ export const REASON_CODES = {
   'idle/no-room': 'there is not enough idle capacity for the job',
   'idle/never-preempts': 'a job on idle resources never preempts anything',
   'idle/not-accepted': 'idleResources is none, so the job does not run on idle capacity',
+  // Queues at one instant (SEMANTICS 8).
+  'queue/held':
+    "a job ahead in the job's queue cannot run now and the queue's strategy does not let the job pass it (fifo's head, the last job of balance's window, a job of intelligent's FIFO class): the job waits behind it",
+  'queue/served-first': 'queued jobs submitted before this one were served first and those that can run were taken as started: the answer is on what they leave',
   // Input that came from elsewhere.
   'interop/pai-request': 'a note on how a PAI CreateJob request was read',
   // Quota scaling (SEMANTICS 9): the reasons of a ScaleQuota answer, and each job whose standing changes.

@@ -74,7 +74,7 @@ export function explainNoBorrowing(snap: Snapshot, q: number, priority: number):
   const quota = snap.tree.at(q);
   if (quota.parent === null) return `${quota.name} is a root quota: it has no same-level quotas to borrow from`;
   const b = borrowingOf(quota);
-  if (!b) return `${quota.name} has no selfPreemption, so its jobs do not borrow from same-level quotas (${sourceText(quota.src)})`;
+  if (!b) return `${quota.name} has neither borrowing.priority nor selfPreemption, so its jobs do not borrow from same-level quotas (${sourceText(quota.src)})`;
   if (b.from === 'borrowing.priority') return `priority ${priority} is not in ${b.rule} ${formatRange(b.priority)} (borrowing.priority, ${sourceText(b.src)})`;
   return `priority ${priority} is not in highPriority ${formatRange(b.priority)} of ${quota.name}'s selfPreemption (${sourceText(b.src)})`;
 }

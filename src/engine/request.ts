@@ -82,7 +82,7 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
   const r = request as Record<string, unknown>;
   const findings: Finding[] = [];
   for (const k of Object.keys(r)) {
-    if (!FIELDS.includes(k)) findings.push(problem(k, 'request/unknown-field', `unknown field "${escapeDisplay(k)}" in the request`, `a request takes ${FIELDS.join(', ')}`));
+    if (!FIELDS.includes(k)) findings.push(problem(k, 'request/unknown-field', `unknown field "${escapeDisplay(k).text}" in the request`, `a request takes ${FIELDS.join(', ')}`));
   }
   if ((r.submit === undefined) === (r.query === undefined)) {
     findings.push(problem('', 'request/one-job', 'a request asks about exactly one job: give either submit (a job) or query (a WhatIf name)', 'send { "submit": { ...job } } or { "query": "NAME" }'));
@@ -99,14 +99,14 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
     viewer = ctx.viewerOf(r.as);
     // Asked about several policies (or through the server), a user may belong to some only: in the others every job is anonymous usage.
     if (!viewer && origin.outsider) viewer = { user: r.as, canSee: () => false };
-    if (!viewer) return { findings: [problem('as', 'request/unknown-user', `user "${escapeDisplay(r.as)}" is not a member or guest of any workspace`, knownUsers(ctx.policy))] };
+    if (!viewer) return { findings: [problem('as', 'request/unknown-user', `user "${escapeDisplay(r.as).text}" is not a member or guest of any workspace`, knownUsers(ctx.policy))] };
   }
   const estimate = r.estimate !== false;
 
   if (typeof r.query === 'string') {
     const w = ctx.policy.whatIfs.find((x) => x.name === r.query);
     if (!w)
-      return { findings: [problem('query', 'request/unknown-query', `no WhatIf named "${escapeDisplay(r.query)}"`, 'list the WhatIf documents with `quotient whatif FILES`, or check the name')] };
+      return { findings: [problem('query', 'request/unknown-query', `no WhatIf named "${escapeDisplay(r.query).text}"`, 'list the WhatIf documents with `quotient whatif FILES`, or check the name')] };
     return { read: { query: w.name, job: w.submit, viewer, estimate }, findings: [] };
   }
 
@@ -115,11 +115,20 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
   const read = readJob(doc, prefix, r.submit, ctx.names);
   if (!read.job) return { findings: read.findings };
   const clash = ctx.snapshot.jobIndex.get(read.job.name);
-  // A submitted job may not take the name of a running job the asker can see: its answer
-  // would read as that job's. The name of a job the asker may not see is theirs to use:
-  // refusing it would confirm a job they may not know of.
-  if (clash !== undefined && (!viewer || viewer.canSee(ctx.snapshot.job(clash)))) {
-    const f = findingAt(doc, [...prefix, 'name'], 'policy/duplicate-job', `the submitted job "${read.job.name}" has the name of a running job`, 'give the submission a name no running job has');
+  const queued = ctx.snapshot.cluster.queue?.find((j) => j.name === read.job.name);
+  // A submitted job may not take the name of a running or queued job the asker can see:
+  // its answer would read as that job's. The name of a job the asker may not see is
+  // theirs to use: refusing it would confirm a job they may not know of.
+  const taken = clash !== undefined ? ctx.snapshot.job(clash) : queued;
+  if (taken && (!viewer || viewer.canSee(taken))) {
+    const what = clash !== undefined ? 'running' : 'queued';
+    const f = findingAt(
+      doc,
+      [...prefix, 'name'],
+      'policy/duplicate-job',
+      `the submitted job "${read.job.name}" has the name of a ${what} job`,
+      'give the submission a name no running or queued job has',
+    );
     return { findings: [{ ...f, stage: 'build' }] };
   }
   return { read: { query: origin.query ?? 'submit', job: read.job, viewer, estimate }, findings: read.findings };
@@ -128,7 +137,7 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
 /** The hint of an unknown user: the users the policy lists. */
 function knownUsers(policy: Policy): string {
   const users = [...new Set(policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
-  return users.length ? `known users: ${users.map(escapeDisplay).join(', ')}` : 'no workspace lists members';
+  return users.length ? `known users: ${users.map((u) => escapeDisplay(u).text).join(', ')}` : 'no workspace lists members';
 }
 
 /**
@@ -147,7 +156,7 @@ export function requestMemoKey(request: unknown, origin: RequestOrigin, snapshot
   const submit = r.submit;
   if (typeof submit !== 'object' || submit === null || Array.isArray(submit)) return undefined;
   const name = (submit as Record<string, unknown>).name;
-  if (typeof name !== 'string' || name === '' || unsafeCharacter(name) !== undefined || snapshot.jobIndex.has(name)) return undefined;
+  if (typeof name !== 'string' || name === '' || unsafeCharacter(name) !== undefined || snapshot.jobIndex.has(name) || snapshot.cluster.queue?.some((j) => j.name === name)) return undefined;
   const estimate = estimates && r.estimate !== false;
   const key = requestKey(submit, `submit;${snapshot.cluster.at};${estimate ? 'e' : ''};`, KEEP_SRC);
   return key === undefined ? undefined : { key, query: origin.query ?? 'submit', name };

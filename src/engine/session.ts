@@ -84,7 +84,7 @@ const OPEN_STAGES: readonly Stage<OpenState>[] = [
       if (!s.policy.cluster) return;
       const kernel = s.options.kernel ?? createKernel(s.options.backend ?? 'wasm');
       const built = Snapshot.build(s.policy, s.policy.cluster, kernel, s.tree);
-      c.findings.push(...built.findings);
+      for (const f of built.findings) c.findings.push(f); // one by one: a spread of many overflows the stack
       s.snapshot = built.snapshot;
     },
   },

@@ -44,6 +44,8 @@ export class Snapshot {
     nodeIndex: Map<string, number>,
     poolIndex: Map<string, number>,
     models: ModelIndex,
+    /** Name order of the running jobs and of the names the build was given; kept only when it was given some. */
+    private readonly order: ReadonlyMap<string, number> = new Map(),
   ) {
     this.nodeIndex = nodeIndex;
     this.poolIndex = poolIndex;
@@ -55,14 +57,15 @@ export class Snapshot {
   }
 
   /**
-   * Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. `tree` is the policy's, when the caller has it already.
+   * Builds the snapshot and loads it into `kernel`; unplaceable jobs become findings. `tree` is the policy's, when the caller has it already;
+   * `names` are the jobs the caller will start on it later (their name order is the victims' last tie-break: `orderOf`).
    *
    * The snapshot's jobs are the cluster's own RunningJob objects, not copies: nothing here
    * or in an answer writes to them. The jobs whose placement this build completes (pods
    * given by GPU count, jobs without a placement) are copied first, so the policy's
    * model keeps what its files say; a LiveSnapshot copies a job before changing it.
    */
-  static build(policy: Policy, cluster: Cluster, kernel: Kernel, tree = new QuotaTree(policy.quotas)): { snapshot?: Snapshot; findings: Finding[] } {
+  static build(policy: Policy, cluster: Cluster, kernel: Kernel, tree = new QuotaTree(policy.quotas), names: readonly string[] = []): { snapshot?: Snapshot; findings: Finding[] } {
     const poolIndex = new Map<string, number>();
     for (let i = 0; i < policy.pools.length; i++) poolIndex.set(policy.pools[i]!.name, i);
     const nodeIndex = new Map<string, number>();
@@ -79,11 +82,14 @@ export class Snapshot {
       pool: n.unschedulable ? cordoned : (poolIndex.get(n.pool) ?? -1),
       model: n.gpuModel === undefined ? 0 : (models.get(n.gpuModel) ?? 0),
     }));
-    const names = new Array<string>(cluster.jobs.length);
-    for (let i = 0; i < names.length; i++) names[i] = cluster.jobs[i]!.name;
-    names.sort();
+    // Criterion 5's tie-break is name order, over the running jobs and `names` (jobs the
+    // caller will start later, queue-serve.ts: their order must interleave with these).
+    const sorted = new Array<string>(cluster.jobs.length);
+    for (let i = 0; i < sorted.length; i++) sorted[i] = cluster.jobs[i]!.name;
+    sorted.push(...names);
+    sorted.sort();
     const order = new Map<string, number>();
-    for (let i = 0; i < names.length; i++) order.set(names[i]!, i);
+    for (let i = 0; i < sorted.length; i++) order.set(sorted[i]!, i);
     // The cluster's jobs, shared; a job whose placement is completed below gets its own copy
     // (Object.assign keeps one hidden class for every job; a spread literal makes one each).
     const jobs: RunningJob[] = cluster.jobs.slice();
@@ -219,7 +225,7 @@ export class Snapshot {
       kjobs.push(toKernelJob(job, podStart[i + 1]! - podStart[i]! === job.placement.length ? podStart[i]! : -1));
     }
     kernel.load(state);
-    return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel, nodeIndex, poolIndex, models), findings };
+    return { snapshot: new Snapshot(policy, cluster, tree, jobs, state, kernel, nodeIndex, poolIndex, models, names.length > 0 ? order : undefined), findings };
   }
 
   /**
@@ -250,6 +256,15 @@ export class Snapshot {
     const value = make();
     this.memos.set(key, value);
     return value;
+  }
+
+  /**
+   * A job's name order among the running jobs and the `names` the build was given
+   * (criterion 5's tie-break); undefined for another name, and for every name when the
+   * build was given none.
+   */
+  orderOf(name: string): number | undefined {
+    return this.order.get(name);
   }
 
   /** The allowed-models mask of a job (0: any, or none of its models exists; see gpu-models.ts). */

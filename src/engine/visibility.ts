@@ -97,7 +97,9 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
   });
   // The total counts only victims the viewer may see: it never reveals a hidden job's lost work.
   const scrubbed = (r: Answer['reasons'][number]) => ({ ...r, message: scrub(r.message) });
-  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed) };
+  // A queue's holder's reasons were written for the viewer (queue-answer.ts); scrubbed all the same, as every sentence here.
+  const queue = answer.queue?.heldBy ? { queue: { ...answer.queue, heldBy: { ...answer.queue.heldBy, reasons: answer.queue.heldBy.reasons.map(scrubbed) } } } : {};
+  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed), ...queue };
 }
 
 /**
@@ -106,7 +108,7 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
  * and a map lookup, whatever the number of hidden jobs; other names fall back to one
  * pattern each.
  */
-function scrubber(hidden: RunningJob[]): (text: string) => string {
+export function scrubber(hidden: ReadonlyArray<Pick<RunningJob, 'name' | 'workspace'>>): (text: string) => string {
   const simple = new Map<string, string>();
   const patterns: Array<{ re: RegExp; label: string }> = [];
   for (const j of hidden) {

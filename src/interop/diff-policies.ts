@@ -9,7 +9,7 @@ import type { Answer } from '../engine/answer.js';
 import type { Session } from '../engine/session.js';
 import { IDLE_MODES, type MODULES, type JobSpec, type Policy } from '../model/policy.js';
 import type { InputFile } from '../policy/source-doc.js';
-import { MODES, pick, POD_SHAPES } from '../testing/fill-cluster.js';
+import { MODES, pick, POD_SHAPES } from '../verify/fill-cluster.js';
 import { checkPromise } from '../verify/check-promise.js';
 
 /** One side of a comparison: an opened policy. */

@@ -9,10 +9,11 @@
  * Nothing is dropped silently: every object not imported is listed with the reason.
  */
 import { MODULES, type Module } from '../model/policy.js';
-import { parseCpu, parseMemory } from '../model/quantity.js';
+import { parseCpu, parseMemory, parseTime } from '../model/quantity.js';
 import type { InputFile, PathSeg, SourceDoc } from '../policy/source-doc.js';
+import { importedName, writableText } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
-import { asObject, readLocated, Report, stringMap, where } from './located-json.js';
+import { asObject, readLocated, Report, shown, stringMap, where } from './located-json.js';
 import { mapPriority, type PriorityBand } from './priority-map.js';
 
 /** Kueue's pod label naming the LocalQueue (kueue pkg/controller/constants/constants.go `QueueLabel`). */
@@ -69,7 +70,7 @@ export interface ImportedJob {
   notes: string[];
 }
 
-/** An object that was read and not imported. */
+/** An object that was read and not imported (its kind, name and reason escaped, imported-name.ts writableText). */
 export interface Skipped {
   kind: string;
   name: string;
@@ -98,20 +99,23 @@ interface PodFacts {
   cpu?: number;
   memory?: number;
   priority: number;
-  kubePriority: number;
+  /** spec.priority, or undefined when the pod has none (it counts as 0). */
+  kubePriority: number | undefined;
   quota: string;
   quotaFrom: string;
   workspace: string;
   module: Module;
   owner: { kind: string; name: string } | undefined;
   startedAt?: number;
+  /** Why a name of the pod was rewritten (imported-name.ts), for the job's comment. */
+  rewritten: string[];
 }
 
 /** Reads a kubectl List; a document that is not one is a located error. */
 export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImport {
-  const { docs, findings } = readLocated(file);
+  const { docs, findings } = readLocated(file, { json: true, what: 'the kubectl List' });
   const report = new Report();
-  report.findings.push(...findings);
+  for (const f of findings) report.findings.push(f);
   const out: KubectlImport = { nodes: [], jobs: [], skipped: [], read: {}, mapped: [], report };
   if (report.failed) return out;
   const items: Array<{ sd: SourceDoc; path: PathSeg[]; obj: Record<string, unknown> }> = [];
@@ -156,22 +160,42 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
   }
   if (report.failed) return out;
 
+  // What is listed for people holds the input's text escaped (the summary is printed as it is).
   const skip = (sd: SourceDoc, path: PathSeg[], kind: string, name: string, reason: string): void => {
-    out.skipped.push({ kind, name, where: where(sd, path), reason });
+    out.skipped.push({ kind: writableText(kind), name: writableText(name), where: where(sd, path), reason: writableText(reason) });
   };
   const pods: Array<(typeof items)[number]> = [];
+  // Nodes by their name in the input (pods name them so), and every Node read by the name it is written as.
   const nodes = new Map<string, ImportedNode>();
+  const nodeNames = new Map<string, string>();
   const counts = { poolLabel: 0, poolDefault: 0, model: 0, unschedulable: 0 };
   for (const it of items) {
     const kind = typeof it.obj.kind === 'string' ? it.obj.kind : '(no kind)';
-    out.read[kind] = (out.read[kind] ?? 0) + 1;
+    out.read[writableText(kind)] = (out.read[writableText(kind)] ?? 0) + 1;
     const meta = asObject(it.obj.metadata) ?? {};
     const name = typeof meta.name === 'string' ? meta.name : '';
     if (kind === 'Pod') pods.push(it);
     else if (kind !== 'Node') skip(it.sd, it.path, kind, name, `kind ${kind} is not read (only Node and Pod)`);
     else if (!name) report.error(it.sd, [...it.path, 'metadata'], 'interop/missing-name', 'a Node without metadata.name', 'every Kubernetes object has a name');
     else {
-      const node = readNode(it.sd, it.path, it.obj, name, opts, report, (reason) => skip(it.sd, it.path, 'Node', name, reason));
+      const safe = importedName(name);
+      const first = nodeNames.get(safe.name);
+      if (first !== undefined) {
+        report.error(
+          it.sd,
+          [...it.path, 'metadata', 'name'],
+          'interop/duplicate-node',
+          `two Nodes are named "${safe.name}" (the first at ${first}); which one the pods on it run on is not known`,
+          'a cluster has one Node of each name: take the snapshot again (`kubectl get nodes,pods -A -o json`), or remove one of them',
+        );
+        continue;
+      }
+      nodeNames.set(safe.name, where(it.sd, it.path));
+      const node = readNode(it.sd, it.path, it.obj, safe.name, opts, report, (reason) => skip(it.sd, it.path, 'Node', name, reason));
+      if (safe.rewritten) {
+        report.warn(it.sd, [...it.path, 'metadata', 'name'], 'interop/unsafe-name', `Node "${safe.name}": ${safe.rewritten}`, 'rename the node, or keep the escaped name');
+        node?.notes.push(`name rewritten: ${safe.rewritten}`);
+      }
       if (node) {
         nodes.set(name, node);
         if (node.notes.some((n) => n.startsWith('pool from label'))) counts.poolLabel++;
@@ -181,17 +205,36 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
       }
     }
   }
+  if (report.failed) return out;
   out.nodes = [...nodes.values()];
   out.mapped.push(
     `nodes: GPUs from status.allocatable["${opts.gpuResource}"], cpu and memory from status.allocatable; model from label ${opts.modelLabel} on ${counts.model} of ${out.nodes.length}; pool from ${opts.poolLabel ? `label ${opts.poolLabel} on ${counts.poolLabel}, ` : ''}"${opts.pool}" on ${counts.poolDefault}; ${counts.unschedulable} unschedulable (spec.unschedulable) marked`,
   );
 
   const facts: PodFacts[] = [];
+  // Every Pod by namespace and name: the same pod twice would count its GPUs twice.
+  const podNames = new Map<string, string>();
   for (const it of pods) {
+    const meta = asObject(it.obj.metadata) ?? {};
+    const key = `${typeof meta.namespace === 'string' ? meta.namespace : ''}\u0000${typeof meta.name === 'string' ? meta.name : ''}`;
+    const first = podNames.get(key);
+    if (first !== undefined) {
+      report.error(
+        it.sd,
+        [...it.path, 'metadata', 'name'],
+        'interop/duplicate-pod',
+        `the Pod ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${typeof meta.name === 'string' ? meta.name : ''} is in the input twice (the first at ${first})`,
+        'a namespace has one Pod of each name: take the snapshot again (`kubectl get nodes,pods -A -o json`), or remove one of them',
+      );
+      continue;
+    }
+    podNames.set(key, where(it.sd, it.path));
     const f = readPod(it.sd, it.path, it.obj, nodes, opts, report, (name, reason) => skip(it.sd, it.path, 'Pod', name, reason));
     if (f) facts.push(f);
   }
-  out.jobs = groupJobs(facts, nodes, out, opts);
+  if (report.failed) return out;
+  // Pods name their node as the input does; jobs are placed by the name the node is written as.
+  out.jobs = groupJobs(facts, new Map(out.nodes.map((n) => [n.name, n])), out, opts);
   return out;
 }
 
@@ -206,14 +249,15 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
   }
   const gpus = parseCount(raw);
   if (gpus === undefined) {
+    const read = shown(sd, [...allocPath, opts.gpuResource], raw);
     report.warn(
       sd,
       [...allocPath, opts.gpuResource],
       'interop/bad-quantity',
-      `node "${name}": ${opts.gpuResource} ${JSON.stringify(raw)} is not a whole number of GPUs; the node is skipped`,
+      `node "${name}": ${opts.gpuResource} ${read} is not a whole number of GPUs; the node is skipped`,
       'allocatable GPUs are a whole count such as "8"',
     );
-    skip(`${opts.gpuResource} ${JSON.stringify(raw)} is not a whole number`);
+    skip(`${opts.gpuResource} ${read} is not a whole number`);
     return undefined;
   }
   if (gpus === 0) {
@@ -231,7 +275,7 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
     skip(`${gpus} GPUs (more than 32)`);
     return undefined;
   }
-  const notes = [`GPUs from status.allocatable["${opts.gpuResource}"] = ${JSON.stringify(raw)}`];
+  const notes = [`GPUs from status.allocatable["${opts.gpuResource}"] = ${shown(sd, [...allocPath, opts.gpuResource], raw)}`];
   const node: ImportedNode = { name, gpus, pool: opts.pool, origin: where(sd, path), notes };
   for (const r of ['cpu', 'memory'] as const) {
     if (alloc[r] === undefined) continue;
@@ -241,19 +285,36 @@ function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unknown>, 
         sd,
         [...allocPath, r],
         'interop/bad-quantity',
-        `node "${name}": ${r} ${JSON.stringify(alloc[r])} is not a quantity; the node's ${r} is left untracked`,
+        `node "${name}": ${r} ${shown(sd, [...allocPath, r], alloc[r])} is not a quantity; the node's ${r} is left untracked`,
         r === 'cpu' ? 'cpu is cores ("96") or millicores ("95500m")' : 'memory is a size such as "1056Gi"',
       );
     else node[r] = v;
   }
   const meta = asObject(obj.metadata) ?? {};
   const labels = stringMap(meta.labels);
-  const model = labels[opts.modelLabel];
+  // A label's value names a model or a pool: written safe, as names are (imported-name.ts).
+  const labelled = (label: string, what: string): string | undefined => {
+    const value = labels[label];
+    if (!value) return undefined;
+    const safe = importedName(value);
+    if (safe.rewritten) {
+      report.warn(
+        sd,
+        [...path, 'metadata', 'labels', label],
+        'interop/unsafe-name',
+        `node "${name}": the ${what} "${safe.name}" of label ${label}: ${safe.rewritten}`,
+        `relabel the node, or keep the escaped ${what}`,
+      );
+      notes.push(`${what} rewritten: ${safe.rewritten}`);
+    }
+    return safe.name;
+  };
+  const model = labelled(opts.modelLabel, 'GPU model');
   if (model) {
     node.gpuModel = model;
     notes.push(`model from label ${opts.modelLabel}`);
   }
-  const pool = opts.poolLabel ? labels[opts.poolLabel] : undefined;
+  const pool = opts.poolLabel ? labelled(opts.poolLabel, 'pool') : undefined;
   if (pool) {
     node.pool = pool;
     notes.push(`pool from label ${opts.poolLabel}`);
@@ -291,15 +352,16 @@ function containerSum(
   return { value: total };
 }
 
-function nameFrom(sources: NameSource[], labels: Record<string, string>, namespace: string): { name: string; from: string } | undefined {
+/** A quota or workspace name from the first source the pod has, with where it was read. */
+function nameFrom(sources: NameSource[], labels: Record<string, string>, namespace: string): { name: string; from: string; path: PathSeg[] } | undefined {
   for (const s of sources) {
     if (s === 'namespace') {
-      if (namespace) return { name: namespace, from: 'namespace' };
+      if (namespace) return { name: namespace, from: 'namespace', path: ['metadata', 'namespace'] };
       continue;
     }
     const label = s === 'kueue' ? KUEUE_QUEUE_LABEL : s === 'koordinator' ? KOORDINATOR_QUOTA_LABEL : s.slice('label:'.length);
     const v = labels[label];
-    if (v) return { name: v, from: `label ${label}` };
+    if (v) return { name: v, from: `label ${label}`, path: ['metadata', 'labels', label] };
   }
   return undefined;
 }
@@ -314,9 +376,9 @@ function readPod(
   skip: (name: string, reason: string) => void,
 ): PodFacts | undefined {
   const meta = asObject(obj.metadata) ?? {};
-  const name = typeof meta.name === 'string' ? meta.name : '';
-  const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
-  const full = namespace ? `${namespace}/${name}` : name;
+  const rawName = typeof meta.name === 'string' ? meta.name : '';
+  const rawNamespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+  const full = rawNamespace ? `${rawNamespace}/${rawName}` : rawName;
   const status = asObject(obj.status) ?? {};
   const spec = asObject(obj.spec) ?? {};
   if (status.phase !== 'Running') {
@@ -329,14 +391,9 @@ function readPod(
   }
   const gpu = containerSum(path, spec, opts.gpuResource, parseCount, 'limits');
   if (gpu.bad) {
-    report.warn(
-      sd,
-      gpu.bad.path,
-      'interop/bad-quantity',
-      `pod "${full}": ${opts.gpuResource} ${JSON.stringify(gpu.bad.raw)} is not a whole number of GPUs; the pod is skipped`,
-      'GPU limits are a whole count such as "8"',
-    );
-    skip(full, `${opts.gpuResource} ${JSON.stringify(gpu.bad.raw)} is not a whole number`);
+    const read = shown(sd, gpu.bad.path, gpu.bad.raw);
+    report.warn(sd, gpu.bad.path, 'interop/bad-quantity', `pod "${full}": ${opts.gpuResource} ${read} is not a whole number of GPUs; the pod is skipped`, 'GPU limits are a whole count such as "8"');
+    skip(full, `${opts.gpuResource} ${read} is not a whole number`);
     return undefined;
   }
   if (!gpu.value) {
@@ -359,20 +416,54 @@ function readPod(
     skip(full, `holds ${gpu.value} GPUs on a ${node.gpus}-GPU node`);
     return undefined;
   }
+  // spec.priority is an int32 Kubernetes writes from the pod's PriorityClass; anything else
+  // is not a priority, and guessing one would change who may preempt whom.
+  const rawPriority = spec.priority;
+  if (rawPriority !== undefined && rawPriority !== null && !isKubePriority(rawPriority)) {
+    const read = shown(sd, [...path, 'spec', 'priority'], rawPriority);
+    report.warn(
+      sd,
+      [...path, 'spec', 'priority'],
+      'interop/bad-priority',
+      `pod "${full}": spec.priority ${read} is not a Kubernetes priority (a whole number from ${INT32_MIN} to ${INT32_MAX}); the pod is skipped`,
+      "Kubernetes writes spec.priority from the pod's PriorityClass as a whole number: take the snapshot again, or remove the field (a pod without it counts as 0)",
+    );
+    skip(full, `spec.priority ${read} is not a whole number`);
+    return undefined;
+  }
+  const quota = nameFrom(opts.quotaFrom, stringMap(meta.labels), rawNamespace);
+  const workspace = nameFrom(opts.workspaceFrom, stringMap(meta.labels), rawNamespace);
+  if (!quota || !workspace) {
+    skip(full, `no ${!quota ? 'quota' : 'workspace'} name from ${(!quota ? opts.quotaFrom : opts.workspaceFrom).join(', ')}`);
+    return undefined;
+  }
+  // Every name the snapshot will hold, written safe (imported-name.ts); each rewrite is said where it was read.
+  const rewritten: string[] = [];
+  const safe = (raw: string, at: PathSeg[], what: string): string => {
+    const n = importedName(raw);
+    if (n.rewritten) {
+      report.warn(sd, [...path, ...at], 'interop/unsafe-name', `pod "${full}": the ${what} "${n.name}": ${n.rewritten}`, `rename it in the cluster, or keep the escaped ${what}`);
+      rewritten.push(`${what} rewritten: ${n.rewritten}`);
+    }
+    return n.name;
+  };
+  const namespace = safe(rawNamespace, ['metadata', 'namespace'], 'namespace');
+  const name = safe(rawName, ['metadata', 'name'], 'pod name');
   const facts: PodFacts = {
     sd,
     path,
-    name: full,
+    name: namespace ? `${namespace}/${name}` : name,
     namespace,
     node: node.name,
     gpu: gpu.value,
-    priority: 1,
-    kubePriority: 0,
-    quota: '',
-    quotaFrom: '',
-    workspace: '',
+    priority: mapPriority(typeof rawPriority === 'number' ? rawPriority : 0, opts.priorityMap),
+    kubePriority: typeof rawPriority === 'number' ? rawPriority : undefined,
+    quota: quota.from === 'namespace' ? namespace : safe(quota.name, quota.path, 'quota'),
+    quotaFrom: quota.from,
+    workspace: workspace.from === 'namespace' ? namespace : safe(workspace.name, workspace.path, 'workspace'),
     module: opts.module,
     owner: undefined,
+    rewritten,
   };
   for (const r of ['cpu', 'memory'] as const) {
     const v = containerSum(path, spec, r, r === 'cpu' ? parseCpu : parseMemory, 'requests');
@@ -381,23 +472,12 @@ function readPod(
         sd,
         v.bad.path,
         'interop/bad-quantity',
-        `pod "${full}": ${r} ${JSON.stringify(v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
+        `pod "${full}": ${r} ${shown(sd, v.bad.path, v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
         r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"',
       );
     else if (v.value !== undefined) facts[r] = v.value;
   }
-  facts.kubePriority = typeof spec.priority === 'number' ? spec.priority : 0;
-  facts.priority = mapPriority(facts.kubePriority, opts.priorityMap);
   const labels = stringMap(meta.labels);
-  const quota = nameFrom(opts.quotaFrom, labels, namespace);
-  const workspace = nameFrom(opts.workspaceFrom, labels, namespace);
-  if (!quota || !workspace) {
-    skip(full, `no ${!quota ? 'quota' : 'workspace'} name from ${(!quota ? opts.quotaFrom : opts.workspaceFrom).join(', ')}`);
-    return undefined;
-  }
-  facts.quota = quota.name;
-  facts.quotaFrom = quota.from;
-  facts.workspace = workspace.name;
   const moduleValue = labels[opts.moduleLabel];
   if (moduleValue !== undefined) {
     if ((MODULES as readonly string[]).includes(moduleValue)) facts.module = moduleValue as Module;
@@ -406,16 +486,40 @@ function readPod(
         sd,
         [...path, 'metadata', 'labels', opts.moduleLabel],
         'interop/unknown-module',
-        `pod "${full}": module ${JSON.stringify(moduleValue)} is not one of ${MODULES.join(', ')}; ${opts.module} is used`,
+        `pod "${full}": module ${shown(sd, [...path, 'metadata', 'labels', opts.moduleLabel], moduleValue)} is not one of ${MODULES.join(', ')}; ${opts.module} is used`,
         `label pods ${opts.moduleLabel}=DLC, DSW or EAS`,
       );
   }
-  const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.map(asObject).filter((r) => r !== undefined) : [];
-  const owner = refs.find((r) => r.controller === true) ?? refs[0];
-  if (owner && typeof owner.kind === 'string' && typeof owner.name === 'string') facts.owner = { kind: owner.kind, name: owner.name };
-  const started = typeof status.startTime === 'string' ? Date.parse(status.startTime) : NaN;
-  if (!Number.isNaN(started)) facts.startedAt = started;
+  // The controlling owner, else the first: its pods make one gang job.
+  const refs: unknown[] = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  let ownerAt = refs.findIndex((r) => asObject(r)?.controller === true);
+  if (ownerAt < 0) ownerAt = refs.findIndex((r) => asObject(r) !== undefined);
+  const owner = ownerAt >= 0 ? asObject(refs[ownerAt]) : undefined;
+  if (owner && typeof owner.kind === 'string' && typeof owner.name === 'string') {
+    const at: PathSeg[] = ['metadata', 'ownerReferences', ownerAt];
+    facts.owner = { kind: safe(owner.kind, [...at, 'kind'], 'owner kind'), name: safe(owner.name, [...at, 'name'], 'owner name') };
+  }
+  if (status.startTime !== undefined) {
+    const started = parseTime(status.startTime);
+    if (started === undefined)
+      report.warn(
+        sd,
+        [...path, 'status', 'startTime'],
+        'interop/bad-time',
+        `pod "${full}": status.startTime ${shown(sd, [...path, 'status', 'startTime'], status.startTime)} is not a time; the pod's start is left out of its job's startedAt`,
+        'Kubernetes writes times as RFC 3339, such as 2026-11-23T06:00:00Z: take the snapshot again',
+      );
+    else facts.startedAt = started;
+  }
   return facts;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** Whether `v` is a Kubernetes priority: a whole number in int32's range. */
+function isKubePriority(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
 }
 
 /** Pods of one owner and one shape → one gang job; a node's GPUs are never over-committed. */
@@ -423,7 +527,9 @@ function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: Kube
   const groups = new Map<string, PodFacts[]>();
   for (const p of pods) {
     const key = p.owner ? `${p.namespace}\u0000${p.owner.kind}\u0000${p.owner.name}` : `${p.namespace}\u0000Pod\u0000${p.name}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
   }
   const jobs: ImportedJob[] = [];
   const used = new Map<string, number>();
@@ -436,13 +542,17 @@ function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: Kube
     const shapes = new Map<string, PodFacts[]>();
     for (const p of members) {
       const shape = `${p.gpu}/${p.cpu ?? '-'}/${p.memory ?? '-'}`;
-      shapes.set(shape, [...(shapes.get(shape) ?? []), p]);
+      const same = shapes.get(shape);
+      if (same) same.push(p);
+      else shapes.set(shape, [p]);
     }
     let part = 0;
     for (const group of shapes.values()) {
       const head = group[0]!;
       let name = shapes.size > 1 ? `${base}#${++part}` : base;
       if (names.has(name)) name = `${name}(${head.owner?.kind ?? 'Pod'})`;
+      // Names made from rewritten ones (imported-name.ts) may meet a name the input spelled with the escape itself.
+      for (let k = 2; names.has(name); k++) name = `${base}~${k}`;
       names.add(name);
       const notes: string[] = [];
       notes.push(
@@ -450,6 +560,7 @@ function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: Kube
           ? `${group.length} pod(s) of ${head.owner.kind} ${head.namespace}/${head.owner.name}${shapes.size > 1 ? ` (pods of one shape; the owner has ${shapes.size} shapes)` : ''}`
           : `standalone pod ${head.name}`,
       );
+      notes.push(...new Set(group.flatMap((p) => p.rewritten)));
       const differ = (f: (p: PodFacts) => string | number): boolean => group.some((p) => f(p) !== f(head));
       if (differ((p) => p.quota) || differ((p) => p.workspace) || differ((p) => p.priority) || differ((p) => p.module)) {
         out.report.warn(
@@ -461,13 +572,16 @@ function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: Kube
         );
       }
       // A node's GPUs: pods beyond its count are inconsistent input; the job is skipped.
-      const over = group.find((p) => (used.get(p.node) ?? 0) + group.filter((q) => q.node === p.node).length * p.gpu > nodes.get(p.node)!.gpus);
-      if (over) {
-        for (const p of group) out.skipped.push({ kind: 'Pod', name: p.name, where: where(p.sd, p.path), reason: `node "${over.node}" would hold more GPUs than it has with job ${name}` });
+      const onNode = new Map<string, number>();
+      for (const p of group) onNode.set(p.node, (onNode.get(p.node) ?? 0) + p.gpu);
+      const over = [...onNode].find(([node, gpus]) => (used.get(node) ?? 0) + gpus > nodes.get(node)!.gpus)?.[0];
+      if (over !== undefined) {
+        for (const p of group) out.skipped.push({ kind: 'Pod', name: p.name, where: where(p.sd, p.path), reason: `node "${over}" would hold more GPUs than it has with job ${name}` });
         continue;
       }
-      for (const p of group) used.set(p.node, (used.get(p.node) ?? 0) + p.gpu);
-      notes.push(`GPUs per pod from limits["${opts.gpuResource}"] = ${head.gpu}; priority ${head.priority} from spec.priority ${head.kubePriority}; quota "${head.quota}" from ${head.quotaFrom}`);
+      for (const [node, gpus] of onNode) used.set(node, (used.get(node) ?? 0) + gpus);
+      const priority = head.kubePriority === undefined ? `priority ${head.priority}: no spec.priority (counted as 0)` : `priority ${head.priority} from spec.priority ${head.kubePriority}`;
+      notes.push(`GPUs per pod from limits["${opts.gpuResource}"] = ${head.gpu}; ${priority}; quota "${head.quota}" from ${head.quotaFrom}`);
       const startedAt = group.reduce<number | undefined>((m, p) => (p.startedAt === undefined ? m : m === undefined ? p.startedAt : Math.min(m, p.startedAt)), undefined);
       jobs.push({
         name,

@@ -4,10 +4,11 @@
  * reports every field it cannot carry; orderTree then checks the tree as a whole.
  */
 import type { InputFile } from '../policy/source-doc.js';
+import { importedName, writableText } from './imported-name.js';
 import { importKoordinator } from './koordinator.js';
 import { importKueue } from './kueue.js';
 import { readObjects, Report } from './located-json.js';
-import { orderTree, quotaTreeYaml, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import { orderTree, quotaTreeYaml, type LocatedQuota, type ResourceNames, type TreeQuota } from './tree-quota.js';
 import { importVolcano } from './volcano.js';
 
 export const QUOTA_FORMATS = ['kueue', 'koordinator', 'volcano'] as const;
@@ -35,10 +36,27 @@ export function importQuotas(format: QuotaFormat, files: InputFile[], names: Res
     });
     return { quotas: [], report };
   }
+  for (const q of flat) safeNames(q, format, report);
   return { quotas: orderTree(flat, report), report };
+}
+
+/**
+ * A quota's name and its parent's, as a policy may hold them (imported-name.ts: each
+ * character a name may not hold written as its escape), so that the tree written checks
+ * clean; a rewritten name is a located warning at its object. The parent is rewritten by
+ * the same rule, so it still names its quota.
+ */
+function safeNames(q: LocatedQuota, format: QuotaFormat, report: Report): void {
+  const name = importedName(q.name);
+  if (name.rewritten) {
+    report.warn(q.sd, q.path, 'interop/unsafe-name', `${format} quota "${name.name}": ${name.rewritten}`, 'rename the object (or its quotient.dev/name annotation), or keep the escaped name');
+    q.name = name.name;
+  }
+  if (q.parent !== null) q.parent = importedName(q.parent).name;
 }
 
 /** The QuotaTree document of imported quotas. */
 export function importedTreeYaml(name: string, pool: string, quotas: TreeQuota[], files: InputFile[]): string {
-  return quotaTreeYaml(name, pool, quotas, files.map((f) => f.path).join(', '));
+  // File names are shown escaped, as names are: the comment they go into is on stdout.
+  return quotaTreeYaml(name, pool, quotas, files.map((f) => writableText(f.path)).join(', '));
 }

@@ -12,7 +12,7 @@ import { formatCpu, formatMemory } from '../model/resources.js';
 import { API_VERSION } from '../policy/schema.js';
 import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
 import { parseCount } from './kube-quantity.js';
-import { asObject, type Report } from './located-json.js';
+import { asObject, type Report, shown } from './located-json.js';
 
 /** One quota of an exchanged tree. */
 export interface TreeQuota {
@@ -89,11 +89,11 @@ export function addResourceList(sd: SourceDoc, path: PathSeg[], raw: unknown, in
 export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: unknown, into: TreeQuota['min'], names: ResourceNames, report: Report, what: string): void {
   if (key === names.gpu) {
     const n = parseCount(value);
-    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${JSON.stringify(value)} is not a whole number of GPUs`, 'GPU quantities are whole counts such as "8"');
+    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${shown(sd, path, value)} is not a whole number of GPUs`, 'GPU quantities are whole counts such as "8"');
     else into.gpu += n;
   } else if (key === 'cpu' || key === 'memory') {
     const n = key === 'cpu' ? parseCpu(value) : parseMemory(value);
-    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${JSON.stringify(value)} is not a quantity`, key === 'cpu' ? 'e.g. "96" or "500m"' : 'e.g. "768Gi"');
+    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${shown(sd, path, value)} is not a quantity`, key === 'cpu' ? 'e.g. "96" or "500m"' : 'e.g. "768Gi"');
     else into[key] = (into[key] ?? 0) + n;
   } else {
     report.warn(

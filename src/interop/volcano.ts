@@ -8,7 +8,7 @@
  * (or absent) is a root here unless the input declares a `root` Queue itself.
  */
 import type { PathSeg } from '../policy/source-doc.js';
-import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
+import { asObject, type ForeignObject, objectsOfKind, type Report, shown, where } from './located-json.js';
 import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const VOLCANO_API = 'scheduling.volcano.sh/v1beta1';
@@ -45,7 +45,7 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
         o.sd,
         [...sp, key],
         'interop/no-counterpart',
-        `Queue ${o.name}: spec.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`,
+        `Queue ${o.name}: spec.${key} ${shown(o.sd, [...sp, key], value)} has no counterpart in Quotient; it is not imported`,
         HINTS[key] ?? (key === 'dequeueStrategy' ? 'fifo maps to queueStrategy fifo' : 'it does not change what Quotient answers'),
       );
     }

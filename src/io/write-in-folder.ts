@@ -22,6 +22,7 @@ import { inputAt, inputFolderAt, type InputHit } from './input-registry.js';
 import { carriesOutputMark, markOutput, type OutputKind } from './output-mark.js';
 import { refuseReadOnly } from './replace-files.js';
 import { sweepStaleTemps, tempPathFor, writeTempFile, type KeptFile } from './temp-files.js';
+import { escapeDisplay } from '../model/display-text.js';
 
 /** How an output file is written. */
 export interface OutputFileOptions {
@@ -202,7 +203,8 @@ export function saveInFolder(dir: string, name: string, text: string, avoid: Rea
  */
 function commitInFolder(dir: string, name: string, bytes: Uint8Array, replace: boolean, keep: KeptFile | undefined): boolean {
   const swept = sweepStaleTemps(dir);
-  if (swept.length) process.stderr.write(`quotient: removed ${swept.length} temp file(s) left in ${dir} by an interrupted quotient run: ${swept.join(', ')}\n`);
+  // Paths the user chose: escaped whole (model/display-text.ts), the one other writer to a terminal beside cli/output.ts.
+  if (swept.length) process.stderr.write(`quotient: ${escapeDisplay(`removed ${swept.length} temp file(s) left in ${dir} by an interrupted quotient run: ${swept.join(', ')}`).text}\n`);
   const path = join(dir, name);
   const temp = tempPathFor(dir, name);
   writeTempFile(temp, bytes, keep);

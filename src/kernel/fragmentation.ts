@@ -20,13 +20,22 @@
  * GPUs, and a GPU no typical pod's memory fits beside is as lost as a sliver. With each
  * shape's memory in the fit, B1 allocates ~0.3 points more on multigpu50
  * (docs/performance.md).
+ *
+ * The strategy's rank adds a second thing the measure cannot see (`cpuShortfall`, ours):
+ * a typical pod that still fits a node counts all its GPUs as usable, even when the
+ * node's cpu can feed only one of them. The shortfall is the milli-GPUs a node's free
+ * cpu cannot serve at the workload's own cpu per milli-GPU, and its growth counts in the
+ * rank as fragmentation of every shape would: a pod that eats the cpu beside free GPUs
+ * pays for them before they are stranded, so cpu-hungry pods go to cpu-rich nodes and
+ * cpu-light ones to cpu-poor nodes. On B1 it lifts the allocation by 0.2-0.5 points
+ * on every openb trace tried (docs/performance.md).
  */
 import type { WorkloadShape } from './types.js';
 
 /**
  * What a milli-GPU left on the chosen node costs beside fragmentation growth, in the
  * kernel's integer weights: WEIGHT_SCALE / 256. The strategy ranks a choice by growth +
- * LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu after / CPU_PER_MILLI), a
+ * shortfall growth + LEFT_WEIGHT · (milli-GPUs left on the node after + free cpu after / CPU_PER_MILLI), a
  * pull toward packing GPUs and cpu together (BestFit's weighting: 8 GPUs ≈ 128 cores).
  * Measured on B1 (docs/performance.md): growth with packing only as a tie-break allocated
  * ~1.2 points less on openb default, GPU packing alone ~0.7 less.
@@ -35,9 +44,55 @@ export const LEFT_WEIGHT = 4096;
 /** Millicores of free cpu that weigh as one milli-GPU left in the rank (128 cores ≈ 8 GPUs). */
 export const CPU_PER_MILLI = 16;
 
-/** The rank of a choice that grows fragmentation by `growth` and leaves `milliLeft` GPU and `cpuLeft` cpu on its node. */
-export function placementRank(growth: number, milliLeft: number, cpuLeft: number): number {
-  return growth + LEFT_WEIGHT * (milliLeft + cpuLeft / CPU_PER_MILLI);
+/**
+ * The rank of a choice that grows fragmentation by `growth` and the cpu shortfall's
+ * weighted amount by `shortGrowth` (`shortfallGrowth` below), and leaves `milliLeft`
+ * GPU and `cpuLeft` cpu on its node. Smaller is better. Both kernels add in this order.
+ */
+export function placementRank(growth: number, shortGrowth: number, milliLeft: number, cpuLeft: number): number {
+  return growth + shortGrowth + LEFT_WEIGHT * (milliLeft + cpuLeft / CPU_PER_MILLI);
+}
+
+/**
+ * What the cpu shortfall is measured with, per workload: `weight` W, the sum of the
+ * (kernel) weights, which makes a milli-GPU of shortfall count as one that no shape can
+ * use; `milliPerCpu`, the milli-GPUs the workload's GPU shapes ask per millicore of cpu
+ * (Σ weight · gpu · milli over Σ weight · cpu, in the shapes' order), 0 when none asks cpu.
+ */
+export interface ShortfallScale {
+  weight: number;
+  milliPerCpu: number;
+}
+
+/** The shortfall scale of a (kernel-weighted) workload; both kernels sum in the shapes' order. */
+export function shortfallScale(workload: readonly WorkloadShape[]): ShortfallScale {
+  let weight = 0;
+  let milli = 0;
+  let cpu = 0;
+  for (const s of workload) {
+    weight += s.weight;
+    const m = shapeMilli(s);
+    if (m === 0) continue;
+    milli += s.weight * s.gpu * m;
+    cpu += s.weight * s.cpu;
+  }
+  return { weight, milliPerCpu: cpu > 0 ? milli / cpu : 0 };
+}
+
+/**
+ * Milli-GPUs of `milliLeft` that `cpuLeft` millicores cannot serve at `milliPerCpu`
+ * (the workload's milli-GPUs per millicore): max(0, milliLeft − cpuLeft · milliPerCpu);
+ * 0 when the workload asks no cpu (or cpu is not a number: written so a NaN gives 0, as the wasm's does).
+ */
+export function cpuShortfall(milliLeft: number, cpuLeft: number, milliPerCpu: number): number {
+  if (milliPerCpu === 0) return 0;
+  const short = milliLeft - cpuLeft * milliPerCpu;
+  return short > 0 ? short : 0;
+}
+
+/** W · (shortfall after − shortfall before) of a choice that takes a node from (milli, cpu) before to after. */
+export function shortfallGrowth(scale: ShortfallScale, milliBefore: number, cpuBefore: number, milliAfter: number, cpuAfter: number): number {
+  return scale.weight * (cpuShortfall(milliAfter, cpuAfter, scale.milliPerCpu) - cpuShortfall(milliBefore, cpuBefore, scale.milliPerCpu));
 }
 
 /** A whole GPU in milli-GPUs. */

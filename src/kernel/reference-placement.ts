@@ -4,7 +4,8 @@
  * never mutated (the property the wasm kernel gets from its undo log).
  */
 import { freeAlignedBlocks, freeMask, isPowerOfTwo, lowestFree, popcount, blockMask } from './gpu-mask.js';
-import { kernelWorkload, nodeFragmentation, placementRank } from './fragmentation.js';
+import { kernelWorkload, nodeFragmentation, placementRank, shortfallGrowth, shortfallScale } from './fragmentation.js';
+import type { ShortfallScale } from './fragmentation.js';
 import type { GangRequest, KernelNode, PodPlacement, WorkloadShape } from './types.js';
 
 /** A whole GPU in milli-GPUs. */
@@ -247,7 +248,7 @@ interface FragmentationChoice {
   mask: number;
   /** Fragmentation after − before (kernel-weighted integers: exact). */
   growth: number;
-  /** placementRank of the choice (growth plus the packing pull): smaller first. */
+  /** placementRank of the choice (growth, the cpu shortfall's growth and the packing pull): smaller first. */
   key: number;
 }
 
@@ -256,7 +257,7 @@ interface FragmentationChoice {
  * it (least growth, then least room, then the lowest GPU); whole GPUs take the GPUs
  * binpack would (`chooseGpus`), since every free GPU is alike to the measure.
  */
-function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, workload: readonly WorkloadShape[]): FragmentationChoice {
+function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, workload: readonly WorkloadShape[], scale: ShortfallScale): FragmentationChoice {
   const node = nodes.get(n);
   const model = node.model ?? 0;
   const left = gpuLeft(node);
@@ -275,32 +276,36 @@ function fragmentationChoice(nodes: WorkingNodes, n: number, req: GangRequest, w
       after[g] = room - req.milli;
       const growth = nodeFragmentation({ left: after, freeCpu, freeMem, model }, workload) - before;
       if (!best || growth < best.growth || (growth === best.growth && room < bestRoom)) {
-        best = { node: n, mask: (2 ** g) >>> 0, growth, key: placementRank(growth, total - req.milli, freeCpu) };
+        best = { node: n, mask: (2 ** g) >>> 0, growth, key: 0 };
         bestRoom = room;
       }
     }
+    // The shortfall is the same whichever GPU the share takes: it ranks the node, not the GPU.
+    best!.key = placementRank(best!.growth, shortfallGrowth(scale, total, node.freeCpu, total - req.milli, freeCpu), total - req.milli, freeCpu);
     return best!;
   }
   const mask = chooseGpus(nodes, n, req.gpu);
   const after = left.map((x, g) => (Math.floor(mask / 2 ** g) % 2 === 1 ? 0 : x));
   const growth = nodeFragmentation({ left: after, freeCpu, freeMem, model }, workload) - before;
-  return { node: n, mask, growth, key: placementRank(growth, total - req.gpu * MILLI, freeCpu) };
+  const totalAfter = total - req.gpu * MILLI;
+  return { node: n, mask, growth, key: placementRank(growth, shortfallGrowth(scale, total, node.freeCpu, totalAfter, freeCpu), totalAfter, freeCpu) };
 }
 
 /**
  * The fragmentation strategy (FGD, fragmentation.ts): pod by pod, the fitting node of
- * least placementRank (growth of fragmentation plus a pull toward packing GPUs and cpu),
- * then the lowest index; null when the pool lacks room.
+ * least placementRank (growth of fragmentation, growth of the cpu shortfall, and a pull
+ * toward packing GPUs and cpu), then the lowest index; null when the pool lacks room.
  */
 function placeByFragmentation(nodes: WorkingNodes, poolNodes: readonly number[], req: GangRequest): PodPlacement[] | null {
   if (poolNodes.reduce((sum, n) => sum + fitsOf(nodes, n, req), 0) < req.pods) return null;
   const workload = kernelWorkload(req.workload ?? []);
+  const scale = shortfallScale(workload);
   const placements: PodPlacement[] = [];
   for (let p = 0; p < req.pods; p++) {
     let best: FragmentationChoice | null = null;
     for (const n of poolNodes) {
       if (fitsOf(nodes, n, req) < 1) continue;
-      const c = fragmentationChoice(nodes, n, req, workload);
+      const c = fragmentationChoice(nodes, n, req, workload, scale);
       if (!best || c.key < best.key) best = c;
     }
     if (!best) return null;

@@ -8,9 +8,10 @@ import type { Resources } from './resources.js';
 import type { Source } from './source.js';
 import type { VictimCriterion } from './victim-order.js';
 
-/** PAI's modules: training (DLC), notebooks (DSW), inference services (EAS). */
-export const MODULES = ['DLC', 'DSW', 'EAS'] as const;
-export type Module = (typeof MODULES)[number];
+// The kinds a job is described by live apart (job-kinds.ts): promises name them too, and
+// importing them from here made model/policy.ts and model/promise.ts import each other.
+import type { IdleMode, Module, Standing } from './job-kinds.js';
+export { IDLE_MODES, MODULES, STANDINGS, type IdleMode, type Module, type Standing } from './job-kinds.js';
 
 export const POOL_TYPES = ['general', 'lingjun'] as const;
 export type PoolType = (typeof POOL_TYPES)[number];
@@ -54,14 +55,6 @@ export const DEFAULT_QUEUE_PARAMETERS: QueueParameters = {
   agingCap: 6,
   intelligentFifoFrom: 7,
 };
-
-export const IDLE_MODES = ['none', 'acceptable', 'only'] as const;
-/** Idle-resources mode of a job (SEMANTICS 4). */
-export type IdleMode = (typeof IDLE_MODES)[number];
-
-export const STANDINGS = ['in-quota', 'borrowing', 'idle'] as const;
-/** Standing of a running job (SEMANTICS 2); spot is not modelled yet. */
-export type Standing = (typeof STANDINGS)[number];
 
 export const STRATEGIES = ['binpack', 'spread', 'fragmentation'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
@@ -311,12 +304,26 @@ export interface ClusterNode {
   src: Source;
 }
 
+/**
+ * A job waiting in its quota's queue at the snapshot time (SEMANTICS 8, "Queues at one
+ * instant"): it holds nothing and counts in no usage. A what-if serves the queues before
+ * its own job; a simulation from the snapshot starts with them waiting.
+ */
+export interface QueuedJob extends JobSpec {
+  /** Epoch ms it was submitted, at or before the snapshot's `at`: its place in the queue. */
+  submittedAt: number;
+  /** ms of running time it needs once started (simulations end it then); absent: runs on. */
+  duration?: number;
+}
+
 export interface Cluster {
   name: string;
   /** Epoch ms: the snapshot's time; lost work is counted up to it. */
   at: number;
   nodes: ClusterNode[];
   jobs: RunningJob[];
+  /** The jobs waiting at the snapshot time, in file order; absent or empty: no queue. */
+  queue?: QueuedJob[];
   src: Source;
 }
 
@@ -370,6 +377,8 @@ export interface SpotMarket {
   /** Paths as written, relative to the document's file. */
   pricesFile?: string;
   inventoryFile?: string;
+  /** Where each path is written, for a finding about its file (simulate/market.ts). */
+  fileSrc?: { pricesFile?: Source; inventoryFile?: Source };
   synthetic?: SyntheticMarket;
   src: Source;
 }

@@ -3,7 +3,7 @@
  * over generated cluster states. A promise names the submissions to try (`submit`, each
  * field a value, a list or a range) and what every answer must satisfy (`expect`).
  */
-import type { IdleMode, Module, Standing } from './policy.js';
+import type { IdleMode, Module, Standing } from './job-kinds.js';
 import type { PriorityRange } from './priority.js';
 import type { Source } from './source.js';
 

@@ -1,16 +1,19 @@
 /**
- * Cluster documents → one snapshot: nodes (from groups and one by one) and running
- * jobs with their standing and placement. Several Cluster documents merge into one.
+ * Cluster documents → one snapshot: nodes (from groups and one by one), running jobs
+ * with their standing and placement, and the queue (build-queue.ts). Several Cluster
+ * documents merge into one.
  * Checks: duplicate nodes and jobs, unknown pools, placements that name unknown nodes,
  * GPUs beyond the node, the wrong number of pods or GPUs, GPUs another job holds, the
  * wrong pool; standings that contradict the job's idle mode.
  */
-import type { Cluster, ClusterNode, JobSpec, PodPlacementSpec, Pool, RunningJob, Standing } from '../model/policy.js';
+import type { Cluster, ClusterNode, JobSpec, PodPlacementSpec, Pool, QueuedJob, RunningJob, Standing } from '../model/policy.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { MILLI_PER_GPU, shareMilli } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { accessRefusal } from './access.js';
 import { buildJobSpec, type NameIndex } from './build-job.js';
+import { formatCount, MAX_CLUSTER_NODES } from './number-limits.js';
+import { buildQueue } from './build-queue.js';
 import { parseDurationField, parseTimeField } from './parse-fields.js';
 import type { ClusterSpec, RunningJobInput } from './schema.js';
 import { sourceText } from '../model/source.js';
@@ -35,6 +38,8 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
   // A malformed `at` is one finding; the time it falls back to must not make every job "start after the snapshot".
   let atBroken = false;
   const poolNames = pools.map((p) => p.name);
+  // Nodes declared so far, groups counted out: checked before a group is expanded (a count of 1e8 once filled the heap).
+  let nodesDeclared = 0;
 
   const addNode = (sd: SourceDoc, path: PathSeg[], node: ClusterNode): void => {
     if (nodeIndex.has(node.name)) {
@@ -78,10 +83,33 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       const path: PathSeg[] = ['spec', 'nodeGroups', gi];
       const fields = nodeFields(path, g);
       const src = sourceAt(sd, path);
+      if (nodesDeclared + g.count > MAX_CLUSTER_NODES) {
+        c.error(
+          sd,
+          [...path, 'count'],
+          'policy/out-of-range',
+          `the Cluster's nodes come to ${formatCount(nodesDeclared + g.count)} with this group, more than the ${formatCount(MAX_CLUSTER_NODES)} a Cluster may hold`,
+          `lower count to at most ${formatCount(MAX_CLUSTER_NODES - nodesDeclared)}`,
+        );
+        return;
+      }
+      nodesDeclared += g.count;
       for (let k = 0; k < g.count; k++) addNode(sd, path, { name: `${g.prefix}${(g.start ?? 0) + k}`, ...fields, src });
     });
     (spec.nodes ?? []).forEach((n, ni) => {
       const path: PathSeg[] = ['spec', 'nodes', ni];
+      // One at a time, the nodes count too (a policy's size limit bounds them already, far above this).
+      if (++nodesDeclared > MAX_CLUSTER_NODES) {
+        if (nodesDeclared === MAX_CLUSTER_NODES + 1)
+          c.error(
+            sd,
+            [...path, 'name'],
+            'policy/out-of-range',
+            `the Cluster's nodes come to more than the ${formatCount(MAX_CLUSTER_NODES)} a Cluster may hold from here on`,
+            'split the cluster into several policies',
+          );
+        return;
+      }
       addNode(sd, [...path, 'name'], { name: n.name, ...nodeFields(path, n), src: sourceAt(sd, path) });
     });
   }
@@ -108,7 +136,13 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       }
     });
   }
-  return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, src: sourceAt(first.sd, []) }, origins };
+  // The jobs waiting at the snapshot time (build-queue.ts), after every running job: a name is the running job's first.
+  const queue: QueuedJob[] = [];
+  for (const td of clusterDocs) {
+    const spec = td.spec as ClusterSpec;
+    if (spec.queue) queue.push(...buildQueue(c, td.sd, spec.queue, { names, at: snapshotAt, atBroken, origins }));
+  }
+  return { cluster: { name: first.name, at: snapshotAt, nodes, jobs, ...(queue.length ? { queue } : {}), src: sourceAt(first.sd, []) }, origins };
 }
 
 function buildRunningJob(

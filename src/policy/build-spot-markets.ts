@@ -1,13 +1,16 @@
 /**
  * SpotMarket documents → markets (SEMANTICS 6). Checks: unique instance type names
- * across markets, times that parse, series in time order, and that every instance type
- * gets a price and an inventory from somewhere (inline, a CSV file, or the synthetic
- * model). The CSV files themselves are read by `quotient simulate`, which knows the disk.
+ * across markets, times that parse, series in time order, every number within its limit
+ * (number-limits.ts: times and durations, prices, inventory counts, the seed), and that
+ * every instance type gets a price and an inventory from somewhere (inline, a CSV file,
+ * or the synthetic model). The CSV files themselves are read from disk by
+ * simulate/market.ts's readMarketFiles, for `check` and `simulate` alike.
  */
 import type { SeriesPoint, SpotInstanceType, SpotMarket, SyntheticMarket } from '../model/policy.js';
-import { parseDuration } from '../model/quantity.js';
 import type { Collector } from './collector.js';
-import { parseDurationField } from './parse-fields.js';
+import { MAX_INVENTORY } from './number-limits.js';
+import { readPrice, readSeed, readSimTime, readWhole, type Refusal } from './number-text.js';
+import { parseDurationField, placeRead } from './parse-fields.js';
 import type { SpotMarketSpec } from './schema.js';
 import { sourceAt, type PathSeg, type SourceDoc } from './source-doc.js';
 import { uniqueDocs } from './unique-docs.js';
@@ -28,12 +31,14 @@ export function buildSpotMarkets(c: Collector, docs: TypedDoc[]): SpotMarket[] {
     if (spec.synthetic) {
       const s = spec.synthetic;
       const every = s.every === undefined ? 3_600_000 : parseDurationField(c, sd, ['spec', 'synthetic', 'every'], s.every);
+      const seed = s.seed === undefined ? undefined : placeRead(c, sd, ['spec', 'synthetic', 'seed'], s.seed, readSeed(s.seed), 'policy/out-of-range');
+      const inventory = s.inventory === undefined ? 64 : placeRead(c, sd, ['spec', 'synthetic', 'inventory'], s.inventory, readWhole(s.inventory, 0, MAX_INVENTORY), 'policy/out-of-range');
       synthetic = {
-        ...(s.seed !== undefined ? { seed: s.seed } : {}),
+        ...(seed !== undefined ? { seed } : {}),
         every: every ?? 3_600_000,
         meanDiscount: s.meanDiscount ?? 0.35,
         volatility: s.volatility ?? 0.08,
-        inventory: s.inventory ?? 64,
+        inventory: inventory ?? 64,
       };
     }
     const types: SpotInstanceType[] = [];
@@ -44,18 +49,9 @@ export function buildSpotMarkets(c: Collector, docs: TypedDoc[]): SpotMarket[] {
         return;
       }
       typeNames.add(it.name);
-      const prices = series(
-        c,
-        sd,
-        [...path, 'prices'],
-        (it.prices ?? []).map((p) => ({ at: p.at, value: p.price })),
-      );
-      const inventory = series(
-        c,
-        sd,
-        [...path, 'inventory'],
-        (it.inventory ?? []).map((p) => ({ at: p.at, value: p.count })),
-      );
+      placeRead(c, sd, [...path, 'payAsYouGo'], it.payAsYouGo, readPrice(it.payAsYouGo, true), 'policy/out-of-range');
+      const prices = series(c, sd, [...path, 'prices'], 'price', it.prices ?? [], (v) => readPrice(v, false));
+      const inventory = series(c, sd, [...path, 'inventory'], 'count', it.inventory ?? [], (v) => readWhole(v, 0, MAX_INVENTORY));
       for (const [what, list, file] of [
         ['prices', prices, spec.pricesFile],
         ['inventory', inventory, spec.inventoryFile],
@@ -78,6 +74,10 @@ export function buildSpotMarkets(c: Collector, docs: TypedDoc[]): SpotMarket[] {
       instanceTypes: types,
       ...(spec.pricesFile !== undefined ? { pricesFile: spec.pricesFile } : {}),
       ...(spec.inventoryFile !== undefined ? { inventoryFile: spec.inventoryFile } : {}),
+      fileSrc: {
+        ...(spec.pricesFile !== undefined ? { pricesFile: sourceAt(sd, ['spec', 'pricesFile']) } : {}),
+        ...(spec.inventoryFile !== undefined ? { inventoryFile: sourceAt(sd, ['spec', 'inventoryFile']) } : {}),
+      },
       ...(synthetic ? { synthetic } : {}),
       src: sourceAt(sd, []),
     });
@@ -85,28 +85,26 @@ export function buildSpotMarkets(c: Collector, docs: TypedDoc[]): SpotMarket[] {
   return out;
 }
 
-/** Seconds or a duration → ms from the start; `0` is the start. */
-export function simTimeOf(value: number | string): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined;
-  const t = value.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  return parseDuration(t);
-}
-
-function series(c: Collector, sd: SourceDoc, path: PathSeg[], points: Array<{ at: number | string; value: number }>): SeriesPoint[] {
+/** One inline series: each point's time and value within their limits, in increasing time. */
+function series<K extends string>(
+  c: Collector,
+  sd: SourceDoc,
+  path: PathSeg[],
+  key: K,
+  points: ReadonlyArray<{ at: number | string } & Record<K, number>>,
+  read: (v: number) => number | Refusal,
+): SeriesPoint[] {
   const out: SeriesPoint[] = [];
   points.forEach((p, i) => {
-    const at = simTimeOf(p.at);
-    if (at === undefined) {
-      c.error(sd, [...path, i, 'at'], 'policy/bad-time', `"${String(p.at)}" is not a time from the start`, 'write seconds (3600) or a duration (36h)');
-      return;
-    }
+    const at = placeRead(c, sd, [...path, i, 'at'], p.at, readSimTime(p.at, 'time'), 'policy/bad-time');
+    const value = placeRead(c, sd, [...path, i, key], p[key], read(p[key]), 'policy/out-of-range');
+    if (at === undefined || value === undefined) return;
     const prev = out[out.length - 1];
     if (prev && at <= prev.at) {
       c.error(sd, [...path, i, 'at'], 'policy/series-out-of-order', `the series goes back in time (${String(p.at)} after ${prev.at / 1000}s)`, 'list the points in increasing time');
       return;
     }
-    out.push({ at, value: p.value });
+    out.push({ at, value });
   });
   return out;
 }

@@ -56,6 +56,9 @@ export function clusterSpecFits(spec: unknown): boolean {
       case 'jobs':
         if (!everyItem(v, runningJobFits)) return false;
         break;
+      case 'queue':
+        if (!everyItem(v, queuedJobFits)) return false;
+        break;
       default:
         return false;
     }
@@ -112,8 +115,18 @@ function nodeFits(n: unknown, group: boolean): boolean {
 
 /** A running job: schema.ts `runningJob` (the job fields, standing, times, placement). */
 function runningJobFits(j: unknown): boolean {
+  return jobFits(j, false);
+}
+
+/** A queued job: schema.ts `queuedJob` (the job fields, submittedAt, duration). */
+function queuedJobFits(j: unknown): boolean {
+  return jobFits(j, true);
+}
+
+/** The fields of a running job or, when `queued`, of a queued one (no standing, start or placement; submittedAt required). */
+function jobFits(j: unknown, queued: boolean): boolean {
   if (!isObj(j)) return false;
-  // name, workspace, quota, module, priority and resources are required.
+  // name, workspace, quota, module, priority and resources are required (and a queued job's submittedAt).
   let required = 0;
   for (const key in j) {
     const v = j[key];
@@ -143,14 +156,20 @@ function runningJobFits(j: unknown): boolean {
         if (!(IDLE_MODES as readonly unknown[]).includes(v)) return false;
         break;
       case 'standing':
-        if (!(STANDINGS as readonly unknown[]).includes(v)) return false;
+        if (queued || !(STANDINGS as readonly unknown[]).includes(v)) return false;
+        break;
+      case 'submittedAt':
+        if (!queued || typeof v !== 'string') return false;
+        required++;
         break;
       case 'submittedBy':
         if (!isName(v)) return false;
         break;
-      case 'maxRuntime':
       case 'startedAt':
       case 'expectedEnd':
+        if (queued || typeof v !== 'string') return false;
+        break;
+      case 'maxRuntime':
       case 'duration':
         if (typeof v !== 'string') return false;
         break;
@@ -164,13 +183,13 @@ function runningJobFits(j: unknown): boolean {
         if (!Array.isArray(v) || v.length === 0 || !v.every(isName)) return false;
         break;
       case 'placement':
-        if (!everyItem(v, podPlacementFits)) return false;
+        if (queued || !everyItem(v, podPlacementFits)) return false;
         break;
       default:
         return false;
     }
   }
-  return required === 6;
+  return required === (queued ? 7 : 6);
 }
 
 /** GPUs per pod: positive, at most 32 (a share below 1 is the build's to check); cpu and memory quantities. */

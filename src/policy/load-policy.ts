@@ -78,7 +78,7 @@ const STAGES: readonly Stage<LoadState>[] = [
     run(s, c) {
       const parsed = parseFiles(s.files);
       s.docs = parsed.docs;
-      c.findings.push(...parsed.findings);
+      for (const f of parsed.findings) c.findings.push(f);
     },
   },
   {
@@ -86,7 +86,7 @@ const STAGES: readonly Stage<LoadState>[] = [
     run(s, c) {
       const validated = validateDocuments(s.docs);
       s.typed = validated.typed;
-      c.findings.push(...validated.findings);
+      for (const f of validated.findings) c.findings.push(f);
       if (hasErrors(validated.findings) || validated.typed.some((d) => d.kind === 'QuotaTree')) return;
       // Nothing to check against: an empty or comment-only bundle must not pass as clean.
       const first = validated.typed[0]?.sd;
@@ -118,7 +118,7 @@ const STAGES: readonly Stage<LoadState>[] = [
       const { cluster, origins } = buildCluster(c, s.typed, qb.pools, names, s.now);
       s.cluster = cluster;
       s.origins = origins;
-      s.whatIfs = buildWhatIfs(c, s.typed, names, cluster?.jobs ?? []);
+      s.whatIfs = buildWhatIfs(c, s.typed, names, [...(cluster?.jobs ?? []), ...(cluster?.queue ?? [])]);
       s.promises = buildPromises(c, s.typed, names);
       s.scales = buildScales(c, s.typed, qb.quotas);
       s.spotMarkets = buildSpotMarkets(c, s.typed);

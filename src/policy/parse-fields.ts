@@ -4,9 +4,10 @@
  * go on and report every problem of the file in one pass.
  */
 import { MAX_PRIORITY, MIN_PRIORITY, type PriorityRange } from '../model/priority.js';
-import { parseCpu, parseDuration, parseMemory, parseTime } from '../model/quantity.js';
+import { parseCpu, parseMemory, parseTime } from '../model/quantity.js';
 import type { Resources } from '../model/resources.js';
 import type { Collector } from './collector.js';
+import { isRefusal, readDuration, shownValue, type Refusal } from './number-text.js';
 import type { Doc, PathSeg } from './source-doc.js';
 
 const RANGE = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/;
@@ -62,11 +63,20 @@ export function parseResources(c: Collector, sd: Doc, path: PathSeg[], input: { 
   return ok ? out : undefined;
 }
 
-/** A duration such as `30m` → ms. */
+/** A duration such as `30m` → ms, at most number-limits.ts's MAX_TIME_MS. */
 export function parseDurationField(c: Collector, sd: Doc, path: PathSeg[], value: string): number | undefined {
-  const v = parseDuration(value);
-  if (v === undefined) c.error(sd, path, 'policy/bad-duration', `"${value}" is not a duration`, 'write a positive duration such as 30m, 1h or 1h30m');
-  return v;
+  return placeRead(c, sd, path, value, readDuration(value), 'policy/bad-duration');
+}
+
+/**
+ * The value a number-text.ts reader read from `value`, or, when it refused it, undefined
+ * after a finding at `path`: `formCode` when the form is wrong, `policy/out-of-range` when
+ * the value is past its limit (the message says the limit).
+ */
+export function placeRead(c: Collector, sd: Doc, path: PathSeg[], value: unknown, read: number | Refusal, formCode: string): number | undefined {
+  if (!isRefusal(read)) return read;
+  c.error(sd, path, read.pastLimit ? 'policy/out-of-range' : formCode, `${typeof value === 'string' ? `"${shownValue(value)}"` : String(value)} ${read.refused}`, read.hint);
+  return undefined;
 }
 
 /** An ISO 8601 time → epoch ms. */

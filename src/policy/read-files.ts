@@ -15,6 +15,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { QuotientError, type Finding } from '../errors.js';
+import { escapeDisplay } from '../model/display-text.js';
 import { compareText } from '../model/order.js';
 import { fsFailure, kindOf } from './fs-failure.js';
 import { currentLimits, formatBytes, raiseHint, type Limits } from './limits.js';
@@ -64,7 +65,7 @@ export function readBundles(paths: string[], cwd = process.cwd(), limits: Limits
     const id = `${st.dev}:${st.ino}`;
     const first = named.get(id);
     if (first !== undefined) {
-      process.stderr.write(`quotient: ${p === first ? `${p} is named more than once` : `${p} is the same ${st.isDirectory() ? 'folder' : 'file'} as ${first}`}; it is read once\n`);
+      sayNote(`${p === first ? `${p} is named more than once` : `${p} is the same ${st.isDirectory() ? 'folder' : 'file'} as ${first}`}; it is read once`);
       continue;
     }
     named.set(id, p);
@@ -102,7 +103,16 @@ function realPathOf(path: string): string {
  * (io/settle-folder.ts), saying so on stderr, so no command ever reads half a write.
  */
 function settle(dir: string): void {
-  for (const note of settleFolder(dir)) process.stderr.write(`quotient: ${note}\n`);
+  for (const note of settleFolder(dir)) sayNote(note);
+}
+
+/**
+ * A note on stderr while reading (a path named twice, an interrupted write settled): one
+ * line, escaped whole (model/display-text.ts), since it names paths the user gave. The
+ * policy layer's only writer to a terminal (test/unit/cli/display-sites.test.ts).
+ */
+function sayNote(text: string): void {
+  process.stderr.write(`quotient: ${escapeDisplay(text).text}\n`);
 }
 
 /** The text of a policy file's bytes, as every command reads it. */
@@ -153,7 +163,7 @@ function folderBundles(dir: string, cwd: string, limits: Limits, seen: Set<strin
     const first = made.get(id);
     if (first !== undefined) {
       const here = display(dir, cwd);
-      process.stderr.write(`quotient: ${here === first ? `${here} is named more than once` : `${here} is the same folder as ${first}`}; it is checked once\n`);
+      sayNote(`${here === first ? `${here} is named more than once` : `${here} is the same folder as ${first}`}; it is checked once`);
       return [];
     }
     made.set(id, display(dir, cwd));

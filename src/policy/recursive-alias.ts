@@ -14,7 +14,7 @@
 import { isAlias, visit, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type { Finding } from '../errors.js';
 import { pathTo } from './node-path.js';
-import { formatPath } from './source-doc.js';
+import { formatPath } from './field-path.js';
 
 /** The hint every `policy/recursive-alias` finding carries. */
 const HINT = 'an alias cannot refer to the node that contains it; copy the values instead';

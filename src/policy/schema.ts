@@ -227,6 +227,16 @@ const runningJob = z.strictObject({
     .optional(),
 });
 
+/**
+ * A job waiting in its quota's queue at the snapshot time (SEMANTICS 8): the fields of a
+ * submission, when it was submitted, and the running time it needs (for simulations).
+ */
+const queuedJob = z.strictObject({
+  ...jobFields,
+  submittedAt: z.string().describe("When the job was submitted (ISO 8601), at or before the snapshot's `at`: with its priority, its place in its quota's queue."),
+  duration: z.string().optional().describe('The running time it needs once started (`6h`): simulations and start estimates end it then. Default: it runs on.'),
+});
+
 const nodeFields = {
   gpus: z.number().int().min(1).max(32),
   cpu: quantity.optional(),
@@ -248,6 +258,7 @@ export const clusterSpec = z.strictObject({
   nodeGroups: z.array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields })).optional(),
   nodes: z.array(z.strictObject({ name, ...nodeFields })).optional(),
   jobs: z.array(runningJob).optional(),
+  queue: z.array(queuedJob).optional().describe("Jobs waiting at the snapshot time (SEMANTICS 8): they hold nothing; a what-if serves them before its own job, in each queue's strategy's order."),
 });
 
 export const whatIfSpec = z.strictObject({ submit: jobSpec });
@@ -364,6 +375,7 @@ export type ScaleQuotaSpec = z.infer<typeof scaleQuotaSpec>;
 export type SpotMarketSpec = z.infer<typeof spotMarketSpec>;
 export type JobInput = z.infer<typeof jobSpec>;
 export type RunningJobInput = z.infer<typeof runningJob>;
+export type QueuedJobInput = z.infer<typeof queuedJob>;
 
 /** The whole-document schema of one kind: the envelope with that kind's spec. */
 function kindDocument<K extends Kind>(kind: K) {

@@ -8,8 +8,9 @@
  * a finding or a Source needs a line — for a large Cluster, usually never.
  */
 import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser } from 'yaml';
-import type { CST, Document, Node as YamlNode } from 'yaml';
+import type { CST, Document, Node as YamlNode, Pair, YAMLMap } from 'yaml';
 import { measureDocument } from './cst-shape.js';
+import { addDuplicateKeyErrors } from './duplicate-keys.js';
 import { recursiveAliasFindings } from './recursive-alias.js';
 import { fastParse } from './fast-parse.js';
 import { readSubset } from './subset-yaml.js';
@@ -18,8 +19,13 @@ import { currentLimits, formatBytes, LIMIT_ENV, raiseHint, type Limits } from '.
 import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../errors.js';
 import { isFlagFile, type Source } from '../model/source.js';
+import { formatPath } from './field-path.js';
 
-export type PathSeg = string | number;
+// A field's path is its own small module: the syntax-tree findings (recursive-alias.ts,
+// yaml-findings.ts, node-path.ts) need it, and taking it from here made files that this
+// one imports import it back.
+import type { PathSeg } from './field-path.js';
+export { formatPath, type PathSeg } from './field-path.js';
 
 /** One YAML document of one file. */
 export interface SourceDoc {
@@ -85,16 +91,6 @@ export interface InputFile {
   beside?: true;
 }
 
-/** Formats a path as users read it: `spec.quotas[0].min.gpu`. */
-export function formatPath(path: readonly PathSeg[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? seg : `.${seg}`;
-  }
-  return out;
-}
-
 /**
  * YAML 1.2 takes a lone CR as a line break, but the yaml library reads it as part of a
  * line, so a CR-only file would parse as one comment and its documents vanish. Each
@@ -129,7 +125,7 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
   let chars = 0;
   for (const file of files) {
     if (file.findings?.length) {
-      findings.push(...file.findings);
+      for (const f of file.findings) findings.push(f);
       continue;
     }
     chars += file.text.length;
@@ -164,10 +160,11 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
     if (fast.ok) {
       entries += fast.entries;
       // Positions on demand: the positioned parse of this file runs once, when first asked.
-      let positioned: SourceDoc[] | undefined;
+      // By index: a file of many documents asks for each one's positions (a finding in each).
+      let positioned: Map<number, SourceDoc> | undefined;
       const positionedDoc = (index: number): SourceDoc => {
-        positioned ??= parsePositioned(file.path, text, limits, 0).docs;
-        const sd = positioned.find((d) => d.index === index);
+        positioned ??= new Map(parsePositioned(file.path, text, limits, 0).docs.map((d) => [d.index, d]));
+        const sd = positioned.get(index);
         if (!sd) throw new Error(`internal: the positioned parse of ${file.path} has no document ${index} where the fast parse had one`);
         return sd;
       };
@@ -177,8 +174,9 @@ export function parseFiles(files: InputFile[], limits: Limits = currentLimits())
     }
     const read = parsePositioned(file.path, text, limits, entries);
     entries = read.entries;
-    docs.push(...read.docs);
-    findings.push(...read.findings);
+    // One by one: a file may hold more documents and findings than a spread can pass.
+    for (const d of read.docs) docs.push(d);
+    for (const f of read.findings) findings.push(f);
     if (read.overNodes) break;
     if (read.docs.length === 0 && read.findings.length === 0) findings.push(emptyFile(file.path));
   }
@@ -223,7 +221,10 @@ function parsePositioned(path: string, text: string, limits: Limits, entriesBefo
   const file = { path };
   const lines = new LineCounter();
   const parser = new Parser(lines.addNewLine);
-  const composer = new Composer({ uniqueKeys: true, prettyErrors: false });
+  // Duplicate keys are found by one walk per document (duplicate-keys.ts): the composer's
+  // own check compares each key with every earlier one of its mapping, quadratic in a
+  // mapping's size.
+  const composer = new Composer({ uniqueKeys: false, prettyErrors: false });
   const skipped = new Set<number>();
   let index = 0;
   // Only a text with a `*` can hold an alias (one scan of the file, not one walk per document).
@@ -231,6 +232,7 @@ function parsePositioned(path: string, text: string, limits: Limits, entriesBefo
   const take = (doc: Document.Parsed): void => {
     const at = index++;
     if (skipped.has(at)) return;
+    addDuplicateKeyErrors(doc);
     findings.push(...yamlFindings(file.path, text, lines, doc));
     if (isEmptyDocument(doc)) return;
     if (mayAlias) {
@@ -337,7 +339,7 @@ export function nodeAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = false)
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = pairOf(node, String(seg));
       if (!pair) return node;
       if (wantKey && i === path.length - 1 && isNode(pair.key)) return pair.key;
       if (!isNode(pair.value)) return isNode(pair.key) ? pair.key : node;
@@ -351,6 +353,22 @@ export function nodeAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = false)
     }
   }
   return isNode(node) ? node : undefined;
+}
+
+/** The pairs of large mappings by key: one finding per key of a mapping of 20,000 keys searched it 20,000 times. */
+const PAIRS = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+/** The first pair of `map` whose scalar key reads as `key`. */
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  const match = (p: unknown): p is Pair => isPair(p) && isScalar(p.key) && String(p.key.value) === key;
+  if (map.items.length < 32) return map.items.find(match);
+  let index = PAIRS.get(map);
+  if (!index) {
+    index = new Map();
+    for (const p of map.items) if (isPair(p) && isScalar(p.key) && !index.has(String(p.key.value))) index.set(String(p.key.value), p);
+    PAIRS.set(map, index);
+  }
+  return index.get(key);
 }
 
 /**

@@ -41,7 +41,8 @@ export function runStages<S>(stages: readonly Stage<S>[], state: S, timings: Sta
     const start = performance.now();
     stage.run(state, c);
     recordTiming(timings, { stage: stage.name, ms: performance.now() - start, findings: c.findings.length });
-    findings.push(...tagStage(c.findings, stage.name));
+    // One by one: a stage may find hundreds of thousands (a spread of them overflows the stack).
+    for (const f of tagStage(c.findings, stage.name)) findings.push(f);
     if (hasErrors(c.findings)) return { findings, failed: true };
   }
   return { findings, failed: false };

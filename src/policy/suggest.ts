@@ -48,3 +48,36 @@ export function editDistance(a: string, b: string): number {
   }
   return prev[b.length] ?? 0;
 }
+
+/**
+ * The fields an object takes (`here`) and, for each of them that is an object in turn,
+ * the fields it takes (`below`, keyed by the field): what a misplaced field is looked up
+ * in. Read from the schema (validate-schema.ts `fieldsAt`), so it never goes stale.
+ */
+export interface FieldPlaces {
+  here: readonly string[];
+  below: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The field an unknown `key` of an object was meant to be: a close field of the object
+ * itself (`mni` → `min`), or a field one level down by that name or close to it (`gpu`
+ * given beside `resources` → `resources.gpu`, `cpus` → `resources.cpu`). The closest
+ * wins; on a tie, the object's own field. A field one level down is spelled with its
+ * parent, so a hint never proposes the very name that was refused.
+ */
+export function nearestField(key: string, places: FieldPlaces): string | undefined {
+  const limit = Math.max(1, Math.floor(key.length / 3));
+  let best: string | undefined;
+  let bestD = Infinity;
+  const consider = (candidate: string, name: string): void => {
+    const d = editDistance(key.toLowerCase(), name.toLowerCase());
+    if (d < bestD && d <= limit) {
+      bestD = d;
+      best = candidate;
+    }
+  };
+  for (const f of places.here) if (f !== key) consider(f, f);
+  for (const [parent, fields] of places.below) for (const f of fields) consider(`${parent}.${f}`, f);
+  return best;
+}

@@ -2,12 +2,13 @@
  * Stage 2 of loading: every document against its kind's schema. Each zod issue becomes
  * a located finding with a stable code; nothing is thrown and nothing is dropped.
  */
-import type { z } from 'zod';
+import { toJSONSchema, type z } from 'zod';
 import type { Finding } from '../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
-import { API_VERSION, envelope, KINDS, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
+import { API_VERSION, envelope, KINDS, kindJsonSchema, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
 import { findingAt, formatPath, type Doc, type PathSeg, type SourceDoc } from './source-doc.js';
-import { nearest } from './suggest.js';
+import { linkedPath, type LinkedStep } from './node-path.js';
+import { nearest, nearestField, type FieldPlaces } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 
 /** A document that passed its schema, with its plain-JS value. */
@@ -40,11 +41,13 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
       // The document is refused, but its other mistakes are still reported, so one run
       // shows them all. Findings at or under a refused string are left out: they would
       // only echo the refused text as an unknown field or a value that does not fit.
-      findings.push(...unsafe, ...outside(unsafe, schemaFindings(sd, value)));
+      // Appended one by one: a spread of 160,000 findings overflowed the stack.
+      for (const f of unsafe) findings.push(f);
+      for (const f of outside(unsafe, schemaFindings(sd, value))) findings.push(f);
       continue;
     }
     const checked = checkDocument(sd, value);
-    if ('findings' in checked) findings.push(...checked.findings);
+    if ('findings' in checked) for (const f of checked.findings) findings.push(f);
     else typed.push(checked);
   }
   return { typed, findings };
@@ -61,7 +64,7 @@ export function validateValue<T>(sd: Doc, prefix: PathSeg[], value: unknown, sch
   // Unsafe strings first, as for a document: the rest of its findings are kept but those under a refused string.
   const unsafe = unsafeStrings(sd, value, prefix);
   const parsed = schema.safeParse(value, { reportInput: true });
-  const issues = parsed.success ? [] : issuesToFindings(sd, prefix, parsed.error.issues);
+  const issues = parsed.success ? [] : issuesToFindings(sd, prefix, parsed.error.issues, (path) => fieldsAt(valueSchema(schema), path.slice(prefix.length)));
   if (unsafe.length > 0) return { findings: [...unsafe, ...outside(unsafe, issues)] };
   if (!parsed.success) return { findings: issues };
   return { data: parsed.data, findings: [] };
@@ -97,12 +100,16 @@ function checkDocument(sd: SourceDoc, value: unknown): TypedDoc | { findings: Fi
     };
   }
   const env = envelope.safeParse(value, { reportInput: true });
-  if (!env.success) return { findings: issuesToFindings(sd, [], env.error.issues) };
+  if (!env.success) {
+    const named = (value as { kind?: unknown }).kind;
+    const kind = (KINDS as readonly unknown[]).includes(named) ? (named as Kind) : undefined;
+    return { findings: issuesToFindings(sd, [], env.error.issues, (path) => fieldsAt(documentSchema(kind), path)) };
+  }
   const kind = env.data.kind;
   // A Cluster of the usual shape is checked by hand (cluster-shape.ts: one-sided, so any doubt goes to zod, which gives the findings).
   if (kind === 'Cluster' && clusterSpecFits(env.data.spec)) return { sd, kind, name: env.data.metadata.name, spec: env.data.spec };
   const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
-  if (!spec.success) return { findings: issuesToFindings(sd, ['spec'], spec.error.issues) };
+  if (!spec.success) return { findings: issuesToFindings(sd, ['spec'], spec.error.issues, (path) => fieldsAt(documentSchema(kind), path)) };
   return { sd, kind, name: env.data.metadata.name, spec: spec.data };
 }
 
@@ -120,7 +127,7 @@ function isMissing(issue: Issue): boolean {
  * `policy/unknown-field` finding naming the field it should be, and the
  * `policy/missing-field` it caused is not reported.
  */
-function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[]): Finding[] {
+function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[], placesAt: (path: PathSeg[]) => FieldPlaces): Finding[] {
   const missing = new Map<string, string[]>();
   for (const issue of issues) {
     if (!isMissing(issue)) continue;
@@ -147,7 +154,11 @@ function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[]):
           }),
         );
       } else {
-        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key), { key: true }));
+        const placed = nearestField(key, placesAt(path));
+        // `gpu` beside a missing `resources` is one mistake, not two: the missing-field finding it caused is not reported either.
+        const parent = placed?.includes('.') ? placed.split('.')[0]! : undefined;
+        if (parent !== undefined && (missing.get(formatPath(path)) ?? []).includes(parent)) renamed.add(`${formatPath(path)}|${parent}`);
+        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key, placed), { key: true }));
       }
     }
   }
@@ -172,7 +183,7 @@ function issueToFinding(sd: Doc, prefix: PathSeg[], issue: Issue): Finding {
         return findingAt(sd, path.slice(0, -1), 'policy/missing-field', `${where} is required`, `add "${field}:" to ${formatPath(path.slice(0, -1)) || 'the document'}`);
       }
       const input = (issue as { input?: unknown }).input;
-      if (typeof input === 'number') return nonFinite(sd, path, where, field, input);
+      if (typeof input === 'number') return wrongNumber(sd, path, where, field, input, issue.expected);
       return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(issue.expected)}`, `write ${field} as ${article(issue.expected)}`);
     }
     case 'invalid_value': {
@@ -218,12 +229,32 @@ function issueToFinding(sd: Doc, prefix: PathSeg[], issue: Issue): Finding {
   }
 }
 
+/** Fields whose text is a duration (`30m`): a bare number there has no unit. */
+const DURATION_FIELDS = new Set(['protectionPeriod', 'every', 'maxRuntime', 'duration', 'balanceWidenEvery', 'agingInterval']);
+
 /**
- * A number the schema refused for its type can only be infinite or NaN (YAML reads
- * `1e400` and `.inf` as infinity, `.nan` as NaN): "must be a number" would puzzle
- * whoever wrote one, so the finding says what the value was read as.
+ * A number the schema refused for its type: a fraction where a whole number belongs
+ * (`count: 1.5`), a number where text belongs (`protectionPeriod: 0`), or a number that
+ * is infinite or NaN (YAML reads `1e400` and `.inf` as infinity, `.nan` as NaN). Each
+ * finding says which, with the value as it was read: "must be a number" would puzzle
+ * whoever wrote one.
  */
-function nonFinite(sd: Doc, path: PathSeg[], where: string, field: string, input: number): Finding {
+function wrongNumber(sd: Doc, path: PathSeg[], where: string, field: string, input: number, expected: string): Finding {
+  if (Number.isFinite(input)) {
+    if (expected === 'int' && Number.isInteger(input))
+      // zod's int takes safe integers only: past 2^53 a whole number is no longer read exactly.
+      return findingAt(
+        sd,
+        path,
+        'policy/out-of-range',
+        `${where} must be at most ${Number.MAX_SAFE_INTEGER}; it is read as ${input}`,
+        `write ${field} as a whole number up to ${Number.MAX_SAFE_INTEGER}`,
+      );
+    if (expected === 'int') return findingAt(sd, path, 'policy/invalid-type', `${where} must be a whole number; it is ${input}`, `write ${field} as a whole number`);
+    if (DURATION_FIELDS.has(field))
+      return findingAt(sd, path, 'policy/invalid-type', `${where} must be a duration such as 30m, not the number ${input}`, `write ${field} as a duration with its unit, such as 30m or 1h`);
+    return findingAt(sd, path, 'policy/invalid-type', `${where} must be ${article(expected)}, not the number ${input}`, `write ${field} as ${article(expected)}`);
+  }
   const readAs = Number.isNaN(input) ? 'NaN (not a number)' : input > 0 ? 'infinity' : 'minus infinity';
   return findingAt(
     sd,
@@ -258,12 +289,99 @@ function allFieldNames(): string[] {
   return knownFields;
 }
 
-/** "did you mean" for a misspelt field: the known field at the smallest edit distance. */
-function suggestField(key: string): string {
-  const best = nearest(key, allFieldNames());
-  return best !== undefined
-    ? `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`
-    : 'remove it, or see docs/policy-format.md for the fields this object takes';
+/**
+ * "did you mean" for an unknown field: `placed`, the field it was meant to be where it
+ * stands or one level down (`resources.gpu`, suggest.ts `nearestField`), else the
+ * closest field name anywhere in the schemas that is not the refused name itself (a
+ * field of some other object is no answer to "where does this go").
+ */
+function suggestField(key: string, placed: string | undefined): string {
+  // A field of other objects (a queued job's `standing`): suggesting another name would say nothing.
+  if (placed === undefined && allFieldNames().includes(key)) return `"${key}" is a field of other objects, not of this one; remove it, or see docs/policy-format.md for the fields this object takes`;
+  const best =
+    placed ??
+    nearest(
+      key,
+      allFieldNames().filter((f) => f !== key),
+    );
+  if (best === undefined) return 'remove it, or see docs/policy-format.md for the fields this object takes';
+  const dot = best.lastIndexOf('.');
+  // One level down: say where it belongs, not only its name.
+  if (dot > 0) return `did you mean "${best}"? "${best.slice(dot + 1)}" belongs under "${best.slice(0, dot)}"`;
+  return `did you mean "${best}"? Unknown fields are errors so that a typo never silently changes a policy`;
+}
+
+/** A node of the JSON Schema zod makes: only what finding a field's place reads. */
+interface SchemaNode {
+  $ref?: string;
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+}
+
+/** Each kind's document schema (and, for a document of no known kind, all of them), made once. */
+const documentSchemas = new Map<Kind | undefined, SchemaNode>();
+
+/** The JSON Schema of a `kind` document (of any kind when undefined). */
+function documentSchema(kind: Kind | undefined): SchemaNode {
+  let root = documentSchemas.get(kind);
+  if (!root) {
+    root = (kind === undefined ? policyJsonSchema() : kindJsonSchema(kind)) as SchemaNode;
+    documentSchemas.set(kind, root);
+  }
+  return root;
+}
+
+/** The JSON Schema of each schema a value was checked against (`validateValue`), made once. */
+const valueSchemas = new WeakMap<z.ZodType, SchemaNode>();
+
+function valueSchema(schema: z.ZodType): SchemaNode {
+  let root = valueSchemas.get(schema);
+  if (!root) {
+    try {
+      root = toJSONSchema(schema, { io: 'input' }) as SchemaNode;
+    } catch {
+      // A schema JSON Schema cannot describe (a transform's output): no place to suggest, the global list stays.
+      root = {};
+    }
+    valueSchemas.set(schema, root);
+  }
+  return root;
+}
+
+/**
+ * The fields the object at `path` under the schema `root` takes, and those of its object
+ * fields one level down: where an unknown field there may have been meant to go. The
+ * path is walked through the JSON Schema (its `$ref`s and unions followed), so it holds
+ * for every kind and every depth; empty when the path leads nowhere the schema describes.
+ */
+function fieldsAt(root: SchemaNode, path: readonly PathSeg[]): FieldPlaces {
+  const resolved = (node: SchemaNode | undefined, seen = 0): SchemaNode[] => {
+    if (!node || seen > 16) return [];
+    if (node.$ref?.startsWith('#/')) {
+      let at: unknown = root;
+      for (const part of node.$ref.slice(2).split('/')) at = (at as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      return resolved(at as SchemaNode | undefined, seen + 1);
+    }
+    const branches = [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])];
+    return [node, ...branches.flatMap((b) => resolved(b, seen + 1))];
+  };
+  let nodes = resolved(root);
+  for (const seg of path) {
+    nodes = nodes.flatMap((n) => resolved(typeof seg === 'number' ? n.items : (n.properties?.[seg] ?? (typeof n.additionalProperties === 'object' ? n.additionalProperties : undefined))));
+  }
+  const fieldsOf = (of: SchemaNode[]): string[] => [...new Set(of.flatMap((n) => Object.keys(n.properties ?? {})))];
+  const below = new Map<string, string[]>();
+  for (const n of nodes) {
+    for (const [field, child] of Object.entries(n.properties ?? {})) {
+      const inner = fieldsOf(resolved(child));
+      if (inner.length) below.set(field, [...new Set([...(below.get(field) ?? []), ...inner])]);
+    }
+  }
+  return { here: fieldsOf(nodes), below };
 }
 
 /** Fields of free text, which may hold tabs and line breaks (never other controls). */
@@ -277,31 +395,24 @@ const FREE_TEXT = new Set(['description']);
  */
 function unsafeStrings(sd: Doc, value: unknown, prefix: readonly PathSeg[] = []): Finding[] {
   const out: Finding[] = [];
-  // Each entry links to its parent instead of copying its path: a path is spelled out
-  // only for a finding (a snapshot has hundreds of thousands of strings, nearly all clean).
-  interface Entry {
+  // A snapshot has hundreds of thousands of strings, nearly all clean: paths are spelled out for findings only.
+  interface Entry extends LinkedStep {
     v: unknown;
-    seg: PathSeg | undefined;
-    parent: Entry | undefined;
   }
-  const pathOf = (e: Entry | undefined): PathSeg[] => {
-    const segs: PathSeg[] = [];
-    for (let at = e; at && at.seg !== undefined; at = at.parent) segs.push(at.seg);
-    return [...prefix, ...segs.reverse()];
-  };
+  const pathOf = (e: Entry | undefined): PathSeg[] => [...prefix, ...linkedPath(e)];
   const check = (text: string, entry: Entry, key: boolean): void => {
     const last = entry.seg;
     const bad = unsafeCharacter(text, !key && typeof last === 'string' && FREE_TEXT.has(last));
     if (!bad) return;
     const path = pathOf(entry);
-    const what = key ? `the key "${escapeDisplay(text)}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text)}")`;
+    const what = key ? `the key "${escapeDisplay(text).text}"` : `${formatPath(path) || 'the document'} ("${escapeDisplay(text).text}")`;
     out.push(
       findingAt(
         sd,
         path,
         'policy/control-character',
         `${what} holds the invisible character ${codePoint(bad.char)} at position ${bad.index + 1}`,
-        'names and values may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
+        'names and values may not hold control, bidirectional, line-separator or zero-width characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
         { key },
       ),
     );

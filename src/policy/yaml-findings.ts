@@ -7,10 +7,10 @@
  * an unclosed quote or bracket) with the place and a fix. Duplicate keys in an otherwise clean
  * document are real, each one is reported and names the key.
  */
-import { isMap, isScalar, visit, type Document, type LineCounter, type YAMLError } from 'yaml';
+import type { Document, LineCounter, YAMLError } from 'yaml';
 import type { Finding } from '../errors.js';
-import { pathTo } from './node-path.js';
-import { formatPath } from './source-doc.js';
+import { duplicateKeyInfo } from './duplicate-keys.js';
+import { formatPath } from './field-path.js';
 
 const SYNTAX_HINT = 'fix the YAML syntax at this position (indentation, a missing colon or an unclosed quote are common causes)';
 
@@ -19,7 +19,7 @@ export function yamlFindings(file: string, text: string, lines: LineCounter, doc
   const syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
   const errors = syntax.length > 0 ? [syntax.reduce((a, b) => (b.pos[0] < a.pos[0] ? b : a))] : doc.errors;
   return [
-    ...errors.map((e) => (e.code === 'DUPLICATE_KEY' ? duplicateKey(file, text, lines, doc, e) : yamlErrorFinding(file, text, lines, e))),
+    ...errors.map((e) => (e.code === 'DUPLICATE_KEY' ? duplicateKey(file, text, lines, e) : yamlErrorFinding(file, text, lines, e))),
     ...doc.warnings.map((w) => ({ ...yamlErrorFinding(file, text, lines, w), severity: 'warning' as const })),
   ];
 }
@@ -65,30 +65,13 @@ export function yamlErrorFinding(file: string, text: string, lines: LineCounter,
   }
 }
 
-/** A duplicate key, named, with where it first appeared. */
-function duplicateKey(file: string, text: string, lines: LineCounter, doc: Document.Parsed, err: YAMLError): Finding {
+/** A duplicate key, named, with where it first appeared and its field path (found by duplicate-keys.ts's walk). */
+function duplicateKey(file: string, text: string, lines: LineCounter, err: YAMLError): Finding {
   const offset = err.pos[0];
-  let name = keyName(text, offset);
-  let first: number | undefined;
-  // The duplicated key's field path (`spec.pool`), as the schema's findings give theirs;
-  // "" when the key is not a plain scalar the walk can find.
-  let path = '';
-  visit(doc, {
-    Map(_, map, ancestors) {
-      if (!isMap(map)) return undefined;
-      const dup = map.items.find((p) => isScalar(p.key) && p.key.range?.[0] === offset);
-      if (!dup || !isScalar(dup.key)) return undefined;
-      name = String(dup.key.value);
-      path = formatPath([...pathTo(ancestors, map), name]);
-      for (const p of map.items) {
-        if (p !== dup && isScalar(p.key) && String(p.key.value) === name && (p.key.range?.[0] ?? Infinity) < offset) {
-          first = p.key.range?.[0];
-          break;
-        }
-      }
-      return visit.BREAK;
-    },
-  });
+  const known = duplicateKeyInfo(err);
+  const name = known?.name ?? keyName(text, offset);
+  const first = known?.first;
+  const path = known ? formatPath(known.path) : '';
   const pos = lines.linePos(offset);
   const before = first === undefined ? undefined : lines.linePos(first);
   return {

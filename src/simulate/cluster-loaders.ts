@@ -11,6 +11,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
 import type { ClusterNode } from '../model/policy.js';
+import { formatCount, MAX_CLUSTER_NODES } from '../policy/number-limits.js';
 
 export const CLUSTER_FORMATS = ['pai', 'openb', 'spot'] as const;
 export type ClusterFormat = (typeof CLUSTER_FORMATS)[number];
@@ -102,6 +103,20 @@ export function loadCluster(format: ClusterFormat, file: string, text: string, p
     if (gpus === 0) {
       cpuOnly++;
       continue;
+    }
+    if (nodes.length === MAX_CLUSTER_NODES) {
+      // The Cluster document's limit (policy/number-limits.ts), for the nodes of a node list too.
+      findings.push({
+        file,
+        line,
+        column: 1,
+        code: 'cluster/too-many-nodes',
+        severity: 'error',
+        path: '',
+        message: `the node list holds more than ${formatCount(MAX_CLUSTER_NODES)} GPU nodes, the most a cluster may hold`,
+        hint: 'simulate on a part of the node list',
+      });
+      break;
     }
     nodes.push({ name, gpus, ...(cpu !== undefined ? { cpu } : {}), ...(memory !== undefined ? { memory } : {}), pool, instanceType: model, src: { file, line, column: 1, path: '' } });
   }

@@ -54,6 +54,25 @@ export function csvCells(raw: string): RecordCells {
   return { skipped, span: line, cells };
 }
 
+/**
+ * Points each finding about one field of a CSV record at that field's cell: the line and
+ * column where the cell starts (a quoted cell `"a,b"` is one cell). `raw` is the record's
+ * text, `endLine` the line it ends on (csv-parse's count), `columns` the header; a finding
+ * about no cell of the record (a column the header lacks, the whole row) stays where it is.
+ */
+export function atCells(bad: Array<{ path: string; line: number; column: number }>, raw: string, endLine: number, columns: readonly string[]): void {
+  const record = csvCells(raw);
+  const first = endLine - record.span;
+  for (const f of bad) {
+    const at = f.path === '' ? -1 : columns.indexOf(f.path);
+    const cell = at < 0 ? undefined : record.cells[at];
+    if (cell) {
+      f.line = first + cell.line;
+      f.column = cell.column;
+    }
+  }
+}
+
 function lineEnd(text: string, from: number): number {
   const n = text.indexOf('\n', from);
   const r = text.indexOf('\r', from);

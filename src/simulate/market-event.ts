@@ -7,7 +7,8 @@
 import { selectReleases, type RunningSpot, type SpotRelease } from '../engine/spot-rules.js';
 import { QuotientError } from '../errors.js';
 import { lostGpuHours } from '../model/lost-work.js';
-import { parseSimTime, parsePrice } from './read-jobs.js';
+import { MAX_INVENTORY } from '../policy/number-limits.js';
+import { isRefusal, readPrice, readSimTime, readWhole, shownValue } from '../policy/number-text.js';
 import { simulate, type SimInput, type SimOptions, type SimView } from './simulator.js';
 
 /** The event asked about. */
@@ -31,19 +32,22 @@ export interface MarketAnswer {
   assumptions: string[];
 }
 
-/** `TYPE=PRICE@TIME` or `TYPE=inventory:N@TIME` → the event, or a message. */
-export function parseMarketEvent(value: string): MarketEvent | string {
+/**
+ * `TYPE=PRICE@TIME` or `TYPE=inventory:N@TIME` → the event, or a message that says what
+ * is wrong (and the limit, for a value past one: number-limits.ts).
+ */
+export function parseMarketEvent(value: string): MarketEvent | { refused: string; pastLimit: boolean } {
   const m = /^([^=]+)=(?:(inventory):)?([^@]+)@(.+)$/.exec(value.trim());
-  if (!m) return `"${value}" is not TYPE=PRICE@TIME or TYPE=inventory:COUNT@TIME`;
-  const at = parseSimTime(m[4]!);
-  if (at === undefined) return `"${m[4]}" is not a time from the start (seconds, or a duration such as 36h)`;
+  if (!m) return { refused: `"${value}" is not TYPE=PRICE@TIME or TYPE=inventory:COUNT@TIME`, pastLimit: false };
+  const at = readSimTime(m[4]!, 'time');
+  if (isRefusal(at)) return { refused: `the time "${shownValue(m[4]!)}" ${at.refused}`, pastLimit: at.pastLimit };
   if (m[2]) {
-    const n = Number(m[3]);
-    if (!Number.isInteger(n) || n < 0) return `"${m[3]}" is not an inventory count`;
+    const n = readWhole(m[3]!, 0, MAX_INVENTORY);
+    if (isRefusal(n)) return { refused: `the inventory count "${shownValue(m[3]!)}" ${n.refused}`, pastLimit: n.pastLimit };
     return { instanceType: m[1]!, at, inventory: n };
   }
-  const price = parsePrice(m[3]!);
-  if (price === undefined) return `"${m[3]}" is not a price per instance-hour (12.5, or 0.2/min)`;
+  const price = readPrice(m[3]!, false);
+  if (isRefusal(price)) return { refused: `the price "${shownValue(m[3]!)}" ${price.refused}`, pastLimit: price.pastLimit };
   return { instanceType: m[1]!, at, price };
 }
 

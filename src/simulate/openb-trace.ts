@@ -20,7 +20,10 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
+import { codePoint, unsafeCharacter } from '../model/display-text.js';
 import type { IdleMode, JobSpec, Module, Policy, Workspace } from '../model/policy.js';
+import { formatCount, MAX_JOBS } from '../policy/number-limits.js';
+import { isRefusal, readSimTime, shownValue } from '../policy/number-text.js';
 import { sortJobs, type SimJob, type Workload } from './workload.js';
 
 export const OPENB_QOS = ['Guaranteed', 'LS', 'Burstable', 'BE'] as const;
@@ -76,21 +79,31 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
       code: 'trace/bad-value',
       severity: 'error',
       path: field,
-      message: `${field} = "${value}": ${message}`,
+      message: `${field} = "${shownValue(value)}": ${message}`,
       hint: 'openb columns: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time',
     });
   const rows = parseCsv(text, { columns: true, info: true, skip_empty_lines: true, trim: true, bom: true }) as unknown as Array<{ record: Record<string, string>; info: { lines: number } }>;
+  const past = rows[MAX_JOBS];
+  if (past) {
+    const message = `the file holds more than ${formatCount(MAX_JOBS)} pods, the most one workload may hold`;
+    const f: Finding = { file, line: past.info.lines, column: 1, code: 'trace/too-many-jobs', severity: 'error', path: '', message, hint: 'replay a part of the pod list' };
+    return { source: file, synthetic: false, jobs: [], rejected: [f], notes: [] };
+  }
   for (const { record: r, info } of rows) {
     const line = info.lines;
     const gpus = Number(r.num_gpu);
     const milli = Number(r.gpu_milli);
-    const created = Number(r.creation_time);
-    const deleted = Number(r.deletion_time);
+    // Seconds from the start, within number-limits.ts's MAX_TIME_MS like every simulated time (number-text.ts).
+    const createdMs = readSimTime(r.creation_time ?? '', 'time');
+    const deletedMs = readSimTime(r.deletion_time ?? '', 'time');
     const qos = r.qos as OpenbQos;
     let ok = true;
     if (!Number.isInteger(gpus) || gpus < 0 || gpus > 32) ok = !!bad(line, 'num_gpu', r.num_gpu ?? '', 'is not a GPU count 0..32');
-    if (!(created >= 0)) ok = !!bad(line, 'creation_time', r.creation_time ?? '', 'is not a time in seconds');
-    if (!(deleted >= created)) ok = !!bad(line, 'deletion_time', r.deletion_time ?? '', 'is not a time at or after creation_time');
+    if (isRefusal(createdMs)) ok = !!bad(line, 'creation_time', r.creation_time ?? '', `${createdMs.refused} in seconds`);
+    else if (isRefusal(deletedMs) || deletedMs < createdMs)
+      ok = !!bad(line, 'deletion_time', r.deletion_time ?? '', isRefusal(deletedMs) ? `${deletedMs.refused} in seconds` : 'is not a time at or after creation_time');
+    const unsafe = r.name === undefined ? undefined : unsafeCharacter(r.name);
+    if (unsafe) ok = !!bad(line, 'name', r.name ?? '', `holds the invisible character ${codePoint(unsafe.char)} at position ${unsafe.index + 1}`);
     if (!(OPENB_QOS as readonly string[]).includes(qos)) ok = !!bad(line, 'qos', r.qos ?? '', `is not one of ${OPENB_QOS.join(', ')}`);
     if (!ok) continue;
     if (gpus === 0) {
@@ -98,7 +111,8 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
       continue;
     }
     if (milli < 1000) shared++;
-    let duration = (deleted - created) * 1000;
+    const created = (createdMs as number) / 1000;
+    let duration = (deletedMs as number) - (createdMs as number);
     if (duration <= 0) {
       zero++;
       duration = 1000;

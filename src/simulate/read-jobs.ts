@@ -8,9 +8,13 @@ import { basename } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
 import type { Finding } from '../errors.js';
+import { codePoint, unsafeCharacter } from '../model/display-text.js';
 import { IDLE_MODES, MODULES, type IdleMode, type JobSpec, type Module, type Policy, type PoolType } from '../model/policy.js';
-import { parseCpu, parseDuration, parseMemory } from '../model/quantity.js';
-import { csvCells } from './csv-cells.js';
+import { parseCpu, parseMemory } from '../model/quantity.js';
+import type { Source } from '../model/source.js';
+import { formatCount, MAX_JOBS } from '../policy/number-limits.js';
+import { isRefusal, readDuration, readPositive, readPrice, readSimTime, readWhole, shownValue, type Refusal } from '../policy/number-text.js';
+import { atCells, csvCells } from './csv-cells.js';
 import { sortJobs, type SimJob, type SpotBid, type Workload } from './workload.js';
 
 /** The columns a jobs file may have (CSV header names = YAML keys). */
@@ -44,6 +48,8 @@ export interface JobContext {
   policy: Policy;
   /** Spot instance types by name, with their resource type. */
   instanceTypes: Map<string, { pool: PoolType }>;
+  /** Jobs already in the run under their names (the Cluster snapshot's running jobs): a row may not take one's name. */
+  running?: ReadonlyArray<{ name: string; src: Source }>;
 }
 
 type Row = Record<string, unknown>;
@@ -58,7 +64,22 @@ export function readJobs(file: string, text: string, ctx: JobContext, options: {
   const unread = [...rows.findings].sort((a, b) => a.line - b.line);
   const rejected: Finding[] = [];
   const names = new Map<string, number>();
+  const running = new Map((ctx.running ?? []).map((j) => [j.name, j.src]));
   const stem = basename(file).replace(/\.[^.]*$/, '');
+  const past = rows.rows[MAX_JOBS];
+  if (past) {
+    // Every row would be read and kept: a workload's size is bounded before any is.
+    const f = finding(
+      file,
+      past.line,
+      '',
+      '',
+      `the file holds more than ${formatCount(MAX_JOBS)} jobs, the most one workload may hold`,
+      'split the workload by time into several files',
+      'trace/too-many-jobs',
+    );
+    return { source: file, synthetic: false, jobs: [], rejected: [f], notes: [] };
+  }
   for (const entry of rows.rows) {
     const { row, line } = entry;
     while (unread.length > 0 && unread[0]!.line < line) rejected.push(unread.shift()!);
@@ -67,7 +88,20 @@ export function readJobs(file: string, text: string, ctx: JobContext, options: {
     const job = readRow(file, line, row, ctx, stem, bad);
     if (job) {
       const prev = names.get(job.spec.name);
+      const snap = running.get(job.spec.name);
       if (prev !== undefined) bad.push(finding(file, line, 'name', job.spec.name, `job name "${job.spec.name}" is already used on line ${prev}`, 'give every job its own name', 'trace/duplicate-job'));
+      else if (snap)
+        bad.push(
+          finding(
+            file,
+            line,
+            'name',
+            job.spec.name,
+            `job name "${job.spec.name}" is a running job of the Cluster snapshot (${snap.file}:${snap.line})`,
+            "give every job its own name: the snapshot's running jobs start the run",
+            'trace/duplicate-job',
+          ),
+        );
       else names.set(job.spec.name, line);
     }
     if (bad.length > 0) {
@@ -141,6 +175,8 @@ function csvRows(file: string, text: string): RowSet {
       comment: '#',
       bom: true,
       skip_records_with_error: true,
+      // One record past the most a workload may hold is enough to refuse the file: no more is parsed.
+      to: MAX_JOBS + 1,
       on_skip: (err) => {
         if (!err) return undefined;
         const line = typeof err.lines === 'number' ? err.lines : 1;
@@ -184,25 +220,6 @@ function csvRows(file: string, text: string): RowSet {
     return fileLevel(headerFindings);
   }
   return { rows: records.map((r) => ({ row: r.record, line: r.info.lines, raw: r.raw })), findings, header: [], locate: (r, bad) => atCells(bad, r.raw ?? '', r.line, header) };
-}
-
-/**
- * Points each finding about one field of a CSV row at that field's cell: the line and
- * column where the cell starts (a quoted cell `"a,b"` is one cell). `endLine` is the line
- * the record ends on (csv-parse's count); a finding about no cell of the row (a column the
- * header lacks, the whole row) stays at column 1 of the row.
- */
-function atCells(bad: Finding[], raw: string, endLine: number, columns: string[]): void {
-  const record = csvCells(raw);
-  const first = endLine - record.span;
-  for (const f of bad) {
-    const at = f.path === '' ? -1 : columns.indexOf(f.path);
-    const cell = at < 0 ? undefined : record.cells[at];
-    if (cell) {
-      f.line = first + cell.line;
-      f.column = cell.column;
-    }
-  }
 }
 
 function yamlRows(file: string, text: string): RowSet {
@@ -257,29 +274,7 @@ function atPairs(bad: Finding[], node: YAMLMap | undefined, lc: LineCounter): vo
 }
 
 function finding(file: string, line: number, field: string, value: string, message: string, hint: string, code = 'trace/bad-value'): Finding {
-  return { file, line, column: 1, code, severity: 'error', path: field, message: field && value !== '' ? `${field} = "${value}": ${message}` : message, hint };
-}
-
-/** A time or duration cell: seconds as a number, or a duration such as `90m`, `1h30m`; `0` is zero. */
-export function parseSimTime(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined;
-  if (typeof value !== 'string') return undefined;
-  const t = value.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  // A duration of zero (`0h`, `0m0s`) is the start; parseDuration refuses zero on purpose.
-  if (/^(0+[dhms])+$/.test(t)) return 0;
-  return parseDuration(t);
-}
-
-/** A bid: a number per instance-hour, or `0.2/min`, `12/h` (docs/simulate.md: prices are per hour). */
-export function parsePrice(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(h|hour|min|minute))?\s*$/.exec(value);
-  if (!m) return undefined;
-  const v = Number(m[1]);
-  if (!(v > 0)) return undefined;
-  return m[2] === 'min' || m[2] === 'minute' ? v * 60 : v;
+  return { file, line, column: 1, code, severity: 'error', path: field, message: field && value !== '' ? `${field} = "${shownValue(value)}": ${message}` : message, hint };
 }
 
 function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: string, bad: Finding[]): SimJob | undefined {
@@ -289,25 +284,39 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
     const s = (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v)).trim();
     return s === '' ? undefined : s;
   };
-  const fail = (field: string, message: string, hint: string): undefined => {
-    bad.push(finding(file, line, field, str(field) ?? '', message, hint));
+  const fail = (field: string, message: string, hint: string, code?: string): undefined => {
+    bad.push(finding(file, line, field, str(field) ?? '', message, hint, code));
     return undefined;
   };
+  /** A number-text.ts reader's value, or a finding: trace/out-of-range past its limit (the message says it), else trace/bad-value. */
+  const take = (field: string, read: number | Refusal): number | undefined => (isRefusal(read) ? fail(field, read.refused, read.hint, read.pastLimit ? 'trace/out-of-range' : undefined) : read);
+  /** A cell as the readers take it: a YAML number as the number it is (`1e308` is past a limit, not a text), else its text. */
+  const num = (k: string): number | string | undefined => (typeof row[k] === 'number' ? row[k] : str(k));
   const int = (field: string, lo: number, hi: number, dflt: number | undefined): number | undefined => {
-    const s = str(field);
+    const s = num(field);
     if (s === undefined) return dflt ?? fail(field, 'is required', `give ${field}`);
-    const n = Number(s);
-    if (!Number.isInteger(n) || n < lo || n > hi) return fail(field, `is not a whole number ${lo}..${hi}`, `write ${field} as a whole number from ${lo} to ${hi}`);
-    return n;
+    return take(field, readWhole(s, lo, hi));
+  };
+  /** A name the run prints: refused, as a policy's names are, when it holds a control, bidirectional or separator character. */
+  const text = (field: string): string | undefined => {
+    const s = str(field);
+    const unsafe = s === undefined ? undefined : unsafeCharacter(s);
+    if (!unsafe) return s;
+    return fail(
+      field,
+      `holds the invisible character ${codePoint(unsafe.char)} at position ${unsafe.index + 1}`,
+      'names may not hold control, bidirectional or line-separator characters: they can rewrite the terminal they are printed on or make one name look like another; retype the value',
+      'trace/control-character',
+    );
   };
 
-  const name = str('name') ?? `${stem}-${line}`;
-  const submitText = str('submit');
-  const submit = submitText === undefined ? fail('submit', 'is required', 'give the submission time: seconds from the start (3600) or a duration (1h)') : parseSimTime(submitText);
-  if (submitText !== undefined && submit === undefined) fail('submit', 'is not a time', 'write seconds from the start (3600) or a duration such as 1h30m');
-  const durText = str('duration');
-  const duration = durText === undefined ? fail('duration', 'is required', 'give the running time the job needs: seconds (7200) or a duration (2h)') : parseSimTime(durText);
-  if (durText !== undefined && (duration === undefined || duration <= 0)) fail('duration', 'is not a positive duration', 'write seconds (7200) or a duration such as 2h');
+  const name = text('name') ?? `${stem}-${line}`;
+  const submitText = num('submit');
+  const submit =
+    submitText === undefined ? fail('submit', 'is required', 'give the submission time: seconds from the start (3600) or a duration (1h)') : take('submit', readSimTime(submitText, 'time'));
+  const durText = num('duration');
+  const duration =
+    durText === undefined ? fail('duration', 'is required', 'give the running time the job needs: seconds (7200) or a duration (2h)') : take('duration', readSimTime(durText, 'duration'));
 
   const quota = str('quota');
   const q = quota === undefined ? undefined : ctx.policy.quotas.find((x) => x.name === quota);
@@ -340,8 +349,7 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   const memory = memText === undefined ? undefined : parseMemory(memText);
   if (memText !== undefined && memory === undefined) fail('memory', 'is not a memory quantity', 'write a size with a unit such as 64Gi');
   const cpText = str('checkpoint');
-  const every = cpText === undefined ? undefined : parseDuration(cpText);
-  if (cpText !== undefined && every === undefined) fail('checkpoint', 'is not a duration', 'write the checkpoint interval, e.g. 30m');
+  const every = cpText === undefined ? undefined : take('checkpoint', readDuration(cpText));
   const arText = str('autoRestart');
   let autoRestart = false;
   if (arText !== undefined) {
@@ -351,7 +359,8 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
   const maxRestarts = int('maxRestarts', 0, 1_000_000, DEFAULT_MAX_RESTARTS);
   if (str('maxRestarts') !== undefined && !autoRestart) fail('maxRestarts', 'is given but autoRestart is not true', 'set autoRestart: true, or drop maxRestarts');
 
-  const spot = readSpot(row, str, fail, ctx, autoRestart);
+  const submittedBy = text('submittedBy');
+  const spot = readSpot(str, num, fail, take, ctx, autoRestart);
   if (bad.length > 0) return undefined;
   const spec: JobSpec = {
     name,
@@ -364,14 +373,20 @@ function readRow(file: string, line: number, row: Row, ctx: JobContext, stem: st
     idleResources: idleText as IdleMode,
     ...(every !== undefined ? { checkpoint: { every } } : {}),
     ...(autoRestart ? { faultTolerance: { autoRestart: true, maxRestarts: maxRestarts! } } : {}),
-    ...(str('submittedBy') !== undefined ? { submittedBy: str('submittedBy') } : {}),
+    ...(submittedBy !== undefined ? { submittedBy } : {}),
     src: { file, line, column: 1, path: '' },
   };
   return { spec, submit: submit!, duration: duration!, ...(spot ? { spot } : {}) };
 }
 
-function readSpot(row: Row, str: (k: string) => string | undefined, fail: (f: string, m: string, h: string) => undefined, ctx: JobContext, autoRestart: boolean): SpotBid | undefined {
-  void row;
+function readSpot(
+  str: (k: string) => string | undefined,
+  num: (k: string) => number | string | undefined,
+  fail: (f: string, m: string, h: string) => undefined,
+  take: (f: string, read: number | Refusal) => number | undefined,
+  ctx: JobContext,
+  autoRestart: boolean,
+): SpotBid | undefined {
   const type = str('instanceType');
   const priceText = str('priceLimit');
   const discountText = str('discountLimit');
@@ -397,12 +412,11 @@ function readSpot(row: Row, str: (k: string) => string | undefined, fail: (f: st
         `is a discount bid on general-purpose instance type ${type}`,
         'discountLimit is for Lingjun resources only; bid with priceLimit on general-purpose ones (SEMANTICS 6)',
       );
-    const d = Number(discountText);
-    if (!Number.isFinite(d) || d < 0.1 - 1e-9 || d > 0.9 + 1e-9 || Math.abs(d * 10 - Math.round(d * 10)) > 1e-9)
+    const d = readPositive(discountText, 1);
+    if (isRefusal(d) || d < 0.1 - 1e-9 || d > 0.9 + 1e-9 || Math.abs(d * 10 - Math.round(d * 10)) > 1e-9)
       return fail('discountLimit', 'is not 0.1 to 0.9 in steps of 0.1', 'write 0.1, 0.2, ... or 0.9: the share of the pay-as-you-go price');
     return { instanceType: type, discountLimit: Math.round(d * 10) / 10 };
   }
-  const price = parsePrice(priceText);
-  if (price === undefined) return fail('priceLimit', 'is not a price', 'write a price per instance-hour (12.5), or per minute with a unit (0.2/min)');
-  return { instanceType: type, priceLimit: price };
+  const price = take('priceLimit', readPrice(num('priceLimit'), true));
+  return price === undefined ? undefined : { instanceType: type, priceLimit: price };
 }

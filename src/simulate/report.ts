@@ -109,8 +109,11 @@ export interface Report {
   until: number | null;
   /** The scheduler's cycle in seconds; 0 = queues tried after every event. */
   cycleSeconds: number;
-  /** `runningAtStart`: the snapshot's jobs running when the run starts (counted in `totals.jobs`). */
-  cluster: { nodes: number; gpus: number; runningAtStart: number };
+  /**
+   * `runningAtStart`: the snapshot's jobs running when the run starts; `queuedAtStart`: its
+   * queued jobs, waiting then (absent when none). Both are counted in `totals.jobs`.
+   */
+  cluster: { nodes: number; gpus: number; runningAtStart: number; queuedAtStart?: number };
   totals: {
     jobs: number;
     completed: number;

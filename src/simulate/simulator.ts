@@ -10,9 +10,10 @@
  *
  *   1. events at that time run in phase order: ends, quota scaling, market moves,
  *      protection expiries, arrivals (event-heap.ts);
- *   2. a scheduling pass: each quota's queue in tree order, the strategy choosing which
- *      jobs to try (job-queue.ts), repeated while a pass starts something; then each
- *      instance type's bidding queue, highest bid first.
+ *   2. a scheduling pass over every quota's queue, the strategy choosing which jobs to
+ *      try and the queues' heads taken by submission time (engine/queue-order.ts, the
+ *      pass a what-if serves the snapshot's queue with), repeated while a pass starts
+ *      something; then each instance type's bidding queue, highest bid first.
  *
  * A job preempted or released keeps the work up to its last checkpoint (SEMANTICS 7);
  * with `faultTolerance.autoRestart` it re-enters its queue (spot: its bidding queue) up
@@ -36,7 +37,7 @@ import { rescaleStandings } from '../model/rescale.js';
 import { compileRules } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
 import { EventHeap, PHASE } from './event-heap.js';
-import { JobQueue, type QueueEntry } from './job-queue.js';
+import { JobQueue, servePass, type PassOutcome, type QueueEntry } from '../engine/queue-order.js';
 import type { TypeSeries } from './market.js';
 import { type GroupAcc, Metrics, spotFigures } from './metrics.js';
 import { r2, r4, waitStats, type Report } from './report.js';
@@ -67,6 +68,15 @@ export interface SimInput {
    * are victims by the policy's rules like any running job.
    */
   running?: RunningJob[];
+  /**
+   * Jobs waiting when the run starts (a Cluster snapshot's queue, snapshot-start.ts
+   * `queuedAtStart`): `submit` is their submission in run time, at or before 0. They
+   * arrive at time 0 before any job of the workload, keeping `submit` for their place
+   * in their queue, for aging and balance's window and for their wait; at equal
+   * priority and submission they come before the workload's jobs (SEMANTICS 8: they
+   * were submitted first).
+   */
+  queued?: SimJob[];
   /** What the caller left out or assumed, for the report's notes (e.g. a snapshot not carried onto other nodes). */
   notes?: string[];
 }
@@ -184,6 +194,8 @@ class Simulation {
   private readonly memo = new Map<string, number>();
   private now = 0;
   private arrived = 0;
+  /** The first id of the snapshot's queued jobs (after the workload's and the running ones). */
+  private readonly firstQueued: number;
   /** Job ids in arrival order: submission time, then id. */
   private readonly arrivals: Int32Array;
   private nextCycle = -1;
@@ -214,9 +226,11 @@ class Simulation {
     // Name order (the last tie-break everywhere), as positions in one sort of the ids.
     const wjobs = input.workload.jobs;
     const running = input.running ?? [];
-    // Ids 0..W-1 are the workload's jobs, W.. the snapshot's running ones.
-    const total = wjobs.length + running.length;
-    const nameOf = (id: number): string => (id < wjobs.length ? wjobs[id]!.spec.name : running[id - wjobs.length]!.name);
+    const queued = input.queued ?? [];
+    // Ids 0..W-1 are the workload's jobs, W..W+R-1 the snapshot's running ones, then its queued ones.
+    const total = wjobs.length + running.length + queued.length;
+    this.firstQueued = wjobs.length + running.length;
+    const nameOf = (id: number): string => (id < wjobs.length ? wjobs[id]!.spec.name : id < this.firstQueued ? running[id - wjobs.length]!.name : queued[id - this.firstQueued]!.spec.name);
     const byNameOrder = Array.from({ length: total }, (_, i) => i).sort((a, b) => {
       const x = nameOf(a);
       const y = nameOf(b);
@@ -237,6 +251,7 @@ class Simulation {
     const lastEnd = Math.max(
       input.workload.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration), 0),
       running.reduce((m, j) => Math.max(m, j.expectedEnd ?? 0), 0),
+      queued.reduce((m, j) => (Number.isFinite(j.duration) ? Math.max(m, j.duration) : m), 0),
     );
     const span = options.until ?? Math.max(HOUR, lastEnd * 1.25);
     const sampleEvery = options.sampleEvery ?? Math.max(60_000, Math.ceil(span / 240 / 60_000) * 60_000);
@@ -255,6 +270,41 @@ class Simulation {
     );
     this.typeAcc = this.spot.map((t) => this.metrics.extraGroup(t.series.type.name));
     this.startSnapshotJobs(running);
+    this.enqueueSnapshotQueue(queued);
+  }
+
+  /**
+   * The snapshot's queued jobs wait from the start: each enqueued at its own submission
+   * (run time, at or before 0), so its place, balance's window and intelligent's aging
+   * count from when it was really submitted; a pass runs at time 0 even when nothing
+   * else happens then. Their ids follow the running jobs'.
+   */
+  private enqueueSnapshotQueue(queued: SimJob[]): void {
+    if (queued.length === 0) return;
+    queued.forEach((sim, k) => {
+      const id = this.firstQueued + k;
+      const js: JobState = {
+        sim,
+        id,
+        order: this.orderOf[id]!,
+        team: sim.spec.workspace,
+        quota: this.tree.indexOf(sim.spec.quota),
+        status: 'pending',
+        progress: 0,
+        runId: 0,
+        runStart: 0,
+        standing: 'in-quota',
+        restarts: 0,
+        firstStart: -1,
+        typeIdx: -1,
+        bid: 0,
+        costAt: 0,
+      };
+      this.jobs[id] = js;
+      for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
+      this.enqueue(js, sim.submit);
+    });
+    this.heap.push(0, 'cycle');
   }
 
   /**
@@ -457,7 +507,9 @@ class Simulation {
       t.waiting.sort((a, b) => b.bid - a.bid || a.sim.submit - b.sim.submit || a.order - b.order);
       return;
     }
-    js.entry = { js, priority: js.sim.spec.priority, submit: js.sim.submit, order: js.order, enqueuedAt: at };
+    // The last tie-break: name order, the snapshot's queued jobs before every other (they were submitted first).
+    const order = js.id >= this.firstQueued ? js.order : this.jobs.length + js.order;
+    js.entry = { js, priority: js.sim.spec.priority, submit: js.sim.submit, order, enqueuedAt: at };
     this.queues[js.quota]!.add(js.entry);
   }
 
@@ -516,42 +568,36 @@ class Simulation {
   private async schedule(): Promise<void> {
     for (let sweep = 0; ; sweep++) {
       const before = this.version;
-      for (let q = 0; q < this.queues.length; q++) await this.drain(q);
+      await servePass(this.queues, this.now, (entry, q) => this.tryQueued(entry, q));
       if (this.version === before || sweep > 1000) break;
     }
     for (let i = 0; i < this.spot.length; i++) this.spotPass(i);
   }
 
-  /** Tries a quota's queue as its strategy says. */
-  private async drain(q: number): Promise<void> {
+  /** One attempt of a pass (engine/queue-order.ts servePass): asks the engine about a waiting job and carries out its answer. */
+  private async tryQueued(entry: Entry, q: number): Promise<PassOutcome> {
+    const js = entry.js;
+    if (js.status !== 'waiting') return 'left';
     const queue = this.queues[q]!;
-    if (queue.size === 0) return;
-    for (const { entry, blocking } of queue.attempts(this.now)) {
-      const js = entry.js;
-      if (js.status !== 'waiting') continue;
-      const key = shapeKey(js.sim.spec);
-      // The same question against an unchanged cluster gets the same answer.
-      if (this.memo.get(key) === this.version) {
-        if (blocking) break;
-        continue;
-      }
-      const answer = await this.ask(js.sim.spec);
-      if (answer.decision === 'admit' || answer.decision === 'preempt') {
-        queue.remove(entry);
-        this.carryOut(js, answer);
-        continue;
-      }
-      if (answer.decision === 'reject') {
-        queue.remove(entry);
-        js.status = 'rejected';
-        this.jobs[js.id] = undefined;
-        for (const g of this.metrics.groups(js.team, js.quota)) g.rejected++;
-        this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.map((r) => r.message).join('; ') });
-        continue;
-      }
-      this.memo.set(key, this.version);
-      if (blocking) break;
+    const key = shapeKey(js.sim.spec);
+    // The same question against an unchanged cluster gets the same answer.
+    if (this.memo.get(key) === this.version) return 'waits';
+    const answer = await this.ask(js.sim.spec);
+    if (answer.decision === 'admit' || answer.decision === 'preempt') {
+      queue.remove(entry);
+      this.carryOut(js, answer);
+      return 'started';
     }
+    if (answer.decision === 'reject') {
+      queue.remove(entry);
+      js.status = 'rejected';
+      this.jobs[js.id] = undefined;
+      for (const g of this.metrics.groups(js.team, js.quota)) g.rejected++;
+      this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.map((r) => r.message).join('; ') });
+      return 'left';
+    }
+    this.memo.set(key, this.version);
+    return 'waits';
   }
 
   /** The answer pipeline's call, as `quotient whatif` makes it, against the cluster as it is now. */
@@ -830,7 +876,12 @@ class Simulation {
       hours: r4(hours),
       until: this.options.until === undefined ? null : r4(this.options.until / HOUR),
       cycleSeconds: (this.options.cycle ?? 0) / 1000,
-      cluster: { nodes: this.input.nodes.length, gpus: this.capacity, runningAtStart: this.input.running?.length ?? 0 },
+      cluster: {
+        nodes: this.input.nodes.length,
+        gpus: this.capacity,
+        runningAtStart: this.input.running?.length ?? 0,
+        ...(this.input.queued?.length ? { queuedAtStart: this.input.queued.length } : {}),
+      },
       totals: {
         jobs: this.jobs.length,
         completed: all.completed,

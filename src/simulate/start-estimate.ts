@@ -3,22 +3,27 @@
  * engine answers `wait`, the simulator (simulator.ts — the same run `quotient simulate`
  * makes, never a copy of its logic) is started from the Cluster snapshot with the job
  * submitted at the snapshot time and no other arrivals. Running jobs end at their expected
- * end (`expectedEnd`, or `startedAt + duration`); a job that gives none runs on. The first
- * time the simulator starts the job is the estimate; its place in its quota's queue at
- * the snapshot time is the queue position. Every decision on the way is the engine call
- * the what-if makes, on the cluster as it is then.
+ * end (`expectedEnd`, or `startedAt + duration`); a job that gives none runs on. The
+ * snapshot's queued jobs wait from the start (SEMANTICS 8: the queue is replayed
+ * forward): the jobs ahead start first when they can, and a queued job that started ends
+ * after its `duration`. The first time the simulator starts the job is the estimate; its
+ * place in its quota's queue at the snapshot time (engine/queue-serve.ts, as the answer
+ * gives it) is the queue position. Every decision on the way is the engine call the
+ * what-if makes, on the cluster as it is then.
  *
- * Before the job starts nothing else can change the cluster but those ends (nothing else
- * arrives, and no other job waits), so a job not started once the last expected end has
- * passed never starts: the run stops there and the answer is "no estimate", naming the
- * jobs assumed to run on.
+ * Before the job starts nothing else can change the cluster but those ends and the
+ * queued jobs' starts (nothing else arrives), so a job not started once the last of them
+ * can have happened — the last expected end, plus every queued job's duration — never
+ * starts: the run stops there and the answer is "no estimate", naming the jobs assumed
+ * to run on.
  */
 import type { StartEstimate } from '../engine/estimate.js';
-import type { JobSpec, Policy, QueueStrategy, RunningJob } from '../model/policy.js';
+import type { JobSpec, Policy, QueuedJob, QueueStrategy, RunningJob } from '../model/policy.js';
+import { queuePlace } from '../engine/queue-serve.js';
 import { hiddenLabel, type Viewer } from '../engine/visibility.js';
 import { r4 } from './report.js';
 import { simulate, type SimStart } from './simulator.js';
-import { runningAtStart } from './snapshot-start.js';
+import { queuedAtStart, runningAtStart } from './snapshot-start.js';
 
 const HOUR = 3_600_000;
 
@@ -31,8 +36,10 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
   const cluster = policy.cluster;
   if (!cluster) throw new Error('estimateStart: the policy has no Cluster snapshot');
   const running = runningAtStart(cluster);
-  const lastEnd = running.reduce((m, j) => Math.max(m, j.expectedEnd ?? 0), 0);
-  const byName = new Map(cluster.jobs.map((j) => [j.name, j]));
+  const queued = queuedAtStart(cluster);
+  // Every end happens by then: the last running job's, then each queued job's, one after another at worst.
+  const lastEnd = running.reduce((m, j) => Math.max(m, j.expectedEnd ?? 0), 0) + queued.reduce((s, j) => s + (Number.isFinite(j.duration) ? j.duration : 0), 0);
+  const byName = new Map<string, { name: string; workspace: string; quota: string }>([...cluster.jobs, ...(cluster.queue ?? [])].map((j) => [j.name, j]));
   const label = (name: string): string => {
     const j = byName.get(name);
     return j && options.viewer && !options.viewer.canSee(j) ? hiddenLabel(j) : name;
@@ -43,7 +50,6 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
   while (byName.has(runName)) runName = `${runName}#whatif`;
   const asked = runName === job.name ? job : { ...job, name: runName };
   let started: SimStart | undefined;
-  let position = -1;
   await simulate(
     {
       policy,
@@ -53,6 +59,7 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
       workload: { source: 'whatif', synthetic: false, jobs: [{ spec: asked, submit: 0, duration: 1 }], rejected: [], notes: [] },
       market: [],
       running,
+      ...(queued.length ? { queued } : {}),
     },
     {
       seed: 1,
@@ -62,18 +69,15 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
       onStart: (s) => {
         if (s.job === runName && !started) started = s;
       },
-      onStep: (view) => {
-        // At the snapshot time, after the first pass: where the job waits in its queue.
-        if (view.t === 0) position = view.queuePosition(runName);
-      },
     },
   );
-  const quota = policy.quotas.find((q) => q.name === job.quota);
-  const strategy = quota?.queueStrategy ?? 'fifo';
+  // Its place at the snapshot time, as the answer gives it (SEMANTICS 8): the engine's one home of it.
+  const place = queuePlace(policy, job);
+  const strategy = place?.strategy ?? policy.quotas.find((q) => q.name === job.quota)?.queueStrategy ?? 'fifo';
   const forever = cluster.jobs.filter((j) => j.expectedEnd === undefined);
   const withoutExpectedEnd = forever.map((j) => label(j.name));
-  const assumptions = assume(cluster.jobs, forever, withoutExpectedEnd, job.quota, strategy);
-  const base = { queuePosition: position < 0 ? 1 : position + 1, queueStrategy: strategy, withoutExpectedEnd, assumptions };
+  const assumptions = assume(cluster.jobs, forever, withoutExpectedEnd, job.quota, strategy, cluster.queue ?? [], place?.position ?? 1);
+  const base = { queuePosition: place?.position ?? 1, queueStrategy: strategy, withoutExpectedEnd, assumptions };
   if (started) {
     return {
       start: new Date(cluster.at + started.t).toISOString(),
@@ -84,21 +88,26 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
       reason: null,
     };
   }
+  const ended = queued.length ? 'the running jobs with an expected end (and the queued ones with a duration) have ended' : 'the running jobs with an expected end have ended';
   const reason =
     forever.length > 0
-      ? `the job does not start once the running jobs with an expected end have ended, and ${forever.length} running job(s) give none (${listed(withoutExpectedEnd)}): they are assumed to run on, so nothing frees the room it waits for`
-      : 'the job does not start even once every running job has ended at its expected end';
+      ? `the job does not start once ${ended}, and ${forever.length} running job(s) give none (${listed(withoutExpectedEnd)}): they are assumed to run on, so nothing frees the room it waits for`
+      : `the job does not start even once ${queued.length ? 'every running job has ended at its expected end and every queued job that starts has run its duration' : 'every running job has ended at its expected end'}`;
   return { start: null, inHours: null, ...base, standing: null, victims: [], reason };
 }
 
 /** The estimate's assumptions, in the order they matter. */
-function assume(jobs: RunningJob[], forever: RunningJob[], foreverLabels: string[], quota: string, strategy: QueueStrategy): string[] {
+function assume(jobs: RunningJob[], forever: RunningJob[], foreverLabels: string[], quota: string, strategy: QueueStrategy, queue: readonly QueuedJob[], position: number): string[] {
   const ending = jobs.length - forever.length;
+  const waiting =
+    queue.length === 0
+      ? `${quota}'s queue strategy is ${strategy}; the snapshot lists running jobs only, so no job waits ahead of this one at the snapshot time`
+      : `${quota}'s queue strategy is ${strategy}; ${queue.length} queued job(s) wait at the snapshot time, ${position - 1} of them ahead of this one in ${quota}'s queue: they are served first in their queues' order (the heads of different queues by submission time) and start when they can; a queued job that starts runs its duration (${queue.filter((j) => j.duration === undefined).length} give none and run on)`;
   return [
     'no other job is submitted after this one (no new arrivals)',
     `running jobs end at their expected end (expectedEnd, or startedAt + duration), not earlier: ${ending} of the ${jobs.length} running job(s) give one`,
     ...(forever.length > 0 ? [`the ${forever.length} running job(s) without an expected end run on: ${listed(foreverLabels)}`] : []),
-    `${quota}'s queue strategy is ${strategy}; the snapshot lists running jobs only, so no job waits ahead of this one at the snapshot time`,
+    waiting,
     "every decision on the way is the one this what-if makes (admission, preemption by the policy's rules, reclaim of idle capacity, placement), taken on the cluster as it is then (quotient simulate)",
   ];
 }

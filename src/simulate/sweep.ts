@@ -4,6 +4,8 @@
  * seeds); shard i of N takes the runs with k mod N = i. Merging the shards' documents
  * gives, byte for byte, the document one unsharded sweep prints.
  */
+import { formatCount, MAX_SEED, MAX_SEEDS, MAX_SHARDS } from '../policy/number-limits.js';
+import { isRefusal, readSeed, readWhole, shownValue } from '../policy/number-text.js';
 import type { Report } from './report.js';
 
 /** One run of a sweep. */
@@ -39,28 +41,35 @@ export function planSweep(policies: number, seeds: number[], shard?: { index: nu
   return { total: all.length, runs: shard ? all.filter((r) => r.index % shard.count === shard.index) : all };
 }
 
-/** `--shard i/N` → { index, count }, or a message. */
+/** `--shard i/N` → { index, count }, or a message; N is at most MAX_SHARDS. */
 export function parseShard(value: string): { index: number; count: number } | string {
   const m = /^(\d+)\/(\d+)$/.exec(value.trim());
   if (!m) return `"${value}" is not i/N`;
+  const count = readWhole(m[2], 1, MAX_SHARDS);
+  if (isRefusal(count)) return `the shard count N = ${shownValue(m[2]!)} ${count.refused}`;
   const index = Number(m[1]);
-  const count = Number(m[2]);
-  if (count < 1 || index >= count) return `shard ${index} of ${count} does not exist: i runs from 0 to N − 1`;
+  if (index >= count) return `shard ${m[1]} of ${count} does not exist: i runs from 0 to N − 1`;
   return { index, count };
 }
 
-/** `--seeds 1-8` or `1,5,9` → seeds, or a message. */
-export function parseSeeds(value: string): number[] | string {
+/**
+ * `--seeds 1-8` or `1,5,9` → seeds, or what is wrong: each seed follows `--seed`'s rule
+ * (0 to MAX_SEED), and there are at most MAX_SEEDS of them.
+ */
+export function parseSeeds(value: string): number[] | { refused: string; pastLimit: boolean } {
   const range = /^(\d+)-(\d+)$/.exec(value.trim());
-  if (range) {
-    const lo = Number(range[1]);
-    const hi = Number(range[2]);
-    if (hi < lo || hi - lo > 100_000) return `"${value}" is not a range low-high`;
-    return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  const list = range ? [range[1]!, range[2]!] : value.split(',').map((x) => x.trim());
+  const seeds: number[] = [];
+  for (const text of list) {
+    const seed = readSeed(text);
+    if (!isRefusal(seed)) seeds.push(seed);
+    else if (seed.pastLimit) return { refused: `the seed ${shownValue(text)} is past ${MAX_SEED}, the largest seed (seeds are 32 bits)`, pastLimit: true };
+    else return { refused: `"${value}" is not a list of whole numbers or a range such as 1-8`, pastLimit: false };
   }
-  const list = value.split(',').map((x) => x.trim());
-  if (list.some((x) => !/^\d+$/.test(x))) return `"${value}" is not a list of whole numbers or a range such as 1-8`;
-  return list.map(Number);
+  const count = range ? seeds[1]! - seeds[0]! + 1 : seeds.length;
+  if (range && count < 1) return { refused: `"${value}" runs backwards: write the range low-high`, pastLimit: false };
+  if (count > MAX_SEEDS) return { refused: `"${shownValue(value)}" holds ${formatCount(count)} seeds, more than the ${formatCount(MAX_SEEDS)} a sweep may run`, pastLimit: true };
+  return range ? Array.from({ length: count }, (_, i) => seeds[0]! + i) : seeds;
 }
 
 /** Merges shard documents into the unsharded document, or says why they do not fit together. */

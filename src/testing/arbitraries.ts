@@ -9,7 +9,7 @@
  * while it shrinks.
  */
 import fc from 'fast-check';
-import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
+import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../verify/fill-cluster.js';
 import { printable, type Doc, type Scenario } from './scenario.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
@@ -42,9 +42,15 @@ export function jobDoc(job: FilledJob): Doc {
  * - `all-idle`: every running job idle, so only reclaim can make room;
  * - `extreme-priorities`: priorities 1 and 9 only, the bounds of every range;
  * - `big-gangs`: 8-GPU pods in gangs of 2-4 on 8-GPU nodes, whole-node victims;
- * - `empty-quota`: quotas with min 0 next to full ones.
+ * - `empty-quota`: quotas with min 0 next to full ones;
+ * - `idle-fills`: idle jobs fill every GPU the other jobs leave free, and the submission
+ *   is cut to fit its quota's room where it can: a job the quota tree lets run that
+ *   fits only once idle jobs are gone (invariant 6's case; reclaim must make room);
+ * - `preemptible`: every quota lets priorities 6-9 preempt 1-5 (selfPreemption), the
+ *   running jobs have 1-5 and run on quota, the cluster is full and the submission has
+ *   6-9: victims that run on quota, chosen by self-level preemption and reclaim.
  */
-export const FLAVOURS = ['plain', 'single-node', 'full', 'all-idle', 'extreme-priorities', 'big-gangs', 'empty-quota'] as const;
+export const FLAVOURS = ['plain', 'single-node', 'full', 'all-idle', 'extreme-priorities', 'big-gangs', 'empty-quota', 'idle-fills', 'preemptible'] as const;
 export type Flavour = (typeof FLAVOURS)[number];
 
 export interface ScenarioOptions {
@@ -156,7 +162,8 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
       min = Math.floor(((p.min - used) * pct) / 100);
     }
     const doc: Doc = { name, min: { gpu: min } };
-    if (rq.self) {
+    if (f === 'preemptible') doc.selfPreemption = { highPriority: '6-9', lowPriority: '1-5', modules: pickModules(rq.self?.modules ?? [true, true, true]) };
+    else if (rq.self) {
       const [hlo, hhi] = rq.self.high;
       if (hlo > 1) {
         const lowHi = hlo - 1;
@@ -195,15 +202,16 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
     nodeShapes.map((g, i) => ({ name: `n-${i}`, gpus: g, pool: 'pool', used: 0 })),
   );
   const jobs: Doc[] = [];
-  const rawJobs = f === 'full' ? [...raw.jobs, ...raw.jobs.map((j) => ({ ...j, shape: 0, pods: 1 }))] : raw.jobs;
+  const rawJobs = f === 'full' || f === 'preemptible' ? [...raw.jobs, ...raw.jobs.map((j) => ({ ...j, shape: 0, pods: 1 }))] : raw.jobs;
   rawJobs.forEach((rj, i) => {
-    const mode = f === 'all-idle' ? 'only' : pick(MODES, rj.mode);
+    const drawn = pick(MODES, rj.mode);
+    const mode = f === 'all-idle' ? 'only' : f === 'preemptible' && drawn === 'only' ? 'none' : drawn;
     const wish: JobWish = {
       name: `job-${i}`,
       workspace: 'ws',
       quota: rj.quotaPick % quotas.length,
       module: pick(MODULES, rj.module),
-      priority: f === 'extreme-priorities' ? (rj.priority % 2 ? 9 : 1) : rj.priority,
+      priority: f === 'extreme-priorities' ? (rj.priority % 2 ? 9 : 1) : f === 'preemptible' ? 1 + ((rj.priority - 1) % 5) : rj.priority,
       pods: f === 'big-gangs' ? 2 + (rj.pods % 3) : rj.pods,
       gpu: Math.min(pick(POD_SHAPES, f === 'big-gangs' ? 5 : rj.shape), Math.max(...nodeShapes)),
       mode,
@@ -214,6 +222,7 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
     const job = fill.tryAdd(wish);
     if (job) jobs.push(jobDoc(job));
   });
+  if (f === 'idle-fills') jobs.push(...fillWithIdle(fill, rawJobs.length ? rawJobs : [raw.submit], rawJobs.length, quotas.length, at).map(jobDoc));
   const cluster: Doc = {
     apiVersion: API,
     kind: 'Cluster',
@@ -222,19 +231,59 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   };
 
   const s = raw.submit;
-  const submitMode = pick(MODES, s.mode);
+  const drawnMode = pick(MODES, s.mode);
+  const submitMode = f === 'preemptible' && drawnMode === 'only' ? 'none' : drawnMode;
+  let pods = f === 'big-gangs' ? 2 + (s.pods % 3) : s.pods;
+  let gpu = Math.min(pick(POD_SHAPES, f === 'big-gangs' ? 5 : s.shape), Math.max(...nodeShapes));
+  if (f === 'idle-fills') {
+    // Cut the gang to its quota's room (in quota), where one pod of some shape fits there.
+    const room = fill.room(s.quotaPick % quotas.length);
+    while (gpu > 1 && gpu > room) gpu = gpu / 2;
+    if (gpu <= room) pods = Math.min(pods, Math.floor(room / gpu));
+  }
   const submit: Doc = {
     name: 'submitted',
     workspace: 'ws',
     quota: pick(quotas, s.quotaPick).name,
     module: pick(MODULES, s.module),
-    priority: f === 'extreme-priorities' ? (s.priority % 2 ? 9 : 1) : s.priority,
-    pods: f === 'big-gangs' ? 2 + (s.pods % 3) : s.pods,
-    resources: { gpu: Math.min(pick(POD_SHAPES, f === 'big-gangs' ? 5 : s.shape), Math.max(...nodeShapes)) },
+    priority: f === 'extreme-priorities' ? (s.priority % 2 ? 9 : 1) : f === 'preemptible' ? 6 + (s.priority % 4) : s.priority,
+    pods,
+    resources: { gpu },
   };
   if (submitMode !== 'none') submit.idleResources = submitMode;
   const whatIf: Doc = { apiVersion: API, kind: 'WhatIf', metadata: { name: 'q' }, spec: { submit } };
   return { docs: [tree, workspace, cluster, whatIf], query: 'q' };
+}
+
+/**
+ * Idle jobs (`only`, or `acceptable` running idle) on every GPU the fill left free,
+ * largest aligned blocks first, each job's other choices taken in turn from `raws`.
+ * Idle jobs count in no quota, so the fill's quota usage is unchanged.
+ */
+function fillWithIdle(fill: ClusterFill, raws: readonly RawJob[], first: number, quotaCount: number, at: number): FilledJob[] {
+  const out: FilledJob[] = [];
+  for (const gpu of [8, 4, 2, 1]) {
+    for (;;) {
+      const rj = pick(raws, out.length);
+      const mode = pick(MODES, rj.mode) === 'acceptable' ? 'acceptable' : 'only';
+      const job = fill.tryAdd({
+        name: `job-${first + out.length}`,
+        workspace: 'ws',
+        quota: (rj.quotaPick + out.length) % quotaCount,
+        module: pick(MODULES, rj.module),
+        priority: rj.priority,
+        pods: 1,
+        gpu,
+        mode,
+        standing: 'idle',
+        startedAt: at - rj.ageMin * 60_000,
+        checkpointEveryMin: rj.checkpointMin,
+      });
+      if (!job) break;
+      out.push(job);
+    }
+  }
+  return out;
 }
 
 function pickModules(flags: boolean[]): string[] {

@@ -30,7 +30,7 @@ import type { PolicyPromise } from '../model/promise.js';
 import { popcount } from '../kernel/gpu-mask.js';
 import { inRange } from '../model/priority.js';
 import type { Source } from '../model/source.js';
-import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../testing/fill-cluster.js';
+import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
 
 /** Snapshot time of generated states when the policy gives none. */
 const DEFAULT_AT = Date.parse('2026-11-20T12:00:00Z');

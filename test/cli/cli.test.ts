@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { yamlText } from '../../src/cli/output.js';
 import { onlyAnswer, readReport } from '../helpers/report.js';
+import { policyText, quotaEntry, quotaTreeDoc, whatIfDoc, workspaceDoc } from '../helpers/policy-yaml.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -35,31 +36,11 @@ function quotient(...args: string[]): Run {
 }
 
 /** A policy with one typo (`prioirty`, line 22 column 5) and nothing else wrong. */
-const TYPO_POLICY = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - { name: A, min: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A] }
----
-apiVersion: quotient.dev/v1
-kind: WhatIf
-metadata: { name: q }
-spec:
-  submit:
-    name: job
-    workspace: ws
-    quota: A
-    prioirty: 5
-    module: DLC
-    resources: { gpu: 1 }
-`;
+const TYPO_POLICY = policyText(
+  quotaTreeDoc(quotaEntry('A', 8, { root: true })),
+  workspaceDoc(['A']),
+  whatIfDoc('q', '    name: job\n    workspace: ws\n    quota: A\n    prioirty: 5\n    module: DLC\n    resources: { gpu: 1 }\n'),
+);
 
 let dir = '';
 let typoFile = '';

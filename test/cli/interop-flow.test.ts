@@ -137,6 +137,7 @@ describe('--submit with GPU models', () => {
     const a = onlyAnswer(ask('gpuModel=NVIDIA-B200').stdout) as { decision: string; reasons: Array<{ code: string; message: string }> };
     expect(a.decision).toBe('reject');
     expect(a.reasons[0]!.code).toBe('placement/gpu-model');
+    // The text is the behaviour here: it names the models the pool has.
     expect(a.reasons[0]!.message).toMatch(/asks for NVIDIA-B200.*its nodes have NVIDIA-A100-SXM4-80GB, NVIDIA-H100-80GB-HBM3/);
   });
 

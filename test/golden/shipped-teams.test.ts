@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Answer } from '../../src/engine/answer.js';
+import type { Answer, ReasonCode } from '../../src/engine/answer.js';
+import { codesOf } from '../helpers/codes.js';
 import { answerAll, openSession } from '../helpers/session.js';
 
 function bundle(name: string) {
@@ -17,39 +18,45 @@ function bundle(name: string) {
     .map((f) => ({ path: join(dir, f), text: readFileSync(join(dir, f), 'utf8') }));
 }
 
-type Pin = [decision: Answer['decision'], standing: Answer['standing'], victims: string[], reasonHas?: string];
+/** The answer as worked out by hand; where a reason decides it, its code and the words that cite the rule or line. */
+type Pin = [decision: Answer['decision'], standing: Answer['standing'], victims: string[], reason?: [code: ReasonCode, has: string]];
 
 const WHATIFS: Record<string, Record<string, Pin>> = {
   // Quota1.1 uses 40 of 48 and has no preemption of its own: 16 more GPUs wait.
-  'quota-scaling': { 'team-b-needs-16': ['wait', null, [], 'Quota1.1 guarantees 48 GPUs'] },
+  'quota-scaling': { 'team-b-needs-16': ['wait', null, [], ['quota/over-min', 'Quota1.1 guarantees 48 GPUs']] },
   'team-isolation': {
     // Quota1 full; child-level preemption 1-3 [DLC, DSW]; the cheapest victim set for
     // 8 GPUs is the priority-1 labeling notebooks (8 × 1 GPU), below train-b-secret-llm (p2).
     'team-a-service': ['preempt', 'in-quota', ['dsw-c-labeling']],
     // bob is not in workspace-c's members or guests.
-    'bob-in-workspace-c': ['reject', null, [], 'workspace-c/members (policies/team-isolation/quotas.yaml:'],
+    'bob-in-workspace-c': ['reject', null, [], ['admission/access-denied', 'workspace-c/members (policies/team-isolation/quotas.yaml:']],
     // oscar is an operator; Quota1.1 allows admin and developer.
-    'operator-on-quota1-1': ['reject', null, [], 'Quota1.1/allowedRoles (policies/team-isolation/quotas.yaml:20:25)'],
+    'operator-on-quota1-1': ['reject', null, [], ['admission/access-denied', 'Quota1.1/allowedRoles (policies/team-isolation/quotas.yaml:20:25)']],
     // gina is a guest of workspace-c, so she may submit; Quota1.2 is full (80/80) → wait.
-    'guest-in-workspace-c': ['wait', null, [], 'Quota1.2 guarantees 80 GPUs'],
+    'guest-in-workspace-c': ['wait', null, [], ['quota/over-min', 'Quota1.2 guarantees 80 GPUs']],
   },
   'resource-policies': {
     // ann's caps at priority 7: admin 1-7 (100) and hers 7-9 (10); 8 + 2 = 10 fits.
-    'ann-p7-fits-her-cap': ['admit', 'in-quota', [], 'research/resourcePolicies[1]'],
+    'ann-p7-fits-her-cap': ['admit', 'in-quota', [], ['admission/cap-room', 'research/resourcePolicies[1]']],
     // 8 + 4 = 12 > 10: her cap is the strictest and bites, though the admin cap allows it.
-    'ann-p7-strictest-wins': ['wait', null, [], 'cap research/resourcePolicies[1] is full (user ann at priority 7-9 on Team: at most 10 GPUs, policies/resource-policies/quotas.yaml:26:7)'],
+    'ann-p7-strictest-wins': [
+      'wait',
+      null,
+      [],
+      ['admission/cap-full', 'cap research/resourcePolicies[1] is full (user ann at priority 7-9 on Team: at most 10 GPUs, policies/resource-policies/quotas.yaml:26:7)'],
+    ],
     // 16 GPUs alone exceed her cap of 10.
-    'ann-above-cap-alone': ['reject', null, [], 'more than cap research/resourcePolicies[1] allows at all'],
+    'ann-above-cap-alone': ['reject', null, [], ['admission/cap-never-fits', 'more than cap research/resourcePolicies[1] allows at all']],
     // bob: admin cap only, 16 + 32 = 48 ≤ 100; Team has 80 GPUs of room.
-    'bob-within-admin-cap': ['admit', 'in-quota', [], 'research/resourcePolicies[0]'],
+    'bob-within-admin-cap': ['admit', 'in-quota', [], ['admission/cap-room', 'research/resourcePolicies[0]']],
     // pods of 3 GPUs: the DLC templates allow 1, 2, 4, 8.
-    'dan-odd-pod-size': ['reject', null, [], 'research/admission/DLC/resourceSpecs, policies/resource-policies/quotas.yaml:34:9'],
+    'dan-odd-pod-size': ['reject', null, [], ['admission/setting-violated', 'research/admission/DLC/resourceSpecs, policies/resource-policies/quotas.yaml:34:9']],
     // 96h > 72h.
-    'dan-too-long': ['reject', null, [], 'research/admission/DLC/maxRuntime, policies/resource-policies/quotas.yaml:30:19'],
+    'dan-too-long': ['reject', null, [], ['admission/setting-violated', 'research/admission/DLC/maxRuntime, policies/resource-policies/quotas.yaml:30:19']],
     // developers' DLC jobs: priority 1-6.
-    'dan-priority-too-high': ['reject', null, [], 'research/admission/DLC/priorities/developer'],
+    'dan-priority-too-high': ['reject', null, [], ['admission/setting-violated', 'research/admission/DLC/priorities/developer']],
     // developer cap 32, dan runs 24: 24 + 16 = 40 > 32.
-    'dan-developer-cap-full': ['wait', null, [], "24 GPUs there; with the job's 16 GPUs that is 40 GPUs, 8 GPUs over"],
+    'dan-developer-cap-full': ['wait', null, [], ['admission/cap-full', "24 GPUs there; with the job's 16 GPUs that is 40 GPUs, 8 GPUs over"]],
   },
 };
 
@@ -61,7 +68,17 @@ describe('shipped team policies', () => {
     for (const [query, [decision, standing, victims, reason]] of Object.entries(expected)) {
       const a = answers.get(query)!;
       expect({ decision: a.decision, standing: a.standing, victims: a.victims.map((v) => v.job) }, query).toEqual({ decision, standing, victims });
-      if (reason) expect(a.reasons.map((r) => r.message).join('\n'), query).toContain(reason);
+      if (!reason) continue;
+      const [code, has] = reason;
+      expect(codesOf(a.reasons), query).toContain(code);
+      // The text is the behaviour here: the reason cites the rule, setting or line that decided it.
+      expect(
+        a.reasons
+          .filter((r) => r.code === code)
+          .map((r) => r.message)
+          .join('\n'),
+        query,
+      ).toContain(has);
     }
   });
 
@@ -87,6 +104,7 @@ describe('shipped team policies', () => {
     expect(a.changes.map((c) => [c.job, c.to])).toEqual([['dsw-c-finetune', 'borrowing']]);
     expect(a.quotas.find((q) => q.quota === 'Quota1.2')!.used).toEqual({ before: 80, after: 56 });
     const turned = a.reasons.find((r) => r.code === 'scale/jobs-turn-borrowing');
+    // The text is the behaviour here: the worked-out numbers and the job chosen.
     expect(turned?.message).toContain(
       'Quota1.2: its jobs use 80 GPUs, 24 over the new min of 56: 1 of its 3 in-quota job(s) turn borrowing, the fewest of its newest lowest-priority jobs that cover the 24: dsw-c-finetune (24 GPUs)',
     );

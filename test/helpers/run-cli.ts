@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
 
-/** Runs `quotient ARGS`; `input` is fed to stdin. */
-export function quotient(args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined }, timeout: 60_000 });
+/** Runs `quotient ARGS`; `input` is fed to stdin; `env` adds to (or, with undefined, removes from) the environment. */
+export function quotient(args: string[], input?: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...env }, timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

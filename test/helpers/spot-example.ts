@@ -6,6 +6,7 @@ import { readBundles } from '../../src/policy/read-files.js';
 import { marketSeries, readMarketCsv } from '../../src/simulate/market.js';
 import { readJobs } from '../../src/simulate/read-jobs.js';
 import type { simulate } from '../../src/simulate/simulator.js';
+import { clusterDoc, jobsBlock } from './policy-yaml.js';
 
 const DIR = 'policies/spot-market';
 
@@ -39,4 +40,9 @@ export function spotRunningJob(o: { name: string; teamA: boolean; priority: numb
     placedByEngine: false,
     src: { file: 'gen', line: 1, column: 1, path: '' },
   };
+}
+
+/** A Cluster document on the spot example's four 8-GPU lingjun nodes (lj-0 .. lj-3), at midnight by default, holding `jobs` (one-line entries). */
+export function spotClusterYaml(jobs: string[], at = '2026-11-20T00:00:00Z'): string {
+  return clusterDoc(`  nodeGroups:\n    - { prefix: lj-, count: 4, gpus: 8, pool: lingjun-pool }\n${jobsBlock(...jobs)}`, { at });
 }

@@ -100,7 +100,7 @@ async function ask(session: Session, query: string, job: JobSpec): Promise<Outco
  * Asks every request, then every twin (renamed copies, in a shuffled order), of the memo
  * session, and each of them of the plain session: the outcomes must be equal.
  */
-async function checkTwins(files: InputFile[], raws: RawRequest[], twins: Twin[]): Promise<void> {
+async function checkTwins(files: InputFile[], raws: RawRequest[], twins: Twin[]): Promise<number> {
   const memo = open(files, true);
   const plain = open(files, false);
   const running = memo.snapshot!.jobs.map((j) => j.name);
@@ -137,6 +137,7 @@ async function checkTwins(files: InputFile[], raws: RawRequest[], twins: Twin[])
   const served = twins.filter((t, i) => 'answer' in outcomes[t.of % originals.length]! && 'answer' in outcomes[originals.length + i * (1 + NEAR_FIELDS.length)]!);
   expect(memo.answerMemoStats.hits).toBeGreaterThanOrEqual(served.length);
   expect(plain.answerMemoStats).toEqual({ hits: 0, misses: 0, skipped: 0 });
+  return served.length;
 }
 
 /** The fields a near twin changes: every field of JobSpec but the names and the source. */
@@ -169,21 +170,28 @@ function shippedPolicies(): Array<{ name: string; files: InputFile[] }> {
 
 describe('answer memo (engine/answer-memo.ts)', () => {
   it('answers renamed twins of random requests exactly as a session without the memo (generated scenarios)', async () => {
+    let served = 0;
     await fc.assert(
       fc.asyncProperty(scenarioArbitrary(), fc.array(rawRequest, { minLength: 1, maxLength: 4 }), twinsOf(3), async (s, raws, twins) => {
-        await checkTwins([{ path: 'scenario.yaml', text: scenarioYaml(s) }], raws, twins);
+        served += await checkTwins([{ path: 'scenario.yaml', text: scenarioYaml(s) }], raws, twins);
       }),
       { numRuns: RUNS },
     );
+    // Not vacuous: twins of answered requests, the ones the memo must serve (measured 53-60 in 40 runs).
+    expect(served).toBeGreaterThanOrEqual(Math.ceil((RUNS * 3) / 4));
   });
 
   const shipped = shippedPolicies().filter((p) => open(p.files, false).snapshot);
   it.each(shipped.map((p) => [p.name, p] as const))('answers renamed twins of random requests exactly as a session without the memo (policies/%s)', async (_, p) => {
+    const runs = Math.max(10, Math.round(RUNS / 2));
+    let served = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(rawRequest, { minLength: 1, maxLength: 6 }), twinsOf(4), async (raws, twins) => {
-        await checkTwins(p.files, raws, twins);
+        served += await checkTwins(p.files, raws, twins);
       }),
-      { numRuns: Math.max(10, Math.round(RUNS / 2)) },
+      { numRuns: runs },
     );
+    // Not vacuous: measured 21-45 served twins in 20 runs per policy.
+    expect(served).toBeGreaterThanOrEqual(Math.ceil(runs / 2));
   });
 });

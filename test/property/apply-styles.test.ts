@@ -99,6 +99,7 @@ function cut(text: string, spans: Array<[number, number, string]>): string {
 }
 
 let n = 0;
+let applied = 0;
 
 describe('scale --apply in every YAML style', () => {
   it(
@@ -125,6 +126,7 @@ describe('scale --apply in every YAML style', () => {
           ]);
           const rescale = rescaleStandings(old.policy.quotas, old.policy.cluster.jobs, mins);
           fc.pre(rescale.over.length === 0);
+          applied++;
           const standings = new Map(rescale.changes.map((c) => [c.job.name, c.to as string]));
           applyScaling(bundle.files, { values: mins, standings }, NOW);
 
@@ -148,6 +150,8 @@ describe('scale --apply in every YAML style', () => {
         }),
         { numRuns: RUNS },
       );
+      // Not vacuous: fc.pre skips the splits the scaling refuses (measured none skipped in 40 runs).
+      expect(applied).toBeGreaterThanOrEqual(RUNS / 2);
     },
     60_000 + RUNS * 2_000,
   );

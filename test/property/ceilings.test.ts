@@ -117,7 +117,7 @@ describe('ceilings (invariant 10)', () => {
   it('no quota is ever above its max during a simulation', async () => {
     const { policy, input } = spotExample();
     let checked = 0;
-    let atCeiling = 0;
+    let pastMin = 0;
     const jobArb = fc.record({
       // Submissions within 8 hours, so that jobs overlap and borrowing reaches the ceilings.
       submit: fc.integer({ min: 0, max: 48 }).map((x) => x * 10 * 60_000),
@@ -162,21 +162,23 @@ describe('ceilings (invariant 10)', () => {
             }))
             .sort((a, b) => a.submit - b.submit || (a.spec.name < b.spec.name ? -1 : 1));
           const bad: string[] = [];
+          let reached = false;
           const onStep = (v: SimView): void => {
             const tree = v.snapshot.tree;
             bad.push(...overCeilings(tree, v.snapshot.jobs).map((o) => `${v.t}: ${o}`));
             checked++;
-            if (tree.quotas.some((q, a) => q.max?.gpu !== undefined && q.max.gpu > q.min.gpu && subtreeUse(tree, v.snapshot.jobs, a) > q.min.gpu)) atCeiling++;
+            if (tree.quotas.some((q, a) => q.max?.gpu !== undefined && q.max.gpu > q.min.gpu && subtreeUse(tree, v.snapshot.jobs, a) > q.min.gpu)) reached = true;
           };
           await simulate({ ...input, policy: capped, workload: { ...input.workload, jobs }, running: [] }, { seed, backend: 'wasm', onStep });
           expect(bad).toEqual([]);
+          if (reached) pastMin++;
         },
       ),
       { numRuns: SIM_RUNS },
     );
-    // Instants checked, and instants where a quota with a ceiling above its min ran borrowing jobs past its min
-    // (measured at 150 runs: ~360 instants, ~50 past a min).
+    // Instants checked, and runs where a quota with a ceiling above its min ran borrowing jobs past
+    // its min, up to the ceiling (measured at 150 runs: ~360 instants; 6 to 10 runs of 13).
     expect(checked).toBeGreaterThanOrEqual(SIM_RUNS * 4);
-    expect(atCeiling).toBeGreaterThanOrEqual(SIM_RUNS * 2);
+    expect(pastMin).toBeGreaterThanOrEqual(Math.ceil(SIM_RUNS / 4));
   }, 300_000);
 });

@@ -65,8 +65,9 @@ describe('robustness', () => {
       }),
       { numRuns: RUNS },
     );
-    // Both paths were taken: the edits are neither all harmless nor all fatal.
-    expect(answered).toBeGreaterThan(0);
-    expect(refused).toBeGreaterThan(0);
+    // Both paths were taken often: the edits are neither all harmless nor all fatal
+    // (measured 39-45 answered and 105-111 refused of 150).
+    expect(answered).toBeGreaterThanOrEqual(Math.ceil(RUNS / 6));
+    expect(refused).toBeGreaterThanOrEqual(Math.ceil(RUNS / 3));
   });
 });

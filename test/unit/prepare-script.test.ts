@@ -31,11 +31,17 @@ describe('scripts/prepare.mjs', () => {
   });
 
   it('says a build is needed when an output is missing or older than a source, and not otherwise', () => {
-    for (const src of ['assembly/index.ts', 'asconfig.json', 'src/cli/main.ts', 'src/engine/whatif.ts', 'tsconfig.json', 'package.json']) file(src, 100);
+    for (const src of ['assembly/index.ts', 'asconfig.json', 'src/cli/main.ts', 'src/engine/whatif.ts', 'src/web/app.tsx', 'scripts/build-web.mjs', 'tsconfig.json', 'package.json']) file(src, 100);
     expect(check()).toMatchObject({ status: 1, stdout: 'stale: build/kernel.wasm is missing\n' });
     file('build/kernel.wasm', 50);
     file('dist/cli/main.js', 50);
+    expect(check()).toMatchObject({ status: 1, stdout: 'stale: dist/web/index.html is missing\n' });
+    file('dist/web/index.html', 50);
     expect(check()).toMatchObject({ status: 0, stdout: 'up to date\n' });
+    // The web app's sources and its build script make dist/web; a newer one of them makes it stale.
+    file('scripts/build-web.mjs', 20);
+    expect(check()).toMatchObject({ status: 1, stdout: `stale: ${join('scripts', 'build-web.mjs')} is newer than dist/web/index.html\n` });
+    file('dist/web/index.html', 15);
     file('src/engine/whatif.ts', 10);
     expect(check()).toMatchObject({ status: 1, stdout: `stale: ${join('src', 'engine', 'whatif.ts')} is newer than dist/cli/main.js\n` });
     file('dist/cli/main.js', 5);

@@ -21,14 +21,14 @@ function column(table: string, index: number): string {
 
 describe('fitTable', () => {
   it('keeps natural widths when they fit', () => {
-    const t = fitTable(['rule', 'source'], [['Quota1/childPreemption', SOURCE]], 200);
+    const t = fitTable(['rule', 'source'], [['Quota1/childPreemption', SOURCE]], 200).text;
     expect(t.split('\n')).toHaveLength(5);
     expect(column(t, 1)).toBe(SOURCE);
   });
 
   it('fits a width by wrapping the widest column, losing no character', () => {
     for (const width of [60, 80, 100]) {
-      const t = fitTable(['victim', 'GPUs', 'rule', 'source'], [['train-b-llm', 32, 'Quota1/childPreemption', SOURCE]], width);
+      const t = fitTable(['victim', 'GPUs', 'rule', 'source'], [['train-b-llm', 32, 'Quota1/childPreemption', SOURCE]], width).text;
       for (const line of t.split('\n')) expect(visible(line).length, `width ${width}: ${line}`).toBeLessThanOrEqual(width);
       expect(column(t, 3)).toBe(SOURCE);
       expect(column(t, 2)).toBe('Quota1/childPreemption');
@@ -71,7 +71,7 @@ describe('fitTable keeps words whole', () => {
 
   it('wraps at spaces when narrowing to the longest words is enough', () => {
     for (const width of [60, 80, 120]) {
-      const t = fitTable(head, rows, width);
+      const t = fitTable(head, rows, width).text;
       for (const line of t.split('\n')) expect(line.length, `width ${width}: ${line}`).toBeLessThanOrEqual(width);
       // Each word of each cell is whole on one line: nothing broken mid-word.
       const words = new Set(texts(t).flatMap((c) => c.split(' ')));
@@ -80,7 +80,7 @@ describe('fitTable keeps words whole', () => {
   });
 
   it('never breaks the first column: a table that cannot fit without it is printed as records, every cell whole', () => {
-    const t = fitTable(head, rows, 40, '');
+    const t = fitTable(head, rows, 40, '').text;
     expect(t).not.toMatch(/│/);
     for (const line of t.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
     expect(t.split('\n')[0]).toBe('whatif team-b-needs-16');
@@ -95,7 +95,7 @@ describe('fitTable keeps words whole', () => {
   it('packs the short cells of a record onto shared lines, each as `key: value`, none split', () => {
     const wide = ['victim', 'quota', 'prio', 'module', 'standing', 'GPUs', 'lost GPU-h', 'rule', 'source'];
     const victim = ['dsw-c-finetune', 'Quota1.2', '3', 'DSW', 'in-quota', '24', '6', 'Quota1/childPreemption', 'policies/inference-preempts-training/quotas.yaml:14:9'];
-    const t = fitTable(wide, [victim, victim], 80);
+    const t = fitTable(wide, [victim, victim], 80).text;
     expect(t).not.toMatch(/│/);
     const lines = t.split('\n');
     expect(lines).toHaveLength(2 * 4);
@@ -133,6 +133,6 @@ describe('placements', () => {
       'node-1[0-3 4-7], node-2[0-3 4-7], node-3[0-3 4-7], node-4[0-3 4-7], node-5[0-3 4-7], node-6[0-3 4-7] +14 more node(s) (20 nodes, 40 pods, 160 GPUs in all; --json lists every pod)',
     );
     const answer: Answer = { query: 'q', job: 'j', quota: 'Q', decision: 'admit', standing: 'in-quota', placement: pods(20, 2), victims: [], lostGpuHours: 0, reasons: [], notes: [] };
-    expect(renderAnswer(answer, 100)).toContain('+14 more node(s)');
+    expect(renderAnswer(answer, 100).text).toContain('+14 more node(s)');
   });
 });

@@ -46,6 +46,7 @@ describe('answer memo: the switch', () => {
     })();
     expect(err).toBeInstanceOf(QuotientError);
     expect((err as QuotientError).code).toBe('engine/bad-answer-memo');
+    // The text is the behaviour here: it names the variable, what it takes and what it got.
     expect((err as QuotientError).message).toContain('QUOTIENT_ANSWER_MEMO must be 0 (off) or 1 (on), got "yes"');
   });
 

@@ -4,38 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../helpers/session.js';
+import { clusterDoc, jobEntry, jobsBlock, nodeGroupLine, policyText, quotaEntry, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
-const POLICY = `
-apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 32 }
-      children:
-        - name: A
-          min: { gpu: 8 }
-          selfPreemption: { highPriority: 6-9, lowPriority: 1-3, modules: [DLC] }
-        - { name: B, min: { gpu: 24 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A, B] }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodeGroups: [ { prefix: n-, count: 4, gpus: 8, pool: p } ]
-  jobs:
-    - { name: a-own, workspace: ws, quota: A, module: DLC, priority: 5, pods: 1, resources: { gpu: 8 } }
-    - { name: a-borrow-7, workspace: ws, quota: A, module: DLC, priority: 7, pods: 1, resources: { gpu: 8 }, standing: borrowing }
-    - { name: a-borrow-9, workspace: ws, quota: A, module: DLC, priority: 9, pods: 1, resources: { gpu: 8 }, standing: borrowing }
-`;
+const POLICY = `\n${policyText(
+  quotaTreeDoc(rootQuotaEntry(32, `        - name: A\n          min: { gpu: 8 }\n          selfPreemption: { highPriority: 6-9, lowPriority: 1-3, modules: [DLC] }\n${quotaEntry('B', 24)}`)),
+  workspaceDoc(['A', 'B']),
+  clusterDoc(nodeGroupLine(4) + jobsBlock(jobEntry('a-own', 'A', 5, 8), jobEntry('a-borrow-7', 'A', 7, 8, 'standing: borrowing'), jobEntry('a-borrow-9', 'A', 9, 8, 'standing: borrowing'))),
+)}`;
 
 describe('scale answer (SEMANTICS 9)', () => {
   it('returns the most important borrower in quota where the grown min has room, and says who stays borrowing', () => {

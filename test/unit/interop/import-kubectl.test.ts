@@ -7,22 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importKubectl, type KubectlOptions } from '../../../src/interop/import-kubectl.js';
-import { DEFAULT_PRIORITY_MAP, mapPriority, parsePriorityMap } from '../../../src/interop/priority-map.js';
+import { KUBECTL_DEFAULTS } from '../../helpers/kubectl-options.js';
+import { mapPriority, parsePriorityMap } from '../../../src/interop/priority-map.js';
 import { clusterYaml } from '../../../src/interop/write-cluster.js';
 import { openSession } from '../../helpers/session.js';
 
 const FILE = 'test/fixtures/interop/kubectl-state.json';
 const text = readFileSync(FILE, 'utf8');
-const OPTS: KubectlOptions = {
-  gpuResource: 'nvidia.com/gpu',
-  modelLabel: 'nvidia.com/gpu.product',
-  pool: 'gpu-pool',
-  quotaFrom: ['kueue', 'koordinator', 'namespace'],
-  workspaceFrom: ['namespace'],
-  moduleLabel: 'quotient.dev/module',
-  module: 'DLC',
-  priorityMap: parsePriorityMap(DEFAULT_PRIORITY_MAP).bands!,
-};
+const OPTS: KubectlOptions = KUBECTL_DEFAULTS;
 
 /** 1-based line and column of the first occurrence of `needle` in the fixture. */
 function lineColOf(needle: string): { line: number; column: number } {

@@ -57,13 +57,14 @@ describe('import kueue', () => {
     // At the value of the field: `borrowingLimit: "8"` → the "8".
     expect(warningAt(w, F, '"8"', 1)[0]).toMatchObject({ code: 'interop/no-counterpart', path: 'spec.resourceGroups[0].flavors[0].resources[2].borrowingLimit' });
     expect(warningAt(w, F, '"4"')[0]).toMatchObject({ code: 'interop/no-counterpart', path: 'spec.resourceGroups[0].flavors[1].resources[2].lendingLimit' });
-    expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('Cohort org'))).toBeDefined();
-    expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('ClusterQueue serving'))).toBeDefined();
+    // The code says what is lost; the text names which object it is lost on (two share a path).
+    expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('Cohort org'))?.code).toBe('interop/no-counterpart');
+    expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('ClusterQueue serving'))?.code).toBe('interop/no-counterpart');
     expect(w.find((f) => f.code === 'interop/flavors-merged' && f.message.includes('a100, h100'))).toBeDefined();
     expect(w.find((f) => f.path.endsWith('withinClusterQueue'))?.code).toBe('interop/no-counterpart');
     expect(w.find((f) => f.path.endsWith('borrowWithinCohort'))?.code).toBe('interop/no-counterpart');
-    expect(w.find((f) => f.path.endsWith('queueingStrategy') && f.message.includes('BestEffortFIFO'))).toBeDefined();
-    expect(w.find((f) => f.message.includes('WorkloadPriorityClass prod'))).toBeDefined();
+    expect(w.find((f) => f.path.endsWith('queueingStrategy') && f.message.includes('BestEffortFIFO'))?.code).toBe('interop/no-counterpart');
+    expect(w.find((f) => f.message.includes('WorkloadPriorityClass prod'))?.code).toBe('interop/no-counterpart');
     expect(w.find((f) => f.message.includes('ResourceFlavor a100'))?.code).toBe('interop/skipped-object');
     expect(w.every((f) => f.severity === 'warning' && f.line > 0)).toBe(true);
   });
@@ -114,8 +115,11 @@ describe('import koordinator', () => {
     const F = 'koordinator.yaml';
     const w = run('koordinator', F).report.findings;
     expect(w.filter((f) => f.path === 'spec.max')).toHaveLength(2);
+    expect(warningAt(w, F, '"false"', 1)[0]?.code).toBe('interop/no-counterpart');
+    // The text is the behaviour here: which foreign setting has no counterpart.
     expect(warningAt(w, F, '"false"', 1)[0]?.message).toMatch(/allow-lent-resource/);
     expect(w.find((f) => f.message.includes('shared-weight'))?.code).toBe('interop/no-counterpart');
+    // The text is the behaviour here: the finding names the resource.
     expect(w.find((f) => f.code === 'interop/unmapped-resource')?.message).toMatch(/rdma\/hca/);
   });
 

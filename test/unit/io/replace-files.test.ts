@@ -13,6 +13,7 @@ import { acquireLock, LOCK_NAME, tryLock } from '../../../src/io/file-lock.js';
 import { JOURNAL_NAME, newJournal, writeJournal } from '../../../src/io/journal.js';
 import { readForReplace, replaceFiles } from '../../../src/io/replace-files.js';
 import { policyFolder, settleFolder } from '../../../src/io/settle-folder.js';
+import { coded } from '../../helpers/codes.js';
 
 const root = mkdtempSync(join(tmpdir(), 'quotient-replace-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -51,16 +52,16 @@ describe('replaceFiles', () => {
 
   it('refuses a hard-linked file and a read-only one, before writing anything', () => {
     linkSync(join(dir, 'a.yaml'), join(dir, 'a-link.yaml'));
-    expect(() => readForReplace(join(dir, 'a.yaml'))).toThrow(/2 hard links/);
+    expect(() => readForReplace(join(dir, 'a.yaml'))).toThrow(coded('io/hard-linked'));
     chmodSync(join(dir, 'b.yaml'), 0o444);
-    expect(() => readForReplace(join(dir, 'b.yaml'))).toThrow(/read-only \(mode 0444\)/);
+    expect(() => readForReplace(join(dir, 'b.yaml'))).toThrow(coded('io/read-only'));
   });
 
   it('never overwrites a file someone else saved after it was read, and then writes none', () => {
     const a = change('a.yaml', 'a: new\n');
     const b = change('b.yaml', 'b: new\n');
     writeFileSync(join(dir, 'b.yaml'), 'b: theirs\n');
-    expect(() => replaceFiles(dir, [a, b], 'test')).toThrow(/b\.yaml was changed by someone else/);
+    expect(() => replaceFiles(dir, [a, b], 'test')).toThrow(coded('io/changed-on-disk'));
     expect([read('a.yaml'), read('b.yaml')]).toEqual(['a: old\n', 'b: theirs\n']);
     expect(ours()).toEqual([]);
   });
@@ -72,7 +73,7 @@ describe('replaceFiles', () => {
     const c = { file: readForReplace(join(dir, 'sub', 'c.yaml')), bytes: Buffer.from('c: new\n') };
     // The second file's folder is gone by write time: its temp file cannot be made.
     rmSync(join(dir, 'sub'), { recursive: true });
-    expect(() => replaceFiles(dir, [a, c], 'test')).toThrow(/cannot write the new content of .*c\.yaml.*nothing was changed/);
+    expect(() => replaceFiles(dir, [a, c], 'test')).toThrow(coded('io/cannot-write'));
     expect(read('a.yaml')).toBe('a: old\n');
     expect(ours()).toEqual([]);
   });
@@ -111,7 +112,7 @@ describe('recovery of an interrupted write', () => {
   it('stops, keeping the journal, when a file was changed after the crash', () => {
     interrupted('committed', false);
     writeFileSync(join(dir, 'a.yaml'), 'a: edited after the crash\n');
-    expect(() => settleFolder(dir)).toThrow(/was changed after the interrupted write/);
+    expect(() => settleFolder(dir)).toThrow(coded('io/journal-conflict'));
     expect(read('a.yaml')).toBe('a: edited after the crash\n');
     expect(existsSync(join(dir, JOURNAL_NAME))).toBe(true);
   });
@@ -132,6 +133,8 @@ describe('the folder lock', () => {
     const lock = acquireLock(dir, 'first');
     const second = tryLock(dir, 'second');
     expect('holder' in second ? second.holder : undefined).toMatchObject({ pid: process.pid, command: 'first' });
+    expect(() => acquireLock(dir, 'third')).toThrow(coded('io/locked'));
+    // The text is the behaviour here: the refusal names the holder (pid, host, command).
     expect(() => acquireLock(dir, 'third')).toThrow(/locked by pid \d+ on .*, first/);
     lock.release();
     expect(existsSync(join(dir, LOCK_NAME))).toBe(false);

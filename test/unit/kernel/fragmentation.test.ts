@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { KernelError } from '../../../src/kernel/kernel-error.js';
 import { createKernel } from '../../../src/kernel/create-kernel.js';
-import { kernelWorkload, nodeFragmentation, typicalShapes, WEIGHT_SCALE } from '../../../src/kernel/fragmentation.js';
+import { cpuShortfall, kernelWorkload, nodeFragmentation, shortfallGrowth, shortfallScale, typicalShapes, WEIGHT_SCALE } from '../../../src/kernel/fragmentation.js';
 import type { GangRequest, KernelSnapshot, WorkloadShape } from '../../../src/kernel/types.js';
 import { BACKENDS, node } from './kernel-builders.js';
 
@@ -42,6 +42,27 @@ describe('fragmentation measure', () => {
     expect(nodeFragmentation({ left: [1000, 300], freeCpu: 0, model: 0 }, [shape])).toBe(300);
     // A shape asking no memory fits whatever is free.
     expect(nodeFragmentation({ left: [1000, 300], freeCpu: 0, freeMem: 0, model: 0 }, [WHOLE])).toBe(300);
+  });
+
+  it("measures the cpu shortfall: the milli-GPUs a node's free cpu cannot serve at the workload's milli per millicore", () => {
+    // GPU shapes ask 1 · 1 · 1000 + 2 · 1 · 500 = 2000 milli for 1 · 4000 + 2 · 1000 = 6000
+    // millicores: 1/3 milli a millicore. The cpu-only shape weighs in W only.
+    const scale = shortfallScale([
+      { gpu: 1, cpu: 4000, weight: 1 },
+      { gpu: 1, milli: 500, cpu: 1000, weight: 2 },
+      { gpu: 0, cpu: 8000, weight: 5 },
+    ]);
+    expect(scale).toEqual({ weight: 8, milliPerCpu: 1 / 3 });
+    // 3000 milli free beside 6000 millicores: 6000 / 3 = 2000 served, 1000 short; enough cpu: 0.
+    expect(cpuShortfall(3000, 6000, 1 / 3)).toBeCloseTo(1000, 9);
+    expect(cpuShortfall(3000, 9000, 1 / 3)).toBe(0);
+    // A workload asking no cpu has no shortfall, whatever the node; cpu that is not a number gives 0.
+    expect(shortfallScale([{ gpu: 1, cpu: 0, weight: 1 }]).milliPerCpu).toBe(0);
+    expect(cpuShortfall(8000, 0, 0)).toBe(0);
+    expect(cpuShortfall(8000, Number.NaN, 0.25)).toBe(0);
+    // Growth: W · (after − before). 4000 milli, 16000 millicores at 0.25 → 0 short; the
+    // pod takes 1000 milli and 6000 millicores: 3000 − 2500 = 500 short.
+    expect(shortfallGrowth({ weight: 8, milliPerCpu: 0.25 }, 4000, 16_000, 3000, 10_000)).toBe(4000);
   });
 
   it('scales kernel weights to integers and takes the typical shapes covering 95 % of pods', () => {
@@ -107,6 +128,26 @@ describe.each(BACKENDS)('fragmentation strategy (%s kernel)', (backend) => {
     const req: GangRequest = { pods: 1, gpu: 1, cpu: 0, mem: 4000, pool: 0, strategy: 'fragmentation', strict: false, workload: [{ ...WHOLE, mem: 8000 }] };
     expect(k.place(req).pods[0]!.node).toBe(1);
     expect(k.place({ ...req, workload: [WHOLE] }).pods[0]!.node).toBe(0);
+  });
+
+  it('sends a cpu-hungry pod where cpu is left for the free GPUs, and a cpu-light one to the cpu-poor node (cpu shortfall)', () => {
+    // Typical pods: 1 GPU and 4 cores, so 0.25 milli-GPU a millicore. n0: 4 GPUs, 16 cores;
+    // n1: 4 GPUs, 40 cores. A pod of 1 GPU and 6 cores leaves a typical pod room on
+    // either (fragmentation grows 0), but on n0 3 GPUs beside 10 cores: 3000 − 2500 =
+    // 500 milli short (before: 4000 − 4000 = 0), weighed W each; on n1 none. Packing alone
+    // (and binpack) would take n0. A pod of 1 GPU and 2 cores leaves n0 3000 − 3500 < 0:
+    // no shortfall, and packing takes n0.
+    const k = createKernel(backend);
+    k.load({ nodes: [node({ gpus: 4, cpu: 16_000 }), node({ gpus: 4, cpu: 40_000 })], jobs: [] });
+    const typical: WorkloadShape = { gpu: 1, cpu: 4000, weight: 1 };
+    const req: GangRequest = { pods: 1, gpu: 1, cpu: 6000, mem: 0, pool: 0, strategy: 'fragmentation', strict: false, workload: [typical] };
+    expect(k.place(req).pods[0]!.node).toBe(1);
+    expect(k.place({ ...req, strategy: 'binpack' }).pods[0]!.node).toBe(0);
+    expect(k.place({ ...req, cpu: 2000 }).pods[0]!.node).toBe(0);
+    // A share of the same node and cpu is ranked alike.
+    expect(k.place({ ...req, milli: 500 }).pods[0]!.node).toBe(1);
+    // A workload asking no cpu sees no shortfall: packing takes n0.
+    expect(k.place({ ...req, workload: [{ ...typical, cpu: 0 }] }).pods[0]!.node).toBe(0);
   });
 
   it('ranks by packing alone with no workload: the fewest milli-GPUs left after', () => {

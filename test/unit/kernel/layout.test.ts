@@ -3,6 +3,7 @@ import { KERNEL_STATUS } from '../../../src/kernel/kernel-status.js';
 import { CRITERIA } from '../../../src/kernel/victim-order.js';
 import { LAYOUT, computeRegions, type LayoutSizes } from '../../../src/kernel/layout.js';
 import { checkMirrors, instantiateKernel } from '../../../src/kernel/wasm-module.js';
+import { coded } from '../../helpers/codes.js';
 
 const wasmGlobal = (exports: object, name: string): unknown => {
   const global = (exports as Record<string, unknown>)[name];
@@ -22,6 +23,8 @@ describe('kernel layout', () => {
     expect(() => checkMirrors(wasm as unknown as WebAssembly.Exports)).not.toThrow();
     // The check is not vacuous: one constant off is refused, naming it.
     const stale = { ...(wasm as unknown as Record<string, unknown>), CRITERION_GPUS: new WebAssembly.Global({ value: 'i32' }, 4) };
+    expect(() => checkMirrors(stale as WebAssembly.Exports)).toThrow(coded('kernel/layout-mismatch'));
+    // The text is the behaviour here: the refusal names the constant that is off.
     expect(() => checkMirrors(stale as WebAssembly.Exports)).toThrow(/CRITERION_GPUS/);
     expect(wasmGlobal(wasm, 'DEFAULT_ORDER')).toBe(CRITERIA.DEFAULT_ORDER);
   });

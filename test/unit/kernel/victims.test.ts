@@ -3,6 +3,7 @@ import { createKernel } from '../../../src/kernel/create-kernel.js';
 import { RESOURCE_CPU, RESOURCE_GPU, type KernelJob, type KernelSnapshot } from '../../../src/kernel/types.js';
 import { CRITERIA } from '../../../src/kernel/victim-order.js';
 import { BACKENDS, allCandidates, alone, gang, gpuMask, gpuRange, isMinimal, job, loaded, node, pod, snapshot } from './kernel-builders.js';
+import { kernelTwins } from '../../helpers/differential.js';
 
 /** Two jobs, each alone on a full 8-GPU node: whichever the order prefers is the victim of a 1 x 8. */
 function rivals(a: Partial<Omit<KernelJob, 'pods'>>, b: Partial<Omit<KernelJob, 'pods'>>): KernelSnapshot {
@@ -221,13 +222,11 @@ describe('wasm kernel', () => {
     const nodes = Array.from({ length: 10_000 }, (_, i) => node({ used: i % 5 === 0 ? [] : gpuRange(0, 1 + (i % 8)) }));
     const jobs = nodes.flatMap((n, i) => (n.usedMask === 0 ? [] : [job([pod(i, gpuRange(0, popcountOf(n.usedMask)))], { lostWork: i % 7 })]));
     const snap = snapshot(nodes, jobs);
-    const wasm = loaded('wasm', snap);
-    const reference = loaded('reference', snap);
-    for (const req of [gang(64, 1), gang(16, 8, { strategy: 'spread' }), gang(2100, 8)]) {
-      expect(wasm.place(req)).toEqual(reference.place(req));
-    }
+    const k = kernelTwins();
+    k.load(snap);
+    for (const req of [gang(64, 1), gang(16, 8, { strategy: 'spread' }), gang(2100, 8)]) k.ask((x) => x.place(req), 1, 'place');
     const req = gang(2100, 8);
-    expect(wasm.selectVictims(req, alone(allCandidates(snap), []))).toEqual(reference.selectVictims(req, alone(allCandidates(snap), [])));
+    k.ask((x) => x.selectVictims(req, alone(allCandidates(snap), [])), 1, 'selectVictims');
   });
 });
 

@@ -7,38 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import { located, markedPolicy } from '../../helpers/marked-policy.js';
 import type { Finding } from '../../../src/errors.js';
+import { clusterDoc, policyText, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
 const FILE = 'policy.yaml';
 
 /** A small valid policy: a tree with two children, a workspace, a cluster with one job. */
-const BASE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - name: A
-          min: { gpu: 8 }
-          selfPreemption: { highPriority: 6-9, lowPriority: 1-5, modules: [DLC] }
-        - name: B
-          min: { gpu: 8 }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec:
-  quotas: [A, B]
-  modules: [DLC, DSW]
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodes:
+const BASE = policyText(
+  quotaTreeDoc(
+    rootQuotaEntry(
+      16,
+      `        - name: A\n          min: { gpu: 8 }\n          selfPreemption: { highPriority: 6-9, lowPriority: 1-5, modules: [DLC] }\n        - name: B\n          min: { gpu: 8 }\n`,
+    ),
+  ),
+  workspaceDoc(['A', 'B'], { more: '  modules: [DLC, DSW]\n' }),
+  clusterDoc(`  nodes:
     - { name: n-0, gpus: 8, pool: p }
     - { name: n-1, gpus: 8, pool: p }
   jobs:
@@ -51,7 +33,8 @@ spec:
       resources: { gpu: 4 }
       placement:
         - { node: n-0, gpus: [0, 1, 2, 3] }
-`;
+`),
+);
 
 const { variant, load } = markedPolicy(BASE, FILE);
 
@@ -254,6 +237,7 @@ describe('loadPolicy on bad input', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]!.code).toBe('policy/unknown-field');
     expect(findings[0]!.hint).not.toBe('');
+    // The text is the behaviour here: the suggestion.
     expect(findings[0]!.hint).toContain('"reclaim"');
   });
 

@@ -38,6 +38,24 @@ const validJob = fc.record(
   },
   { requiredKeys: ['name', 'workspace', 'quota', 'module', 'priority', 'resources'] },
 );
+/** A queued job (SEMANTICS 8): the job fields, submittedAt (required) and duration; sometimes a running job's field, which it may not have. */
+const validQueued = fc.record(
+  {
+    name: fc.constantFrom('q0', 'q1'),
+    workspace: fc.constant('ws'),
+    quota: fc.constant('Root'),
+    module: fc.constantFrom('DLC', 'DSW', 'EAS'),
+    priority: fc.integer({ min: 1, max: 9 }),
+    pods: fc.integer({ min: 1, max: 4 }),
+    resources: fc.record({ gpu: fc.constantFrom(1, 8, 0.5), cpu: fc.constantFrom(4, '500m') }, { requiredKeys: ['gpu'] }),
+    idleResources: fc.constantFrom('none', 'acceptable'),
+    submittedAt: fc.constant('2026-11-20T11:00:00Z'),
+    duration: fc.constant('6h'),
+    submittedBy: fc.constant('alice'),
+    gpuModels: fc.constant(['A100']),
+  },
+  { requiredKeys: ['name', 'workspace', 'quota', 'module', 'priority', 'resources', 'submittedAt'] },
+);
 const validNode = fc.record(
   {
     name: fc.constant('n-1'),
@@ -63,6 +81,7 @@ const validSpec = fc
       nodeGroups: fc.array(validGroup, { maxLength: 2 }),
       nodes: fc.array(validNode, { maxLength: 3 }),
       jobs: fc.array(validJob, { maxLength: 4 }),
+      queue: fc.array(validQueued, { maxLength: 2 }),
     },
     { requiredKeys: [] },
   )
@@ -147,6 +166,25 @@ describe('clusterSpecFits', () => {
             { node: 'n-0', gpus: [0] },
             { node: 'n-1', gpuCount: 1 },
           ],
+        },
+      ],
+      queue: [
+        {
+          name: 'q0',
+          workspace: 'ws',
+          quota: 'Root',
+          module: 'DLC',
+          priority: 5,
+          pods: 2,
+          resources: { gpu: 1, cpu: 4, memory: '64Gi' },
+          idleResources: 'none',
+          checkpoint: { every: '30m' },
+          faultTolerance: { autoRestart: false },
+          submittedBy: 'alice',
+          maxRuntime: '24h',
+          gpuModels: ['A100'],
+          submittedAt: '2026-11-20T11:00:00Z',
+          duration: '6h',
         },
       ],
     };

@@ -7,24 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
+import { clusterDoc, policyText, quotaEntry, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: P
-      min: { gpu: 24 }
-      children:
-        - { name: A, min: { gpu: 8 }, selfPreemption: { highPriority: 6-9, lowPriority: 1-5, modules: [DLC] } }
-        - { name: B, min: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: w }
-spec: { quotas: [A, B, P] }
-`;
+const TREE = policyText(
+  quotaTreeDoc(rootQuotaEntry(24, quotaEntry('A', 8, { more: 'selfPreemption: { highPriority: 6-9, lowPriority: 1-5, modules: [DLC] }' }) + quotaEntry('B', 8), 'P')),
+  workspaceDoc(['A', 'B', 'P'], { name: 'w' }),
+);
 
 /** A snapshot of 4 nodes of 8 GPUs; `jobs` are YAML flow maps (name, quota, priority, gpus, startedAt, standing?). */
 function snapshot(standings: string, jobs: Array<{ name: string; quota: string; priority: number; gpu: number; started: string; standing?: string }>): string {
@@ -32,15 +20,8 @@ function snapshot(standings: string, jobs: Array<{ name: string; quota: string; 
     (j, i) =>
       `    - { name: ${j.name}, workspace: w, quota: ${j.quota}, module: DLC, priority: ${j.priority}, pods: 1, resources: { gpu: ${j.gpu} }, startedAt: "2026-11-23T${j.started}:00Z", placement: [ { node: n${i}, gpuCount: ${j.gpu} } ]${j.standing ? `, standing: ${j.standing}` : ''} }`,
   );
-  return `apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: live }
-spec:
-  at: 2026-11-23T12:00:00Z
-${standings ? `  standings: ${standings}\n` : ''}  nodeGroups: [ { prefix: n, count: ${Math.max(4, jobs.length)}, gpus: 8, pool: p } ]
-  jobs:
-${lines.join('\n')}
-`;
+  const body = `${standings ? `  standings: ${standings}\n` : ''}  nodeGroups: [ { prefix: n, count: ${Math.max(4, jobs.length)}, gpus: 8, pool: p } ]\n  jobs:\n${lines.join('\n')}\n`;
+  return clusterDoc(body, { name: 'live', at: '2026-11-23T12:00:00Z' });
 }
 
 function load(cluster: string) {
@@ -84,6 +65,7 @@ describe('standings: derive', () => {
       ['cluster.yaml', 11, 'spec.jobs[2]'],
       ['cluster.yaml', 13, 'spec.jobs[4]'],
     ]);
+    // The text is the behaviour here: each warning says which standing the job gets, and why.
     expect(warned[0]!.message).toMatch(/a-serve.*runs borrowing \(its priority 6 is in A's selfPreemption.highPriority 6-9/);
     expect(warned[1]!.message).toMatch(/a-debug.*does not let it borrow \(priority 2 is not in A's selfPreemption.highPriority 6-9\).*runs idle/);
     expect(warned[2]!.message).toMatch(/b-new.*B's selfPreemption.highPriority: it has no selfPreemption/);
@@ -94,7 +76,8 @@ describe('standings: derive', () => {
     const { findings, standing } = load(snapshot('derive', full));
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(standing.get('a-serve')).toBe('idle/acceptable');
-    expect(findings.find((f) => f.message.includes('a-serve'))!.message).toMatch(/quota "P" above it has no room to lend/);
+    // The text is the behaviour here: the warning says why the job runs idle.
+    expect(findings.find((f) => f.code === 'policy/derived-standing' && f.message.includes('a-serve'))!.message).toMatch(/quota "P" above it has no room to lend/);
   });
 
   it('keeps a stated standing and counts it first', () => {

@@ -32,6 +32,7 @@ describe('expected end of a running job', () => {
     const f = findings.find((x) => x.code === 'policy/conflicting-end')!;
     expect(f).toMatchObject({ file: 'cluster.yaml', severity: 'error' });
     expect(f.path).toMatch(/jobs\.1\.duration|jobs\[1\]\.duration/);
+    // The text is the behaviour here: it names both fields.
     expect(f.message).toContain('both expectedEnd and duration');
   });
 
@@ -39,6 +40,7 @@ describe('expected end of a running job', () => {
     const early = load('      duration: 1h\n'); // 10:00 + 1h = 11:00, before at 12:00
     const f = early.findings.find((x) => x.code === 'policy/ended-before-snapshot')!;
     expect(f.line).toBe(clusterText.split('\n').indexOf('      duration: 3h') + 1);
+    // The text is the behaviour here: it names the end the fields give.
     expect(f.message).toContain('2026-11-20T11:00:00.000Z');
     const time = load('      expectedEnd: 2026-11-20T11:59:00Z\n');
     expect(time.findings.map((x) => x.code)).toContain('policy/ended-before-snapshot');

@@ -8,33 +8,20 @@ import { describe, expect, it } from 'vitest';
 import { located, markedPolicy } from '../../helpers/marked-policy.js';
 import { usageByQuota } from '../../../src/model/usage-rule.js';
 import { QuotaTree } from '../../../src/model/quota-tree.js';
+import { clusterDoc, policyText, quotaEntry, quotaTreeDoc, workspaceDoc } from '../../helpers/policy-yaml.js';
 
 const FILE = 'share.yaml';
 
-const BASE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - { name: A, min: { gpu: 1 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A] }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodes: [ { name: n-0, gpus: 2, pool: p } ]
+const BASE = policyText(
+  quotaTreeDoc(quotaEntry('A', 1, { root: true })),
+  workspaceDoc(['A']),
+  clusterDoc(`  nodes: [ { name: n-0, gpus: 2, pool: p } ]
   jobs:
     - { name: s1, workspace: ws, quota: A, module: DSW, priority: 5, resources: { gpu: 0.2 }, placement: [ { node: n-0, gpus: [0] } ] }
     - { name: s2, workspace: ws, quota: A, module: DSW, priority: 5, resources: { gpu: 0.684 }, placement: [ { node: n-0, gpus: [0] } ] }
     - { name: s3, workspace: ws, quota: A, module: DSW, priority: 5, resources: { gpu: 0.116 }, placement: [ { node: n-0, gpus: [0] } ] }
-`;
+`),
+);
 
 const { variant, load } = markedPolicy(BASE, FILE);
 

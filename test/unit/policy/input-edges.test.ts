@@ -14,25 +14,14 @@ import { measureDocument } from '../../../src/policy/cst-shape.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'yaml';
+import { quotaTreeDoc, rootQuotaEntry } from '../../helpers/policy-yaml.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const load = (text: string, path = 'p.yaml') => loadPolicy([{ path, text }], { now: NOW });
 const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - name: A
-          min: { gpu: 8 }
-        - name: B
-          min: { gpu: 8 }
-`;
+const TREE = quotaTreeDoc(rootQuotaEntry(16, '        - name: A\n          min: { gpu: 8 }\n        - name: B\n          min: { gpu: 8 }\n'));
+
 const PROMISE = `apiVersion: quotient.dev/v1
 kind: Promise
 metadata: { name: a-runs }
@@ -63,6 +52,7 @@ describe('nesting deeper than the limit', () => {
     expect(findings).toHaveLength(1);
     const f = findings[0]!;
     expect(f.code).toBe('policy/too-deep');
+    // The text is the behaviour here: the finding names the limit.
     expect(f.message).toContain(String(DEFAULT_LIMITS.maxDepth));
     // Located at a collection that is past the limit: on a later line or far along the line.
     expect(f.line > 4 || f.column > DEFAULT_LIMITS.maxDepth).toBe(true);
@@ -197,6 +187,7 @@ describe('one slip in the YAML, one finding', () => {
     expect(findings).toHaveLength(1);
     const f = findings[0]!;
     expect([f.code, f.line, f.column]).toEqual(['policy/bad-indentation', 13, 9]);
+    // The text is the behaviour here: it names the key and the key it should line up with.
     expect(f.message).toContain('"min"');
     expect(f.message).toContain('"name"');
     expect(text.slice(f.start, f.end)).toBe('min');
@@ -206,6 +197,7 @@ describe('one slip in the YAML, one finding', () => {
     const text = TREE.replace('        - name: A\n          min: { gpu: 8 }\n', '        - name: A\n          min: { gpu: 8 }\n          min: { gpu: 4 }\n');
     const { findings } = load(text);
     expect(findings.map((f) => [f.code, f.line, f.column])).toEqual([['policy/duplicate-key', 12, 11]]);
+    // The text is the behaviour here: it names the key and the line of its first appearance.
     expect(findings[0]!.message).toContain('"min"');
     expect(findings[0]!.message).toContain('line 11');
     // The field path is known from the syntax tree, as a schema finding's is.
@@ -223,6 +215,7 @@ describe('one slip in the YAML, one finding', () => {
         findings.map((f) => [f.code, f.path]),
         written,
       ).toEqual([['policy/invalid-type', 'spec.quotas[0].children[0].min.gpu']]);
+      // The text is the behaviour here (a wording fix): "not finite, read as X", not "not a number".
       expect(findings[0]!.message, written).toContain(`must be a finite number; it is read as ${readAs}`);
     }
   });
@@ -237,7 +230,8 @@ describe('one slip in the YAML, one finding', () => {
 
   it('names an unclosed quote once', () => {
     const { findings } = load(TREE.replace('name: A', 'name: "A'));
-    expect(findings).toHaveLength(1);
+    expect(findings.map((f) => f.code)).toEqual(['policy/yaml-syntax']);
+    // The text is the behaviour here: of all YAML syntax errors, it says which one.
     expect(findings[0]!.message).toContain('quoted string is not closed');
   });
 });
@@ -247,6 +241,7 @@ describe('size limits', () => {
     const { docs, findings } = parseFiles([{ path: 't.yaml', text: TREE }], { ...DEFAULT_LIMITS, maxBytes: 100 });
     expect(docs).toEqual([]);
     expect(findings.map((f) => [f.code, f.file, f.line])).toEqual([['policy/too-large', 't.yaml', 1]]);
+    // The text is the behaviour here: the hint names the setting that raises the limit.
     expect(findings[0]!.hint).toContain('QUOTIENT_MAX_POLICY_BYTES');
   });
 
@@ -254,6 +249,7 @@ describe('size limits', () => {
     const jobs = Array.from({ length: 1000 }, (_, i) => `  - {name: j${i}}`).join('\n');
     const { findings } = parseFiles([{ path: 'j.yaml', text: `jobs:\n${jobs}\n` }], { ...DEFAULT_LIMITS, maxNodes: 500 });
     expect(findings.map((f) => f.code)).toEqual(['policy/too-large']);
+    // The text is the behaviour here: the limit, and the setting that raises it.
     expect(findings[0]!.message).toContain('500');
     expect(findings[0]!.hint).toContain('QUOTIENT_MAX_POLICY_NODES');
   });
@@ -263,6 +259,7 @@ describe('one mistake, one finding', () => {
   it('a misspelt required field is one unknown-field finding naming the field, not missing + unknown', () => {
     const { findings } = load(TREE.replace('        - name: A\n          min:', '        - name: A\n          mni:'));
     expect(findings.map((f) => [f.code, f.line, f.column, f.path])).toEqual([['policy/unknown-field', 11, 11, 'spec.quotas[0].children[0].mni']]);
+    // The text is the behaviour here: the suggestion.
     expect(findings[0]!.message).toContain('did you mean "min"');
   });
 
@@ -274,6 +271,7 @@ describe('one mistake, one finding', () => {
   it('an unknown field near no missing one is still reported alone, with the nearest known field', () => {
     const { findings } = load(TREE.replace('        - name: B\n', '        - name: B\n          reclam: any\n'));
     expect(findings.map((f) => f.code)).toEqual(['policy/unknown-field']);
+    // The text is the behaviour here: the nearest known field.
     expect(findings[0]!.hint).toContain('"reclaim"');
   });
 

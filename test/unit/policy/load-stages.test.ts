@@ -8,35 +8,13 @@ import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { Session } from '../../../src/engine/session.js';
 import { runStages, type StageTiming } from '../../../src/policy/stages.js';
 import { timingLines } from '../../../src/cli/timings.js';
+import { clusterDoc, jobEntry, jobsBlock, nodeGroupLine, policyText, quotaEntry, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - name: A
-          min: { gpu: 8 }
-          childPreemption: { preemptiblePriority: 1-3, modules: [DLC] }
-        - { name: B, min: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A, B] }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodeGroups: [ { prefix: n-, count: 2, gpus: 8, pool: p } ]
-  jobs:
-    - { name: a1, workspace: ws, quota: A, module: DLC, priority: 5, pods: 1, resources: { gpu: 8 } }
-`;
+const TREE = policyText(
+  quotaTreeDoc(rootQuotaEntry(16, `        - name: A\n          min: { gpu: 8 }\n          childPreemption: { preemptiblePriority: 1-3, modules: [DLC] }\n${quotaEntry('B', 8)}`)),
+  workspaceDoc(['A', 'B']),
+  clusterDoc(nodeGroupLine(2) + jobsBlock(jobEntry('a1', 'A', 5, 8))),
+);
 const SCALE = `---
 apiVersion: quotient.dev/v1
 kind: ScaleQuota

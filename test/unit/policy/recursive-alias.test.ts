@@ -36,7 +36,8 @@ describe('recursive YAML aliases', () => {
   it('refuses a quota that is its own child, at the alias, with its path and hint', () => {
     expect(refused(OWN_CHILD)).toEqual([{ code: 'policy/recursive-alias', line: 11, column: 11, path: 'spec.quotas[0].children[0]', hint: HINT }]);
     const [finding] = loadPolicy([{ path: 'p.yaml', text: OWN_CHILD }]).findings;
-    // The message names the anchor's own line (the `- &q` line), not the line its mapping starts on.
+    // The text is the behaviour here: the message names the anchor's own line (the `- &q`
+    // line), not the line its mapping starts on.
     expect(finding?.message).toContain('&q on line 7');
     expect(OWN_CHILD.slice(finding?.start, finding?.end)).toBe('*q');
   });

@@ -7,31 +7,25 @@
 import { describe, expect, it } from 'vitest';
 import { located, markedPolicy } from '../../helpers/marked-policy.js';
 import type { Finding } from '../../../src/errors.js';
+import { clusterDoc, policyDoc, policyText, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
 const FILE = 'teams.yaml';
 
-const BASE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - name: A
+const BASE = policyText(
+  quotaTreeDoc(
+    rootQuotaEntry(
+      16,
+      `        - name: A
           min: { gpu: 8 }
           allowedRoles: [admin, developer]
         - name: B
           min: { gpu: 8 }
           allowedModules: [DLC]
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec:
-  quotas: [A, B]
-  roles: [labeler]
+`,
+    ),
+  ),
+  workspaceDoc(['A', 'B'], {
+    more: `  roles: [labeler]
   members:
     - { user: ann, role: admin }
     - { user: dan, role: developer }
@@ -47,13 +41,9 @@ spec:
       resourceSpecs:
         - { name: one, gpu: 1 }
         - { name: four, gpu: 4 }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodes:
+`,
+  }),
+  clusterDoc(`  nodes:
     - { name: n-0, gpus: 8, pool: p }
     - { name: n-1, gpus: 8, pool: p }
   jobs:
@@ -65,13 +55,9 @@ spec:
       priority: 5
       pods: 1
       resources: { gpu: 4 }
----
-apiVersion: quotient.dev/v1
-kind: ScaleQuota
-metadata: { name: s }
-spec:
-  set: { A: 10, B: 6 }
-`;
+`),
+  policyDoc('ScaleQuota', 's', '  set: { A: 10, B: 6 }\n'),
+);
 
 const { variant, load } = markedPolicy(BASE, FILE);
 

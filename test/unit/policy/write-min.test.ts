@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { planScaleWrite, type ScaleWrite } from '../../../src/policy/write-min.js';
+import { coded } from '../../helpers/codes.js';
 
 const write = (values: Record<string, number>, standings: Record<string, string> = {}): ScaleWrite => ({ values: new Map(Object.entries(values)), standings: new Map(Object.entries(standings)) });
 
@@ -44,7 +45,7 @@ describe('standing edits', () => {
   });
 
   it('refuses (exit 2) when a job whose standing changes is not found, instead of skipping it', () => {
-    expect(() => planScaleWrite([{ path: 'f.yaml', text: `${CLUSTER_HEAD}    - name: a\n` }], write({}, { ghost: 'borrowing' }))).toThrow(/ghost.*not found/);
+    expect(() => planScaleWrite([{ path: 'f.yaml', text: `${CLUSTER_HEAD}    - name: a\n` }], write({}, { ghost: 'borrowing' }))).toThrow(coded('scale/cannot-apply'));
   });
 });
 
@@ -56,7 +57,7 @@ describe('min edits', () => {
 
   it('refuses a quota whose min.gpu is not written as a number', () => {
     const text = 'kind: QuotaTree\nspec:\n  quotas:\n    - name: R\n      min: {}\n';
-    expect(() => planScaleWrite([{ path: 'f.yaml', text }], write({ R: 4 }))).toThrow(/no single min\.gpu/);
+    expect(() => planScaleWrite([{ path: 'f.yaml', text }], write({ R: 4 }))).toThrow(coded('scale/cannot-apply'));
   });
 });
 

@@ -15,6 +15,7 @@ import type { InputFile } from '../../../src/policy/source-doc.js';
 import { jobSpecDoc } from '../../../src/policy/to-docs.js';
 import { InvalidRequestError } from '../../../src/pool/batch-pool.js';
 import { estimateStart } from '../../../src/simulate/start-estimate.js';
+import { coded } from '../../helpers/codes.js';
 
 const POLICIES = join(import.meta.dirname, '../../../policies');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -208,6 +209,7 @@ describe('BatchPool', () => {
       const queries = [submit(good), bad, submit({ ...good, name: 'after' })] as BatchQuery[];
       const err = await pool.answerAll('fail', files, queries, { now: NOW, batchSize: 2 }).catch((e: unknown) => e);
       expect(err, JSON.stringify(bad)).toBeInstanceOf(QuotientError);
+      // The text is the behaviour here: every failure names the query, and the field and value where there is one.
       expect((err as QuotientError).message).toContain(`query ${at} of the input`);
       return err as QuotientError;
     };
@@ -220,7 +222,9 @@ describe('BatchPool', () => {
     const fn = await failing({ request: { submit: { ...jobSpecDoc(good), name: 'f', note: () => 1 } } });
     expect(fn.code).toBe('batch/bad-query');
     expect(fn.hint).toContain('plain data');
-    await expect(pool.answerAll('fail', files, [submit(good), null as unknown as BatchQuery])).rejects.toThrow('query 1 of the input is not { request }');
+    const notQuery = await pool.answerAll('fail', files, [submit(good), null as unknown as BatchQuery]).catch((e: unknown) => e);
+    expect(notQuery).toMatchObject({ code: 'batch/bad-query' });
+    expect((notQuery as QuotientError).message).toContain('query 1 of the input');
   });
 
   it('names the first failing query in input order when several batches fail', async () => {
@@ -244,6 +248,8 @@ describe('BatchPool', () => {
     [{ backend: 'gpu' as 'wasm' }, "backend must be 'wasm' or 'reference'"],
     [{ answerMemo: 'yes' as unknown as boolean }, 'answerMemo must be true or false'],
   ])('rejects bad options %o', (options, message) => {
+    expect(() => new BatchPool(options)).toThrow(coded('batch/bad-option'));
+    // The text is the behaviour here: an option error names the option and the rule (as Piscina's do).
     expect(() => new BatchPool(options)).toThrow(message);
   });
 
@@ -265,6 +271,6 @@ describe('BatchPool', () => {
     expect(await p.answerAll('close', files, queries, { now: NOW })).toHaveLength(5);
     await p.close();
     await p.close();
-    await expect(p.answerAll('close', files, queries)).rejects.toThrow('closed');
+    await expect(p.answerAll('close', files, queries)).rejects.toThrow(coded('batch/closed'));
   });
 });

@@ -7,35 +7,26 @@
 import { describe, expect, it } from 'vitest';
 import type { EligibilityTable } from '../../../src/rules/eligibility-table.js';
 import { openSession } from '../../helpers/session.js';
+import { policyText, quotaEntry, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 
-const POLICY = `
-apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 64 }
-      children:
-        - name: A
+const POLICY = `\n${policyText(
+  quotaTreeDoc(
+    rootQuotaEntry(
+      64,
+      `        - name: A
           min: { gpu: 8 }
           selfPreemption: { highPriority: 6-9, lowPriority: 1-3, modules: [DLC] }
-        - { name: B, min: { gpu: 8 }, reclaim: never }
-        - { name: C, min: { gpu: 8 }, reclaim: never }
-        - name: E
+${quotaEntry('B', 8, { more: 'reclaim: never' })}${quotaEntry('C', 8, { more: 'reclaim: never' })}        - name: E
           min: { gpu: 8 }
           reclaim: never
           childPreemption: { preemptiblePriority: 1-3, modules: [DLC] }
           children:
             - { name: E1, min: { gpu: 8 }, reclaim: never }
-        - { name: L, min: { gpu: 8 }, reclaim: lower-priority }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws }
-spec: { quotas: [A, B, C, E, E1, L] }
-`;
+${quotaEntry('L', 8, { more: 'reclaim: lower-priority' })}`,
+    ),
+  ),
+  workspaceDoc(['A', 'B', 'C', 'E', 'E1', 'L']),
+)}`;
 
 describe('eligibility table sharing', () => {
   const session = openSession(POLICY);

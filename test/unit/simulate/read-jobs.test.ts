@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 import { readBundles } from '../../../src/policy/read-files.js';
-import { parsePrice, readJobs } from '../../../src/simulate/read-jobs.js';
+import { readPrice } from '../../../src/policy/number-text.js';
+import { readJobs } from '../../../src/simulate/read-jobs.js';
 
 const policy = loadPolicy(readBundles(['policies/spot-market'])[0]!.files, { now: 0 }).policy!;
 const instanceTypes = new Map(policy.spotMarkets![0]!.instanceTypes.map((t) => [t.name, { pool: t.pool }]));
@@ -34,12 +35,14 @@ describe('readJobs', () => {
       [3, 'duration', 'trace/bad-value'],
       [3, 'quota', 'trace/bad-value'],
       [3, 'idleResources', 'trace/bad-value'],
-      [3, 'priority', 'trace/bad-value'],
+      // Past the field's maximum (priority 12 > 9, gpu 64 > 32) is out of range; not a value of the form (pods 0), a bad value.
+      [3, 'priority', 'trace/out-of-range'],
       [3, 'pods', 'trace/bad-value'],
-      [3, 'gpu', 'trace/bad-value'],
+      [3, 'gpu', 'trace/out-of-range'],
       [3, 'checkpoint', 'trace/bad-value'],
       [3, 'autoRestart', 'trace/bad-value'],
     ]);
+    // The text is the behaviour here: the finding shows the cell's field and value.
     expect(w.rejected[0]!.message).toContain('submit = "soon"');
   });
 
@@ -65,10 +68,10 @@ describe('readJobs', () => {
   });
 
   it('converts a per-minute bid to per hour', () => {
-    expect(parsePrice('0.2/min')).toBeCloseTo(12);
-    expect(parsePrice('12/h')).toBe(12);
-    expect(parsePrice(12.5)).toBe(12.5);
-    expect(parsePrice('cheap')).toBeUndefined();
+    expect(readPrice('0.2/min', true)).toBeCloseTo(12);
+    expect(readPrice('12/h', true)).toBe(12);
+    expect(readPrice(12.5, true)).toBe(12.5);
+    expect(readPrice('cheap', true)).toMatchObject({ pastLimit: false });
   });
 
   it('stops at the first bad row with --strict', () => {
@@ -92,14 +95,17 @@ describe('readJobs', () => {
   it('points a bad value at its cell: line and 1-based column, a quoted cell with commas being one cell', () => {
     const head = 'name,submit,duration,quota,gpu';
     // Row 3: the quoted name holds a comma, so "soon" (the 3rd field) starts at column 14, not 1 and not 18.
-    // Row 5: a quoted name spans lines 4-5, so its bad gpu sits on line 5; row 6 is one field short (a row finding).
+    // Row 5: a quoted name spans lines 4-5 (and is refused for its line break, at its cell), so its bad gpu sits on
+    // line 5; row 6 is one field short (a row finding).
     const text = `${head}\nok,0,1h,TeamA,8\n"job, one",0,soon,TeamA,8\n"two\nlines",0,1h, TeamA ,x\nshort,0\n`;
     const { w } = findings(text);
     expect(w.rejected.map((f) => [f.line, f.column, f.path, f.code])).toEqual([
       [3, 14, 'duration', 'trace/bad-value'],
+      [4, 1, 'name', 'trace/control-character'],
       [5, 21, 'gpu', 'trace/bad-value'],
       [6, 1, '', 'trace/bad-csv'],
     ]);
+    // The text is the behaviour here: the finding shows the cell's field and value.
     expect(w.rejected[0]!.message).toContain('duration = "soon"');
     // A header cell that names no field is located the same way (after a comment line and a BOM).
     const header = readJobs('jobs.csv', `\uFEFF# jobs\nname,"submit",gpus,duration,quota\n`, ctx).rejected;
@@ -126,6 +132,7 @@ describe('readJobs', () => {
       [5, '', 'trace/bad-csv'],
       [6, 'submit', 'trace/bad-value'],
     ]);
+    // The text is the behaviour here: the finding counts the row's fields and the header's columns.
     expect(w.rejected[0]!.message).toBe('the row has 3 field(s), the header 5 column(s)');
     // --strict stops at the first bad row by line, a parser one included.
     expect(findings(`${head}\na,0,1h,TeamA,8\noops,2h\nd,zz,1h,TeamA,8\n`, 'jobs.csv', true).got).toEqual([[3, '', 'trace/bad-csv']]);

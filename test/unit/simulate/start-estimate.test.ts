@@ -9,6 +9,8 @@ import type { InputFile } from '../../../src/policy/source-doc.js';
 import { readBundles } from '../../../src/policy/read-files.js';
 import { canEstimate } from '../../../src/engine/estimate.js';
 import { estimateStart } from '../../../src/simulate/start-estimate.js';
+import { spotClusterYaml } from '../../helpers/spot-example.js';
+import { policyDoc, policyText } from '../../helpers/policy-yaml.js';
 
 function open(files: InputFile[]): Session {
   const { session, findings } = Session.open(files, { backend: 'wasm', now: 0 });
@@ -59,26 +61,61 @@ describe('start estimates', () => {
     const quotas = { path: 'quotas.yaml', text: readFileSync('policies/spot-market/quotas.yaml', 'utf8') };
     const cluster = {
       path: 'cluster.yaml',
-      text: `apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T00:00:00Z
-  nodeGroups:
-    - { prefix: lj-, count: 4, gpus: 8, pool: lingjun-pool }
-  jobs:
-    - { name: a-hi, workspace: team-a, quota: TeamA, module: DLC, priority: 8, resources: { gpu: 8 }, expectedEnd: 2026-11-20T01:00:00Z, placement: [{ node: lj-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }
-    - { name: a-lo, workspace: team-a, quota: TeamA, module: DLC, priority: 2, resources: { gpu: 8 }, placement: [{ node: lj-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }
-    - { name: b-hi, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 } }
----
-apiVersion: quotient.dev/v1
-kind: WhatIf
-metadata: { name: urgent }
-spec:
-  submit: { name: urgent, workspace: team-a, quota: TeamA, module: DLC, priority: 8, pods: 2, resources: { gpu: 8 } }
-`,
+      text: policyText(
+        spotClusterYaml([
+          '{ name: a-hi, workspace: team-a, quota: TeamA, module: DLC, priority: 8, resources: { gpu: 8 }, expectedEnd: 2026-11-20T01:00:00Z, placement: [{ node: lj-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }',
+          '{ name: a-lo, workspace: team-a, quota: TeamA, module: DLC, priority: 2, resources: { gpu: 8 }, placement: [{ node: lj-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }',
+          '{ name: b-hi, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 } }',
+        ]),
+        policyDoc('WhatIf', 'urgent', '  submit: { name: urgent, workspace: team-a, quota: TeamA, module: DLC, priority: 8, pods: 2, resources: { gpu: 8 } }\n'),
+      ),
     };
     const e = (await estimates(open([quotas, cluster]))).get('urgent')!;
     expect(e).toMatchObject({ start: '2026-11-20T01:00:00.000Z', inHours: 1, queueStrategy: 'intelligent', standing: 'in-quota', victims: ['a-lo'], withoutExpectedEnd: ['a-lo', 'b-hi'] });
+  });
+
+  it("replays the snapshot's queue forward: the jobs ahead start first when they can (policies/queued-jobs, by hand)", async () => {
+    // At 12:00 a-serve (TeamA, 8 GPUs, no end) and b-train (TeamB, 8 GPUs, ends 13:00) run;
+    // b-sweep (TeamB, 16 GPUs, 2 h, since 11:00) and a-eval (TeamA, 8 GPUs, 1 h, since 11:30) wait.
+    //   team-b-behind-sweep (TeamB, 8): held by b-sweep. 12:00 a-eval starts; 13:00 b-train
+    //     and a-eval end, b-sweep starts (TeamB 16 of 16); 15:00 it ends: starts then, in 3 h.
+    //   team-a-after-eval (TeamA, 8): a-eval (ahead) starts at 12:00, TeamA 16 of 16; 13:00
+    //     a-eval ends: starts then, in 1 h.
+    // Each estimate's queue position is the answer's (2 for both).
+    const session = open(readBundles(['policies/queued-jobs'])[0]!.files);
+    const behind = session.policy.whatIfs.find((w) => w.name === 'team-b-behind-sweep')!;
+    const after = session.policy.whatIfs.find((w) => w.name === 'team-a-after-eval')!;
+    const e1 = await estimateStart(session.policy, behind.submit, { backend: 'wasm' });
+    const e2 = await estimateStart(session.policy, after.submit, { backend: 'wasm' });
+    expect(e1).toMatchObject({ start: '2026-11-20T15:00:00.000Z', inHours: 3, queuePosition: 2, queueStrategy: 'fifo', standing: 'in-quota', victims: [] });
+    expect(e2).toMatchObject({ start: '2026-11-20T13:00:00.000Z', inHours: 1, queuePosition: 2, standing: 'in-quota' });
+    expect(e1.assumptions.join(' ')).toContain('2 queued job(s) wait at the snapshot time, 1 of them ahead of this one');
+    const answer = await session.answerJob(behind.name, behind.submit);
+    expect(answer.queue?.position).toBe(e1.queuePosition);
+    // Without the queue, the same job is admitted now: the queue is what it waits for.
+    const bare = readBundles(['policies/queued-jobs'])[0]!.files.map((f) => (f.path.endsWith('cluster.yaml') ? { ...f, text: f.text.slice(0, f.text.indexOf('  queue:')) } : f));
+    const noQueue = open(bare);
+    expect((await noQueue.answerJob(behind.name, behind.submit)).decision).toBe('admit');
+  });
+
+  it('puts a queued job submitted at the snapshot time before the asked job, whatever the names (SEMANTICS 8: it was submitted first)', async () => {
+    // z-tie (TeamB, p5, 16 GPUs, submitted at 12:00, no duration) heads TeamB's fifo queue
+    // before a-first (p5, submitted at 12:00 too; "a-first" sorts before "z-tie"). z-tie
+    // cannot run until b-train ends at 13:00 (TeamB 8 + 16 over 16), then runs on: a-first,
+    // held behind it, never starts. Were the name the tie-break, a-first would start at 12:00.
+    const files = readBundles(['policies/queued-jobs'])[0]!.files.map((f) =>
+      f.path.endsWith('cluster.yaml')
+        ? {
+            ...f,
+            text: `${f.text.slice(0, f.text.indexOf('  queue:'))}  queue:\n    - { name: z-tie, workspace: team-b, quota: TeamB, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, submittedAt: 2026-11-20T12:00:00Z }\n`,
+          }
+        : f,
+    );
+    const session = open(files);
+    const job = { ...session.policy.whatIfs[0]!.submit, name: 'a-first' };
+    const answer = await session.answerJob('tie', job);
+    expect(answer).toMatchObject({ decision: 'wait', queue: { position: 2, heldBy: { job: 'z-tie' } } });
+    const e = await estimateStart(session.policy, job, { backend: 'wasm' });
+    expect(e).toMatchObject({ start: null, queuePosition: 2 });
   });
 });

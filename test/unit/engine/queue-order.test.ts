@@ -1,7 +1,7 @@
 /** SEMANTICS 8: the order each strategy tries a queue in, and which failures block. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_QUEUE_PARAMETERS, type QueueStrategy } from '../../../src/model/policy.js';
-import { JobQueue, type QueueEntry } from '../../../src/simulate/job-queue.js';
+import { JobQueue, type QueueEntry } from '../../../src/engine/queue-order.js';
 
 const H = 3_600_000;
 type E = QueueEntry & { name: string };

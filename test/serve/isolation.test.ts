@@ -1,0 +1,162 @@
+/**
+ * Isolation (SEMANTICS 10, docs/serve.md "Isolation"): no response to user U contains the
+ * name of a job U may not see. A property over generated policies (src/testing) split
+ * among workspaces with members, admins, a guest and a stranger: every listing, the
+ * status, what-if answers and explanations are asked as each user through the engine
+ * threads' own handler (engine-handler.ts, in this process), and the hidden names are
+ * worked out here from the rule itself, not from the engine's Viewer. Then the same over
+ * HTTP for the shipped team-isolation policy.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scenarioArbitrary, scenarioYaml, type Doc, type Scenario } from '../../src/testing/index.js';
+import { handleRequest, openVersion } from '../../src/serve/engine-handler.js';
+import type { Caller, EngineRequest } from '../../src/serve/engine-messages.js';
+import { serve, type TestServer } from './serve-helpers.js';
+
+const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 60);
+
+interface Split {
+  yaml: string;
+  /** Job name → workspace and quota. */
+  jobs: Array<{ name: string; workspace: string; quota: string }>;
+  /** Quota → parent. */
+  parent: Map<string, string | null>;
+  /** User → member of / admin of. */
+  users: Map<string, { member: string[]; admin: string[] }>;
+  /** Workspace → quotas. */
+  quotas: Map<string, string[]>;
+  names: string[];
+}
+
+/** The scenario with its quotas split among `w` workspaces, members and admins in each, and jobs renamed `zqNq` (no name inside another). */
+function split(s: Scenario, w: number): Split {
+  const docs = structuredClone<Doc[]>(s.docs);
+  const tree = docs.find((d) => d.kind === 'QuotaTree')!;
+  const parent = new Map<string, string | null>();
+  const walk = (q: Doc, p: string | null): void => {
+    parent.set(q.name as string, p);
+    for (const c of (q.children as Doc[] | undefined) ?? []) walk(c, q.name as string);
+  };
+  for (const q of (tree.spec as { quotas: Doc[] }).quotas) walk(q, null);
+  const quotaNames = [...parent.keys()];
+  const n = Math.min(w, quotaNames.length);
+  const wsOf = new Map(quotaNames.map((q, i) => [q, `ws-${i % n}`]));
+  const quotas = new Map<string, string[]>();
+  for (const [q, ws] of wsOf) quotas.set(ws, [...(quotas.get(ws) ?? []), q]);
+  const users = new Map<string, { member: string[]; admin: string[] }>();
+  const workspaces: Doc[] = [...quotas.entries()].map(([ws, qs], k) => {
+    users.set(`u-${k}`, { member: [ws], admin: [] });
+    users.set(`a-${k}`, { member: [ws], admin: [ws] });
+    if (k === 0) users.set('g-0', { member: [ws], admin: [] });
+    return {
+      apiVersion: 'quotient.dev/v1',
+      kind: 'Workspace',
+      metadata: { name: ws },
+      spec: {
+        quotas: qs,
+        members: [
+          { user: `u-${k}`, role: 'developer' },
+          { user: `a-${k}`, role: 'admin' },
+        ],
+        ...(k === 0 ? { guests: [{ user: 'g-0', role: 'developer' }] } : {}),
+      },
+    };
+  });
+  users.set('stranger', { member: [], admin: [] });
+  const cluster = docs.find((d) => d.kind === 'Cluster')!;
+  const jobs = ((cluster.spec as { jobs: Doc[] }).jobs ?? []).map((j, i) => {
+    const named = { name: `zq${i}q`, workspace: wsOf.get(j.quota as string)!, quota: j.quota as string };
+    j.name = named.name;
+    j.workspace = named.workspace;
+    return named;
+  });
+  const whatIf = docs.find((d) => d.kind === 'WhatIf')!;
+  const submit = (whatIf.spec as { submit: Doc }).submit;
+  submit.workspace = wsOf.get(submit.quota as string)!;
+  const out = [...docs.filter((d) => d.kind !== 'Workspace'), ...workspaces];
+  return { yaml: scenarioYaml({ docs: out, query: s.query }), jobs, parent, users, quotas, names: jobs.map((j) => j.name) };
+}
+
+/** SEMANTICS 10, written out: a member or guest sees their workspaces' jobs; an admin also every job on their workspaces' quotas and below. */
+function sees(sp: Split, user: string, job: { workspace: string; quota: string }): boolean {
+  const u = sp.users.get(user)!;
+  if (u.member.includes(job.workspace)) return true;
+  const roots = new Set(u.admin.flatMap((ws) => sp.quotas.get(ws) ?? []));
+  for (let q: string | null | undefined = job.quota; q; q = sp.parent.get(q)) if (roots.has(q)) return true;
+  return false;
+}
+
+describe('isolation', () => {
+  it('never names to a user a job that user may not see, in any response (generated policies)', async () => {
+    let checked = 0;
+    let hiddenExplained = 0;
+    let visibleExplained = 0;
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary({ maxQuotas: 6, maxJobs: 14 }), fc.integer({ min: 2, max: 3 }), async (scenario, w) => {
+        const sp = split(scenario, w);
+        const { loaded, message } = openVersion({ files: [{ path: 'case.yaml', text: sp.yaml }], label: 'case', version: 'v', backend: 'reference', now: Date.parse('2026-11-20T12:00:00Z') });
+        expect(message.ok, JSON.stringify(message)).toBe(true);
+        let id = 0;
+        for (const user of sp.users.keys()) {
+          const caller: Caller = { view: user, user, admin: false };
+          const hidden = sp.jobs.filter((j) => !sees(sp, user, j));
+          const visible = sp.jobs.filter((j) => sees(sp, user, j));
+          const asks: Array<EngineRequest> = [
+            { id: ++id, caller, op: 'quotas' },
+            { id: ++id, caller, op: 'nodes' },
+            { id: ++id, caller, op: 'jobs', mine: false },
+            { id: ++id, caller, op: 'jobs', mine: true },
+            { id: ++id, caller, op: 'status', lastLoad: { findings: [], jobs: [] } },
+            { id: ++id, caller, op: 'whatif', body: { query: 'q' } },
+            { id: ++id, caller, op: 'whatif', body: { submit: (JSON.parse(JSON.stringify(scenario.docs.find((d) => d.kind === 'WhatIf')!.spec)) as { submit: Doc }).submit } },
+            ...[...hidden.slice(0, 3), ...visible.slice(0, 3)].map((j): EngineRequest => ({ id: ++id, caller, op: 'explain', job: j.name })),
+          ];
+          let text = '';
+          for (const req of asks) {
+            const reply = await handleRequest(loaded!, req);
+            expect('error' in reply ? reply.error : '').toBe('');
+            if ('error' in reply) continue;
+            text += reply.text;
+            if (req.op === 'explain') {
+              const isHidden = hidden.some((j) => j.name === req.job);
+              expect(reply.status).toBe(isHidden ? 404 : 200);
+              if (isHidden) hiddenExplained++;
+              else visibleExplained++;
+            }
+            if (req.op === 'whatif' && reply.status === 200) answered++;
+          }
+          for (const j of hidden) expect(text.includes(j.name), `${user} read ${j.name}\n${sp.yaml}`).toBe(false);
+          // Positive control: the listing names every job the user may see.
+          for (const j of visible) expect(text.includes(j.name)).toBe(true);
+          if (hidden.length > 0) checked++;
+        }
+      }),
+      { numRuns: RUNS, seed: Number(process.env.QUOTIENT_SEED ?? 20) },
+    );
+    // The check must have had hidden jobs to hide, explanations of both kinds and answers to read.
+    expect(checked).toBeGreaterThan(RUNS);
+    expect(hiddenExplained).toBeGreaterThan(RUNS / 2);
+    expect(visibleExplained).toBeGreaterThan(RUNS / 2);
+    expect(answered).toBeGreaterThan(RUNS);
+  });
+});
+
+describe('isolation over HTTP (policies/team-isolation)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await serve(['policies/team-isolation']);
+  });
+
+  it("never names team B's jobs to carol (team C), anywhere", async () => {
+    const jobs = (await (await s.get('/v1/jobs', 'alice')).json()) as { running: Array<{ job: string; workspace: string }> };
+    const teamB = jobs.running.filter((j) => j.workspace === 'workspace-b').map((j) => j.job);
+    expect(teamB.length).toBeGreaterThan(0);
+    let text = '';
+    for (const path of ['/v1/quotas', '/v1/nodes', '/v1/jobs', '/v1/jobs?mine=true', '/v1/status', ...teamB.map((n) => `/v1/jobs/${n}/explain`)]) text += await (await s.get(path, 'carol')).text();
+    for (const q of ['team-a-service', 'bob-in-workspace-c', 'operator-on-quota1-1']) text += await (await s.post('/v1/whatif', { query: q }, 'carol')).text();
+    for (const name of teamB) expect(text).not.toContain(name);
+    expect(text).toContain('(hidden: workspace-b)');
+  });
+});
