@@ -19,7 +19,10 @@
  * first by name wins. Every criterion is monotone — adding a victim never makes a set
  * better on any of them — which is what lets the exact search prune.
  */
-import type { KernelJob } from './types.js';
+import type { KernelJob, VictimOrder } from './types.js';
+
+// The types live in types.ts, which every kernel module reads (so types.ts imports nothing of ours).
+export type { CriterionId, VictimOrder } from './types.js';
 
 /** Criterion ids and the order encoding, as the wasm exports them (checked at load). */
 export const CRITERIA = {
@@ -37,12 +40,6 @@ export const CRITERIA = {
   /** Branch-and-bound nodes one alternative may visit before it settles for its best so far. */
   SEARCH_BUDGET: 4096,
 } as const;
-
-/** A criterion's id, 1..5. */
-export type CriterionId = 1 | 2 | 3 | 4 | 5;
-
-/** An order of the five criteria, first-deciding first. */
-export type VictimOrder = readonly CriterionId[];
 
 /** SEMANTICS 5.3's own order. */
 export const DEFAULT_VICTIM_ORDER: VictimOrder = [1, 2, 3, 4, 5];
