@@ -20,11 +20,22 @@ export function renderScale(a: ScaleAnswer & { policy?: string }, width = termin
     );
   }
   const arrow = (x: { before: number; after: number }) => (x.before === x.after ? String(x.after) : `${x.before} → ${x.after}`);
+  // A `max` column only when some quota has a ceiling (SEMANTICS 3): tables without one read as before.
+  const ceilings = a.quotas.some((e) => e.max !== undefined);
   const quotaRows = a.quotas.map((e) => {
     const g = e.largestGang;
-    return [e.quota, e.workspaces.join(', ') || '-', arrow(e.min), arrow(e.used), arrow(e.room), e.roomWithReclaim, g.gpus === 0 ? 'none' : `${g.gpus} GPUs (${g.pods} × ${g.gpuPerPod})`];
+    return [
+      e.quota,
+      e.workspaces.join(', ') || '-',
+      arrow(e.min),
+      ...(ceilings ? [e.max ?? '-'] : []),
+      arrow(e.used),
+      arrow(e.room),
+      e.roomWithReclaim,
+      g.gpus === 0 ? 'none' : `${g.gpus} GPUs (${g.pods} × ${g.gpuPerPod})`,
+    ];
   });
-  lines.push(fitTable(['quota', 'workspaces', 'min', 'used', 'room in quota', 'with reclaim', 'largest gang now'], quotaRows, width));
+  lines.push(fitTable(['quota', 'workspaces', 'min', ...(ceilings ? ['max'] : []), 'used', 'room in quota', 'with reclaim', 'largest gang now'], quotaRows, width));
   lines.push(display`  why:`);
   for (const r of [...a.reasons.map((x) => x.message), ...a.changes.map((c) => `${c.job}: ${c.reason}`)]) lines.push(display`    - ${r}`);
   return joinDisplay(lines);

@@ -1,18 +1,19 @@
 /**
  * Everything one answer needs about its submission, computed once (SEMANTICS 3 and 5.2):
- * the job's quota and pool, its gang as a kernel request, its total request, whether it
- * may borrow, and for each way it could run on quota (`in-quota`, `borrowing`) what that
- * way would overrun now and what it overruns even on an empty cluster. whatif.ts, the
- * preemption problem and the reasons all read it; none recomputes it.
+ * the job's quota and pool, its gang as a kernel request, its total request, the rule
+ * that lets it borrow (if any), and for each way it could run on quota (`in-quota`,
+ * `borrowing`) what that way would overrun now — guarantees and ceilings — and what it
+ * overruns even on an empty cluster. whatif.ts, the preemption problem and the reasons
+ * all read it; none recomputes it.
  */
 import type { GangRequest } from '../kernel/types.js';
 import type { JobSpec, Pool, Quota } from '../model/policy.js';
-import { inRange } from '../model/priority.js';
 import type { ResourceName } from '../model/resources.js';
+import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTables } from '../rules/eligibility-table.js';
 import { gangRequest } from './gang.js';
 import type { Snapshot } from './snapshot.js';
-import { bindingOverruns, neverFits, overruns, totalRequest, type Overrun } from './usage.js';
+import { bindingOverruns, ceilingOverruns, ceilingUsage, hasCeilings, neverFits, overruns, totalRequest, zeroUsage, type Overrun } from './usage.js';
 import type { Viewer } from './visibility.js';
 
 /** What the engine needs to answer: the snapshot (with its loaded kernel) and the rules' tables. */
@@ -30,8 +31,17 @@ export interface Way {
   over: Overrun[];
   /** The overruns victims must relieve: `over` without those a lower one implies (usage.ts). */
   binding: Overrun[];
-  /** Overruns even with nothing running: no victim set can ever open this way. */
+  /**
+   * Overruns even with nothing running — a guarantee or a ceiling the job alone exceeds:
+   * no victim set can ever open this way.
+   */
   never: Overrun[];
+  /**
+   * The ceilings (SEMANTICS 3, `max`) this way overruns now, from the job's quota up, its
+   * own quota's included in both ways. Victims are never chosen to relieve them (a
+   * ceiling never makes a running job a victim): they only close the way (whatif.ts).
+   */
+  ceilings: Overrun[];
 }
 
 /** One submission's context. */
@@ -45,7 +55,9 @@ export interface AnswerContext extends EngineContext {
   poolIdx: number;
   req: GangRequest;
   need: Record<ResourceName, number>;
-  /** SEMANTICS 5.2: a non-root quota with selfPreemption whose highPriority holds the job's priority. */
+  /** SEMANTICS 5.2: the rule that lets the job run borrowing (`<Q>/borrowing`, rules/borrowing-table.ts), or undefined. */
+  borrowRule: CompiledRule | undefined;
+  /** True when `borrowRule` is set. */
   mayBorrow: boolean;
   inQuota: Way;
   /** Present when `mayBorrow`. */
@@ -60,8 +72,8 @@ export function answerContext(engine: EngineContext, query: string, job: JobSpec
   const pool = snap.poolOf(job.quota);
   const poolIdx = snap.poolIndexOf(job.quota);
   const need = totalRequest(job);
-  const sp = quota.selfPreemption;
-  const mayBorrow = quota.parent !== null && sp !== undefined && inRange(sp.highPriority, job.priority);
+  const borrowRule = engine.tables.borrowing.ruleFor(q, job.priority);
+  const mayBorrow = borrowRule !== undefined;
   const way = (standing: Way['standing']): Way => wayOf(snap, q, need, standing);
   // An explicit literal: one hidden class for every context (a spread makes the shape vary).
   const ctx: AnswerContext = {
@@ -76,6 +88,7 @@ export function answerContext(engine: EngineContext, query: string, job: JobSpec
     poolIdx,
     req: gangRequest(job, poolIdx, pool, snap.modelsOf(job)),
     need,
+    borrowRule,
     mayBorrow,
     inQuota: way('in-quota'),
     borrowing: mayBorrow ? way('borrowing') : undefined,
@@ -85,8 +98,13 @@ export function answerContext(engine: EngineContext, query: string, job: JobSpec
 
 /** What running `need` on quota `q` as `standing` would overrun, now and on an empty cluster. */
 export function wayOf(snap: Snapshot, q: number, need: Record<ResourceName, number>, standing: Way['standing']): Way {
-  const over = overruns(snap.tree, snap.usage, q, need, standing);
-  return { standing, over, binding: bindingOverruns(over), never: neverFits(snap.tree, q, need, standing) };
+  const tree = snap.tree;
+  const over = overruns(tree, snap.usage, q, need, standing);
+  const never = neverFits(tree, q, need, standing);
+  // A policy without `max` reads no ceiling usage at all.
+  if (!hasCeilings(tree)) return { standing, over, binding: bindingOverruns(over), never, ceilings: [] };
+  const alone = ceilingOverruns(tree, zeroUsage(tree), q, need);
+  return { standing, over, binding: bindingOverruns(over), never: alone.length ? [...never, ...alone] : never, ceilings: ceilingOverruns(tree, ceilingUsage(snap), q, need) };
 }
 
 /** The ways the job could run on quota: in quota, then borrowing when it may. */

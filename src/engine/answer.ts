@@ -103,6 +103,8 @@ const VICTIM_CODE: Record<CompiledRule['kind'], ReasonCode> = {
   'reclaim-borrowed': 'victim/reclaim-borrowed',
   self: 'victim/self-preemption',
   child: 'victim/child-preemption',
+  // Who may run borrowing (SEMANTICS 5.2) makes no victim; here for the record's completeness.
+  borrow: 'borrow/allowed',
 };
 
 /** The kernel's pod placements as the answer names them: node names, GPU indices, and a sharing pod's share. */

@@ -9,8 +9,9 @@
  *      empty (GPUs per node, and cpu and memory where nodes state them);
  *   3. no quota standing would ever take it: in quota it asks more than some quota on
  *      its path guarantees at all, it may not borrow (SEMANTICS 5.2) or borrowing asks
- *      more than an ancestor guarantees at all, and `idleResources: none` keeps it off
- *      idle capacity.
+ *      more than an ancestor guarantees at all — or it alone asks more than some quota's
+ *      `max` on its path (SEMANTICS 3: a ceiling binds both standings) — and
+ *      `idleResources: none` keeps it off idle capacity.
  */
 import type { GangRequest } from '../kernel/types.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
@@ -27,6 +28,9 @@ export function neverRuns(ctx: AnswerContext): Reason[] | undefined {
     return [because('placement/never-fits-pool', `no placement of ${job.pods} pod(s) × ${job.resources.gpu} GPU could ever fit pool "${pool.name}", even with every node empty: ${poolTooSmall}`)];
   if (job.idleResources !== 'none' || ctx.inQuota.never.length === 0) return undefined;
   if (ctx.borrowing && ctx.borrowing.never.length === 0) return undefined;
+  // A ceiling the job alone exceeds closes both standings: it is the reason, whatever the guarantees say.
+  const ceilings = ctx.inQuota.never.filter((o) => o.kind === 'max');
+  if (ceilings.length > 0) return ceilings.map((o) => because('quota/never-fits-max', `${describeNeverFits(ctx.snapshot, o)}; and the job may not run idle`));
   return ctx.inQuota.never.map((o) => because('quota/never-fits', `${describeNeverFits(ctx.snapshot, o)}; and the job may neither borrow nor run idle`));
 }
 

@@ -6,9 +6,9 @@
  * (verify/optimal-victims.ts) solves the same problems.
  */
 import type { Candidate, GangRequest, QuotaConstraint } from '../kernel/types.js';
-import { CRITERIA, type CriterionId, type VictimOrder } from '../kernel/victim-order.js';
+import type { VictimOrder } from '../kernel/victim-order.js';
 import type { JobSpec, Pool } from '../model/policy.js';
-import type { VictimCriterion } from '../model/victim-order.js';
+import { victimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTable, EligibilityTables } from '../rules/eligibility-table.js';
 import { answerContext, wayOf, type AnswerContext, type Way } from './answer-context.js';
@@ -29,18 +29,9 @@ export interface PreemptionProblem {
   order: VictimOrder;
 }
 
-/** The policy's criterion names to the kernel's numbers (one entry per name: the compiler checks it). */
-const CRITERION_ID: Readonly<Record<VictimCriterion, CriterionId>> = {
-  priority: CRITERIA.CRITERION_PRIORITY,
-  'lost-work': CRITERIA.CRITERION_LOST_WORK,
-  gpus: CRITERIA.CRITERION_GPUS,
-  count: CRITERIA.CRITERION_COUNT,
-  recency: CRITERIA.CRITERION_RECENCY,
-};
-
-/** A pool's victimOrder in the kernel's numbers. */
+/** A pool's victimOrder in the kernel's numbers (the criteria table's ids, model/victim-order.ts). */
 export function kernelOrder(pool: Pool): VictimOrder {
-  return pool.victimOrder.map((name) => CRITERION_ID[name]);
+  return pool.victimOrder.map((name) => victimCriterion(name).id);
 }
 
 /** The problem of preempting for the context's job to run as `way` says. */

@@ -20,8 +20,10 @@ export const REASON_CODES = {
   'quota/fits': 'the job fits its quota and every ancestor',
   'quota/over-min': 'with the job, a quota on its path would use more than it guarantees',
   'quota/never-fits': 'the job alone asks for more than a quota on its path guarantees in all',
-  'borrow/allowed': "the job's priority lets it borrow a same-level quota's unused share",
-  'borrow/not-allowed': 'the job may not borrow (a root quota, no selfPreemption, or a priority outside highPriority)',
+  'quota/over-max': 'with the job, a quota on its path would use more than its max (a ceiling), in quota and borrowing alike',
+  'quota/never-fits-max': "the job alone asks for more than a quota on its path's max: it could never run in quota or borrowing",
+  'borrow/allowed': "the job's priority lets it borrow a same-level quota's unused share (the quota's borrowing rule)",
+  'borrow/not-allowed': "the job may not borrow (a root quota, no selfPreemption or borrowing.priority, or a priority outside the quota's borrowing rule)",
   'borrow/over-min': 'borrowing, a quota above the job would still use more than it guarantees',
   'borrow/no-room': 'every quota above the job has room for it to borrow, but the pool has no room for the gang right now',
   // Placement (SEMANTICS 5.4).
@@ -38,6 +40,7 @@ export const REASON_CODES = {
   'preempt/cannot-help': 'the job asks for more than a quota guarantees at all, so no preemption can help',
   'preempt/victim-order': "the pool's victimOrder (not the default) chose the victims",
   'preempt/too-many-constraints': 'more quotas and resources are over at once than the victim search takes',
+  'preempt/over-max': 'with the best victims of a way gone, a ceiling on the path would still be exceeded: a ceiling never makes a running job a victim, so that way is closed',
   // Idle capacity (SEMANTICS 5.5, invariant 5).
   'idle/runs-idle': 'the job runs on idle capacity, outside every quota, and can be preempted when an owner needs it back',
   'idle/no-room': 'there is not enough idle capacity for the job',

@@ -5,6 +5,7 @@
 import type { Candidate, GangRequest, PoolRoom } from '../kernel/types.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { JobSpec } from '../model/policy.js';
+import { borrowingOf } from '../model/borrowing.js';
 import { formatRange, inRange } from '../model/priority.js';
 import { formatAmount, RESOURCE_NAMES } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
@@ -20,16 +21,23 @@ function amount(resource: number, v: number): string {
   return formatAmount(RESOURCE_NAMES[resource]!, v);
 }
 
-/** "Quota1.1 guarantees 48 GPUs and uses 48; the job needs 16 more (teams.yaml:12:9)". */
+/**
+ * "Quota1.1 guarantees 48 GPUs and uses 48; the job needs 16 more (teams.yaml:12:9)", or
+ * for a ceiling "Quota1.1's max is 64 GPUs and its in-quota and borrowing jobs use 60; ...".
+ */
 export function describeOverrun(snap: Snapshot, o: Overrun): string {
   const q = snap.tree.at(o.quota);
-  return `${q.name} guarantees ${amount(o.resource, o.min)} and its jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over (${sourceText(q.src)})`;
+  if (o.kind === 'max')
+    return `${q.name}'s max is ${amount(o.resource, o.limit)} and its in-quota and borrowing jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over the ceiling (${sourceText(q.maxSrc ?? q.src)})`;
+  return `${q.name} guarantees ${amount(o.resource, o.limit)} and its jobs use ${amount(o.resource, o.used)}; the job needs ${amount(o.resource, o.need)}, ${amount(o.resource, o.deficit)} over (${sourceText(q.src)})`;
 }
 
-/** "Quota1.1 guarantees 48 GPUs; the job alone asks for 56": a request no preemption can ever make room for. */
+/** "Quota1.1 guarantees 48 GPUs; the job alone asks for 56": a request no preemption can ever make room for (a guarantee or a ceiling). */
 export function describeNeverFits(snap: Snapshot, o: Overrun): string {
   const q = snap.tree.at(o.quota);
-  return `${q.name} guarantees ${amount(o.resource, o.min)} in all and the job alone asks for ${amount(o.resource, o.need)}, so it could not run in quota even with nothing else running (${sourceText(q.src)})`;
+  if (o.kind === 'max')
+    return `${q.name}'s max is ${amount(o.resource, o.limit)} and the job alone asks for ${amount(o.resource, o.need)}, so it could run neither in quota nor borrowing even with nothing else running (${sourceText(q.maxSrc ?? q.src)})`;
+  return `${q.name} guarantees ${amount(o.resource, o.limit)} in all and the job alone asks for ${amount(o.resource, o.need)}, so it could not run in quota even with nothing else running (${sourceText(q.src)})`;
 }
 
 /**
@@ -57,13 +65,29 @@ export function roomOf(snap: Snapshot, req: GangRequest): PoolRoom {
   return snap.memo(`room:${req.pool}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}:${req.strict ? 1 : 0}:${req.models ?? 0}:${req.strategy}`, () => snap.kernel.room(req));
 }
 
-/** Why a job may not borrow a sibling's share (SEMANTICS 5.2). */
+/**
+ * Why a job may not borrow a sibling's share (SEMANTICS 5.2): no `<Q>/borrowing` rule
+ * exists (a root, or neither borrowing.priority nor selfPreemption), or its range leaves
+ * the priority out (model/borrowing.ts says which field the range comes from).
+ */
 export function explainNoBorrowing(snap: Snapshot, q: number, priority: number): string {
   const quota = snap.tree.at(q);
   if (quota.parent === null) return `${quota.name} is a root quota: it has no same-level quotas to borrow from`;
-  const sp = quota.selfPreemption;
-  if (!sp) return `${quota.name} has no selfPreemption, so its jobs do not borrow from same-level quotas (${sourceText(quota.src)})`;
-  return `priority ${priority} is not in highPriority ${formatRange(sp.highPriority)} of ${quota.name}'s selfPreemption (${sourceText(sp.src)})`;
+  const b = borrowingOf(quota);
+  if (!b) return `${quota.name} has neither borrowing.priority nor selfPreemption, so its jobs do not borrow from same-level quotas (${sourceText(quota.src)})`;
+  if (b.from === 'borrowing.priority') return `priority ${priority} is not in ${b.rule} ${formatRange(b.priority)} (borrowing.priority, ${sourceText(b.src)})`;
+  return `priority ${priority} is not in highPriority ${formatRange(b.priority)} of ${quota.name}'s selfPreemption (${sourceText(b.src)})`;
+}
+
+/** Why the job may borrow (SEMANTICS 5.2), naming the rule that lets it: for the answer that borrows. */
+export function explainBorrowing(ctx: AnswerContext): string {
+  const { job, quota } = ctx;
+  const rule = ctx.borrowRule!;
+  const lent = `so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`;
+  const b = borrowingOf(quota)!;
+  // The default's sentence, as before borrowing.priority existed.
+  if (b.from === 'selfPreemption.highPriority') return `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}), ${lent}`;
+  return `priority ${job.priority} is in ${rule.name} ${formatRange(b.priority)} (borrowing.priority, ${rule.source}), ${lent}`;
 }
 
 /** Why no running job is eligible: what each rule that could apply requires. */

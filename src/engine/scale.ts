@@ -20,6 +20,7 @@ import { sourceText } from '../model/source.js';
 import { gangRequest } from './gang.js';
 import { because, type Reason, type ReasonCode } from './reason-codes.js';
 import type { Snapshot } from './snapshot.js';
+import { ceilingUsage, hasCeilings } from './usage.js';
 import { hiddenLabel, priorityBand, type Viewer } from './visibility.js';
 
 /** A job whose standing the scaling changes. */
@@ -44,6 +45,8 @@ export interface ScaleQuotaEffect {
   quota: string;
   workspaces: string[];
   min: { before: number; after: number };
+  /** The quota's ceiling in GPUs (SEMANTICS 3), when it has one: a scaling never changes it. */
+  max?: number;
   used: { before: number; after: number };
   /** GPUs a new job could still get in quota: the least room on the path to the root. */
   room: { before: number; after: number };
@@ -76,7 +79,10 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
   const none = rescaleStandings(quotas, snap.jobs, new Map());
   const after = rescaleStandings(quotas, snap.jobs, newMin);
   const min = (q: Quota, scaled: boolean) => (scaled ? (newMin.get(q.name) ?? q.min.gpu) : q.min.gpu);
-  const room = (i: number, usage: number[], scaled: boolean) => Math.min(...tree.pathToRoot(i).map((a) => min(tree.at(a), scaled) - usage[a]!));
+  // A ceiling (SEMANTICS 3) bounds in-quota room too; it counts borrowers, so a scaling that only moves standings leaves it as it is.
+  const ceilingUse = hasCeilings(tree) ? ceilingUsage(snap) : undefined;
+  const ceilingRoom = (i: number) => Math.min(...tree.pathToRoot(i).map((a) => (tree.at(a).max?.gpu ?? Infinity) - (ceilingUse?.[a]![0] ?? 0)));
+  const room = (i: number, usage: number[], scaled: boolean) => Math.min(ceilingRoom(i), ...tree.pathToRoot(i).map((a) => min(tree.at(a), scaled) - usage[a]!));
 
   const changes: ScaleChange[] = after.changes.map((c) => {
     const visible = !viewer || viewer.canSee(c.job);
@@ -118,6 +124,7 @@ export function answerScale(snap: Snapshot, scale: ScaleQuota, viewer?: Viewer):
       quota: q.name,
       workspaces: snap.policy.workspaces.filter((w) => w.quotas.includes(q.name)).map((w) => w.name),
       min: { before: q.min.gpu, after: min(q, true) },
+      ...(q.max?.gpu === undefined ? {} : { max: q.max.gpu }),
       used: { before: none.usage[i]!, after: usedAfter },
       room: { before: Math.max(0, room(i, none.usage, false)), after: roomAfter },
       roomWithReclaim: Math.max(0, Math.min(min(q, true) - usedAfter, roomAfter + reclaimable(i))),

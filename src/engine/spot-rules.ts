@@ -11,6 +11,7 @@
  * `discountLimit × payAsYouGo`.
  */
 import type { SpotInstanceType } from '../model/policy.js';
+import { SPOT_RELEASE_TEXT } from '../model/victim-order.js';
 
 /** The name a spot release carries in reports, beside the policy's preemption rules. */
 export const SPOT_RULE = 'market/spot-release';
@@ -62,7 +63,8 @@ export function protectionOver(startedAt: number, now: number, protection: numbe
  * The jobs released at `now` on one instance type whose price is `price` and whose
  * inventory is `inventory`: first every unprotected job bidding below the price, then,
  * while the remaining jobs need more instances than the inventory holds, unprotected
- * jobs lowest bid first (then most recently started, then name).
+ * jobs in the release order (model/victim-order.ts `SPOT_RELEASE_ORDER`: lowest bid
+ * first, then most recently started, then name).
  */
 export function selectReleases(type: SpotInstanceType, running: RunningSpot[], price: number, inventory: number, now: number, protection: number): SpotRelease[] {
   const out: SpotRelease[] = [];
@@ -97,7 +99,7 @@ export function selectReleases(type: SpotInstanceType, running: RunningSpot[], p
         bid,
         price,
         lostGpuHours: j.lostGpuHours,
-        reason: `the spot inventory of ${type.name} fell to ${inventory} instance(s), fewer than the running spot jobs hold; the lowest bids go first and the job's ${fmt(bid)}/h was among them, so its ${per(j)} were released without notice`,
+        reason: `the spot inventory of ${type.name} fell to ${inventory} instance(s), fewer than the running spot jobs hold; ${SPOT_RELEASE_TEXT} and the job's ${fmt(bid)}/h was among them, so its ${per(j)} were released without notice`,
       });
     }
   }

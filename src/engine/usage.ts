@@ -1,55 +1,43 @@
 /**
- * Quota usage (SEMANTICS 3) and what a request would overrun. usage(A) counts the
- * in-quota and borrowing jobs of A's subtree, except a borrower at its own quota: it is
- * over its own `min` by design and counts only at the ancestors it borrows through
- * (invariant 2).
+ * Quota usage (SEMANTICS 3) and what a request would overrun, as the engine reads them
+ * from a snapshot. usage(A) counts the in-quota and borrowing jobs of A's subtree,
+ * except a borrower at its own quota: it is over its own `min` by design and counts only
+ * at the ancestors it borrows through (invariant 2). A ceiling (`max`) counts the
+ * borrower at its own quota too (invariant 10). The rules themselves are
+ * model/usage-rule.ts, which the loader's checks share.
  */
-import type { Quota, RunningJob } from '../model/policy.js';
-import { usageByQuota } from '../model/usage-rule.js';
 import type { QuotaTree } from '../model/quota-tree.js';
-import { RESOURCE_NAMES, addGpu, type ResourceName } from '../model/resources.js';
+import { RESOURCE_NAMES, type ResourceName } from '../model/resources.js';
+import { ceilingUsageByQuota, overruns, usageByQuota, type Overrun } from '../model/usage-rule.js';
+import type { RunningJob } from '../model/policy.js';
+import type { Snapshot } from './snapshot.js';
 
 /** usage[quota][resource], resources in RESOURCE_NAMES order. */
 export type UsageTable = Float64Array[];
 
-export { countsAt, totalRequest } from '../model/usage-rule.js';
+export { ceilingOverruns, countsAt, countsAtCeiling, overruns, totalRequest, type Overrun } from '../model/usage-rule.js';
 
 /** Usage of every quota by the running jobs. */
 export function computeUsage(tree: QuotaTree, jobs: RunningJob[]): UsageTable {
   return usageByQuota(tree, jobs);
 }
 
-/** One quota a request would overrun: by how much, of which resource. */
-export interface Overrun {
-  quota: number;
-  resource: number;
-  deficit: number;
-  used: number;
-  min: number;
-  need: number;
+/** True when some quota of the tree has a ceiling (made once per tree). */
+export function hasCeilings(tree: QuotaTree): boolean {
+  let known = withCeilings.get(tree);
+  if (known === undefined) withCeilings.set(tree, (known = tree.quotas.some((q) => q.max !== undefined)));
+  return known;
 }
 
+const withCeilings = new WeakMap<QuotaTree, boolean>();
+
 /**
- * What admitting `need` on quota `q` would overrun, for the standing it would run in:
- * `in-quota` checks q and every ancestor; `borrowing` skips q itself (it may exceed its
- * own min) and checks the ancestors it borrows through.
+ * The snapshot's usage as ceilings count it, once per snapshot state (a live snapshot's
+ * every change drops it): only a policy with a `max` ever asks, so a policy without one
+ * pays nothing.
  */
-export function overruns(tree: QuotaTree, usage: UsageTable, q: number, need: Record<ResourceName, number>, target: 'in-quota' | 'borrowing'): Overrun[] {
-  const out: Overrun[] = [];
-  for (const a of tree.pathToRoot(q)) {
-    if (target === 'borrowing' && a === q) continue;
-    const quota: Quota = tree.at(a);
-    const row = usage[a]!; // one usage row per quota
-    RESOURCE_NAMES.forEach((r, i) => {
-      const min = quota.min[r];
-      if (min === undefined || need[r] === 0) return;
-      const used = row[i]!;
-      // GPU amounts are whole milli-GPUs (shares): round so 0.1 + 0.2 − 0.3 is 0, not 5e-17.
-      const deficit = i === 0 ? addGpu(used + need[r], -min) : used + need[r] - min;
-      if (deficit > 0) out.push({ quota: a, resource: i, deficit, used, min, need: need[r] });
-    });
-  }
-  return out;
+export function ceilingUsage(snap: Snapshot): UsageTable {
+  return snap.memo('ceiling-usage', () => ceilingUsageByQuota(snap.tree, snap.jobs));
 }
 
 /** Quotas where `need` exceeds `min` outright: no preemption can ever make room there. */
@@ -60,7 +48,7 @@ export function neverFits(tree: QuotaTree, q: number, need: Record<ResourceName,
 const zeros = new WeakMap<QuotaTree, UsageTable>();
 
 /** An all-zero usage table for `tree`, made once per tree (read only): answers ask for it every time. */
-function zeroUsage(tree: QuotaTree): UsageTable {
+export function zeroUsage(tree: QuotaTree): UsageTable {
   let zero = zeros.get(tree);
   if (!zero || zero.length !== tree.quotas.length) {
     zero = tree.quotas.map(() => new Float64Array(RESOURCE_NAMES.length));

@@ -15,12 +15,14 @@
  * decides, in quota first. An `only` job skips 1-3 and never preempts (invariant 5).
  */
 import { LAYOUT } from '../kernel/layout.js';
-import type { AloneResult } from '../kernel/types.js';
+import type { AloneResult, PodPlacement } from '../kernel/types.js';
+import { RESOURCE_NAMES } from '../model/resources.js';
+import { countsAtCeiling, totalRequest, type Overrun } from './usage.js';
 import { sourceText } from '../model/source.js';
 import type { JobSpec } from '../model/policy.js';
 import type { Snapshot } from './snapshot.js';
 import { checkAdmission } from './admission.js';
-import { answerContext, waysOf, type AnswerContext, type EngineContext } from './answer-context.js';
+import { answerContext, waysOf, type AnswerContext, type EngineContext, type Way } from './answer-context.js';
 import { placementOf, totalLostGpuHours, victimAnswers, type Answer } from './answer.js';
 import { because, type Reason } from './reason-codes.js';
 import { formatGpu } from '../model/resources.js';
@@ -30,7 +32,18 @@ import { modelRefusal } from './model-reasons.js';
 import { VICTIM_CRITERION_TEXT, isDefaultVictimOrder } from '../model/victim-order.js';
 import type { Pool } from '../model/policy.js';
 import { jobLabel } from './visibility.js';
-import { describeHeadroom, describeNeverFits, describeOverrun, explainBlockingBorrowers, explainNoBorrowing, explainNoRoom, explainNoVictims, explainShortfall, lostText } from './reasons.js';
+import {
+  describeHeadroom,
+  describeNeverFits,
+  describeOverrun,
+  explainBlockingBorrowers,
+  explainBorrowing,
+  explainNoBorrowing,
+  explainNoRoom,
+  explainNoVictims,
+  explainShortfall,
+  lostText,
+} from './reasons.js';
 
 export type { EngineContext } from './answer-context.js';
 
@@ -116,8 +129,9 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
   const inQuota = ctx.inQuota;
   const borrowing = ctx.borrowing;
 
-  // 1. In quota on free capacity.
-  if (inQuota.over.length === 0) {
+  // 1. In quota on free capacity. A ceiling (SEMANTICS 3) on the path binds both ways
+  // alike (each checks every max from the job's quota up), so it is told once, here.
+  if (inQuota.over.length === 0 && inQuota.ceilings.length === 0) {
     const res = kernel.place(req);
     if (res.ok)
       return {
@@ -140,6 +154,7 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
     reasons.push(because('placement/no-room', `in quota: ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`));
   } else {
     reasons.push(...inQuota.over.map((o) => because('quota/over-min', `in quota: ${describeOverrun(snap, o)}`)));
+    reasons.push(...inQuota.ceilings.map((o) => because('quota/over-max', `${borrowing ? 'in quota and borrowing' : 'in quota'}: ${describeOverrun(snap, o)}`)));
   }
 
   // 2. Borrowing a same-level quota's unused share, no victims.
@@ -147,6 +162,8 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
     if (inQuota.over.length > 0) reasons.push(because('borrow/not-allowed', `borrowing: ${explainNoBorrowing(snap, ctx.q, job.priority)}`));
   } else if (borrowing.over.length > 0) {
     reasons.push(...borrowing.over.map((o) => because('borrow/over-min', `borrowing: ${describeOverrun(snap, o)}`)));
+  } else if (borrowing.ceilings.length > 0) {
+    // The ceiling that stops it was told with step 1.
   } else if (inQuota.over.length > 0) {
     const res = kernel.place(req);
     if (res.ok) {
@@ -156,21 +173,19 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
         standing: 'borrowing',
         placement: placementOf(snap, res.pods, req),
         victims: [],
-        reasons: [
-          ...inQuota.over.map((o) => because('quota/over-min', describeOverrun(snap, o))),
-          because(
-            'borrow/allowed',
-            `priority ${job.priority} is in highPriority of ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}), so it borrows unused capacity under ${quota.parent} beyond its own guarantee; the quota it borrowed from can take it back when it needs it`,
-          ),
-        ],
+        reasons: [...inQuota.over.map((o) => because('quota/over-min', describeOverrun(snap, o))), because('borrow/allowed', explainBorrowing(ctx))],
       };
     }
     // The quota tree would let it borrow; only the pool stands in the way.
     reasons.push(because('borrow/no-room', `borrowing: every quota above ${quota.name} has room for it to borrow through ${quota.parent}, but ${explainNoRoom(snap, req, pool.name, 'free GPUs')}`));
   }
 
-  // 3. Preemption, across every way the job could run.
-  const preempted = await preempt(ctx, reasons);
+  // 3. Preemption, across every way the job could run. A way that fits every guarantee
+  // and the pool now, and only a ceiling stops, needs no victim but for the ceiling:
+  // closed (a ceiling never makes a running job a victim, SEMANTICS 3).
+  let fits: boolean | undefined;
+  const onlyCeiling = waysOf(ctx).filter((w) => w.over.length === 0 && w.ceilings.length > 0 && w.never.length === 0 && (fits ??= kernel.place(req).ok));
+  const preempted = await preempt(ctx, reasons, onlyCeiling);
   if (preempted) return preempted;
 
   // 4. Idle capacity for `acceptable` jobs.
@@ -191,10 +206,10 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
  * Step 3: the victim problems of every way the job could run, solved together; the
  * preempt answer, or undefined with the reason of every way that failed in `reasons`.
  */
-async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided | undefined> {
+async function preempt(ctx: AnswerContext, reasons: Reason[], onlyCeiling: readonly Way[]): Promise<Decided | undefined> {
   const { snapshot: snap, job, quota } = ctx;
-  const open = waysOf(ctx).filter((w) => w.never.length === 0);
-  if (open.length === 0) {
+  const possible = waysOf(ctx).filter((w) => w.never.length === 0);
+  if (possible.length === 0) {
     // Every way asks for more than some quota guarantees at all: no victim could help.
     reasons.push(
       because(
@@ -207,7 +222,12 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     return undefined;
   }
   // Why a way was left out of the search: told with the answer whether or not another way wins.
-  const step: Reason[] = [];
+  const step: Reason[] = onlyCeiling.map((w) => because('preempt/over-max', ceilingClosesWay(ctx, w.standing, [], w.ceilings[0]!)));
+  const open = possible.filter((w) => !onlyCeiling.includes(w));
+  if (open.length === 0) {
+    reasons.push(...step);
+    return undefined;
+  }
   const problems: PreemptionProblem[] = [];
   for (const w of open) {
     const problem = await problemFor(ctx, w);
@@ -221,7 +241,14 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
       continue;
     }
     if (problem.candidates.length === 0 && w.standing === 'borrowing')
-      step.push(because('preempt/no-candidates', `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption!.src)}) or reclaim/idle`));
+      step.push(
+        because(
+          'preempt/no-candidates',
+          quota.selfPreemption
+            ? `preemption (borrowing): no running job is eligible under ${quota.name}'s selfPreemption (${sourceText(quota.selfPreemption.src)}) or reclaim/idle`
+            : `preemption (borrowing): no idle job is there to reclaim, and ${quota.name} has no selfPreemption to make other victims`,
+        ),
+      );
     problems.push(problem);
   }
   const withCandidates = problems.filter((p) => p.candidates.length > 0);
@@ -248,11 +275,41 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     reasons.push(...problems.flatMap((p) => explainBlockingBorrowers(ctx, p).map((m) => because('preempt/blocking-borrower', m))));
     return undefined;
   }
-  const won = { problem: winner, victims: res.victims, pods: res.pods };
+  // SEMANTICS 3: a ceiling never makes a running job a victim. Each way's victims are
+  // chosen as if there were none; a way whose set leaves a `max` exceeded once its victims
+  // are gone and the job placed is closed, and the other way, on its own, may still win.
+  const closed: Reason[] = [];
+  let won: { problem: PreemptionProblem; victims: number[]; pods: PodPlacement[] } | undefined = { problem: winner, victims: res.victims, pods: res.pods };
+  const overCeiling = unreliefedCeiling(ctx, winner, res.victims);
+  if (overCeiling) {
+    closed.push(because('preempt/over-max', ceilingClosesWay(ctx, winner.standing, res.victims, overCeiling)));
+    won = undefined;
+    const i = withCandidates.findIndex((p) => p !== winner);
+    const other = i >= 0 ? res.alone?.[i] : undefined;
+    if (other?.ok) {
+      const p = withCandidates[i]!;
+      const still = unreliefedCeiling(ctx, p, other.victims);
+      if (still) closed.push(because('preempt/over-max', ceilingClosesWay(ctx, p.standing, other.victims, still)));
+      else {
+        // The set alone is known; its placement comes from asking that way alone (the same set).
+        const alone = snap.kernel.selectVictims(ctx.req, [{ standing: p.standing, candidates: p.candidates, constraints: p.constraints }], p.order);
+        if (alone.ok) won = { problem: p, victims: alone.victims, pods: alone.pods };
+      }
+    }
+    if (!won) {
+      reasons.push(...step, ...closed);
+      return undefined;
+    }
+  }
   const { problem } = won;
   const victims = victimAnswers(snap, won.victims, problem.ruleOf, job.priority);
-  const why =
-    problem.over.length > 0 ? problem.over.map((o) => because('quota/over-min', describeOverrun(snap, o))) : [because('placement/no-room', explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs'))];
+  const why = [
+    ...(problem.over.length > 0
+      ? problem.over.map((o) => because('quota/over-min', describeOverrun(snap, o)))
+      : [because('placement/no-room', explainNoRoom(snap, ctx.req, ctx.pool.name, 'free GPUs'))]),
+    // Ceilings the victims relieve too (they were not chosen for them).
+    ...wayOf(ctx, problem).ceilings.map((o) => because('quota/over-max', `${describeOverrun(snap, o)}; with the victims gone it holds`)),
+  ];
   return {
     query: ctx.query,
     job: job.name,
@@ -263,13 +320,14 @@ async function preempt(ctx: AnswerContext, reasons: Reason[]): Promise<Decided |
     victims,
     reasons: [
       ...step,
+      ...closed,
       ...why,
       because(
         'preempt/victims',
         `preempting ${victims.length} job(s) (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}) makes room${problem.standing === 'borrowing' ? `; the job runs borrowing through ${quota.parent}` : ''}`,
       ),
       ...withCandidates.flatMap((p, i) =>
-        p === problem ? [] : [because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p, res.alone?.[i])}`)],
+        p === problem || closed.length > 0 ? [] : [because('preempt/other-way', `victim sets compete across the ways the job could run (SEMANTICS 5.3): ${otherWay(ctx, p, res.alone?.[i])}`)],
       ),
       ...victimOrderReason(ctx.pool),
     ],
@@ -288,7 +346,42 @@ function otherWay(ctx: AnswerContext, p: PreemptionProblem, alone: AloneResult |
   if (!res.ok) return `running ${p.standing} instead, no set of its eligible jobs makes room (${explainShortfall(snap, p.candidates, p.ruleOf, p.over, ctx.viewer)}), so the set above is the only one`;
   const victims = victimAnswers(snap, res.victims, p.ruleOf, ctx.job.priority);
   const names = victims.map((v) => jobLabel(snap.job(snap.jobIndex.get(v.job)!), ctx.viewer)).join(', ');
-  return `running ${p.standing} instead would preempt ${names} (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)}); the set above wins, and the job's own standing would decide only an exact tie`;
+  const over = unreliefedCeiling(ctx, p, res.victims);
+  const ceiling = over ? `, but with them gone ${describeOverrun(snap, over)}, and a ceiling never makes a running job a victim` : '';
+  return `running ${p.standing} instead would preempt ${names} (${formatGpu(victims.reduce((s, v) => s + v.gpus, 0))} GPUs, ${lostText(snap, victims, ctx.viewer)})${ceiling}; the set above wins, and the job's own standing would decide only an exact tie`;
+}
+
+/** The way a problem was built for. */
+function wayOf(ctx: AnswerContext, p: PreemptionProblem): Way {
+  return p.standing === 'in-quota' || !ctx.borrowing ? ctx.inQuota : ctx.borrowing;
+}
+
+/**
+ * The first ceiling of the problem's way that `victims` (job indices) do not bring back
+ * within its `max` once the job is placed (SEMANTICS 3, invariant 10), or undefined when
+ * every ceiling holds. A victim relieves a ceiling when it counts in its usage.
+ */
+function unreliefedCeiling(ctx: AnswerContext, p: PreemptionProblem, victims: readonly number[]): Overrun | undefined {
+  const snap = ctx.snapshot;
+  const ceilings = wayOf(ctx, p).ceilings;
+  if (ceilings.length === 0) return undefined;
+  return ceilings.find((o) => {
+    let relief = 0;
+    for (const v of victims) {
+      const j = snap.jobs[v]!;
+      if (countsAtCeiling(snap.tree, j.standing, snap.index.jobQuota[v]!, o.quota)) relief += totalRequest(j)[RESOURCE_NAMES[o.resource]!];
+    }
+    return relief < o.deficit;
+  });
+}
+
+/** Why a way's best victim set does not open it: a ceiling still over with the set gone, or nothing but a ceiling in its way. */
+function ceilingClosesWay(ctx: AnswerContext, standing: Way['standing'], victims: readonly number[], o: Overrun): string {
+  const snap = ctx.snapshot;
+  const never = 'a ceiling never makes a running job a victim (SEMANTICS 3), so this way stays closed';
+  if (victims.length === 0) return `preemption (${standing}): the job fits every guarantee and the pool, and only a ceiling stops it: ${describeOverrun(snap, o)}; ${never}`;
+  const names = victims.map((v) => jobLabel(snap.job(v), ctx.viewer)).join(', ');
+  return `preemption (${standing}): with its best victims (${names}) gone and the job placed, ${describeOverrun(snap, o)}; ${never}`;
 }
 
 /** When the pool sets its own victimOrder, the answer says that order chose the victims (SEMANTICS 5.3). */

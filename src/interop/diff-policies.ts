@@ -100,8 +100,13 @@ export async function diffPolicies(a: Side, b: Side, o: DiffOptions): Promise<Di
   return { old: a.label, new: b.label, asked: { whatifs: names.length, promises: promiseNames.length, samples: a.session.snapshot && b.session.snapshot ? samples.length : 0 }, changes };
 }
 
+/** Reasons that name a quota's ceiling (SEMANTICS 3): cited first, so a change a `max` made shows the max. */
+const CEILING_CODES: ReadonlySet<string> = new Set(['quota/over-max', 'quota/never-fits-max', 'preempt/over-max']);
+
 function outcome(a: Answer): Outcome {
-  const cited = a.victims.length ? [...new Set(a.victims.map((v) => `${v.rule} (${v.source})`))].join('; ') : ((a.reasons.find((r) => /:\d+:\d+/.test(r.message)) ?? a.reasons[0])?.message ?? '');
+  const cited = a.victims.length
+    ? [...new Set(a.victims.map((v) => `${v.rule} (${v.source})`))].join('; ')
+    : ((a.reasons.find((r) => CEILING_CODES.has(r.code)) ?? a.reasons.find((r) => /:\d+:\d+/.test(r.message)) ?? a.reasons[0])?.message ?? '');
   return {
     decision: a.decision,
     standing: a.standing,

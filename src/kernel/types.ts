@@ -11,7 +11,11 @@
  * millicores, memory in MiB. Node and job indices are positions in the snapshot arrays.
  */
 
-import type { VictimOrder } from './victim-order.js';
+/** A criterion of SEMANTICS 5.3 by the kernel's number, 1..5 (victim-order.ts `CRITERIA`; names in model/victim-order.ts). */
+export type CriterionId = 1 | 2 | 3 | 4 | 5;
+
+/** An order of the five criteria, first-deciding first. */
+export type VictimOrder = readonly CriterionId[];
 
 /** One node of the snapshot, as the kernel sees it. */
 export interface KernelNode {

@@ -1,8 +1,11 @@
 /**
- * SEMANTICS 5.3's criteria for choosing victims, as one numbered table: the twin of
+ * SEMANTICS 5.3's criteria for choosing victims, by number: the twin of
  * `assembly/criteria.ts`, which holds the same numbers (`checkMirrors` in wasm-module.ts
- * refuses a build whose numbers differ). The pure-TS twin compares by this module and
- * nothing else does: the engine passes an order and reads the kernel's answer.
+ * refuses a build whose numbers differ). The criteria's names and sentences live in one
+ * table, src/model/victim-order.ts (which the kernel may not import: kernel/ imports only
+ * errors.ts); test/unit/model/victim-order.test.ts holds its ids to these. The pure-TS
+ * twin compares by this module and nothing else does: the engine passes an order and
+ * reads the kernel's answer.
  *
  *   id  name        one job (greedy order)           a set of victims (lower is better)
  *   1   priority    standing rank, then priority     the most important victim: max (rank, priority)
@@ -16,7 +19,10 @@
  * first by name wins. Every criterion is monotone — adding a victim never makes a set
  * better on any of them — which is what lets the exact search prune.
  */
-import type { KernelJob } from './types.js';
+import type { KernelJob, VictimOrder } from './types.js';
+
+// The types live in types.ts, which every kernel module reads (so types.ts imports nothing of ours).
+export type { CriterionId, VictimOrder } from './types.js';
 
 /** Criterion ids and the order encoding, as the wasm exports them (checked at load). */
 export const CRITERIA = {
@@ -34,30 +40,6 @@ export const CRITERIA = {
   /** Branch-and-bound nodes one alternative may visit before it settles for its best so far. */
   SEARCH_BUDGET: 4096,
 } as const;
-
-/** A criterion's id, 1..5. */
-export type CriterionId = 1 | 2 | 3 | 4 | 5;
-
-/** The policy names of the criteria, by id (docs/policy-format.md `victimOrder`). */
-export const CRITERION_NAMES: Readonly<Record<CriterionId, string>> = {
-  1: 'priority',
-  2: 'lost-work',
-  3: 'gpus',
-  4: 'count',
-  5: 'recency',
-};
-
-/** What each criterion prefers, in words, for answers and docs. */
-export const CRITERION_TEXT: Readonly<Record<CriterionId, string>> = {
-  1: 'the least important most important victim (idle before borrowing before in-quota, then lower priority)',
-  2: 'less work lost in total',
-  3: 'fewer GPUs freed',
-  4: 'fewer victims',
-  5: 'more recently started victims',
-};
-
-/** An order of the five criteria, first-deciding first. */
-export type VictimOrder = readonly CriterionId[];
 
 /** SEMANTICS 5.3's own order. */
 export const DEFAULT_VICTIM_ORDER: VictimOrder = [1, 2, 3, 4, 5];

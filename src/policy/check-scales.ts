@@ -33,6 +33,17 @@ export function checkScale(c: Collector, s: ScaleQuota, quotas: Quota[], pools: 
       `lower a child by ${sum - min(p)} GPUs in the same scaling, or raise ${p.name} to at least ${sum}`,
     );
   }
+  // SEMANTICS 3: a ceiling is at least the guarantee; a scaling may not lift a min above its quota's max.
+  for (const e of s.set) {
+    const cap = quotas.find((q) => q.name === e.quota)?.max?.gpu;
+    if (cap === undefined || e.gpu <= cap) continue;
+    c.errorAt(
+      e.src,
+      'policy/scale-above-max',
+      `after scaling "${s.name}", quota "${e.quota}" would guarantee ${e.gpu} GPUs, above its max of ${cap}`,
+      `scale ${e.quota} to ${cap} GPUs or less, or raise its max.gpu first`,
+    );
+  }
   if (!cluster) return;
   for (const pool of pools) {
     const roots = quotas.filter((q) => q.parent === null && q.pool === pool.name);

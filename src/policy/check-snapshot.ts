@@ -1,10 +1,11 @@
 /**
  * Whole-snapshot checks, after every job is built: roots within their pool's capacity
- * (SEMANTICS 1), quota usage within `min` (invariant 2) and node cpu/memory (invariant 1).
+ * (SEMANTICS 1), quota usage within `min` (invariant 2) and within `max` (invariant 10),
+ * and node cpu/memory (invariant 1).
  */
 import type { Cluster, Pool, Quota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
-import { countsAt, totalRequest } from '../model/usage-rule.js';
+import { countsAt, countsAtCeiling, totalRequest } from '../model/usage-rule.js';
 import { formatAmount } from '../model/resources.js';
 import { addGpu, isGpuShare } from '../model/resources.js';
 import type { Collector } from './collector.js';
@@ -20,6 +21,7 @@ const RESOURCES = ['gpu', 'cpu', 'memory'] as const;
 export function checkSnapshot(c: Collector, cluster: Cluster, pools: Pool[], qb: QuotaBuild, origins: JobOrigins): void {
   checkRootsFitPools(c, cluster, pools, qb);
   checkQuotaUsage(c, cluster, qb.quotas, origins);
+  checkQuotaCeilings(c, cluster, qb.quotas, origins);
   checkNodeCapacity(c, cluster, origins);
 }
 
@@ -97,6 +99,40 @@ function reportOver(c: Collector, origins: JobOrigins, tree: QuotaTree, job: str
     `with job "${job}", usage of quota "${quota.name}" reaches ${formatAmount(r, used)}, above its min of ${formatAmount(r, min)}`,
     borrowingHint,
   );
+}
+
+/**
+ * Invariant 10: the in-quota and borrowing usage of each quota's subtree, its own
+ * borrowers included, within its `max`. Reported once per quota and resource, at the
+ * quota field of the job that took it over.
+ */
+function checkQuotaCeilings(c: Collector, cluster: Cluster, quotas: Quota[], origins: JobOrigins): void {
+  if (!quotas.some((q) => q.max)) return;
+  const tree = new QuotaTree(quotas);
+  const usage = quotas.map(() => new Float64Array(RESOURCES.length));
+  const reported = new Set<string>();
+  for (const job of cluster.jobs) {
+    const q = tree.indexOf(job.quota);
+    const need = totalRequest(job);
+    for (let a = q; a !== -1; a = tree.parentOf(a)) {
+      if (!countsAtCeiling(tree, job.standing, q, a)) continue;
+      const quota = tree.at(a);
+      RESOURCES.forEach((r, i) => {
+        const used = (usage[a]![i] = i === 0 ? addGpu(usage[a]![i]!, need[r]) : usage[a]![i]! + need[r]);
+        const max = quota.max?.[r];
+        if (max === undefined || used <= max || reported.has(`${a}:${r}`)) return;
+        reported.add(`${a}:${r}`);
+        const o = origins.get(job.name)!;
+        c.error(
+          o.sd,
+          [...o.path, 'quota'],
+          'policy/over-max',
+          `with job "${job.name}", the in-quota and borrowing jobs of quota "${quota.name}" use ${formatAmount(r, used)}, above its max of ${formatAmount(r, max)}`,
+          `a ceiling bounds every in-quota and borrowing job below "${quota.name}", borrowers included: mark jobs over it idle, remove them, or raise max.${r}`,
+        );
+      });
+    }
+  }
 }
 
 function checkNodeCapacity(c: Collector, cluster: Cluster, origins: JobOrigins): void {

@@ -5,20 +5,22 @@
  * the time; SEMANTICS 2 would refuse such a snapshot when every job defaults to
  * `in-quota`. Here the policy's quota tree decides instead, the way quota scaling does
  * (SEMANTICS 9): the jobs that state no standing are taken highest priority first, then
- * longest running, and stay `in-quota` while they fit every guarantee on their path; a
- * job that does not fit runs `borrowing` where the policy lets it borrow (its priority is
- * in its quota's selfPreemption.highPriority, SEMANTICS 5.2, the quota is not a root, and
- * every ancestor has room: invariant 2), and otherwise `idle` on capacity beyond the
- * quota tree (idleResources: acceptable), which any job on quota may reclaim. Jobs that
+ * longest running, and stay `in-quota` while they fit every guarantee and every ceiling
+ * (`max`, SEMANTICS 3) on their path; a job that does not fit runs `borrowing` where the
+ * policy lets it borrow (its quota's borrowing rule holds its priority, model/borrowing.ts:
+ * SEMANTICS 5.2; every ancestor has room: invariant 2; every ceiling holds: invariant 10),
+ * and otherwise `idle` on capacity beyond the quota tree (idleResources: acceptable),
+ * which any job on quota may reclaim. The arithmetic is the engine's (model/usage-rule.ts). Jobs that
  * state a standing keep it and count first. Every job not left `in-quota` is a warning
  * at its entry, so the reading is never silent; the same snapshot read under another
  * policy (`quotient diff`) gets that policy's standings.
  */
+import { borrowingOf } from '../model/borrowing.js';
 import type { Cluster, Quota, RunningJob } from '../model/policy.js';
 import { formatRange, inRange } from '../model/priority.js';
 import { QuotaTree } from '../model/quota-tree.js';
-import { RESOURCE_NAMES } from '../model/resources.js';
-import { countsAt, totalRequest } from '../model/usage-rule.js';
+import { RESOURCE_NAMES, formatAmount } from '../model/resources.js';
+import { ceilingOverruns, countsAt, countsAtCeiling, overruns, totalRequest, type Overrun } from '../model/usage-rule.js';
 import type { JobOrigins } from './build-cluster.js';
 import type { Collector } from './collector.js';
 
@@ -27,12 +29,19 @@ export function deriveStandings(c: Collector, cluster: Cluster, quotas: Quota[],
   const derived = cluster.jobs.filter((j) => origins.get(j.name)?.derive === true);
   if (derived.length === 0) return;
   const tree = new QuotaTree(quotas);
-  const used = quotas.map(() => RESOURCE_NAMES.map(() => 0));
+  // Usage as the guarantees count it (usage-rule.ts `countsAt`) and as the ceilings do (`countsAtCeiling`).
+  const used = quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
+  const ceilingUsed = quotas.map(() => new Float64Array(RESOURCE_NAMES.length));
   const add = (job: RunningJob): void => {
     if (job.standing === 'idle') return;
     const q = tree.indexOf(job.quota);
     const need = totalRequest(job);
-    for (const a of tree.pathToRoot(q)) if (countsAt(tree, job.standing, q, a)) RESOURCE_NAMES.forEach((r, i) => (used[a]![i]! += need[r])); // a: quota index, i: resource index
+    for (const a of tree.pathToRoot(q)) {
+      RESOURCE_NAMES.forEach((r, i) => {
+        if (countsAt(tree, job.standing, q, a)) used[a]![i]! += need[r];
+        if (countsAtCeiling(tree, job.standing, q, a)) ceilingUsed[a]![i]! += need[r];
+      });
+    }
   };
   // Stated standings are facts: they count before any derived one.
   for (const job of cluster.jobs) if (origins.get(job.name)?.derive !== true) add(job);
@@ -40,50 +49,44 @@ export function deriveStandings(c: Collector, cluster: Cluster, quotas: Quota[],
   for (const job of order) {
     const q = tree.indexOf(job.quota);
     const need = totalRequest(job);
-    const path = tree.pathToRoot(q);
-    // The first quota on the path a job of `standing` would push over its min (undefined: it fits).
-    const blocking = (standing: 'in-quota' | 'borrowing'): number | undefined =>
-      path.find(
-        (a) =>
-          countsAt(tree, standing, q, a) &&
-          RESOURCE_NAMES.some((r, i) => {
-            const min = tree.at(a).min[r];
-            return min !== undefined && used[a]![i]! + need[r] > min;
-          }),
-      );
-    const overAt = blocking('in-quota');
-    if (overAt === undefined) {
+    // SEMANTICS 3: every guarantee for its standing and every ceiling on the path, as the engine admits.
+    const ceiling = ceilingOverruns(tree, ceilingUsed, q, need)[0];
+    const inQuota = overruns(tree, used, q, need, 'in-quota')[0];
+    if (!inQuota && !ceiling) {
       job.standing = 'in-quota';
       add(job);
       continue;
     }
     const quota = tree.at(q);
-    const self = quota.selfPreemption;
-    // SEMANTICS 5.2: only a job in its quota's highPriority range borrows, and a root has nobody to borrow from.
-    const borrowRange = self !== undefined && inRange(self.highPriority, job.priority) && quota.parent !== null ? self.highPriority : undefined;
-    const mayBorrow = borrowRange !== undefined;
-    const lenderFull = mayBorrow ? blocking('borrowing') : undefined;
+    // SEMANTICS 5.2: the quota's borrowing rule (model/borrowing.ts), the one the engine compiles.
+    const rule = borrowingOf(quota);
+    const mayBorrow = rule !== undefined && inRange(rule.priority, job.priority);
+    const lenderFull = mayBorrow ? overruns(tree, used, q, need, 'borrowing')[0] : undefined;
     const o = origins.get(job.name)!;
-    const over = `job "${job.name}" (${need.gpu} GPU${need.gpu === 1 ? '' : 's'}) does not fit quota "${tree.at(overAt).name}"'s guarantee after the jobs of higher priority or earlier start`;
-    if (borrowRange !== undefined && lenderFull === undefined) {
+    const over = inQuota
+      ? `job "${job.name}" (${need.gpu} GPU${need.gpu === 1 ? '' : 's'}) does not fit quota "${tree.at(inQuota.quota).name}"'s guarantee after the jobs of higher priority or earlier start`
+      : `job "${job.name}" (${need.gpu} GPU${need.gpu === 1 ? '' : 's'}) fits its guarantees but not ${ceilingText(tree, ceiling!)} after the jobs of higher priority or earlier start`;
+    if (rule && mayBorrow && !lenderFull && !ceiling) {
       job.standing = 'borrowing';
       add(job);
       c.warn(
         o.sd,
         o.path,
         'policy/derived-standing',
-        `${over}: it runs borrowing (its priority ${job.priority} is in ${quota.name}'s selfPreemption.highPriority ${formatRange(borrowRange)}, and the quotas above have room)`,
+        `${over}: it runs borrowing (${borrowText(quota, rule, job.priority)}, and the quotas above have room)`,
         'the snapshot states no standing (standings: derive); write standing: on the job to say otherwise',
       );
       continue;
     }
     job.standing = 'idle';
     if (job.idleResources === 'none') job.idleResources = 'acceptable';
-    const why = mayBorrow
-      ? `quota "${tree.at(lenderFull ?? q).name}" above it has no room to lend`
-      : quota.parent === null
-        ? `${quota.name} is a root quota, with no siblings to borrow from`
-        : `the policy does not let it borrow (priority ${job.priority} is not in ${quota.name}'s selfPreemption.highPriority${self ? ` ${formatRange(self.highPriority)}` : ': it has no selfPreemption'})`;
+    const why = ceiling
+      ? `${ceilingText(tree, ceiling)} leaves no room for it in quota or borrowing`
+      : mayBorrow
+        ? `quota "${tree.at(lenderFull?.quota ?? q).name}" above it has no room to lend`
+        : quota.parent === null
+          ? `${quota.name} is a root quota, with no siblings to borrow from`
+          : `the policy does not let it borrow (${noBorrowText(quota, job.priority)})`;
     c.warn(
       o.sd,
       o.path,
@@ -92,4 +95,24 @@ export function deriveStandings(c: Collector, cluster: Cluster, quotas: Quota[],
       'the snapshot states no standing (standings: derive); write standing: on the job to say otherwise',
     );
   }
+}
+
+/** `quota "A"'s max of 16 GPUs`. */
+function ceilingText(tree: QuotaTree, o: Overrun): string {
+  return `quota "${tree.at(o.quota).name}"'s max of ${formatAmount(RESOURCE_NAMES[o.resource]!, o.limit)}`;
+}
+
+/** Why a job may borrow, in the words of its quota's rule (the default's as before borrowing.priority existed). */
+function borrowText(quota: Quota, rule: NonNullable<ReturnType<typeof borrowingOf>>, priority: number): string {
+  return rule.from === 'borrowing.priority'
+    ? `its priority ${priority} is in ${rule.rule} ${formatRange(rule.priority)}, from ${quota.name}'s borrowing.priority`
+    : `its priority ${priority} is in ${quota.name}'s selfPreemption.highPriority ${formatRange(rule.priority)}`;
+}
+
+/** Why a job of `priority` may not borrow on a non-root quota. */
+function noBorrowText(quota: Quota, priority: number): string {
+  const rule = borrowingOf(quota);
+  if (rule?.from === 'borrowing.priority') return `priority ${priority} is not in ${rule.rule} ${formatRange(rule.priority)}, from ${quota.name}'s borrowing.priority`;
+  const self = quota.selfPreemption;
+  return `priority ${priority} is not in ${quota.name}'s selfPreemption.highPriority${self ? ` ${formatRange(self.highPriority)}` : ': it has no selfPreemption'}`;
 }

@@ -8,13 +8,24 @@
  * answer names that rule): reclaim of idle jobs, reclaim of borrowed shares,
  * self-level, child-level. Reclaim comes first because it needs no policy: borrowed
  * capacity always returns to its owner (SEMANTICS 4, 5.2).
+ *
+ * Which rules serve a preemptor that would run `borrowing` is a condition of the rules
+ * (the `preemptorTarget` fact): reclaim of a lent share serves only jobs that run in
+ * quota (SEMANTICS 5.1). Who may run borrowing at all is a rule too, `<Q>/borrowing`
+ * (kind `borrow`, SEMANTICS 5.2), on the preemptor's facts alone: it makes no victim
+ * (its event is `borrow`, not `eligible`) and is tabulated per (quota, priority) by
+ * borrowing-table.ts.
  */
 import type { ConditionProperties, RuleProperties, TopLevelCondition } from 'json-rules-engine';
+import { borrowingOf } from '../model/borrowing.js';
 import type { Module, Policy, Quota } from '../model/policy.js';
 import { formatRange, type PriorityRange } from '../model/priority.js';
 import { sourceText, type Source } from '../model/source.js';
 
-export type RuleKind = 'reclaim-idle' | 'reclaim-borrowed' | 'self' | 'child';
+/** The kinds of rule that make victims eligible (SEMANTICS 5.1). */
+export type VictimRuleKind = 'reclaim-idle' | 'reclaim-borrowed' | 'self' | 'child';
+/** Every kind: the victim rules, and who may run borrowing (SEMANTICS 5.2). */
+export type RuleKind = VictimRuleKind | 'borrow';
 
 /** A compiled rule with what explanations need. */
 export interface CompiledRule {
@@ -32,7 +43,7 @@ export interface CompiledRule {
   summary: string;
 }
 
-const ORDER: Record<RuleKind, number> = { 'reclaim-idle': 0, 'reclaim-borrowed': 1, self: 2, child: 3 };
+const ORDER: Record<RuleKind, number> = { 'reclaim-idle': 0, 'reclaim-borrowed': 1, self: 2, child: 3, borrow: 4 };
 
 /** Compiles every rule of the policy. */
 export function compileRules(policy: Policy): CompiledRule[] {
@@ -43,6 +54,10 @@ export function compileRules(policy: Policy): CompiledRule[] {
   }
   for (const q of policy.quotas) if (q.selfPreemption) rules.push(selfRule(q));
   for (const q of policy.quotas) if (q.childPreemption) rules.push(childRule(q));
+  for (const q of policy.quotas) {
+    const r = borrowRule(q);
+    if (r) rules.push(r);
+  }
   return rules;
 }
 
@@ -61,7 +76,7 @@ function make(name: string, kind: RuleKind, quota: string, src: Source | 'built-
     order,
     summary,
     // json-rules-engine runs higher priority first; events are sorted by `order` later anyway.
-    rule: { name, priority: 10 - order, conditions, event: { type: 'eligible', params: { rule: name, kind } } },
+    rule: { name, priority: 10 - order, conditions, event: { type: kind === 'borrow' ? 'borrow' : 'eligible', params: { rule: name, kind } } },
   };
 }
 
@@ -87,6 +102,8 @@ function idleReclaimRule(): CompiledRule {
 function borrowedReclaimRule(q: Quota): CompiledRule | undefined {
   if (q.parent === null || q.reclaim === 'never') return undefined;
   const all: ConditionProperties[] = [
+    // SEMANTICS 5.1: the lender's later in-quota jobs reclaim; a job that would itself borrow does not.
+    { fact: 'preemptorTarget', operator: 'equal', value: 'in-quota' },
     { fact: 'victimStanding', operator: 'equal', value: 'borrowing' },
     { fact: 'relation', operator: 'in', value: ['sibling', 'lent'] },
     { fact: 'lender', operator: 'equal', value: q.name },
@@ -99,7 +116,7 @@ function borrowedReclaimRule(q: Quota): CompiledRule | undefined {
     q.name,
     q.reclaimSrc,
     { all },
-    `jobs on ${q.name} or below it may take back what ${q.name} lent: ${who} on its same-level quotas (reclaim: ${q.reclaim})`,
+    `jobs on ${q.name} or below it that run in quota may take back what ${q.name} lent: ${who} on its same-level quotas (reclaim: ${q.reclaim})`,
   );
 }
 
@@ -142,6 +159,23 @@ function childRule(q: Quota): CompiledRule {
       ],
     },
     `jobs submitted to ${q.name} may preempt ${modulesText(cp.modules)} jobs of priority ${formatRange(cp.preemptiblePriority)} on the quotas below ${q.name}`,
+  );
+}
+
+/**
+ * SEMANTICS 5.2: who may run borrowing on `q` (model/borrowing.ts: `borrowing.priority`,
+ * else selfPreemption's highPriority; none on a root or without either).
+ */
+function borrowRule(q: Quota): CompiledRule | undefined {
+  const b = borrowingOf(q);
+  if (!b) return undefined;
+  return make(
+    b.rule,
+    'borrow',
+    q.name,
+    b.src,
+    { all: [{ fact: 'preemptorQuota', operator: 'equal', value: q.name }, ...inPriority('preemptorPriority', b.priority)] },
+    `jobs of priority ${formatRange(b.priority)} on ${q.name} may run borrowing: over ${q.name}'s own guarantee, on what its same-level quotas under ${q.parent} leave unused, without victims or with the victims its rules allow (${b.from})`,
   );
 }
 

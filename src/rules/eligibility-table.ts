@@ -11,7 +11,8 @@ import type { Module, Standing } from '../model/policy.js';
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { CompiledRule } from './compile-rules.js';
 import { eligibleBy, makeEngine } from './evaluate-rules.js';
-import { comboIndex, COMBOS_PER_RELATION, victimCombos, type EligibilityFacts, type RelationKey } from './facts.js';
+import { comboIndex, COMBOS_PER_RELATION, victimCombos, type EligibilityFacts, type PreemptorTarget, type RelationKey } from './facts.js';
+import { BorrowingTable } from './borrowing-table.js';
 import { rulePredicate, type RulePredicate } from './rule-predicate.js';
 import { trieStep, type TrieNode } from './value-trie.js';
 
@@ -126,23 +127,35 @@ export class EligibilityTable {
   }
 }
 
-/**
- * The standing a preemptor would run in. Reclaim of idle capacity serves both (SEMANTICS
- * 4: every job that runs on quota); reclaim of a lent share serves only `in-quota`.
- */
-export type PreemptorTarget = 'in-quota' | 'borrowing';
+export type { PreemptorTarget } from './facts.js';
+
+/** Per rule, the quotas its own conditions tie it to (read once: a rule never changes). */
+const ties = new WeakMap<CompiledRule, { preemptor?: string; lender?: string }>();
 
 /**
  * Whether rule `r` can make victims for a preemptor whose quota path (itself first) is
- * `path`, aiming at `target`. The json-rules-engine conditions decide the rest; this only
- * skips rules that name another quota, and reclaim of a lent share for borrowing targets.
+ * `path`: a prefilter read off the rule's own conditions, so a table does not walk rules
+ * that cannot fire. A rule that requires `preemptorQuota` to equal Q fires only for Q; one
+ * that requires `lender` to equal L only on a path through L (the lender is always on the
+ * preemptor's path); a `borrow` rule makes no victim. Everything else, the target standing
+ * included, the conditions decide when the table is made (compile-rules.ts).
  */
-export function ruleApplies(r: CompiledRule, path: string[], target: PreemptorTarget): boolean {
-  // SEMANTICS 4 and 5.1: idle capacity returns to whoever in the quota tree claims it,
-  // in quota or borrowing by 5.2 (invariant 6); a lent share only to its owner's in-quota jobs.
-  if (r.kind === 'reclaim-idle') return true;
-  if (r.kind === 'reclaim-borrowed') return target === 'in-quota' && path.includes(r.quota);
-  return r.quota === path[0];
+export function mayFireOn(r: CompiledRule, path: readonly string[]): boolean {
+  if (r.kind === 'borrow') return false;
+  let tie = ties.get(r);
+  if (!tie) {
+    tie = {};
+    const all = (r.rule.conditions as { all?: unknown[] }).all ?? [];
+    for (const raw of all) {
+      const c = raw as { fact?: unknown; operator?: unknown; value?: unknown };
+      if (c.operator !== 'equal' || typeof c.value !== 'string') continue;
+      if (c.fact === 'preemptorQuota') tie.preemptor = c.value;
+      else if (c.fact === 'lender') tie.lender = c.value;
+    }
+    ties.set(r, tie);
+  }
+  if (tie.preemptor !== undefined && tie.preemptor !== path[0]) return false;
+  return tie.lender === undefined || path.includes(tie.lender);
 }
 
 /**
@@ -265,12 +278,15 @@ export class EligibilityTables {
   private cellArrayCount = 0;
   /** How many tables were tabulated without running the engine (tests assert the fast path ran). */
   fastTables = 0;
+  /** Who may run borrowing (SEMANTICS 5.2): the `borrow` rules, per (quota, priority). */
+  readonly borrowing: BorrowingTable;
 
   constructor(
     private readonly rules: CompiledRule[],
     private readonly tree: QuotaTree,
   ) {
     this.ruleIndex = new Map(rules.map((r, i) => [r, i]));
+    this.borrowing = new BorrowingTable(rules, tree);
   }
 
   /** How much the fast path shared: rows computed, distinct cell arrays made (the rest of the tables reuse one). */
@@ -299,9 +315,10 @@ export class EligibilityTables {
   /**
    * The table for preemptor class (quota, priority, target standing). A job that would
    * run `borrowing` is not admissible in quota, so reclaim of a lent share — which serves
-   * only jobs taking back their own guarantee (SEMANTICS 5.1) — is left out of its
-   * table; a victim that rule and a self-level clause both allow then stays eligible
-   * under the clause. Reclaim of idle capacity is in both tables (SEMANTICS 4).
+   * only jobs taking back their own guarantee (SEMANTICS 5.1; the rule's `preemptorTarget`
+   * condition) — never fires in its table; a victim that rule and a self-level clause
+   * both allow then stays eligible under the clause. Reclaim of idle capacity fires in
+   * both tables (SEMANTICS 4).
    */
   tableFor(quota: number, priority: number, target: PreemptorTarget = 'in-quota'): Promise<EligibilityTable> {
     const id = Number.isInteger(priority) && priority >= 0 && priority <= 9 ? (quota * 10 + priority) * 2 + (target === 'borrowing' ? 1 : 0) : `${quota}/${priority}/${target}`;
@@ -313,8 +330,8 @@ export class EligibilityTables {
     return t;
   }
 
-  /** The rules that can fire for preemptors on `quota` aiming at `target`: the others name another quota. */
-  relevantRules(quota: number, target: PreemptorTarget = 'in-quota'): CompiledRule[] {
+  /** The rules that can fire for preemptors on `quota` (mayFireOn): the others are tied to another quota. */
+  relevantRules(quota: number): CompiledRule[] {
     const path = this.tree.pathNames(quota);
     // Only rules naming a quota on the path (or none) can apply: look those up by name
     // rather than scanning every rule (a 1,000-quota policy has thousands), keeping rule order.
@@ -325,7 +342,7 @@ export class EligibilityTables {
     const out: CompiledRule[] = [];
     for (const i of near) {
       const r = this.rules[i]!; // an index into rules, from rulesByQuota
-      if (ruleApplies(r, path, target)) out.push(r);
+      if (mayFireOn(r, path)) out.push(r);
     }
     return out;
   }
@@ -360,7 +377,7 @@ export class EligibilityTables {
     const id = quota * 2 + (target === 'borrowing' ? 1 : 0);
     let c = this.classRulesCache.get(id);
     if (!c) {
-      const ranked = this.relevantRules(quota, target).sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const ranked = this.relevantRules(quota).sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const judged = ranked.map((r) => this.predicateOf(r));
       const all = judged.every((j) => j !== null) ? judged : undefined;
       c = {
@@ -369,7 +386,7 @@ export class EligibilityTables {
         judged: all,
         // Without predicates the engine reads every fact: assume the priority matters.
         readsPriority: !all || all.some((j) => j.pred.reads.includes('preemptorPriority')),
-        keyPass: all && this.keyPass(all, quota),
+        keyPass: all && this.keyPass(all, quota, target),
       };
       this.classRulesCache.set(id, c);
     }
@@ -394,11 +411,20 @@ export class EligibilityTables {
   }
 
   /** `ClassRules.keyPass` for the class of preemptor quota `quota`. */
-  private keyPass(judged: Judged[], quota: number): Uint8Array {
+  private keyPass(judged: Judged[], quota: number, target: PreemptorTarget): Uint8Array {
     const keys = this.quotaKeys(quota).keys;
     const pass = new Uint8Array(judged.length * keys.length);
     // Only conditions that do not read the priority are judged here: any value serves.
-    const facts: EligibilityFacts = { preemptorQuota: this.tree.at(quota).name, preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+    const facts: EligibilityFacts = {
+      preemptorQuota: this.tree.at(quota).name,
+      preemptorPriority: 0,
+      preemptorTarget: target,
+      relation: 'other',
+      lender: '',
+      victimPriority: 0,
+      victimModule: 'DLC',
+      victimStanding: 'idle',
+    };
     judged.forEach((j, r) => {
       const perPriority = j.pred.keyReads.includes('preemptorPriority');
       keys.forEach((key, k) => {
@@ -425,10 +451,10 @@ export class EligibilityTables {
       }
       return t;
     };
-    if (!cls.judged) return this.tabulateByEngine(cls.ranked, keys.keys, preemptorQuota, priority).then(table);
+    if (!cls.judged) return this.tabulateByEngine(cls.ranked, keys.keys, preemptorQuota, priority, target).then(table);
     this.fastTables++;
-    if (cls.readsPriority) return Promise.resolve(table(this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority)));
-    return Promise.resolve(table((cls.anyPriority ??= this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority))));
+    if (cls.readsPriority) return Promise.resolve(table(this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority, target)));
+    return Promise.resolve(table((cls.anyPriority ??= this.tabulate(cls, cls.judged, keys.keys, preemptorQuota, priority, target))));
   }
 
   /** The rule's predicate and victim-only answers, made once per rule and shared by every table. */
@@ -447,7 +473,16 @@ export class EligibilityTables {
           const combos = victimCombos();
           victimOk = new Uint8Array(combos.length);
           // The victim-only conditions do not read the other facts: any values serve here.
-          const facts: EligibilityFacts = { preemptorQuota: '', preemptorPriority: 0, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+          const facts: EligibilityFacts = {
+            preemptorQuota: '',
+            preemptorPriority: 0,
+            preemptorTarget: 'in-quota',
+            relation: 'other',
+            lender: '',
+            victimPriority: 0,
+            victimModule: 'DLC',
+            victimStanding: 'idle',
+          };
           for (let i = 0; i < combos.length; i++) {
             const c = combos[i]!;
             facts.victimPriority = c.victimPriority;
@@ -481,8 +516,17 @@ export class EligibilityTables {
    * read) name the row; a row already computed is reused, and so is a whole cell array
    * whose rows are all the same as an earlier table's.
    */
-  private tabulate(cls: ClassRules, judged: Judged[], keys: RelationKey[], preemptorQuota: string, priority: number): Uint16Array {
-    const facts: EligibilityFacts = { preemptorQuota, preemptorPriority: priority, relation: 'other', lender: '', victimPriority: 0, victimModule: 'DLC', victimStanding: 'idle' };
+  private tabulate(cls: ClassRules, judged: Judged[], keys: RelationKey[], preemptorQuota: string, priority: number, target: PreemptorTarget): Uint16Array {
+    const facts: EligibilityFacts = {
+      preemptorQuota,
+      preemptorPriority: priority,
+      preemptorTarget: target,
+      relation: 'other',
+      lender: '',
+      victimPriority: 0,
+      victimModule: 'DLC',
+      victimStanding: 'idle',
+    };
     const rowsOfTable: Uint16Array[] = [];
     const passing: number[] = [];
     let table = this.cellsByRows;
@@ -559,13 +603,13 @@ export class EligibilityTables {
   }
 
   /** Fills the cells by running json-rules-engine on every fact combination. */
-  private async tabulateByEngine(relevant: CompiledRule[], keys: RelationKey[], preemptorQuota: string, priority: number): Promise<Uint16Array> {
+  private async tabulateByEngine(relevant: CompiledRule[], keys: RelationKey[], preemptorQuota: string, priority: number, preemptorTarget: PreemptorTarget): Promise<Uint16Array> {
     const engine = makeEngine(relevant);
     const combos = victimCombos();
     const cells = new Uint16Array(keys.length * combos.length);
     for (let k = 0; k < keys.length; k++) {
       for (let i = 0; i < combos.length; i++) {
-        const rule = await eligibleBy(engine, relevant, { preemptorQuota, preemptorPriority: priority, ...keys[k]!, ...combos[i]! });
+        const rule = await eligibleBy(engine, relevant, { preemptorQuota, preemptorPriority: priority, preemptorTarget, ...keys[k]!, ...combos[i]! });
         cells[k * combos.length + i] = rule ? this.ruleIndex.get(rule)! + 1 : 0;
       }
     }

@@ -15,12 +15,14 @@ export function makeEngine(rules: CompiledRule[]): Engine {
 
 /**
  * The rule that makes a victim eligible under these facts — the first by precedence
- * (CompiledRule.order, then name) among the rules that fire — or undefined.
+ * (CompiledRule.order, then name) among the rules that fire — or undefined. Only
+ * `eligible` events count: a `borrow` rule (who may run borrowing) makes no victim.
  */
 export async function eligibleBy(engine: Engine, rules: CompiledRule[], facts: EligibilityFacts): Promise<CompiledRule | undefined> {
   const { events } = await engine.run({ ...facts });
   let best: CompiledRule | undefined;
   for (const ev of events) {
+    if (ev.type !== 'eligible') continue;
     const name = (ev.params as { rule: string }).rule;
     const rule = rules.find((r) => r.name === name);
     if (rule && (!best || rule.order < best.order || (rule.order === best.order && rule.name < best.name))) best = rule;

@@ -20,6 +20,9 @@ export function explainVictim(policy: Policy, rule: CompiledRule, victim: Runnin
       const cp = quota!.childPreemption!;
       return `priority ${victim.priority} is in preemptiblePriority ${formatRange(cp.preemptiblePriority)} and ${victim.module} is in modules [${cp.modules.join(', ')}] of ${rule.quota}'s child-level preemption; ${victim.quota} is below ${rule.quota}`;
     }
+    case 'borrow':
+      // Never a victim's rule: `borrow` rules fire on the preemptor alone (eligibleBy skips them).
+      return rule.summary;
   }
 }
 

@@ -10,11 +10,19 @@ import type { Relation } from '../model/quota-tree.js';
 export const VICTIM_STANDINGS: readonly Standing[] = ['idle', 'borrowing', 'in-quota'];
 export const PRIORITIES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 
+/**
+ * The standing a preemptor would run in. Reclaim of idle capacity serves both (SEMANTICS
+ * 4: every job that runs on quota); reclaim of a lent share serves only `in-quota`.
+ */
+export type PreemptorTarget = 'in-quota' | 'borrowing';
+
 /** One evaluation's facts, flat so that json-rules-engine needs no JSONPath. */
 export interface EligibilityFacts {
   /** Preemptor's quota name. */
   preemptorQuota: string;
   preemptorPriority: number;
+  /** The standing the preemptor would run in once its victims are gone (one table per target). */
+  preemptorTarget: PreemptorTarget;
   /** Victim quota's relation to the preemptor's (see QuotaTree.relation). */
   relation: Relation;
   /** For relation sibling or lent: the quota on the preemptor's path that lent; else ''. */

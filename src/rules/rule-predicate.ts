@@ -25,7 +25,7 @@ export type FactName = keyof EligibilityFacts;
 /** The facts that describe the victim alone: conditions on them only are shared by every table. */
 const VICTIM_FACTS: ReadonlySet<string> = new Set<FactName>(['victimPriority', 'victimModule', 'victimStanding']);
 /** Every fact, in the order `mixedReads` lists them. */
-const FACT_ORDER: readonly FactName[] = ['preemptorQuota', 'preemptorPriority', 'relation', 'lender', 'victimPriority', 'victimModule', 'victimStanding'];
+const FACT_ORDER: readonly FactName[] = ['preemptorQuota', 'preemptorPriority', 'preemptorTarget', 'relation', 'lender', 'victimPriority', 'victimModule', 'victimStanding'];
 const ALL_FACTS: ReadonlySet<string> = new Set<string>(FACT_ORDER);
 
 /** One plain condition, bound to the engine's operator. */

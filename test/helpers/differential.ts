@@ -265,10 +265,13 @@ export class RuleTables {
     const table = await this.table(q, priority, target);
     const relation = this.tree.relation(q, victim.quota);
     const lenderIdx = relation === 'sibling' || relation === 'lent' ? this.tree.lender(q, victim.quota) : -1;
-    const rules = target === 'in-quota' ? this.rules : this.rules.filter((r) => r.kind !== 'reclaim-borrowed');
+    // The full rule set: which rules serve a borrowing target is the rules' own condition
+    // on preemptorTarget (reclaim of a lent share serves only in-quota, SEMANTICS 5.1).
+    const rules = this.rules;
     const fromRules = await eligibleBy(makeEngine(rules), rules, {
       preemptorQuota: this.tree.at(q).name,
       preemptorPriority: priority,
+      preemptorTarget: target,
       relation,
       lender: lenderIdx >= 0 ? this.tree.at(lenderIdx).name : '',
       victimPriority: victim.priority,

@@ -61,6 +61,7 @@ describe('engine invariants (SEMANTICS 11)', () => {
           const { events } = await engine.run({
             preemptorQuota: job.quota,
             preemptorPriority: job.priority,
+            preemptorTarget: answer.standing as 'in-quota' | 'borrowing',
             relation: rel,
             lender: lenderIdx >= 0 ? tree.at(lenderIdx).name : '',
             victimPriority: victim.priority,
@@ -162,10 +163,8 @@ describe('engine invariants (SEMANTICS 11)', () => {
         if (job.idleResources === 'only') return;
         const snap = session.snapshot!;
         const q = snap.tree.indexOf(job.quota);
-        const quota = snap.tree.quotas[q]!;
-        const sp = quota.selfPreemption;
-        // SEMANTICS 5.2: a job of a non-root quota whose priority is in its highPriority may borrow.
-        const mayBorrow = quota.parent !== null && sp !== undefined && job.priority >= sp.highPriority.lo && job.priority <= sp.highPriority.hi;
+        // SEMANTICS 5.2: who may borrow is its one home, the quota's borrowing rule (rules/borrowing-table.ts).
+        const mayBorrow = session.tables.borrowing.ruleFor(q, job.priority) !== undefined;
         const inQuota = overruns(snap.tree, snap.usage, q, totalRequest(job), 'in-quota').length === 0;
         const borrowing = mayBorrow && overruns(snap.tree, snap.usage, q, totalRequest(job), 'borrowing').length === 0;
         if (!inQuota && !borrowing) return;

@@ -54,7 +54,7 @@ describe('eligibility tables (invariant 9)', () => {
         // The class drawn, and the last one tabulated before it (the likeliest to have left
         // a row behind for it), against every victim quota: one victim combination each.
         // A borrowing target is served by reclaim of idle capacity but not by reclaim of a
-        // lent share (SEMANTICS 4, 5.1): the harness runs the rules that apply to it.
+        // lent share (SEMANTICS 4, 5.1): the rules' own preemptorTarget condition says so.
         for (const [q, priority, tgt] of classes.slice(-2)) {
           for (let k = 0; k < n; k++) await twins.lookup(q, priority, tgt, { quota: (vPick + k) % n, priority: victimPriority, module: victimModule, standing: victimStanding });
         }

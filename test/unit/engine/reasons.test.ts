@@ -10,9 +10,9 @@ describe('reasons', () => {
   const snap = s.snapshot!;
   const q = (n: string) => s.tree.indexOf(n);
 
-  it('says why a job may not borrow: a root, no selfPreemption, or a priority outside highPriority', () => {
+  it('says why a job may not borrow: a root, no borrowing rule, or a priority outside its range', () => {
     expect(explainNoBorrowing(snap, q('Root'), 5)).toContain('Root is a root quota');
-    expect(explainNoBorrowing(snap, q('B'), 5)).toContain('B has no selfPreemption');
+    expect(explainNoBorrowing(snap, q('B'), 5)).toContain('B has neither borrowing.priority nor selfPreemption');
     expect(explainNoBorrowing(snap, q('A'), 5)).toContain('priority 5 is not in highPriority 6-9');
   });
 

@@ -32,7 +32,7 @@ describe('usage', () => {
   });
 
   it('keeps only the overruns a lower one does not already imply', () => {
-    const o = (quota: number, resource: number, deficit: number): Overrun => ({ quota, resource, deficit, used: 0, min: 0, need: 0 });
+    const o = (quota: number, resource: number, deficit: number): Overrun => ({ quota, resource, kind: 'min', deficit, used: 0, limit: 0, need: 0 });
     expect(bindingOverruns([o(a, 0, 4), o(root, 0, 4), o(root, 1, 2)])).toEqual([o(a, 0, 4), o(root, 1, 2)]);
     expect(bindingOverruns([o(a, 0, 2), o(root, 0, 6)])).toEqual([o(a, 0, 2), o(root, 0, 6)]);
   });

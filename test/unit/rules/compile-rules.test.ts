@@ -11,6 +11,7 @@ describe('compileRules', () => {
     const { events } = await makeEngine(rules).run({
       preemptorQuota: 'A',
       preemptorPriority: 7,
+      preemptorTarget: 'in-quota',
       relation: 'self',
       lender: '',
       victimPriority: 2,
@@ -18,7 +19,8 @@ describe('compileRules', () => {
       victimStanding: 'in-quota',
       ...facts,
     });
-    return events.map((e) => (e.params as { rule: string }).rule);
+    // Victim rules only: a `borrow` rule (who may run borrowing) fires on the preemptor alone.
+    return events.filter((e) => e.type === 'eligible').map((e) => (e.params as { rule: string }).rule);
   };
 
   it('compiles reclaim of idle capacity, each lender’s reclaim and each clause into one named rule with its source', () => {
@@ -27,6 +29,7 @@ describe('compileRules', () => {
       ['A/reclaim', 'reclaim-borrowed'],
       ['B/reclaim', 'reclaim-borrowed'],
       ['A/selfPreemption', 'self'],
+      ['A/borrowing', 'borrow'],
     ]);
     expect(rules[0]!.source).toBe('built-in');
     expect(rules.find((r) => r.name === 'A/selfPreemption')!.source).toMatch(/^test\.yaml:\d+:\d+$/);
@@ -43,6 +46,8 @@ describe('compileRules', () => {
   it('reclaims idle jobs for anyone and a lent share for its lender', async () => {
     expect(await fired({ victimStanding: 'idle', preemptorQuota: 'B', relation: 'other' })).toEqual(['reclaim/idle']);
     expect(await fired({ preemptorQuota: 'B', relation: 'sibling', lender: 'B', victimStanding: 'borrowing', victimPriority: 9 })).toEqual(['B/reclaim']);
+    // SEMANTICS 5.1: only a preemptor that will run in quota takes back a lent share.
+    expect(await fired({ preemptorQuota: 'B', preemptorTarget: 'borrowing', relation: 'sibling', lender: 'B', victimStanding: 'borrowing', victimPriority: 9 })).toEqual([]);
   });
 
   it('writes module lists as people read them', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comboIndex } from '../../../src/rules/facts.js';
-import { EligibilityTables, ruleApplies } from '../../../src/rules/eligibility-table.js';
+import { EligibilityTables, mayFireOn } from '../../../src/rules/eligibility-table.js';
 import { twoTeams } from '../../helpers/two-teams.js';
 
 describe('eligibility tables', () => {
@@ -33,12 +33,19 @@ describe('eligibility tables', () => {
     expect(tables.fastTables).toBe(1);
   });
 
-  it("applies a quota's own clauses to its jobs, reclaim of idle capacity to everyone, and a lent share's reclaim only in quota", () => {
+  it("ties a quota's own clauses to its jobs and a lent share's reclaim to paths through the lender; reclaim of idle capacity fires for everyone", () => {
     const rule = (n: string) => s.rules.find((r) => r.name === n)!;
-    expect(ruleApplies(rule('A/selfPreemption'), ['A', 'Root'], 'in-quota')).toBe(true);
-    expect(ruleApplies(rule('A/selfPreemption'), ['B', 'Root'], 'in-quota')).toBe(false);
-    expect(ruleApplies(rule('reclaim/idle'), ['B', 'Root'], 'borrowing')).toBe(true);
-    expect(ruleApplies(rule('A/reclaim'), ['A', 'Root'], 'in-quota')).toBe(true);
-    expect(ruleApplies(rule('A/reclaim'), ['A', 'Root'], 'borrowing')).toBe(false);
+    expect(mayFireOn(rule('A/selfPreemption'), ['A', 'Root'])).toBe(true);
+    expect(mayFireOn(rule('A/selfPreemption'), ['B', 'Root'])).toBe(false);
+    expect(mayFireOn(rule('reclaim/idle'), ['B', 'Root'])).toBe(true);
+    expect(mayFireOn(rule('A/reclaim'), ['A', 'Root'])).toBe(true);
+    expect(mayFireOn(rule('A/reclaim'), ['B', 'Root'])).toBe(false);
+  });
+
+  it("serves a lent share's reclaim only to a preemptor that runs in quota (the rule's preemptorTarget condition, SEMANTICS 5.1)", async () => {
+    // B's priority-2 borrowing job on A's share: A's reclaim and A's selfPreemption both allow it.
+    expect((await s.tables.tableFor(q('A'), 7, 'in-quota')).lookup(q('B'), 2, 'DLC', 'borrowing')?.name).toBe('A/reclaim');
+    expect((await s.tables.tableFor(q('A'), 7, 'borrowing')).lookup(q('B'), 2, 'DLC', 'borrowing')?.name).toBe('A/selfPreemption');
+    expect((await s.tables.tableFor(q('A'), 7, 'borrowing')).lookup(q('B'), 9, 'DSW', 'idle')?.name).toBe('reclaim/idle');
   });
 });

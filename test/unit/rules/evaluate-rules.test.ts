@@ -10,6 +10,7 @@ describe('eligibleBy', () => {
   const facts = (over: Partial<EligibilityFacts>): EligibilityFacts => ({
     preemptorQuota: 'A',
     preemptorPriority: 7,
+    preemptorTarget: 'in-quota',
     relation: 'sibling',
     lender: 'A',
     victimPriority: 2,

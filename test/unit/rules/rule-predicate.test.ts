@@ -8,6 +8,7 @@ const engine = makeEngine([]);
 const facts = (over: Partial<EligibilityFacts> = {}): EligibilityFacts => ({
   preemptorQuota: 'A',
   preemptorPriority: 7,
+  preemptorTarget: 'in-quota',
   relation: 'sibling',
   lender: 'A',
   victimPriority: 3,
