@@ -77,6 +77,23 @@ export interface ChildPreemption {
   src: Source;
 }
 
+/**
+ * A quota's ceiling (SEMANTICS 3, after Kueue's borrowingLimit, Koordinator's and
+ * YuniKorn's max, Volcano's capability): per resource it names, the in-quota and
+ * borrowing jobs of the quota's subtree never use more. cpu in millicores, memory in MiB.
+ */
+export interface Ceiling {
+  gpu?: number;
+  cpu?: number;
+  memory?: number;
+}
+
+/** Who may run borrowing on a quota (SEMANTICS 5.2), as the policy writes it. */
+export interface BorrowingClause {
+  priority: PriorityRange;
+  src: Source;
+}
+
 /** One typical pod shape a `fragmentation` pool keeps room for (docs/policy-format.md). */
 export interface TypicalPod {
   /** GPUs per pod: whole (1, 2, 8), a share below 1 (0.46), or 0 for a cpu-only pod. */
@@ -110,6 +127,12 @@ export interface Quota {
   parent: string | null;
   children: string[];
   min: Resources;
+  /** SEMANTICS 3's ceiling; undefined = none (PAI's behaviour). */
+  max?: Ceiling;
+  /** Where `max` was written (set with `max`). */
+  maxSrc?: Source;
+  /** SEMANTICS 5.2's `borrowing.priority` as written; undefined = the default (model/borrowing.ts `borrowingOf`). */
+  borrowing?: BorrowingClause;
   queueStrategy: QueueStrategy;
   /** The strategy's parameters, defaults filled in. */
   queue: QueueParameters;

@@ -5,6 +5,8 @@
  */
 import {
   DEFAULT_QUEUE_PARAMETERS,
+  type BorrowingClause,
+  type Ceiling,
   PAI_QUEUE_STRATEGIES,
   type ChildPreemption,
   type Pool,
@@ -16,9 +18,9 @@ import {
   type TypicalPod,
 } from '../model/policy.js';
 import { VICTIM_CRITERIA, type VictimCriterion } from '../model/victim-order.js';
-import { formatRange } from '../model/priority.js';
+import { formatRange, inRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
-import { formatAmount } from '../model/resources.js';
+import { RESOURCE_NAMES, formatAmount, type Resources } from '../model/resources.js';
 import type { Collector } from './collector.js';
 import { parseDurationField, parseRange, parseResources } from './parse-fields.js';
 import type { QuotaInput, QuotaTreeSpec } from './schema.js';
@@ -175,12 +177,16 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
       }
     }
   }
+  const borrowing = buildBorrowing(c, sd, path, input, parent, selfPreemption);
   if (!min) return undefined;
+  const max = buildCeiling(c, sd, path, input, min);
   return {
     name: input.name,
     parent,
     children: (input.children ?? []).map((ch) => ch.name),
     min,
+    ...(max ? { max, maxSrc: sourceAt(sd, [...path, 'max']) } : {}),
+    ...(borrowing ? { borrowing } : {}),
     queueStrategy: (PAI_QUEUE_STRATEGIES[input.queueStrategy ?? ''] ?? input.queueStrategy ?? 'fifo') as QueueStrategy,
     queue: queueParameters(c, sd, [...path, 'queue'], input.queue),
     reclaim: input.reclaim ?? 'any',
@@ -192,6 +198,81 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     allowedModules: restriction(sd, [...path, 'allowedModules'], input.allowedModules),
     allowedRoles: restriction(sd, [...path, 'allowedRoles'], input.allowedRoles),
   };
+}
+
+/**
+ * SEMANTICS 3's ceiling: a resource vector, at least `min` in every resource both name
+ * (a resource `min` leaves unbounded may still have a ceiling). Problems are located at
+ * the field; the quota then has no ceiling, and loading stops at this stage anyway.
+ */
+function buildCeiling(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput, min: Resources): Ceiling | undefined {
+  const given = input.max;
+  if (!given) return undefined;
+  const maxPath = [...path, 'max'];
+  if (given.gpu === undefined && given.cpu === undefined && given.memory === undefined) {
+    c.error(
+      sd,
+      maxPath,
+      'policy/max-empty',
+      `max of quota "${input.name}" names no resource`,
+      'give max.gpu (and max.cpu, max.memory where they bound), or remove max: a quota without it has no ceiling',
+    );
+    return undefined;
+  }
+  // cpu and memory as quantities, by the reader min uses (a stand-in GPU count: max.gpu is optional).
+  const parsed = parseResources(c, sd, maxPath, { gpu: 0, ...(given.cpu === undefined ? {} : { cpu: given.cpu }), ...(given.memory === undefined ? {} : { memory: given.memory }) });
+  if (!parsed) return undefined;
+  const max: Ceiling = {
+    ...(given.gpu === undefined ? {} : { gpu: given.gpu }),
+    ...(parsed.cpu === undefined ? {} : { cpu: parsed.cpu }),
+    ...(parsed.memory === undefined ? {} : { memory: parsed.memory }),
+  };
+  let ok = true;
+  for (const r of RESOURCE_NAMES) {
+    const cap = max[r];
+    const floor = min[r];
+    if (cap === undefined || floor === undefined || cap >= floor) continue;
+    ok = false;
+    c.error(
+      sd,
+      [...maxPath, r],
+      'policy/max-below-min',
+      `max.${r} of quota "${input.name}" is ${formatAmount(r, cap)}, below its min of ${formatAmount(r, floor)}`,
+      `a ceiling is at least the guarantee: raise max.${r} to ${formatAmount(r, floor)} or more, or lower min.${r}`,
+    );
+  }
+  return ok ? max : undefined;
+}
+
+/**
+ * SEMANTICS 5.2's `borrowing.priority`. A root has no same-level quotas to borrow from,
+ * and a range that leaves out part of `highPriority` keeps those jobs from borrowing at
+ * all, so their self-level victims on same-level quotas could never make room for them:
+ * both are warnings.
+ */
+function buildBorrowing(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput, parent: string | null, sp: SelfPreemption | undefined): BorrowingClause | undefined {
+  if (!input.borrowing) return undefined;
+  const bPath = [...path, 'borrowing'];
+  const range = parseRange(c, sd, [...bPath, 'priority'], input.borrowing.priority);
+  if (!range) return undefined;
+  if (parent === null) {
+    c.warn(
+      sd,
+      bPath,
+      'policy/borrowing-on-root',
+      `quota "${input.name}" is a root: it has no same-level quotas to borrow from, so borrowing has no effect`,
+      "remove borrowing, or set it on the root's children",
+    );
+  } else if (sp && !(inRange(range, sp.highPriority.lo) && inRange(range, sp.highPriority.hi))) {
+    c.warn(
+      sd,
+      [...bPath, 'priority'],
+      'policy/borrowing-narrows-high-priority',
+      `borrowing.priority ${formatRange(range)} of "${input.name}" leaves out part of its selfPreemption.highPriority ${formatRange(sp.highPriority)}: those jobs may not borrow, so preempting same-level quotas' jobs cannot make room for them`,
+      `widen borrowing.priority to cover ${formatRange(sp.highPriority)} (it widens who borrows; its default is highPriority)`,
+    );
+  }
+  return { priority: range, src: sourceAt(sd, bPath) };
 }
 
 /** The queue strategy's parameters with defaults filled in (docs/simulate.md). */

@@ -25,6 +25,20 @@ const quotaResources = z.strictObject({
   memory: quantity.optional().describe('Guaranteed memory (`768Gi`); unbounded when absent.'),
 });
 
+/** A quota's ceiling (SEMANTICS 3): each resource it names bounds the subtree's in-quota and borrowing usage. */
+const quotaCeiling = z.strictObject({
+  gpu: z.number().int().min(0).optional().describe("Most GPUs the quota's subtree may use, in-quota and borrowing jobs together; at least min.gpu. Unbounded when absent."),
+  cpu: quantity.optional().describe('Most cpu the subtree may use (`128`, `500m`); at least min.cpu. Unbounded when absent.'),
+  memory: quantity.optional().describe('Most memory the subtree may use (`1Ti`); at least min.memory. Unbounded when absent.'),
+});
+
+/** Who borrows (SEMANTICS 5.2). */
+const borrowingClause = z.strictObject({
+  priority: priorityValue.describe(
+    "Priorities of this quota's jobs that may run borrowing: over its own min, on what same-level quotas leave unused, without victims. Default: selfPreemption.highPriority (nobody without selfPreemption).",
+  ),
+});
+
 const podResources = z.strictObject({
   gpu: z
     .number()
@@ -51,6 +65,8 @@ const childPreemption = z.strictObject({
 export interface QuotaInput {
   name: string;
   min: z.infer<typeof quotaResources>;
+  max?: z.infer<typeof quotaCeiling>;
+  borrowing?: z.infer<typeof borrowingClause>;
   queueStrategy?: string;
   queue?: z.infer<typeof queueParameters>;
   reclaim?: (typeof RECLAIM_MODES)[number];
@@ -74,6 +90,8 @@ const queueParameters = z.strictObject({
 const quota: z.ZodType<QuotaInput> = z.strictObject({
   name,
   min: quotaResources,
+  max: quotaCeiling.optional().describe("A ceiling (Kueue's nominal quota + borrowingLimit, Koordinator's max): in-quota and borrowing jobs of the subtree never use more. Default: none."),
+  borrowing: borrowingClause.optional().describe("Who may borrow a same-level quota's unused share without victims (SEMANTICS 5.2)."),
   queueStrategy: z
     .enum(queueStrategyNames)
     .optional()

@@ -1,0 +1,39 @@
+/**
+ * Who may run `borrowing` on a quota (SEMANTICS 5.2), in one place: the range a quota's
+ * `borrowing.priority` gives, else its `selfPreemption.highPriority` (the default), else
+ * nobody; and nobody on a root, which has no same-level quotas to borrow from. The rule
+ * `<Q>/borrowing` is compiled from this (rules/compile-rules.ts) and tabulated per
+ * (quota, priority) (rules/borrowing-table.ts), which the engine reads; the loader's
+ * `standings: derive` (policy/derive-standings.ts), which runs below rules/, reads it
+ * directly. A job whose priority is in the range may run borrowing: without victims on
+ * unused capacity, or with the victims its quota's rules allow (self-level, idle reclaim).
+ */
+import type { Quota } from './policy.js';
+import { inRange, type PriorityRange } from './priority.js';
+import type { Source } from './source.js';
+
+/** The effective borrowing rule of one quota. */
+export interface BorrowingRange {
+  /** The rule's name: `<quota>/borrowing`. */
+  rule: string;
+  priority: PriorityRange;
+  /** Which field the range comes from: written, or the default. */
+  from: 'borrowing.priority' | 'selfPreemption.highPriority';
+  /** Where that field is written. */
+  src: Source;
+}
+
+/** The quota's borrowing rule, or undefined when none of its jobs may borrow. */
+export function borrowingOf(quota: Quota): BorrowingRange | undefined {
+  if (quota.parent === null) return undefined;
+  const rule = `${quota.name}/borrowing`;
+  if (quota.borrowing) return { rule, priority: quota.borrowing.priority, from: 'borrowing.priority', src: quota.borrowing.src };
+  const sp = quota.selfPreemption;
+  return sp ? { rule, priority: sp.highPriority, from: 'selfPreemption.highPriority', src: sp.src } : undefined;
+}
+
+/** True when a job of `priority` on `quota` may run borrowing (the rule above, for callers below rules/). */
+export function mayBorrow(quota: Quota, priority: number): boolean {
+  const b = borrowingOf(quota);
+  return b !== undefined && inRange(b.priority, priority);
+}
