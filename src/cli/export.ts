@@ -3,7 +3,7 @@
  * another tool's objects on stdout, and on stderr (or `--report FILE`) the table of what
  * maps one to one, what is approximated and what is lost.
  */
-import { refuseEmptyPath, writeOutputFile } from '../io/write-in-folder.js';
+import { checkOutputFile, refuseEmptyPath, writeOutputFile } from '../io/write-in-folder.js';
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
@@ -108,6 +108,8 @@ export function registerExport(program: Command): void {
       } else {
         const nodes = (policy.cluster?.nodes ?? []).filter((n) => n.pool === poolName);
         const refused = nodesWithoutInstanceType(nodes);
+        // A --report that may not be written is refused first (exit 2), as it is for every export.
+        if (refused.length && flags.report !== undefined) checkOutputFile(flags.report, { flag: '--report', kind: 'text', force: flags.force });
         if (refused.length) {
           log(renderFindings(refused));
           log(display`nothing is exported: ${refused.length} node(s) of pool ${poolName} have no instanceType`);

@@ -153,7 +153,7 @@ describe('--submit with GPU models', () => {
 });
 
 /**
- * Issue 21's walk: a Kueue cluster written as Kueue's docs write it (docs/examples/kueue-cluster:
+ * Issue 21's walk: a Kueue cluster written as Kueue's docs write it (test/fixtures/interop/kueue-cluster:
  * three ClusterQueues in the cohort ai-platform, a LocalQueue in each of three namespaces,
  * research-cq's borrowingLimit 8, BestEffortFIFO; running a PyTorchJob, a batch Job, a
  * serving Deployment and notebooks in a StatefulSet; two Jobs pending) → import both →
@@ -167,7 +167,7 @@ describe('--submit with GPU models', () => {
  * quota lends it, and priority 3 preempts nothing under prod-cq's selfPreemption 5-9.
  */
 describe("a Kueue cluster as Kueue's docs write it: import both, check, what-if with the queue", () => {
-  const K = 'docs/examples/kueue-cluster';
+  const K = 'test/fixtures/interop/kueue-cluster';
   const tree = join(dir, 'kueue-tree.yaml');
   const snapshot = join(dir, 'kueue-cluster.yaml');
   interface QueueInfo {

@@ -153,6 +153,6 @@ describe('pending pods as the queue', () => {
       { path: 'cluster.yaml', text },
     ]);
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(policy!.cluster!.queue.map((j) => [j.name, j.submittedAt])).toEqual([['team/web#pending', Date.parse('2026-11-27T10:00:00Z')]]);
+    expect((policy!.cluster!.queue ?? []).map((j) => [j.name, j.submittedAt])).toEqual([['team/web#pending', Date.parse('2026-11-27T10:00:00Z')]]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `import kueue` on a cluster written as Kueue's docs write it (docs/examples/kueue-cluster):
+ * `import kueue` on a cluster written as Kueue's docs write it (test/fixtures/interop/kueue-cluster):
  * LocalQueues become a Workspace per namespace, borrowingLimit a ceiling, a cohort's
  * ClusterQueues borrow, queueing strategies and preemption map to their nearest
  * counterparts with warnings saying what differs, and flavors are named with their GPU
@@ -11,7 +11,7 @@ import { importedTreeYaml, importQuotas } from '../../../src/interop/import-quot
 import { NEAREST_SELF_PREEMPTION } from '../../../src/interop/kueue-preemption.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 
-const FILE = 'docs/examples/kueue-cluster/kueue.yaml';
+const FILE = 'test/fixtures/interop/kueue-cluster/kueue.yaml';
 const TEXT = readFileSync(FILE, 'utf8');
 const NAMES = { gpu: 'nvidia.com/gpu' };
 const run = (text = TEXT) => {
