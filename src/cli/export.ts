@@ -3,12 +3,13 @@
  * another tool's objects on stdout, and on stderr (or `--report FILE`) the table of what
  * maps one to one, what is approximated and what is lost.
  */
-import { refuseEmptyPath, writeOutputFile } from '../io/write-in-folder.js';
+import { checkOutputFile, refuseEmptyPath, writeOutputFile } from '../io/write-in-folder.js';
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
 import { exportKueue } from '../interop/kueue.js';
-import { exportPai } from '../interop/pai-quota.js';
+import { exportPai, nodesWithoutInstanceType } from '../interop/pai-quota.js';
+import { EXIT } from './exit.js';
 import { treeOfPolicy, type MappingRow } from '../interop/tree-quota.js';
 import { exportVolcano } from '../interop/volcano.js';
 import { loadPolicy } from '../policy/load-policy.js';
@@ -60,7 +61,7 @@ export function registerExport(program: Command): void {
     .option('--force', 'let --report replace an existing file that quotient did not write (never an input of the command)')
     .addHelpText(
       'after',
-      '\nExamples:\n  quotient export kueue policies/inference-preempts-training\n  quotient export pai policies/self-level-preemption -o json\n  quotient export koordinator policies/quota-scaling --report mapping.txt > quotas.yaml\n\nExit codes: 0 exported (losses are in the table), 2 could not run (bad flags, a policy with errors).',
+      '\nExamples:\n  quotient export kueue policies/inference-preempts-training\n  quotient export pai policies/self-level-preemption -o json\n  quotient export koordinator policies/quota-scaling --report mapping.txt > quotas.yaml\n\nExit codes: 0 exported (losses are in the table), 1 the policy cannot be written in the format (located errors: pai needs an instanceType on every node), 2 could not run (bad flags, a policy with errors).',
     )
     .action((format: string, paths: string[], flags: ExportFlags) => {
       if (!(FORMATS as readonly string[]).includes(format)) throw new QuotientError('cli/bad-format', `unknown format "${format}"`, `use one of ${FORMATS.join(', ')}`);
@@ -105,11 +106,17 @@ export function registerExport(program: Command): void {
         rows = result.rows;
         document = result.objects;
       } else {
-        const pai = exportPai(
-          quotas,
-          pool.type,
-          (policy.cluster?.nodes ?? []).filter((n) => n.pool === poolName),
-        );
+        const nodes = (policy.cluster?.nodes ?? []).filter((n) => n.pool === poolName);
+        const refused = nodesWithoutInstanceType(nodes);
+        // A --report that may not be written is refused first (exit 2), as it is for every export.
+        if (refused.length && flags.report !== undefined) checkOutputFile(flags.report, { flag: '--report', kind: 'text', force: flags.force });
+        if (refused.length) {
+          log(renderFindings(refused));
+          log(display`nothing is exported: ${refused.length} node(s) of pool ${poolName} have no instanceType`);
+          process.exitCode = EXIT.findings;
+          return;
+        }
+        const pai = exportPai(quotas, pool.type, nodes);
         rows = pai.rows;
         document = pai.document;
       }

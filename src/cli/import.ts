@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { importKubectl, type NameSource } from '../interop/import-kubectl.js';
 import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
-import { clusterYaml, startedAfter } from '../interop/write-cluster.js';
+import { clusterYaml, startedAfter, submittedAfter } from '../interop/write-cluster.js';
+import { localQueuesOfFiles } from '../interop/kueue-local-queues.js';
+import { DEFAULT_OWNER_MODULES, describeModuleMap, parseModuleMap } from '../interop/owner-module.js';
 import { importedTreeYaml, importQuotas, QUOTA_FORMATS, type QuotaFormat } from '../interop/import-quotas.js';
 import { MODULES, type Module } from '../model/policy.js';
 import { parseTime } from '../model/quantity.js';
@@ -27,6 +29,8 @@ interface KubectlFlags {
   moduleLabel: string;
   module: string;
   priorityMap: string;
+  moduleMap?: string;
+  kueue: string[];
   at?: string;
   name: string;
 }
@@ -63,7 +67,14 @@ export function registerImport(program: Command): Command {
     )
     .option('--workspace-from <sources>', "where a pod's workspace name comes from (same sources)", 'namespace')
     .option('--module-label <label>', 'pod label holding the module (DLC, DSW, EAS)', 'quotient.dev/module')
-    .option('--module <module>', 'the module of pods without --module-label', 'DLC')
+    .option('--module <module>', "the module of pods without --module-label whose owner's kind is not in the module map", 'DLC')
+    .option('--module-map <map>', `owner kind → module, KIND=MODULE comma-separated, over the defaults (${describeModuleMap(DEFAULT_OWNER_MODULES)})`)
+    .option(
+      '--kueue <file>',
+      "Kueue objects (LocalQueues, ClusterQueues; YAML or JSON, repeatable): a pod's kueue.x-k8s.io/queue-name names a LocalQueue, whose ClusterQueue is its quota",
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--priority-map <bands>', 'spec.priority → 1..9: FROM=PRIORITY bands, a pod gets the priority of the highest band it reaches', DEFAULT_PRIORITY_MAP)
     .option('--at <time>', 'the snapshot time (ISO 8601); default now')
     .option('--name <name>', "the Cluster document's name", 'imported')
@@ -73,11 +84,19 @@ export function registerImport(program: Command): Command {
     )
     .action((file: string, flags: KubectlFlags) => {
       if (!(MODULES as readonly string[]).includes(flags.module)) throw new QuotientError('cli/bad-flag', `--module ${flags.module} is not a module`, `use one of ${MODULES.join(', ')}`);
+      const moduleMap = flags.moduleMap === undefined ? { map: new Map(DEFAULT_OWNER_MODULES) } : parseModuleMap(flags.moduleMap);
+      if ('error' in moduleMap) throw new QuotientError('cli/bad-flag', `--module-map: ${moduleMap.error}`, 'e.g. --module-map Notebook=DSW,RayCluster=DLC');
       const bands = parsePriorityMap(flags.priorityMap);
       if (!bands.bands) throw new QuotientError('cli/bad-flag', `--priority-map: ${bands.error}`, `e.g. ${DEFAULT_PRIORITY_MAP}`);
       const at = flags.at === undefined ? Date.now() : parseTime(flags.at);
       if (at === undefined) throw new QuotientError('cli/bad-flag', `--at ${flags.at} is not an ISO 8601 time`, 'e.g. 2026-11-23T06:00:00Z');
       const input = readInput(file);
+      const queues = flags.kueue.length ? localQueuesOfFiles(flags.kueue.map(readInput)) : undefined;
+      if (queues?.report.failed) {
+        log(renderFindings(sortFindings(queues.report.findings)));
+        process.exitCode = EXIT.findings;
+        return;
+      }
       const result = importKubectl(input, {
         gpuResource: flags.gpuResource,
         modelLabel: flags.modelLabel,
@@ -87,15 +106,17 @@ export function registerImport(program: Command): Command {
         workspaceFrom: nameSources('--workspace-from', flags.workspaceFrom),
         moduleLabel: flags.moduleLabel,
         module: flags.module as Module,
+        moduleMap: moduleMap.map,
+        ...(queues ? { localQueues: queues.index } : {}),
         priorityMap: bands.bands,
       });
-      const findings = sortFindings(result.report.findings);
+      const findings = sortFindings([...(queues?.report.findings ?? []), ...result.report.findings]);
       if (result.report.failed) {
         log(renderFindings(findings));
         process.exitCode = EXIT.findings;
         return;
       }
-      printYamlText(clusterYaml(flags.name, at, input.path, result.nodes, result.jobs));
+      printYamlText(clusterYaml(flags.name, at, input.path, result.nodes, result.jobs, result.queue));
       log(summary(result, at, findings.length ? renderFindings(findings) : undefined));
     });
   for (const format of QUOTA_FORMATS) {
@@ -109,22 +130,23 @@ export function registerImport(program: Command): Command {
       .addHelpText('after', `\nExit codes: 0 imported (fields without a counterpart are warnings on stderr), 1 the input cannot be read as ${format} quotas (located errors), 2 could not run.`)
       .action((files: string[], flags: { pool: string; name: string; gpuResource: string }) => {
         const inputs = files.map(readInput);
-        const { quotas, report } = importQuotas(format, inputs, { gpu: flags.gpuResource });
+        const { quotas, workspaces, report } = importQuotas(format, inputs, { gpu: flags.gpuResource });
         const findings = sortFindings(report.findings);
         if (findings.length) log(renderFindings(findings));
         if (report.failed) {
           process.exitCode = EXIT.findings;
           return;
         }
-        printYamlText(importedTreeYaml(flags.name, flags.pool, quotas, inputs));
-        log(display`imported ${quotas.length} quota(s) from ${format}; ${findings.length} field(s) or object(s) not carried over are listed above`);
+        printYamlText(importedTreeYaml(flags.name, flags.pool, quotas, inputs, workspaces));
+        const ws = workspaces.length ? ` and ${workspaces.length} workspace(s) (one per namespace of its LocalQueues)` : '';
+        log(display`imported ${quotas.length} quota(s)${ws} from ${format}; ${findings.length} field(s) or object(s) not carried over or approximated are listed above`);
       });
   }
   return cmd;
 }
 
 const QUOTA_HELP: Record<QuotaFormat, string> = {
-  kueue: 'a QuotaTree from Kueue ClusterQueues and Cohorts (v1beta1 or v1beta2), with WorkloadPriorityClasses reported',
+  kueue: 'a QuotaTree from Kueue ClusterQueues and Cohorts (v1beta1 or v1beta2) and a Workspace per namespace of its LocalQueues, with WorkloadPriorityClasses reported',
   koordinator: 'a QuotaTree from Koordinator ElasticQuotas (parent and is-parent labels)',
   volcano: 'a QuotaTree from Volcano Queues (parent, deserved; guarantee, capability, reclaimable reported)',
 };
@@ -134,7 +156,11 @@ function summary(r: ReturnType<typeof importKubectl>, at: number, findings: Disp
     Object.entries(r.read)
       .map(([k, n]) => `${n} ${k}`)
       .join(', ') || 'nothing';
-  const lines = [`read: ${read}`, `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)`, ...r.mapped.map((m) => `mapped: ${m}`)];
+  const lines = [
+    `read: ${read}`,
+    `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)${r.queue.length ? `, ${r.queue.length} waiting job(s) in the queue from ${r.queue.reduce((s, j) => s + j.pods, 0)} pending pod(s)` : ''}`,
+    ...r.mapped.map((m) => `mapped: ${m}`),
+  ];
   const byReason = new Map<string, typeof r.skipped>();
   for (const s of r.skipped) {
     // Appended in place: copying the list for each object was quadratic (45,000 skipped daemons of a 100,000-pod List).
@@ -149,6 +175,15 @@ function summary(r: ReturnType<typeof importKubectl>, at: number, findings: Disp
       `startedAt left out: ${late.length} job(s) started after --at ${new Date(at).toISOString()} (a snapshot holds no start later than its time; each job's comment says so):`,
       ...nameLines(
         late.map((j) => j.name),
+        '    ',
+      ),
+    );
+  const unsubmitted = submittedAfter(r.queue, at);
+  if (unsubmitted.length)
+    lines.push(
+      `queue left out: ${unsubmitted.length} waiting job(s) submitted after --at ${new Date(at).toISOString()} (not waiting at the snapshot's time):`,
+      ...nameLines(
+        unsubmitted.map((j) => j.name),
         '    ',
       ),
     );

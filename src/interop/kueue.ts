@@ -12,13 +12,15 @@
  */
 import type { ReclaimMode } from '../model/policy.js';
 import type { PathSeg } from '../policy/source-doc.js';
+import { borrowingLimits, type CeilingParts } from './kueue-ceiling.js';
+import { flavorModels, type FlavorModels } from './kueue-flavors.js';
+import { readPreemption } from './kueue-preemption.js';
 import { asObject, type ForeignObject, type Report, where } from './located-json.js';
 import { addResource, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export type KueueVersion = 'v1beta1' | 'v1beta2';
 
-const RECLAIM: Record<string, ReclaimMode> = { Never: 'never', LowerPriority: 'lower-priority', Any: 'any' };
 const RECLAIM_BACK: Record<ReclaimMode, string> = { never: 'Never', 'lower-priority': 'LowerPriority', any: 'Any' };
 
 /** ClusterQueue spec fields read (either version); every other spec field is reported. */
@@ -33,6 +35,8 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
   const cohorts = new Map<string, Located>();
   const members = new Map<string, string[]>();
   const kueue = objects.filter((o) => o.apiVersion.startsWith(`${KUEUE_GROUP}/`));
+  const models = flavorModels(kueue);
+  const ceilings = new Map<Located, CeilingParts>();
   for (const o of objects) {
     if (!o.apiVersion.startsWith(`${KUEUE_GROUP}/`))
       report.warn(
@@ -59,7 +63,7 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
     const origin = where(o.sd, o.path);
     if (o.kind === 'ClusterQueue' || o.kind === 'Cohort') {
       const q: Located = { name, parent: null, min: { gpu: 0 }, origin, sd: o.sd, path: o.path, objectName: o.name };
-      readResourceGroups(o, spec, sp, q, names, report, o.kind);
+      ceilings.set(q, readResourceGroups(o, spec, sp, q, names, report, o.kind, models));
       const parentField = o.kind === 'ClusterQueue' ? (version === 'v1beta1' ? 'cohort' : 'cohortName') : version === 'v1beta1' ? 'parent' : 'parentName';
       const otherField = o.kind === 'ClusterQueue' ? (version === 'v1beta1' ? 'cohortName' : 'cohort') : version === 'v1beta1' ? 'parentName' : 'parent';
       if (spec[otherField] !== undefined)
@@ -76,19 +80,12 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
       else if (typeof parent === 'string') Object.assign(q, { parent, parentPath: [...sp, parentField] });
       for (const key of Object.keys(spec)) {
         if ((o.kind === 'ClusterQueue' ? CQ_READ : COHORT_READ).includes(key)) continue;
+        // `{}` admits every namespace: the LocalQueues' Workspaces say which ones submit (kueue-local-queues.ts).
+        if (key === 'namespaceSelector' && isEmptySelector(spec[key])) continue;
         report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `${o.kind} ${o.name}: spec.${key} has no counterpart in Quotient; it is not imported`, noCounterpartHint(key));
       }
       if (o.kind === 'ClusterQueue') {
-        const strategy = spec.queueingStrategy;
-        if (strategy === 'StrictFIFO') q.queueStrategy = 'fifo';
-        else if (strategy !== undefined)
-          report.warn(
-            o.sd,
-            [...sp, 'queueingStrategy'],
-            'interop/no-counterpart',
-            `ClusterQueue ${o.name}: queueingStrategy ${JSON.stringify(strategy)} has no counterpart (Quotient's queue strategies are PAI's: fifo, round-robin, balance, intelligent); the default applies`,
-            'StrictFIFO maps to fifo',
-          );
+        readStrategy(o, spec, sp, q, report);
         readPreemption(o, spec, sp, q, report);
       }
       if (o.kind === 'Cohort') cohorts.set(name, q);
@@ -101,13 +98,14 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
         `WorkloadPriorityClass ${o.name} (value ${JSON.stringify(o.obj.value)}) has no counterpart in a QuotaTree: Quotient's priorities are 1..9 on each job`,
         'map class values onto 1..9 when you write jobs (quotient import kubectl --priority-map does it for pods)',
       );
-    } else {
+    } else if (o.kind !== 'LocalQueue' && o.kind !== 'ResourceFlavor') {
+      // LocalQueues become Workspaces (kueue-local-queues.ts), ResourceFlavors the GPU models of quotas' notes (kueue-flavors.ts).
       report.warn(
         o.sd,
         [...o.path, 'kind'],
         'interop/skipped-object',
-        `${o.kind} ${o.name} is not read (ClusterQueue, Cohort and WorkloadPriorityClass are)`,
-        o.kind === 'ResourceFlavor' ? 'flavors are merged: a quota sums its nominalQuota over every flavor' : 'LocalQueues and Workloads are not part of a quota tree',
+        `${o.kind} ${o.name} is not read (ClusterQueue, Cohort, LocalQueue, ResourceFlavor and WorkloadPriorityClass are)`,
+        'Workloads are read by `quotient import kubectl --kueue`, not as quotas',
       );
     }
   }
@@ -140,15 +138,50 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
   };
   const totals = new Map(quotas.map((q) => [q.name, total(q, new Set())]));
   for (const q of quotas) q.min = totals.get(q.name)!;
+  // borrowingLimit → max: the (total) nominal quota plus the limit, per resource every flavor limits.
+  for (const [q, parts] of ceilings) {
+    const max = borrowingLimits(q, parts, report);
+    if (max) q.max = max;
+  }
+  // SEMANTICS 5.2: in a cohort any workload borrows unused nominal quota.
+  for (const q of quotas) {
+    if (q.parent === null || cohorts.has(q.name)) continue;
+    q.borrowing = { priority: '1-9' };
+    (q.notes ??= []).push(`borrowing.priority 1-9: in Kueue any workload of a ClusterQueue in a cohort borrows the cohort's unused nominal quota (cohort ${q.parent})`);
+  }
   return quotas;
 }
 
-function readResourceGroups(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, names: ResourceNames, report: Report, what: string): void {
+/**
+ * `queueingStrategy`: StrictFIFO → fifo; BestEffortFIFO (Kueue's default when the field
+ * is absent) → round-robin: a workload that cannot be admitted does not block the ones
+ * behind it, which is PAI's round-robin, as the quota's note says.
+ */
+function readStrategy(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, report: Report): void {
+  const strategy = spec.queueingStrategy;
+  if (strategy === 'StrictFIFO') q.queueStrategy = 'fifo';
+  else if (strategy === 'BestEffortFIFO' || strategy === undefined) {
+    q.queueStrategy = 'round-robin';
+    (q.notes ??= []).push(
+      `queueStrategy round-robin: ${strategy === undefined ? "no queueingStrategy, Kueue's default BestEffortFIFO" : 'queueingStrategy BestEffortFIFO'} lets workloads pass one that cannot be admitted`,
+    );
+  } else
+    report.warn(
+      o.sd,
+      [...sp, 'queueingStrategy'],
+      'interop/no-counterpart',
+      `ClusterQueue ${o.name}: queueingStrategy ${JSON.stringify(strategy)} is not StrictFIFO or BestEffortFIFO; Quotient's default (fifo) applies`,
+      'StrictFIFO maps to fifo, BestEffortFIFO to round-robin',
+    );
+}
+
+function readResourceGroups(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, names: ResourceNames, report: Report, what: string, models: FlavorModels): CeilingParts {
+  const parts: CeilingParts = { limit: { gpu: 0 }, limited: new Set(), unlimited: [] };
   const given = spec.resourceGroups;
-  if (given === undefined) return;
+  if (given === undefined) return parts;
   if (!Array.isArray(given)) {
     report.error(o.sd, [...sp, 'resourceGroups'], 'interop/invalid-field', `${what} ${o.name}: spec.resourceGroups must be a list`, 'a list of { coveredResources, flavors }');
-    return;
+    return parts;
   }
   const flavorsSeen: string[] = [];
   given.forEach((g, gi) => {
@@ -171,59 +204,43 @@ function readResourceGroups(o: ForeignObject, spec: Record<string, unknown>, sp:
           return;
         }
         if (res.nominalQuota !== undefined) addResource(o.sd, [...rp, 'nominalQuota'], res.name, res.nominalQuota, q.min, names, report, `${what} ${o.name}`);
-        for (const lim of ['borrowingLimit', 'lendingLimit'] as const) {
-          if (res[lim] !== undefined)
-            report.warn(
-              o.sd,
-              [...rp, lim],
-              'interop/no-counterpart',
-              `${what} ${o.name}: ${lim} of ${res.name} has no counterpart in Quotient (a quota may borrow whatever its siblings leave unused, and lends all of its unused guarantee); it is not imported`,
-              'the answers assume no limit',
-            );
+        const resource = res.name === names.gpu ? 'gpu' : res.name === 'cpu' || res.name === 'memory' ? res.name : undefined;
+        if (resource !== undefined) {
+          if (res.borrowingLimit !== undefined) {
+            addResource(o.sd, [...rp, 'borrowingLimit'], res.name, res.borrowingLimit, parts.limit, names, report, `${what} ${o.name}`);
+            parts.limited.add(resource);
+          } else parts.unlimited.push({ resource, flavor: typeof flavor.name === 'string' ? flavor.name : `#${fi}`, path: rp });
         }
+        if (res.lendingLimit !== undefined)
+          report.warn(
+            o.sd,
+            [...rp, 'lendingLimit'],
+            'interop/no-counterpart',
+            `${what} ${o.name}: lendingLimit of ${res.name} has no counterpart in Quotient (a quota lends all of its unused guarantee); it is not imported`,
+            'the answers assume the whole guarantee may be lent',
+          );
       });
     });
   });
+  const named = flavorsSeen.map((f) => (models.get(f) ? `${f} (${models.get(f)!.model})` : f));
+  for (const f of flavorsSeen) {
+    const m = models.get(f);
+    if (m) (q.notes ??= []).push(`flavor ${f}: GPU model ${m.model} (ResourceFlavor nodeLabels ${m.label}, ${m.origin})`);
+  }
   if (flavorsSeen.length > 1)
     report.warn(
       o.sd,
       [...sp, 'resourceGroups'],
       'interop/flavors-merged',
-      `${what} ${o.name}: flavors ${flavorsSeen.join(', ')} are summed into one guarantee (Quotient's quota has one pool)`,
+      `${what} ${o.name}: flavors ${named.join(', ')} are summed into one guarantee (Quotient's quota has one pool; a job asks for models with gpuModels)`,
       'give each flavor its own pool and QuotaTree if they must stay apart',
     );
+  return parts;
 }
 
-function readPreemption(o: ForeignObject, spec: Record<string, unknown>, sp: PathSeg[], q: Located, report: Report): void {
-  const pre = asObject(spec.preemption);
-  if (!pre) return;
-  const pp: PathSeg[] = [...sp, 'preemption'];
-  for (const [key, value] of Object.entries(pre)) {
-    if (key === 'reclaimWithinCohort') {
-      const mode = typeof value === 'string' ? RECLAIM[value] : undefined;
-      if (mode) q.reclaim = mode;
-      else
-        report.error(
-          o.sd,
-          [...pp, key],
-          'interop/invalid-field',
-          `ClusterQueue ${o.name}: reclaimWithinCohort ${JSON.stringify(value)} is not Never, LowerPriority or Any`,
-          'Kueue accepts Never, LowerPriority, Any',
-        );
-    } else if (key === 'withinClusterQueue' && value === 'Never') {
-      continue;
-    } else {
-      report.warn(
-        o.sd,
-        [...pp, key],
-        'interop/no-counterpart',
-        `ClusterQueue ${o.name}: preemption.${key} ${JSON.stringify(value)} has no counterpart in Quotient; it is not imported`,
-        key === 'withinClusterQueue'
-          ? "Quotient's selfPreemption names priority ranges (highPriority over lowPriority) and modules; write one by hand"
-          : "Quotient models PAI's self- and child-level preemption",
-      );
-    }
-  }
+function isEmptySelector(v: unknown): boolean {
+  const o = asObject(v);
+  return o !== undefined && Object.keys(o).length === 0;
 }
 
 function noCounterpartHint(key: string): string {
@@ -246,7 +263,15 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
   const rows: MappingRow[] = [];
   const kube = kubeNames(quotas);
   const apiVersion = `${KUEUE_GROUP}/${o.version}`;
-  const objects: unknown[] = [];
+  // The flavor every ClusterQueue names: without the ResourceFlavor object, Kueue keeps them inactive.
+  const objects: unknown[] = [{ apiVersion, kind: 'ResourceFlavor', metadata: { name: o.flavor } }];
+  rows.push({
+    quota: '(all)',
+    field: '(one pool)',
+    target: `ResourceFlavor ${o.flavor}`,
+    fate: 'one-to-one',
+    note: 'an empty flavor (no nodeLabels): every node of the pool; give it nodeLabels to narrow it',
+  });
   const row = (quota: string, field: string, target: string, fate: MappingRow['fate'], note = ''): void => {
     rows.push({ quota, field, target, fate, note });
   };
@@ -267,7 +292,8 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
       // The Cohort's own nominalQuota is what it guarantees beyond its children.
       const own = { gpu: q.min.gpu - kids.reduce((s, k) => s + k.min.gpu, 0) } as TreeQuota['min'];
       for (const r of ['cpu', 'memory'] as const) if (q.min[r] !== undefined) own[r] = Math.max(0, q.min[r] - kids.reduce((s, k) => s + (k.min[r] ?? 0), 0));
-      objects.push({ apiVersion, kind: 'Cohort', metadata: meta, spec: { ...parent, ...(hasAny(own) ? { resourceGroups: groups(own, o) } : {}) } });
+      const limit = borrowingLimit(q);
+      objects.push({ apiVersion, kind: 'Cohort', metadata: meta, spec: { ...parent, ...(hasAny(own) || limit ? { resourceGroups: groups(own, o, limit) } : {}) } });
       row(
         q.name,
         'min',
@@ -281,9 +307,11 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
       row(q.name, 'jobs on the quota itself', '—', 'lost', 'Kueue admits workloads only through ClusterQueues (leaves): jobs submitted to a quota with children have no queue');
     } else {
       const preemption: Record<string, unknown> = {};
-      if (q.reclaim) {
-        preemption.reclaimWithinCohort = RECLAIM_BACK[q.reclaim];
-        row(q.name, 'reclaim', 'spec.preemption.reclaimWithinCohort', 'one-to-one', `${q.reclaim} → ${RECLAIM_BACK[q.reclaim]}`);
+      // Written in a cohort even at Quotient's default (any): Kueue's default is Never.
+      if (q.reclaim || q.parent !== null) {
+        const reclaim = q.reclaim ?? 'any';
+        preemption.reclaimWithinCohort = RECLAIM_BACK[reclaim];
+        row(q.name, 'reclaim', 'spec.preemption.reclaimWithinCohort', 'one-to-one', `${q.reclaim ?? 'any (the default)'} → ${RECLAIM_BACK[reclaim]}`);
       }
       if (q.selfPreemption) {
         preemption.withinClusterQueue = 'LowerPriority';
@@ -295,23 +323,42 @@ export function exportKueue(quotas: TreeQuota[], o: KueueExportOptions): { objec
           `Kueue lets any workload preempt lower-priority ones of its ClusterQueue; Quotient's ${q.selfPreemption.highPriority} over ${q.selfPreemption.lowPriority} for ${q.selfPreemption.modules.join(', ')} is narrower`,
         );
       }
-      const strategy = q.queueStrategy === 'fifo' ? 'StrictFIFO' : undefined;
-      if (q.queueStrategy)
+      // Quotient's default is fifo; Kueue's BestEffortFIFO is round-robin (kueue.ts readStrategy).
+      const strategy = (q.queueStrategy ?? 'fifo') === 'fifo' ? 'StrictFIFO' : q.queueStrategy === 'round-robin' ? 'BestEffortFIFO' : undefined;
+      row(
+        q.name,
+        'queueStrategy',
+        strategy ? `spec.queueingStrategy: ${strategy}` : '—',
+        strategy ? 'one-to-one' : 'lost',
+        strategy ? `${q.queueStrategy ?? 'fifo (the default)'} → ${strategy}` : `${q.queueStrategy} has no Kueue counterpart (StrictFIFO, BestEffortFIFO); Kueue's default BestEffortFIFO applies`,
+      );
+      if (q.parent !== null)
         row(
           q.name,
-          'queueStrategy',
-          strategy ? 'spec.queueingStrategy: StrictFIFO' : '—',
-          strategy ? 'one-to-one' : 'lost',
-          strategy ? '' : `${q.queueStrategy} has no Kueue counterpart (StrictFIFO, BestEffortFIFO)`,
+          'borrowing',
+          '(cohort membership)',
+          q.borrowing?.priority === '1-9' ? 'one-to-one' : 'approximated',
+          q.borrowing?.priority === '1-9'
+            ? 'in a cohort any workload borrows'
+            : `in a cohort any workload borrows; Quotient lets ${q.borrowing ? `priorities ${q.borrowing.priority}` : q.selfPreemption ? `priorities ${q.selfPreemption.highPriority}` : 'no job'} borrow`,
         );
+      const limit = borrowingLimit(q);
       objects.push({
         apiVersion,
         kind: 'ClusterQueue',
         metadata: meta,
-        spec: { ...parent, namespaceSelector: {}, ...(strategy ? { queueingStrategy: strategy } : {}), resourceGroups: groups(q.min, o), ...(Object.keys(preemption).length ? { preemption } : {}) },
+        spec: { ...parent, namespaceSelector: {}, queueingStrategy: strategy ?? 'BestEffortFIFO', resourceGroups: groups(q.min, o, limit), ...(Object.keys(preemption).length ? { preemption } : {}) },
       });
       row(q.name, 'min', 'spec.resourceGroups[0].flavors[0].resources[].nominalQuota', 'one-to-one', `in flavor ${o.flavor}`);
     }
+    if (q.max)
+      row(
+        q.name,
+        'max',
+        'spec.resourceGroups[0].flavors[0].resources[].borrowingLimit',
+        q.parent === null ? 'lost' : 'one-to-one',
+        q.parent === null ? 'a root borrows from nobody: Kueue allows borrowingLimit only in a cohort' : 'max − min, per resource max names',
+      );
     if (q.childPreemption) row(q.name, 'childPreemption', '—', 'lost', "Kueue has no preemption of a subtree's workloads by a parent");
   }
   for (let p = 1; p <= 9; p++) objects.push({ apiVersion, kind: 'WorkloadPriorityClass', metadata: { name: `quotient-priority-${p}` }, value: p, description: `Quotient/PAI priority ${p}` });
@@ -323,7 +370,27 @@ function hasAny(min: TreeQuota['min']): boolean {
   return min.gpu > 0 || (min.cpu ?? 0) > 0 || (min.memory ?? 0) > 0;
 }
 
-function groups(min: TreeQuota['min'], o: KueueExportOptions): unknown[] {
-  const list = resourceList(min, o.names);
-  return [{ coveredResources: Object.keys(list), flavors: [{ name: o.flavor, resources: Object.entries(list).map(([name, nominalQuota]) => ({ name, nominalQuota })) }] }];
+/** A quota's `max − min` per resource its `max` names (SEMANTICS 3 → Kueue's borrowingLimit); none on a root. */
+function borrowingLimit(q: TreeQuota): Partial<TreeQuota['min']> | undefined {
+  if (!q.max || q.parent === null) return undefined;
+  const out: Partial<TreeQuota['min']> = {};
+  for (const r of ['gpu', 'cpu', 'memory'] as const) {
+    const cap = q.max[r];
+    if (cap !== undefined) out[r] = Math.max(0, cap - (q.min[r] ?? 0));
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function groups(min: TreeQuota['min'], o: KueueExportOptions, limit?: Partial<TreeQuota['min']>): unknown[] {
+  // Every resource the limit names is listed, with nominalQuota 0 where min does not name it.
+  const full = { ...min, ...(limit?.cpu !== undefined && min.cpu === undefined ? { cpu: 0 } : {}), ...(limit?.memory !== undefined && min.memory === undefined ? { memory: 0 } : {}) };
+  const list = resourceList(full, o.names);
+  const limits = limit ? resourceList({ gpu: limit.gpu ?? 0, ...(limit.cpu !== undefined ? { cpu: limit.cpu } : {}), ...(limit.memory !== undefined ? { memory: limit.memory } : {}) }, o.names) : {};
+  const limited = (name: string): boolean => (name === o.names.gpu ? limit?.gpu !== undefined : name in limits);
+  return [
+    {
+      coveredResources: Object.keys(list),
+      flavors: [{ name: o.flavor, resources: Object.entries(list).map(([name, nominalQuota]) => ({ name, nominalQuota, ...(limited(name) ? { borrowingLimit: limits[name] } : {}) })) }],
+    },
+  ];
 }

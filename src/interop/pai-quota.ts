@@ -9,6 +9,7 @@
  * `PreemptedProducts`), SubQuotaPreemptionConfig.ts (`PreemptedPriorityUpperBound`,
  * `PreemptedProducts`).
  */
+import type { Finding } from '../errors.js';
 import type { ClusterNode, PoolType, QueueStrategy } from '../model/policy.js';
 import type { MappingRow, TreeQuota } from './tree-quota.js';
 
@@ -32,11 +33,35 @@ function priorities(range: string): number[] {
   return out;
 }
 
-/** The CreateQuota requests of a tree, with the mapping table. `nodes` are the pool's snapshot nodes (for NodeSpecs). */
+/**
+ * The snapshot nodes PAI cannot be told about: CreateQuota gives Min only as node specs
+ * (an instance type and a count), so a pool node without `instanceType` makes every
+ * quota's Min unwritable. Each is a located error at the node.
+ */
+export function nodesWithoutInstanceType(nodes: ClusterNode[]): Finding[] {
+  return nodes
+    .filter((n) => !n.instanceType)
+    .map((n) => ({
+      file: n.src.file,
+      line: n.src.line,
+      column: n.src.column,
+      code: 'export/no-instance-type',
+      severity: 'error' as const,
+      path: n.src.path,
+      message: `node "${n.name}" has no instanceType: PAI's CreateQuota gives Min only as node specs (instance type and count), so no quota's Min can be written`,
+      hint: 'give every node of the pool its instanceType (e.g. ecs.gn7i-c32g1.32xlarge), as PAI lists it',
+    }));
+}
+
+/** The CreateQuota requests of a tree, with the mapping table. `nodes` are the pool's snapshot nodes (for NodeSpecs); callers refuse nodes without an instance type first (nodesWithoutInstanceType). */
 export function exportPai(quotas: TreeQuota[], poolType: PoolType, nodes: ClusterNode[]): { document: unknown; rows: MappingRow[] } {
   const rows: MappingRow[] = [];
   const types = [...new Set(nodes.map((n) => `${n.instanceType ?? ''}\u0000${n.gpus}`))];
   const shape = types.length === 1 && nodes[0]?.instanceType ? { type: nodes[0].instanceType, gpus: nodes[0].gpus } : undefined;
+  const why =
+    nodes.length === 0
+      ? 'the policy has no snapshot nodes in this pool to take an instance type from'
+      : `the pool's snapshot nodes are of ${types.length} shapes (${types.map((t) => t.replace('\u0000', ' with ')).join(', ')} GPUs), and NodeSpecs of one quota name one type here`;
   const resourceType = poolType === 'lingjun' ? 'Lingjun' : 'ECS';
   const requests = quotas.map((q) => {
     const r: Record<string, unknown> = { QuotaName: q.name, ResourceType: resourceType };
@@ -62,7 +87,7 @@ export function exportPai(quotas: TreeQuota[], poolType: PoolType, nodes: Cluste
         field: 'min.gpu',
         target: 'Min.NodeSpecs',
         fate: 'lost',
-        note: "the SDK's ResourceSpec gives Min only as NodeSpecs (node Type and Count); the pool's snapshot nodes do not share one instanceType, so fill NodeSpecs by hand",
+        note: `the SDK's ResourceSpec gives Min only as NodeSpecs (node Type and Count); ${why}: fill NodeSpecs by hand`,
       });
     }
     if (q.min.cpu !== undefined || q.min.memory !== undefined)

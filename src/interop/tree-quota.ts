@@ -11,6 +11,7 @@ import { parseCpu, parseMemory } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import { API_VERSION } from '../policy/schema.js';
 import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import { writableText } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
 import { asObject, type Report, shown } from './located-json.js';
 
@@ -23,8 +24,14 @@ export interface TreeQuota {
   reclaim?: ReclaimMode;
   selfPreemption?: { highPriority: string; lowPriority: string; modules: Module[] };
   childPreemption?: { preemptiblePriority: string; modules: Module[] };
+  /** The ceiling (SEMANTICS 3), in Quotient's units. */
+  max?: { gpu?: number; cpu?: number; memory?: number };
+  /** Who borrows (SEMANTICS 5.2), a priority range. */
+  borrowing?: { priority: string };
   /** `file:line:col` of the object it came from (imports). */
   origin?: string;
+  /** How an import chose a value, written in the quota's comment. */
+  notes?: string[];
 }
 
 /** A quota as an import reads it: where it is, and the name of the object it came from. */
@@ -54,6 +61,8 @@ function treeQuota(q: Quota): TreeQuota {
     min: { gpu: q.min.gpu, ...(q.min.cpu !== undefined ? { cpu: q.min.cpu } : {}), ...(q.min.memory !== undefined ? { memory: q.min.memory } : {}) },
     queueStrategy: q.queueStrategy,
     reclaim: q.reclaim,
+    ...(q.max ? { max: { ...q.max } } : {}),
+    ...(q.borrowing ? { borrowing: { priority: formatRange(q.borrowing.priority) } } : {}),
     ...(q.selfPreemption
       ? { selfPreemption: { highPriority: formatRange(q.selfPreemption.highPriority), lowPriority: formatRange(q.selfPreemption.lowPriority), modules: [...q.selfPreemption.modules] } }
       : {}),
@@ -189,6 +198,16 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
     return {
       name: q.name,
       min: { gpu: q.min.gpu, ...(q.min.cpu !== undefined ? { cpu: formatCpu(q.min.cpu) } : {}), ...(q.min.memory !== undefined ? { memory: formatMemory(q.min.memory) } : {}) },
+      ...(q.max
+        ? {
+            max: {
+              ...(q.max.gpu !== undefined ? { gpu: q.max.gpu } : {}),
+              ...(q.max.cpu !== undefined ? { cpu: formatCpu(q.max.cpu) } : {}),
+              ...(q.max.memory !== undefined ? { memory: formatMemory(q.max.memory) } : {}),
+            },
+          }
+        : {}),
+      ...(q.borrowing ? { borrowing: q.borrowing } : {}),
       ...(q.queueStrategy ? { queueStrategy: q.queueStrategy } : {}),
       ...(q.reclaim ? { reclaim: q.reclaim } : {}),
       ...(q.selfPreemption ? { selfPreemption: q.selfPreemption } : {}),
@@ -199,15 +218,19 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
   const roots = quotas.filter((q) => q.parent === null);
   const doc = new Document({ apiVersion: API_VERSION, kind: 'QuotaTree', metadata: { name }, spec: { pool: { name: pool }, quotas: roots.map(node) } });
   doc.commentBefore = ` Imported by \`quotient import\` from ${source}. Fields without a Quotient counterpart are listed on stderr as warnings.`;
-  const origins = new Map(quotas.map((q) => [q.name, q.origin]));
+  const byName = new Map(quotas.map((q) => [q.name, q]));
   const annotate = (list: unknown): void => {
     if (!isSeq(list)) return;
     for (const item of list.items) {
       if (!isMap(item)) continue;
-      const origin = origins.get(String(item.get('name')));
-      if (origin) item.commentBefore = ` from ${origin}`;
-      const min = item.get('min');
-      if (isMap(min)) min.flow = true;
+      const q = byName.get(String(item.get('name')));
+      // The origin is written safe already (located-json.ts where); notes quote the input.
+      const lines = [...(q?.origin ? [`from ${q.origin}`] : []), ...(q?.notes ?? []).map(writableText)];
+      if (lines.length) item.commentBefore = lines.map((l) => ` ${l}`).join('\n');
+      for (const key of ['min', 'max', 'borrowing']) {
+        const m = item.get(key);
+        if (isMap(m)) m.flow = true;
+      }
       for (const key of ['selfPreemption', 'childPreemption']) {
         const m = item.get(key);
         if (isMap(m)) m.flow = true;

@@ -7,7 +7,7 @@
 import { writableText } from './imported-name.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import { API_VERSION } from '../policy/schema.js';
-import type { ImportedJob, ImportedNode } from './import-kubectl.js';
+import type { ImportedJob, ImportedNode, ImportedQueuedJob } from './kubectl-types.js';
 
 /**
  * The jobs whose pods started after the snapshot's time: a Cluster's `startedAt` may not
@@ -18,8 +18,17 @@ export function startedAfter(jobs: ImportedJob[], at: number): ImportedJob[] {
   return jobs.filter((j) => j.startedAt !== undefined && j.startedAt > at);
 }
 
+/**
+ * The waiting jobs submitted after the snapshot's time: a queued job's `submittedAt` may
+ * not be later than `at`, and such a job was not waiting then, so it is left out of the
+ * queue; the Cluster's comment and the import's summary say so.
+ */
+export function submittedAfter(queue: ImportedQueuedJob[], at: number): ImportedQueuedJob[] {
+  return queue.filter((j) => j.submittedAt > at);
+}
+
 /** The Cluster document's text. */
-export function clusterYaml(name: string, at: number, source: string, nodes: ImportedNode[], jobs: ImportedJob[]): string {
+export function clusterYaml(name: string, at: number, source: string, nodes: ImportedNode[], jobs: ImportedJob[], queue: ImportedQueuedJob[] = []): string {
   const out: string[] = [
     comment('', [
       `Imported by \`quotient import kubectl\` from ${source}.`,
@@ -60,15 +69,36 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
       `      pods: ${j.pods}`,
     );
     // Placements and resources read best on one line each.
-    const res = [`gpu: ${j.resources.gpu}`];
-    if (j.resources.cpu !== undefined) res.push(`cpu: ${scalar(formatCpu(j.resources.cpu))}`);
-    if (j.resources.memory !== undefined) res.push(`memory: ${scalar(formatMemory(j.resources.memory))}`);
-    out.push(`      resources: {${res.join(', ')}}`);
+    out.push(resourcesLine(j.resources));
     if (j.startedAt !== undefined && !late) out.push(`      startedAt: ${scalar(new Date(j.startedAt).toISOString())}`);
     out.push(j.placement.length === 0 ? '      placement: []' : '      placement:');
     for (const p of j.placement) out.push(`        - {node: ${scalar(p.node)}, gpuCount: ${p.gpuCount}}`);
   }
+  const late = submittedAfter(queue, at);
+  const waiting = queue.filter((j) => j.submittedAt <= at);
+  if (late.length) out.push(comment('  ', [`${late.length} waiting job(s) submitted after at are left out of the queue: ${late.map((j) => j.name).join(', ')}`]));
+  if (waiting.length) out.push('  queue:');
+  for (const j of waiting) {
+    out.push(comment('    ', [`${j.notes[0]} (first at ${j.origin})`, ...j.notes.slice(1)]));
+    out.push(
+      `    - name: ${scalar(j.name)}`,
+      `      workspace: ${scalar(j.workspace)}`,
+      `      quota: ${scalar(j.quota)}`,
+      `      module: ${scalar(j.module)}`,
+      `      priority: ${j.priority}`,
+      `      pods: ${j.pods}`,
+    );
+    out.push(resourcesLine(j.resources), `      submittedAt: ${scalar(new Date(j.submittedAt).toISOString())}`);
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** A job's `resources:` on one line. */
+function resourcesLine(r: ImportedJob['resources']): string {
+  const res = [`gpu: ${r.gpu}`];
+  if (r.cpu !== undefined) res.push(`cpu: ${scalar(formatCpu(r.cpu))}`);
+  if (r.memory !== undefined) res.push(`memory: ${scalar(formatMemory(r.memory))}`);
+  return `      resources: {${res.join(', ')}}`;
 }
 
 /**

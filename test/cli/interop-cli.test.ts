@@ -96,7 +96,8 @@ describe('quotient export / import of quota trees', () => {
   it('exports the seeds as Kueue objects on stdout with the mapping table on stderr, and imports them back', () => {
     const r = quotient(['export', 'kueue', 'policies/inference-preempts-training']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^apiVersion: kueue.x-k8s.io\/v1beta2\nkind: Cohort/);
+    // The ResourceFlavor the ClusterQueues name comes first (without it they stay inactive), then the tree.
+    expect(r.stdout).toMatch(/^apiVersion: kueue.x-k8s.io\/v1beta2\nkind: ResourceFlavor\nmetadata:\n {2}name: default-flavor\n---\napiVersion: kueue.x-k8s.io\/v1beta2\nkind: Cohort/);
     expect(r.stderr).toMatch(/kueue export of policies\/inference-preempts-training/);
     expect(r.stderr).toMatch(/\d+ one-to-one, \d+ approximated, \d+ lost/);
     const back = quotient(['import', 'kueue', '-'], r.stdout);
@@ -121,12 +122,13 @@ describe('quotient export / import of quota trees', () => {
   });
 
   it('writes PAI CreateQuota requests as JSON with the note on QuotaConfig, and the table to --report', () => {
-    const r = quotient(['export', 'pai', 'policies/self-level-preemption', '--report', '/dev/null']);
+    // A policy whose nodes give their instanceType (export pai refuses nodes without one: interop-flow.test.ts).
+    const r = quotient(['export', 'pai', 'policies/inference-preempts-training', '--report', '/dev/null']);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout) as { note: string; requests: Array<{ QuotaName: string }> };
     expect(doc.note).toMatch(/ignored if the resource type is ECS or Lingjun/);
-    expect(doc.requests.map((x) => x.QuotaName)).toEqual(['Research', 'QuotaA', 'QuotaB']);
+    expect(doc.requests.map((x) => x.QuotaName)).toEqual(['Quota1', 'Quota1.1', 'Quota1.2']);
   });
 
   it('prints nothing on stdout when the --report file cannot be written (a missing folder, a read-only file)', () => {

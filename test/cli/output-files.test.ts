@@ -90,7 +90,7 @@ describe('output files never replace the files the user gave', () => {
     const out = join(root, 'killed');
     mkdirSync(out);
     try {
-      const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'export', 'pai', 'P', '--report', 'killed/r.txt'], {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'export', 'kueue', 'P', '--report', 'killed/r.txt'], {
         cwd: root,
         env: { ...process.env, NO_COLOR: '1', QUOTIENT_TEST_STEP_DELAY_MS: '60000' },
         stdio: 'ignore',
@@ -103,7 +103,7 @@ describe('output files never replace the files the user gave', () => {
       await closed;
       expect(temps()).toHaveLength(1);
       expect(existsSync(join(out, 'r.txt'))).toBe(false);
-      const again = quotientIn(root, ['export', 'pai', 'P', '--report', 'killed/r.txt']);
+      const again = quotientIn(root, ['export', 'kueue', 'P', '--report', 'killed/r.txt']);
       expect(again.status, again.stderr).toBe(0);
       expect(again.stderr).toContain('removed 1 temp file(s)');
       expect(readdirSync(out)).toEqual(['r.txt']);

@@ -31,6 +31,8 @@ const treeArb: fc.Arbitrary<TreeQuota[]> = fc
       queueStrategy: fc.option(fc.constantFrom(...QUEUE_STRATEGIES)),
       self: fc.boolean(),
       child: fc.boolean(),
+      ceiling: fc.option(fc.integer({ min: 0, max: 32 })),
+      borrowAll: fc.boolean(),
       name: fc.stringMatching(/^[A-Za-z][A-Za-z0-9.]{0,8}$/),
     }),
     { minLength: 1, maxLength: 8 },
@@ -49,6 +51,7 @@ const treeArb: fc.Arbitrary<TreeQuota[]> = fc
         ...(r.queueStrategy !== null ? { queueStrategy: r.queueStrategy } : {}),
         ...(r.self ? { selfPreemption: { highPriority: '6-9', lowPriority: '1-5', modules: ['DLC' as const] } } : {}),
         ...(r.child ? { childPreemption: { preemptiblePriority: '1-3', modules: ['DLC' as const, 'DSW' as const] } } : {}),
+        ...(r.borrowAll ? { borrowing: { priority: '1-9' } } : {}),
       };
     });
     raw.forEach((r, i) => {
@@ -63,6 +66,10 @@ const treeArb: fc.Arbitrary<TreeQuota[]> = fc
         if (kids.some((k) => k.min[r] !== undefined)) q.min[r] = (q.min[r] ?? 0) + kids.reduce((s, k) => s + (k.min[r] ?? 0), 0);
       }
     }
+    // A ceiling over the final guarantee (max ≥ min), in GPUs.
+    raw.forEach((r, i) => {
+      if (r.ceiling !== null) quotas[i]!.max = { gpu: quotas[i]!.min.gpu + r.ceiling };
+    });
     return quotas;
   });
 
@@ -81,8 +88,11 @@ function field(q: TreeQuota, f: string): unknown {
   if (f === 'name') return q.name;
   if (f === 'parent') return q.parent;
   if (f === 'min') return q.min;
-  if (f === 'reclaim') return q.reclaim;
-  if (f === 'queueStrategy') return q.queueStrategy;
+  // Defaults compared as what they mean: Kueue writes reclaim and queueing strategy explicitly.
+  if (f === 'reclaim') return q.reclaim ?? 'any';
+  if (f === 'queueStrategy') return q.queueStrategy ?? 'fifo';
+  if (f === 'max') return q.max;
+  if (f === 'borrowing') return q.borrowing;
   if (f === 'selfPreemption') return q.selfPreemption;
   if (f === 'childPreemption') return q.childPreemption;
   return undefined;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { exportKueue } from '../../../src/interop/kueue.js';
-import { exportPai, QUOTA_CONFIG_NOTE } from '../../../src/interop/pai-quota.js';
+import { exportPai, nodesWithoutInstanceType, QUOTA_CONFIG_NOTE } from '../../../src/interop/pai-quota.js';
 import type { TreeQuota } from '../../../src/interop/tree-quota.js';
 import type { ClusterNode } from '../../../src/model/policy.js';
 
@@ -74,5 +74,57 @@ describe('export kueue', () => {
       'Quota1.2:queueStrategy',
     ]);
     expect(rows.find((r) => r.field === 'selfPreemption')!.fate).toBe('approximated');
+  });
+});
+
+describe('export kueue: flavors and ceilings', () => {
+  const tree: TreeQuota[] = [
+    { name: 'org', parent: null, min: { gpu: 48 } },
+    { name: 'research', parent: 'org', min: { gpu: 16, cpu: 96000 }, max: { gpu: 24, cpu: 128000 }, borrowing: { priority: '1-9' }, queueStrategy: 'round-robin' },
+    { name: 'prod', parent: 'org', min: { gpu: 32 } },
+  ];
+  const { objects, rows } = exportKueue(tree, { version: 'v1beta2', names: { gpu: 'nvidia.com/gpu' }, flavor: 'a100' });
+  const byName = (n: string) => objects.find((o) => (o as { metadata: { name: string } }).metadata.name === n) as { kind: string; spec: Record<string, unknown> };
+
+  it('emits the ResourceFlavor its ClusterQueues name (else they stay inactive)', () => {
+    expect(objects[0]).toEqual({ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ResourceFlavor', metadata: { name: 'a100' } });
+  });
+
+  it('writes max as borrowingLimit (max − min) per resource max names, BestEffortFIFO for round-robin, and reclaimWithinCohort Any at the default', () => {
+    expect(byName('research').spec).toMatchObject({
+      queueingStrategy: 'BestEffortFIFO',
+      preemption: { reclaimWithinCohort: 'Any' },
+      resourceGroups: [
+        {
+          flavors: [
+            {
+              name: 'a100',
+              resources: [
+                { name: 'nvidia.com/gpu', nominalQuota: '16', borrowingLimit: '8' },
+                { name: 'cpu', nominalQuota: '96', borrowingLimit: '32' },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(byName('prod').spec).toMatchObject({ queueingStrategy: 'StrictFIFO', resourceGroups: [{ flavors: [{ resources: [{ name: 'nvidia.com/gpu', nominalQuota: '32' }] }] }] });
+    expect(JSON.stringify(byName('prod').spec)).not.toContain('borrowingLimit');
+    expect(rows.find((r) => r.quota === 'research' && r.field === 'max')!.fate).toBe('one-to-one');
+    expect(rows.find((r) => r.quota === 'research' && r.field === 'borrowing')!.fate).toBe('one-to-one');
+    expect(rows.find((r) => r.quota === 'prod' && r.field === 'borrowing')!.fate).toBe('approximated');
+  });
+});
+
+describe('export pai: nodes without an instance type', () => {
+  it('is a located error at each such node', () => {
+    const bare = { ...node('x'), instanceType: undefined, src: { file: 'c.yaml', line: 7, column: 7, path: 'spec.nodes[1]' } };
+    expect(nodesWithoutInstanceType([node('a'), bare])).toMatchObject([{ file: 'c.yaml', line: 7, column: 7, code: 'export/no-instance-type', severity: 'error', path: 'spec.nodes[1]' }]);
+    expect(nodesWithoutInstanceType([node('a')])).toEqual([]);
+  });
+
+  it('says in the lost row why NodeSpecs are empty: no nodes, or nodes of several shapes', () => {
+    expect(exportPai(TREE, 'general', []).rows.find((r) => r.field === 'min.gpu')!.note).toMatch(/no snapshot nodes in this pool/);
+    expect(exportPai(TREE, 'general', [node('a'), node('b', 'ecs.other')]).rows.find((r) => r.field === 'min.gpu')!.note).toMatch(/2 shapes/);
   });
 });

@@ -54,18 +54,21 @@ describe('import kueue', () => {
     const F = 'kueue-v1beta2.yaml';
     const { report } = run('kueue', F);
     const w = report.findings;
-    // At the value of the field: `borrowingLimit: "8"` → the "8".
-    expect(warningAt(w, F, '"8"', 1)[0]).toMatchObject({ code: 'interop/no-counterpart', path: 'spec.resourceGroups[0].flavors[0].resources[2].borrowingLimit' });
+    // vision's a100 flavor limits its GPUs' borrowing ("8") and its h100 flavor does not: no
+    // ceiling over both, said at the h100 GPU resource that has no borrowingLimit.
+    expect(w.find((f) => f.code === 'interop/partial-borrowing-limit')).toMatchObject({ path: 'spec.resourceGroups[0].flavors[1].resources[2]' });
+    expect(run('kueue', F).q('vision')!.max).toBeUndefined();
     expect(warningAt(w, F, '"4"')[0]).toMatchObject({ code: 'interop/no-counterpart', path: 'spec.resourceGroups[0].flavors[1].resources[2].lendingLimit' });
     // The code says what is lost; the text names which object it is lost on (two share a path).
     expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('Cohort org'))?.code).toBe('interop/no-counterpart');
     expect(w.find((f) => f.path.endsWith('fairSharing') && f.message.includes('ClusterQueue serving'))?.code).toBe('interop/no-counterpart');
-    expect(w.find((f) => f.code === 'interop/flavors-merged' && f.message.includes('a100, h100'))).toBeDefined();
-    expect(w.find((f) => f.path.endsWith('withinClusterQueue'))?.code).toBe('interop/no-counterpart');
-    expect(w.find((f) => f.path.endsWith('borrowWithinCohort'))?.code).toBe('interop/no-counterpart');
-    expect(w.find((f) => f.path.endsWith('queueingStrategy') && f.message.includes('BestEffortFIFO'))?.code).toBe('interop/no-counterpart');
+    // Flavors are summed, each named with the GPU model its ResourceFlavor's nodeLabels give.
+    expect(w.find((f) => f.code === 'interop/flavors-merged' && f.message.includes('a100 (NVIDIA-A100-SXM4-80GB), h100'))).toBeDefined();
+    expect(w.find((f) => f.path.endsWith('withinClusterQueue'))?.code).toBe('interop/approximated');
+    expect(w.find((f) => f.path.endsWith('borrowWithinCohort'))?.code).toBe('interop/approximated');
+    expect(w.find((f) => f.path.endsWith('queueingStrategy'))).toBeUndefined();
     expect(w.find((f) => f.message.includes('WorkloadPriorityClass prod'))?.code).toBe('interop/no-counterpart');
-    expect(w.find((f) => f.message.includes('ResourceFlavor a100'))?.code).toBe('interop/skipped-object');
+    expect(w.find((f) => f.message.includes('ResourceFlavor a100'))).toBeUndefined();
     expect(w.every((f) => f.severity === 'warning' && f.line > 0)).toBe(true);
   });
 

@@ -1,0 +1,260 @@
+/**
+ * A Pod of `kubectl get pods -A -o json` → the facts its job is made of (import-kubectl.ts):
+ * GPUs, cpu and memory, priority, quota, workspace, module and owner. A Running pod on an
+ * imported node is part of a running job; a Pending pod without a node that names a
+ * queue (Kueue's or Koordinator's label) is part of a waiting job (SEMANTICS 8).
+ */
+import { MODULES, type Module } from '../model/policy.js';
+import { parseCpu, parseMemory, parseTime } from '../model/quantity.js';
+import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import { importedName } from './imported-name.js';
+import { parseCount } from './kube-quantity.js';
+import { KOORDINATOR_QUOTA_LABEL, KUEUE_QUEUE_LABEL, type ImportedNode, type KubectlOptions, type NameSource, type PodFacts } from './kubectl-types.js';
+import { asObject, type Report, shown, stringMap } from './located-json.js';
+import { DEFAULT_OWNER_MODULES, moduleOfOwner } from './owner-module.js';
+import { mapPriority } from './priority-map.js';
+
+/** Sums a resource over a pod's containers: limits, else requests ("requests default to limits"). */
+function containerSum(
+  path: PathSeg[],
+  spec: Record<string, unknown>,
+  resource: string,
+  parse: (v: unknown) => number | undefined,
+  prefer: 'limits' | 'requests',
+): { value?: number; bad?: { path: PathSeg[]; raw: unknown } } {
+  const containers = Array.isArray(spec.containers) ? spec.containers : [];
+  let total: number | undefined;
+  for (let i = 0; i < containers.length; i++) {
+    const res = asObject(asObject(containers[i])?.resources) ?? {};
+    const order = prefer === 'limits' ? (['limits', 'requests'] as const) : (['requests', 'limits'] as const);
+    for (const key of order) {
+      const raw = asObject(res[key])?.[resource];
+      if (raw === undefined) continue;
+      const v = parse(raw);
+      if (v === undefined) return { bad: { path: [...path, 'spec', 'containers', i, 'resources', key, resource], raw } };
+      total = (total ?? 0) + v;
+      break;
+    }
+  }
+  return { value: total };
+}
+
+/** A quota or workspace name from the first source the pod has, with where it was read. */
+function nameFrom(sources: NameSource[], labels: Record<string, string>, namespace: string): { name: string; from: string; path: PathSeg[] } | undefined {
+  for (const s of sources) {
+    if (s === 'namespace') {
+      if (namespace) return { name: namespace, from: 'namespace', path: ['metadata', 'namespace'] };
+      continue;
+    }
+    const label = s === 'kueue' ? KUEUE_QUEUE_LABEL : s === 'koordinator' ? KOORDINATOR_QUOTA_LABEL : s.slice('label:'.length);
+    const v = labels[label];
+    if (v) return { name: v, from: `label ${label}`, path: ['metadata', 'labels', label] };
+  }
+  return undefined;
+}
+
+export function readPod(
+  sd: SourceDoc,
+  path: PathSeg[],
+  obj: Record<string, unknown>,
+  nodes: Map<string, ImportedNode>,
+  opts: KubectlOptions,
+  report: Report,
+  skip: (name: string, reason: string) => void,
+): PodFacts | undefined {
+  const meta = asObject(obj.metadata) ?? {};
+  const rawName = typeof meta.name === 'string' ? meta.name : '';
+  const rawNamespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+  const full = rawNamespace ? `${rawNamespace}/${rawName}` : rawName;
+  const status = asObject(obj.status) ?? {};
+  const spec = asObject(obj.spec) ?? {};
+  const unbound = typeof spec.nodeName !== 'string' || spec.nodeName === '';
+  // Pending and bound to no node: waiting, in a queue if it names one (below).
+  const waiting = status.phase === 'Pending' && unbound;
+  if (status.phase !== 'Running' && !waiting) {
+    skip(full, `phase ${typeof status.phase === 'string' ? status.phase : '(none)'}, not Running${status.phase === 'Pending' ? ' (bound to a node, not yet started)' : ''}`);
+    return undefined;
+  }
+  if (!waiting && unbound) {
+    skip(full, 'no spec.nodeName');
+    return undefined;
+  }
+  const gpu = containerSum(path, spec, opts.gpuResource, parseCount, 'limits');
+  if (gpu.bad) {
+    const read = shown(sd, gpu.bad.path, gpu.bad.raw);
+    report.warn(sd, gpu.bad.path, 'interop/bad-quantity', `pod "${full}": ${opts.gpuResource} ${read} is not a whole number of GPUs; the pod is skipped`, 'GPU limits are a whole count such as "8"');
+    skip(full, `${opts.gpuResource} ${read} is not a whole number`);
+    return undefined;
+  }
+  if (!gpu.value) {
+    skip(full, `no ${opts.gpuResource} in its containers' limits or requests`);
+    return undefined;
+  }
+  const node = waiting ? undefined : nodes.get(spec.nodeName as string);
+  if (!waiting && !node) {
+    skip(full, `runs on node "${spec.nodeName as string}", which is not imported`);
+    return undefined;
+  }
+  if (node && gpu.value > node.gpus) {
+    report.warn(
+      sd,
+      [...path, 'spec', 'nodeName'],
+      'interop/pod-exceeds-node',
+      `pod "${full}" holds ${gpu.value} GPUs on node "${node.name}", which has ${node.gpus}; the pod is skipped`,
+      'the input is inconsistent; take the snapshot again',
+    );
+    skip(full, `holds ${gpu.value} GPUs on a ${node.gpus}-GPU node`);
+    return undefined;
+  }
+  // spec.priority is an int32 Kubernetes writes from the pod's PriorityClass; anything else
+  // is not a priority, and guessing one would change who may preempt whom.
+  const rawPriority = spec.priority;
+  if (rawPriority !== undefined && rawPriority !== null && !isKubePriority(rawPriority)) {
+    const read = shown(sd, [...path, 'spec', 'priority'], rawPriority);
+    report.warn(
+      sd,
+      [...path, 'spec', 'priority'],
+      'interop/bad-priority',
+      `pod "${full}": spec.priority ${read} is not a Kubernetes priority (a whole number from ${INT32_MIN} to ${INT32_MAX}); the pod is skipped`,
+      "Kubernetes writes spec.priority from the pod's PriorityClass as a whole number: take the snapshot again, or remove the field (a pod without it counts as 0)",
+    );
+    skip(full, `spec.priority ${read} is not a whole number`);
+    return undefined;
+  }
+  const quota = nameFrom(opts.quotaFrom, stringMap(meta.labels), rawNamespace);
+  const workspace = nameFrom(opts.workspaceFrom, stringMap(meta.labels), rawNamespace);
+  if (!quota || !workspace) {
+    skip(full, `no ${!quota ? 'quota' : 'workspace'} name from ${(!quota ? opts.quotaFrom : opts.workspaceFrom).join(', ')}`);
+    return undefined;
+  }
+  const queued = quota.from === `label ${KUEUE_QUEUE_LABEL}` || quota.from === `label ${KOORDINATOR_QUOTA_LABEL}`;
+  if (waiting && !queued) {
+    skip(full, `pending without a queue (label ${KUEUE_QUEUE_LABEL} or ${KOORDINATOR_QUOTA_LABEL}): it waits for the scheduler, not in a quota's queue`);
+    return undefined;
+  }
+  let createdAt: number | undefined;
+  if (waiting) {
+    const created = meta.creationTimestamp;
+    createdAt = created === undefined ? undefined : parseTime(created);
+    if (createdAt === undefined) {
+      if (created !== undefined)
+        report.warn(
+          sd,
+          [...path, 'metadata', 'creationTimestamp'],
+          'interop/bad-time',
+          `pod "${full}": metadata.creationTimestamp ${shown(sd, [...path, 'metadata', 'creationTimestamp'], created)} is not a time; the waiting pod is skipped`,
+          'Kubernetes writes times as RFC 3339, such as 2026-11-23T06:00:00Z: take the snapshot again',
+        );
+      skip(full, `pending in a queue, with ${created === undefined ? 'no' : 'a bad'} metadata.creationTimestamp: when it was submitted is not known`);
+      return undefined;
+    }
+  }
+  // Kueue's label names a LocalQueue; with --kueue, the quota is the ClusterQueue it feeds.
+  let quotaDetail: string | undefined;
+  if (quota.from === `label ${KUEUE_QUEUE_LABEL}` && opts.localQueues) {
+    const link = opts.localQueues.get(`${rawNamespace}/${quota.name}`);
+    if (link) {
+      quotaDetail = `label ${KUEUE_QUEUE_LABEL}: LocalQueue ${rawNamespace}/${quota.name} → ClusterQueue ${link.clusterQueue} (${link.origin})`;
+      quota.from = `label ${KUEUE_QUEUE_LABEL} through the --kueue LocalQueues`;
+      quota.name = link.clusterQueue;
+    } else
+      report.warn(
+        sd,
+        [...path, ...quota.path],
+        'interop/unknown-local-queue',
+        `pod "${full}": LocalQueue ${rawNamespace}/${quota.name} is not among the --kueue files' LocalQueues; its name is taken as the quota`,
+        'give the LocalQueue (kubectl get localqueues -A -o yaml) to --kueue',
+      );
+  }
+  // Every name the snapshot will hold, written safe (imported-name.ts); each rewrite is said where it was read.
+  const rewritten: string[] = [];
+  const safe = (raw: string, at: PathSeg[], what: string): string => {
+    const n = importedName(raw);
+    if (n.rewritten) {
+      report.warn(sd, [...path, ...at], 'interop/unsafe-name', `pod "${full}": the ${what} "${n.name}": ${n.rewritten}`, `rename it in the cluster, or keep the escaped ${what}`);
+      rewritten.push(`${what} rewritten: ${n.rewritten}`);
+    }
+    return n.name;
+  };
+  const namespace = safe(rawNamespace, ['metadata', 'namespace'], 'namespace');
+  const name = safe(rawName, ['metadata', 'name'], 'pod name');
+  const facts: PodFacts = {
+    sd,
+    path,
+    name: namespace ? `${namespace}/${name}` : name,
+    namespace,
+    node: node?.name ?? '',
+    gpu: gpu.value,
+    priority: mapPriority(typeof rawPriority === 'number' ? rawPriority : 0, opts.priorityMap),
+    kubePriority: typeof rawPriority === 'number' ? rawPriority : undefined,
+    quota: quota.from === 'namespace' ? namespace : safe(quota.name, quota.path, 'quota'),
+    quotaFrom: quota.from,
+    ...(quotaDetail ? { quotaDetail } : {}),
+    workspace: workspace.from === 'namespace' ? namespace : safe(workspace.name, workspace.path, 'workspace'),
+    module: opts.module,
+    moduleFrom: '',
+    owner: undefined,
+    rewritten,
+    ...(createdAt !== undefined ? { pending: { createdAt } } : {}),
+  };
+  for (const r of ['cpu', 'memory'] as const) {
+    const v = containerSum(path, spec, r, r === 'cpu' ? parseCpu : parseMemory, 'requests');
+    if (v.bad)
+      report.warn(
+        sd,
+        v.bad.path,
+        'interop/bad-quantity',
+        `pod "${full}": ${r} ${shown(sd, v.bad.path, v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
+        r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"',
+      );
+    else if (v.value !== undefined) facts[r] = v.value;
+  }
+  // The controlling owner, else the first: its pods make one gang job.
+  const refs: unknown[] = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  let ownerAt = refs.findIndex((r) => asObject(r)?.controller === true);
+  if (ownerAt < 0) ownerAt = refs.findIndex((r) => asObject(r) !== undefined);
+  const owner = ownerAt >= 0 ? asObject(refs[ownerAt]) : undefined;
+  if (owner && typeof owner.kind === 'string' && typeof owner.name === 'string') {
+    const at: PathSeg[] = ['metadata', 'ownerReferences', ownerAt];
+    facts.owner = { kind: safe(owner.kind, [...at, 'kind'], 'owner kind'), name: safe(owner.name, [...at, 'name'], 'owner name') };
+  }
+  // The module: the pod's label, else its owner's kind (owner-module.ts), else --module.
+  const moduleValue = stringMap(meta.labels)[opts.moduleLabel];
+  const byOwner = moduleOfOwner(facts.owner?.kind, opts.moduleMap ?? DEFAULT_OWNER_MODULES, opts.module);
+  facts.module = byOwner.module;
+  facts.moduleFrom = byOwner.from;
+  if (moduleValue !== undefined) {
+    if ((MODULES as readonly string[]).includes(moduleValue)) {
+      facts.module = moduleValue as Module;
+      facts.moduleFrom = `label ${opts.moduleLabel}`;
+    } else
+      report.warn(
+        sd,
+        [...path, 'metadata', 'labels', opts.moduleLabel],
+        'interop/unknown-module',
+        `pod "${full}": module ${shown(sd, [...path, 'metadata', 'labels', opts.moduleLabel], moduleValue)} is not one of ${MODULES.join(', ')}; ${byOwner.module} (${byOwner.from}) is used`,
+        `label pods ${opts.moduleLabel}=DLC, DSW or EAS`,
+      );
+  }
+  if (status.startTime !== undefined) {
+    const started = parseTime(status.startTime);
+    if (started === undefined)
+      report.warn(
+        sd,
+        [...path, 'status', 'startTime'],
+        'interop/bad-time',
+        `pod "${full}": status.startTime ${shown(sd, [...path, 'status', 'startTime'], status.startTime)} is not a time; the pod's start is left out of its job's startedAt`,
+        'Kubernetes writes times as RFC 3339, such as 2026-11-23T06:00:00Z: take the snapshot again',
+      );
+    else facts.startedAt = started;
+  }
+  return facts;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** Whether `v` is a Kubernetes priority: a whole number in int32's range. */
+function isKubePriority(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
+}

@@ -1,0 +1,132 @@
+/**
+ * The shapes `import kubectl` reads into and writes from (import-kubectl.ts reads the
+ * List; kubectl-node.ts, kubectl-pod.ts, kubectl-jobs.ts and kubectl-queue.ts each read
+ * one part).
+ */
+import type { Module } from '../model/policy.js';
+import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import type { LocalQueueIndex } from './kueue-local-queues.js';
+import type { Report } from './located-json.js';
+import type { PriorityBand } from './priority-map.js';
+
+/** Kueue's pod label naming the LocalQueue (kueue pkg/controller/constants/constants.go `QueueLabel`). */
+export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
+/** Koordinator's pod label naming the ElasticQuota (koordinator apis/extension/elastic_quota.go `LabelQuotaName`). */
+export const KOORDINATOR_QUOTA_LABEL = 'quota.scheduling.koordinator.sh/name';
+
+/** Where a pod's quota or workspace name comes from, tried in order. */
+export type NameSource = 'kueue' | 'koordinator' | 'namespace' | `label:${string}`;
+
+/** How to read the cluster (every field has a CLI flag; defaults in docs/interop.md). */
+export interface KubectlOptions {
+  /** The extended resource counted as GPUs. */
+  gpuResource: string;
+  /** The node label holding the GPU model. */
+  modelLabel: string;
+  /** The node label holding the pool; nodes without it (or when unset) get `pool`. */
+  poolLabel?: string;
+  pool: string;
+  quotaFrom: NameSource[];
+  workspaceFrom: NameSource[];
+  /** The pod label holding the module (DLC, DSW, EAS); pods without it get their owner kind's module in `moduleMap`, else `module`. */
+  moduleLabel: string;
+  module: Module;
+  /** Owner kind → module (owner-module.ts); default DEFAULT_OWNER_MODULES. */
+  moduleMap?: ReadonlyMap<string, Module>;
+  /** Kueue's LocalQueues (`--kueue FILES`): a pod's queue-name label maps to the ClusterQueue its LocalQueue feeds. */
+  localQueues?: LocalQueueIndex;
+  priorityMap: PriorityBand[];
+}
+
+/** A node of the snapshot, with where it came from. */
+export interface ImportedNode {
+  name: string;
+  gpus: number;
+  cpu?: number;
+  memory?: number;
+  pool: string;
+  gpuModel?: string;
+  unschedulable?: boolean;
+  /** `file:line:col` of the Node object, and how each value was read. */
+  origin: string;
+  notes: string[];
+}
+
+/** A running job of the snapshot: one gang of pods of one owner and one shape. */
+export interface ImportedJob {
+  name: string;
+  workspace: string;
+  quota: string;
+  module: Module;
+  priority: number;
+  pods: number;
+  resources: { gpu: number; cpu?: number; memory?: number };
+  startedAt?: number;
+  placement: Array<{ node: string; gpuCount: number }>;
+  origin: string;
+  notes: string[];
+}
+
+/** A waiting job of the snapshot (SEMANTICS 8): the pending pods of one owner and one shape that name a queue. */
+export interface ImportedQueuedJob {
+  name: string;
+  workspace: string;
+  quota: string;
+  module: Module;
+  priority: number;
+  pods: number;
+  resources: { gpu: number; cpu?: number; memory?: number };
+  /** The earliest metadata.creationTimestamp of its pods. */
+  submittedAt: number;
+  origin: string;
+  notes: string[];
+}
+
+/** An object that was read and not imported (its kind, name and reason escaped, imported-name.ts writableText). */
+export interface Skipped {
+  kind: string;
+  name: string;
+  where: string;
+  reason: string;
+}
+
+export interface KubectlImport {
+  nodes: ImportedNode[];
+  jobs: ImportedJob[];
+  /** Pending pods with a queue, as the snapshot's queue. */
+  queue: ImportedQueuedJob[];
+  skipped: Skipped[];
+  /** Objects read, by kind. */
+  read: Record<string, number>;
+  /** How values were mapped, one line each, for the summary. */
+  mapped: string[];
+  report: Report;
+}
+
+export interface PodFacts {
+  sd: SourceDoc;
+  path: PathSeg[];
+  name: string;
+  namespace: string;
+  node: string;
+  gpu: number;
+  cpu?: number;
+  memory?: number;
+  priority: number;
+  /** spec.priority, or undefined when the pod has none (it counts as 0). */
+  kubePriority: number | undefined;
+  quota: string;
+  quotaFrom: string;
+  /** The quota's source in full (a LocalQueue and where it is), for the job's comment. */
+  quotaDetail?: string;
+  workspace: string;
+  module: Module;
+  /** How the module was chosen (label, owner kind, default), for the job's comment. */
+  moduleFrom: string;
+  owner: { kind: string; name: string } | undefined;
+  startedAt?: number;
+  /** Set for a pending pod that names a queue: when it was created (undefined: not known). */
+  pending?: { createdAt: number };
+  /** Why a name of the pod was rewritten (imported-name.ts), for the job's comment. */
+  rewritten: string[];
+}
