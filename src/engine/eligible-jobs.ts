@@ -13,6 +13,7 @@
  * when the index would read more than a third of the jobs, that scan runs instead.
  */
 import type { Standing } from '../model/job-kinds.js';
+import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTable } from '../rules/eligibility-table.js';
 import { COMBOS_PER_RELATION, VICTIM_STANDINGS } from '../rules/facts.js';
 import type { Snapshot } from './snapshot.js';
@@ -126,4 +127,44 @@ export function eligibleThroughIndex(table: EligibilityTable, facts: JobFacts, l
     cells[e] = cell;
   }
   return { jobs, cells };
+}
+
+/**
+ * The rule that makes each of a table's eligible jobs eligible, read on demand from its
+ * cells (a binary search in job order) instead of a Map filled per candidate: a distinct
+ * question's candidate set runs to thousands of jobs, and only its victims' rules are
+ * read. A Map to its readers, who only `get` and `has` it (size and iteration see no
+ * entries); it answers for every eligible job of the table, so for every candidate.
+ */
+export class EligibleRules extends Map<number, CompiledRule> {
+  constructor(
+    private readonly eligible: Eligible,
+    private readonly table: EligibilityTable,
+  ) {
+    super();
+  }
+
+  /** Position of `job` among the eligible jobs, or -1. */
+  private find(job: number): number {
+    const jobs = this.eligible.jobs;
+    let lo = 0;
+    let hi = jobs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const x = jobs[mid]!;
+      if (x === job) return mid;
+      if (x < job) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  override get(job: number): CompiledRule | undefined {
+    const e = this.find(job);
+    return e < 0 ? undefined : this.table.ruleAt(this.eligible.cells[e]!);
+  }
+
+  override has(job: number): boolean {
+    return this.find(job) >= 0;
+  }
 }

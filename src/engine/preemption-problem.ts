@@ -12,7 +12,7 @@ import type { VictimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTable, EligibilityTables } from '../rules/eligibility-table.js';
 import { answerContext, wayOf, type AnswerContext, type Way } from './answer-context.js';
-import { eligibleThroughIndex, jobListsOf, standingOfCombo } from './eligible-jobs.js';
+import { EligibleRules, eligibleThroughIndex, jobListsOf, standingOfCombo } from './eligible-jobs.js';
 import type { Snapshot } from './snapshot.js';
 import { countsAt, type Overrun } from './usage.js';
 
@@ -97,6 +97,8 @@ interface EligibleJobs {
   cells: Int32Array;
   /** Candidate sets by pool and overrun quotas. */
   sets: Map<string, CandidateSet>;
+  /** The rule of every eligible job, shared by the candidate sets (read on demand). */
+  rules: EligibleRules;
 }
 
 /** The table's eligible running jobs, found once per table and snapshot state. */
@@ -106,14 +108,13 @@ function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
   if (found) return found;
   // Through the jobs-by-quota and jobs-by-combo lists (eligible-jobs.ts): a new table reads few jobs.
   const { jobs, cells } = eligibleThroughIndex(table, snap.index, jobListsOf(snap));
-  found = { jobs, cells, sets: new Map() };
+  found = { jobs, cells, sets: new Map(), rules: new EligibleRules({ jobs, cells }, table) };
   byTable.set(table, found);
   return found;
 }
 
 function candidatesOf(snap: Snapshot, table: EligibilityTable, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
-  const ruleOf = new Map<number, CompiledRule>();
   const tree = snap.tree;
   const { jobQuota, jobPool, jobCombo } = snap.index;
   for (let e = 0; e < eligible.jobs.length; e++) {
@@ -128,7 +129,6 @@ function candidatesOf(snap: Snapshot, table: EligibilityTable, eligible: Eligibl
     // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
     if (mask === 0 && jobPool[i] !== pool) continue;
     candidates.push({ job: i, constraintMask: mask >>> 0 });
-    ruleOf.set(i, table.ruleAt(eligible.cells[e]!)!);
   }
-  return { candidates, ruleOf };
+  return { candidates, ruleOf: eligible.rules };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { eligibleThroughIndex, jobLists, jobListsOf, standingOfCombo } from '../../../src/engine/eligible-jobs.js';
+import { EligibleRules, eligibleThroughIndex, jobLists, jobListsOf, standingOfCombo } from '../../../src/engine/eligible-jobs.js';
 import { Session } from '../../../src/engine/session.js';
 import { comboIndex, VICTIM_STANDINGS } from '../../../src/rules/facts.js';
 import { MODULES } from '../../../src/model/job-kinds.js';
@@ -25,6 +25,13 @@ async function compareAll(files: Array<{ path: string; text: string }>): Promise
         spy.mockRestore();
         expect([...found.jobs]).toEqual([...scan.jobs]);
         expect([...found.cells]).toEqual([...scan.cells]);
+        // The rules read on demand are the table's own, for eligible jobs only.
+        const rules = new EligibleRules(found, table);
+        for (let i = 0; i < snap.index.jobQuota.length; i += 7) {
+          const cell = table.cellFor(snap.index.jobQuota[i]!, snap.index.jobCombo[i]!);
+          expect(rules.get(i)).toBe(table.ruleAt(cell));
+          expect(rules.has(i)).toBe(cell !== 0);
+        }
         tables++;
         eligible += scan.jobs.length;
       }
