@@ -26,11 +26,10 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as SessionModule from '../src/engine/session.js';
-import type { Kernel } from '../src/kernel/types.js';
 import { b3Policy } from './b3-policy.js';
 import { b3Askable, distinctWhatIfs, flatPolicy, whatIfText } from './b3d-policy.js';
 import { compiled } from './compiled.js';
-import { distribution, formatUs, printRows, sinceUs, type Distribution } from './timing.js';
+import { distribution, formatUs, printRows, sinceUs, timeKernelCalls, type Distribution } from './timing.js';
 
 const { Session } = await compiled<typeof SessionModule>('engine/session');
 
@@ -48,22 +47,6 @@ const HASHES = join(dirname(fileURLToPath(import.meta.url)), 'b3d-hashes.json');
 if (!Number.isInteger(NODES) || NODES < 1000 || !Number.isInteger(WHATIFS) || WHATIFS < 1 || SHAPES.some((s) => s !== 'b3' && s !== 'flat')) {
   process.stderr.write('usage: bench:b3d -- [--nodes N>=1000] [--whatifs N] [--shapes b3,flat] [--json] [--record]\n');
   process.exit(2);
-}
-
-/** Wraps the kernel's query methods to add up the time spent inside them. */
-function instrument(kernel: Kernel): { us: number; calls: number } {
-  const acc = { us: 0, calls: 0 };
-  for (const m of ['place', 'selectVictims'] as const) {
-    const original = kernel[m].bind(kernel) as (...a: unknown[]) => unknown;
-    (kernel as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
-      const start = process.hrtime.bigint();
-      const out = original(...args);
-      acc.us += sinceUs(start);
-      acc.calls++;
-      return out;
-    };
-  }
-  return acc;
 }
 
 /** One pass over WhatIfs: per answer wall and CPU, the kernel's share, and the answers' hash. */
@@ -142,7 +125,7 @@ async function runShape(shape: 'b3' | 'flat', recorded: Record<string, string>):
   const { session, findings } = Session.open(files, { answerMemo: false });
   const o = process.cpuUsage(c);
   if (!session) throw new Error(`B3d ${shape} policy does not load: ${JSON.stringify(findings.slice(0, 3))}`);
-  const kernelTime = instrument(session.snapshot!.kernel);
+  const kernelTime = timeKernelCalls(session.snapshot!.kernel);
   const names = new Set(whatIfs.map((w) => w.name));
   const distinct = await pass(session, names, kernelTime);
   const repeated = await pass(session, names, kernelTime);
