@@ -25,10 +25,9 @@ import type { Answer } from '../src/engine/answer.js';
 import { findCandidates } from '../src/engine/preemption-problem.js';
 import { overruns, totalRequest } from '../src/engine/usage.js';
 import { Session } from '../src/engine/session.js';
-import type { Kernel } from '../src/kernel/types.js';
 import { loadPolicy } from '../src/policy/load-policy.js';
 import { b3Policy, type B3Query } from './b3-policy.js';
-import { distribution, formatUs, printRows, sinceUs, type Distribution } from './timing.js';
+import { distribution, formatUs, printRows, sinceUs, timeKernelCalls, type Distribution } from './timing.js';
 
 const json = process.argv.includes('--json');
 const arg = (name: string, fallback: number): number => {
@@ -64,22 +63,6 @@ interface BackendRun {
   answers: Answer[];
 }
 
-/** Wraps the kernel's query methods to add up the time spent inside them. */
-function instrument(kernel: Kernel): { us: number; calls: number } {
-  const acc = { us: 0, calls: 0 };
-  for (const m of ['place', 'selectVictims'] as const) {
-    const original = kernel[m].bind(kernel) as (...a: unknown[]) => unknown;
-    (kernel as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
-      const start = process.hrtime.bigint();
-      const out = original(...args);
-      acc.us += sinceUs(start);
-      acc.calls++;
-      return out;
-    };
-  }
-  return acc;
-}
-
 async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: string; text: string }>, queries: B3Query[]): Promise<BackendRun> {
   let start = process.hrtime.bigint();
   // The answer memo off: the warm rounds ask the same 60 WhatIfs again, and B3 times a
@@ -88,7 +71,7 @@ async function runBackend(backend: 'wasm' | 'reference', files: Array<{ path: st
   const openMs = sinceUs(start) / 1000;
   if (!session) throw new Error(`B3 policy does not load: ${JSON.stringify(findings.slice(0, 3))}`);
   const whatIfs = session.policy.whatIfs;
-  const kernelTime = instrument(session.snapshot!.kernel);
+  const kernelTime = timeKernelCalls(session.snapshot!.kernel);
 
   const answers: Answer[] = [];
   const cold: number[] = [];

@@ -15,14 +15,16 @@
  *
  *   npm run build                                   # the CLI runs from dist/
  *   npm run bench:cli -- [--nodes 10000] [--many 501] [--few 3] [--repeats 3] [--json]
+ *   npm run bench:cli -- --distinct --shape flat --many 500   # B3d's CLI figure: 500 distinct WhatIfs
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as SessionModule from '../src/engine/session.js';
 import { b3Policy } from './b3-policy.js';
+import { b3Askable, distinctWhatIfs, flatPolicy, whatIfText } from './b3d-policy.js';
 import { compiled } from './compiled.js';
 
 // The in-process side runs the compiled engine (dist/), as the CLI it is compared with
@@ -39,6 +41,17 @@ const NODES = arg('--nodes', 10_000);
 const MANY = arg('--many', 501);
 const FEW = arg('--few', 3);
 const REPEATS = arg('--repeats', 3);
+/** B3d's CLI figure: WhatIfs drawn distinct (bench/b3d-policy.ts) instead of B3's priority-9 ones, over `--shape` b3 or flat. */
+const DISTINCT = process.argv.includes('--distinct');
+const SHAPE = process.argv.includes('--shape') ? (process.argv[process.argv.indexOf('--shape') + 1] ?? '') : 'b3';
+if (SHAPE !== 'b3' && SHAPE !== 'flat') {
+  process.stderr.write('bench:cli: --shape takes b3 or flat\n');
+  process.exit(2);
+}
+if (SHAPE === 'flat' && !DISTINCT) {
+  process.stderr.write('bench:cli: --shape flat asks distinct WhatIfs only: add --distinct\n');
+  process.exit(2);
+}
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -53,14 +66,26 @@ interface Run {
   maxRssMiB: number;
 }
 
-function writePolicy(dir: string, queriesPerShape: number): number {
-  const p = b3Policy({ nodes: NODES, queriesPerShape });
+/** The policy's files with about `count` WhatIfs: B3's (a multiple of 3), or `count` distinct ones. */
+function policyFiles(count: number): { files: Array<{ path: string; text: string }>; queries: number } {
+  if (!DISTINCT) {
+    const p = b3Policy({ nodes: NODES, queriesPerShape: Math.ceil(count / 3) });
+    return { files: p.files, queries: p.queries.length };
+  }
+  const base = SHAPE === 'flat' ? flatPolicy({ nodes: NODES }) : b3Policy({ nodes: NODES, queriesPerShape: 0 });
+  const askable = SHAPE === 'flat' ? (base as ReturnType<typeof flatPolicy>).askable : b3Askable(base.files[0]!.text);
+  const files = base.files.filter((f) => !f.path.endsWith('/whatif.yaml'));
+  return { files: [...files, { path: `${SHAPE}/distinct.yaml`, text: whatIfText(distinctWhatIfs(askable, count)) }], queries: count };
+}
+
+function writePolicy(dir: string, count: number): number {
+  const p = policyFiles(count);
   for (const f of p.files) {
     const path = join(dir, f.path);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, f.text);
   }
-  return p.queries.length;
+  return p.queries;
 }
 
 function runCli(policyDir: string, probe: string, usageFile: string): Run {
@@ -82,7 +107,7 @@ const summary = (xs: number[]) => {
 };
 
 async function inProcess(): Promise<{ openCpuMs: number; perAnswerCpuMs: number; answers: number }> {
-  const p = b3Policy({ nodes: NODES, queriesPerShape: Math.ceil(MANY / 3) });
+  const p = policyFiles(MANY);
   let c = process.cpuUsage();
   const { session } = Session.open(p.files, { answerMemo: false });
   const open = process.cpuUsage(c);
@@ -100,13 +125,13 @@ async function run() {
     writeFileSync(probe, PROBE);
     const fewDir = join(tmp, 'few');
     const manyDir = join(tmp, 'many');
-    const nFew = writePolicy(fewDir, Math.ceil(FEW / 3));
-    const nMany = writePolicy(manyDir, Math.ceil(MANY / 3));
+    const nFew = writePolicy(fewDir, FEW);
+    const nMany = writePolicy(manyDir, MANY);
     const few: Run[] = [];
     const many: Run[] = [];
     for (let r = 0; r < REPEATS; r++) {
-      few.push(runCli(join(fewDir, 'b3'), probe, join(tmp, 'usage.json')));
-      many.push(runCli(join(manyDir, 'b3'), probe, join(tmp, 'usage.json')));
+      few.push(runCli(join(fewDir, SHAPE), probe, join(tmp, 'usage.json')));
+      many.push(runCli(join(manyDir, SHAPE), probe, join(tmp, 'usage.json')));
     }
     const fewCpu = summary(few.map((x) => x.cpuMs));
     const manyCpu = summary(many.map((x) => x.cpuMs));
@@ -117,6 +142,8 @@ async function run() {
       benchmark: 'CLI what-if: the cost of one more WhatIf document',
       node: process.version,
       nodes: NODES,
+      shape: SHAPE,
+      distinct: DISTINCT,
       queries: { few: nFew, many: nMany },
       repeats: REPEATS,
       cliCpuMs: { few: fewCpu, many: manyCpu },
@@ -139,7 +166,9 @@ if (json) console.log(JSON.stringify(result, null, 2));
 else {
   const r = result;
   const f = (s: { median: number; min: number; max: number }, d = 0) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}-${s.max.toFixed(d)})`;
-  console.log(`CLI what-if — node ${r.node}; B3 policy at ${r.nodes.toLocaleString('en-US')} nodes; ${r.repeats} repeat(s); CPU ms median (min-max)`);
+  console.log(
+    `CLI what-if — node ${r.node}; ${r.shape === 'flat' ? 'the flat shape' : 'B3 policy'} at ${r.nodes.toLocaleString('en-US')} nodes, ${r.distinct ? 'distinct WhatIfs (B3d)' : "B3's WhatIfs"}; ${r.repeats} repeat(s); CPU ms median (min-max); load average ${loadavg()[0]!.toFixed(2)}`,
+  );
   console.log(`quotient whatif with ${r.queries.few} WhatIfs: ${f(r.cliCpuMs.few)} ms CPU, peak ${f(r.peakRssMiB.few)} MiB`);
   console.log(`quotient whatif with ${r.queries.many} WhatIfs: ${f(r.cliCpuMs.many)} ms CPU, peak ${f(r.peakRssMiB.many)} MiB`);
   console.log(`one extra answer through the CLI: ${f(r.extraAnswerCpuMs, 2)} ms CPU`);

@@ -96,6 +96,29 @@ function b3Figures(result: unknown): Figure[] {
   ];
 }
 
+/** B3d's shapes: { shape, distinct: { cpu, kernelShare }, repeated: { cpu }, b3Repeated?, hashMatches? }. */
+function b3dFigures(result: unknown): Figure[] {
+  const shapes = at(result, 'shapes');
+  const list = Array.isArray(shapes) ? (shapes as unknown[]) : [];
+  if (list.length === 0) return [{ figure: 'distinct what-if', ours: 'n/a', anchor: '≤ 0.3 ms / ≤ 1.5 ms' }];
+  const pair = (v: unknown, path: string): string => (num(v, `${path}.medianUs`) === undefined ? 'n/a' : `${formatUs(num(v, `${path}.medianUs`)!)} / ${formatUs(num(v, `${path}.p99Us`) ?? NaN)}`);
+  const figures: Figure[] = [];
+  for (const s of list) {
+    const name = `${String(at(s, 'shape'))}, ${num(s, 'nodes')?.toLocaleString('en-US') ?? '?'} nodes, ${num(s, 'whatIfs') ?? '?'} WhatIfs`;
+    figures.push({
+      figure: `[${name}] distinct, each once: CPU per answer median / p99 (kernel share ${fixed((num(s, 'distinct.kernelShare') ?? NaN) * 100, 0, ' %')})`,
+      ours: pair(s, 'distinct.cpu'),
+      anchor: '≤ 0.3 ms / ≤ 1.5 ms (target); B3 repeated 0.21 ms',
+    });
+    figures.push({ figure: `[${name}] the same asked again: CPU median / p99`, ours: pair(s, 'repeated.cpu'), anchor: '-' });
+    if (at(s, 'b3Repeated') !== undefined)
+      figures.push({ figure: `[${name}] B3's 60 WhatIfs repeated (B3's figure): CPU median / p99`, ours: pair(s, 'b3Repeated.cpu'), anchor: '≤ 0.5 ms / ≤ 2 ms (B3 target)' });
+    const matches = at(s, 'hashMatches');
+    figures.push({ figure: `[${name}] answers' hash vs recorded (bench/b3d-hashes.json)`, ours: matches === undefined ? 'not recorded' : matches ? 'same' : 'CHANGED', anchor: 'same' });
+  }
+  return figures;
+}
+
 function cliFigures(result: unknown): Figure[] {
   const extra = num(result, 'extraAnswerCpuMs.median');
   return [
@@ -242,10 +265,11 @@ function scaleFigures(result: unknown): Figure[] {
   if (list.length === 0) return [{ figure: 'scale curve', ours: 'n/a', anchor: '-' }];
   return list.map((p) => {
     const nodes = num(p, 'nodes') ?? 0;
-    const target = nodes === 10_000 ? '≤ 1.5 s CPU, ≤ 400 MiB (target)' : nodes === 50_000 ? '≤ 10 s, ≤ 1.5 GiB (target)' : '-';
+    const target = nodes === 10_000 ? '≤ 1.5 s CPU, ≤ 400 MiB (target)' : nodes === 50_000 ? '≤ 10 s, ≤ 1.5 GiB (target)' : nodes === 100_000 ? '≤ 15 s, ≤ 1.5 GiB, distinct ≤ 2 ms (target)' : '-';
+    const us = (path: string) => (num(p, path) === undefined ? 'n/a' : formatUs(num(p, path)!));
     return {
-      figure: `${nodes.toLocaleString('en-US')} nodes, ${num(p, 'jobs')?.toLocaleString('en-US') ?? '?'} jobs: open CPU / peak RSS / warm answer CPU median`,
-      ours: `${fixed((num(p, 'openCpuMs') ?? NaN) / 1000, 2, ' s')} / ${fixed(num(p, 'peakRssMiB'), 0, ' MiB')} / ${num(p, 'warmCpu.medianUs') === undefined ? 'n/a' : formatUs(num(p, 'warmCpu.medianUs')!)}`,
+      figure: `${nodes.toLocaleString('en-US')} nodes, ${num(p, 'jobs')?.toLocaleString('en-US') ?? '?'} jobs: open CPU / peak RSS / answer CPU median, warm / distinct`,
+      ours: `${fixed((num(p, 'openCpuMs') ?? NaN) / 1000, 2, ' s')} / ${fixed(num(p, 'peakRssMiB'), 0, ' MiB')} / ${us('warmCpu.medianUs')} / ${us('distinctCpu.medianUs')}`,
       anchor: target,
     };
   });
@@ -287,6 +311,7 @@ export const BENCHMARKS: Benchmark[] = [
   { id: 'b1', title: 'B1 placement quality (openb)', script: 'bench/b1-placement-quality.ts', quickArgs: ['--seeds', '1', '--strategies', 'bestfit-sim,binpack'], fullArgs: [], figures: b1Figures },
   { id: 'b2', title: 'B2 placement latency', script: 'bench/b2-placement-latency.ts', quickArgs: ['--quick'], fullArgs: [], figures: b2Figures },
   { id: 'b3', title: 'B3 what-if with preemption', script: 'bench/b3-whatif-preemption.ts', quickArgs: ['--nodes', '1000', '--rounds', '1'], fullArgs: [], figures: b3Figures },
+  { id: 'b3d', title: 'B3d distinct what-ifs', script: 'bench/b3d-distinct.ts', quickArgs: ['--nodes', '1000', '--whatifs', '200'], fullArgs: [], figures: b3dFigures },
   { id: 'scale', title: 'B3 scale curve', script: 'bench/b3-scale.ts', quickArgs: ['--sizes', '100,1000'], fullArgs: [], figures: scaleFigures },
   { id: 'cli', title: 'CLI what-if, many WhatIfs', script: 'bench/cli-whatif.ts', quickArgs: ['--nodes', '1000', '--many', '1001', '--repeats', '1'], fullArgs: [], figures: cliFigures },
   { id: 'b4', title: 'B4 victim-set quality', script: 'bench/b4-victim-quality.ts', quickArgs: ['--cases', '20'], fullArgs: [], figures: b4Figures },

@@ -99,3 +99,19 @@ export function collectGarbage(): void {
   gcFn();
 }
 let gcFn: (() => void) | undefined;
+
+/** Wraps a kernel's query methods (place, selectVictims) to add up the wall time spent inside them, in µs. */
+export function timeKernelCalls(kernel: { place: unknown; selectVictims: unknown }): { us: number; calls: number } {
+  const acc = { us: 0, calls: 0 };
+  for (const m of ['place', 'selectVictims'] as const) {
+    const original = (kernel[m] as (...a: unknown[]) => unknown).bind(kernel);
+    (kernel as Record<string, unknown>)[m] = (...args: unknown[]) => {
+      const start = process.hrtime.bigint();
+      const out = original(...args);
+      acc.us += sinceUs(start);
+      acc.calls++;
+      return out;
+    };
+  }
+  return acc;
+}

@@ -12,6 +12,7 @@ import { victimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTable, EligibilityTables } from '../rules/eligibility-table.js';
 import { answerContext, wayOf, type AnswerContext, type Way } from './answer-context.js';
+import { EligibleRules, eligibleThroughIndex, jobListsOf, standingOfCombo } from './eligible-jobs.js';
 import type { Snapshot } from './snapshot.js';
 import { countsAt, type Overrun } from './usage.js';
 
@@ -87,35 +88,38 @@ interface EligibleJobs {
   cells: Int32Array;
   /** Candidate sets by pool and overrun quotas. */
   sets: Map<string, CandidateSet>;
+  /** The rule of every eligible job, shared by the candidate sets (read on demand). */
+  rules: EligibleRules;
 }
 
-/** One table lookup per running job, once per table and snapshot state. */
+/** The table's eligible running jobs, found once per table and snapshot state. */
 function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
   const byTable = snap.memo('eligible-jobs', () => new WeakMap<EligibilityTable, EligibleJobs>());
   let found = byTable.get(table);
   if (found) return found;
-  const { jobs, cells } = table.eligibleAmong(snap.index.jobQuota, snap.index.jobCombo);
-  found = { jobs, cells, sets: new Map() };
+  // Through the jobs-by-quota and jobs-by-combo lists (eligible-jobs.ts): a new table reads few jobs.
+  const { jobs, cells } = eligibleThroughIndex(table, snap.index, jobListsOf(snap));
+  found = { jobs, cells, sets: new Map(), rules: new EligibleRules({ jobs, cells }, table) };
   byTable.set(table, found);
   return found;
 }
 
 function candidatesOf(snap: Snapshot, table: EligibilityTable, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
-  const ruleOf = new Map<number, CompiledRule>();
   const tree = snap.tree;
-  const { jobQuota, jobPool } = snap.index;
+  const { jobQuota, jobPool, jobCombo } = snap.index;
   for (let e = 0; e < eligible.jobs.length; e++) {
     const i = eligible.jobs[e]!;
     const vq = jobQuota[i]!;
+    // The standing as the index holds it (a typed-array read, not a read of the job object: its combo tracks it).
+    const standing = standingOfCombo(jobCombo[i]!);
     let mask = 0;
     for (let k = 0; k < overruns.length; k++) {
-      if (countsAt(tree, snap.jobs[i]!.standing, vq, overruns[k]!.quota)) mask |= 1 << k;
+      if (countsAt(tree, standing, vq, overruns[k]!.quota)) mask |= 1 << k;
     }
     // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
     if (mask === 0 && jobPool[i] !== pool) continue;
     candidates.push({ job: i, constraintMask: mask >>> 0 });
-    ruleOf.set(i, table.ruleAt(eligible.cells[e]!)!);
   }
-  return { candidates, ruleOf };
+  return { candidates, ruleOf: eligible.rules };
 }

@@ -159,13 +159,15 @@ export function lostText(snap: Snapshot, victims: VictimAnswer[], viewer: Viewer
 export function explainBlockingBorrowers(ctx: AnswerContext, problem: PreemptionProblem): string[] {
   const { snapshot: snap, viewer } = ctx;
   const tree = snap.tree;
-  const eligible = new Set(problem.candidates.map((c) => c.job));
+  // Made only when some quota has a borrower to check: most answers have none, and the candidates run to thousands.
+  let eligible: Set<number> | undefined;
   const out: string[] = [];
   const named = new Set<number>();
   for (const o of problem.over) {
     if (o.resource !== 0) continue;
     const a = tree.quotas[o.quota]!;
     for (const i of borrowersAt(snap, o.quota)) {
+      eligible ??= new Set(problem.candidates.map((c) => c.job));
       if (eligible.has(i) || named.has(i)) continue;
       const j = snap.jobs[i]!;
       const vq = snap.index.jobQuota[i]!;

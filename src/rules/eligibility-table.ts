@@ -27,6 +27,8 @@ let scratch = new Int32Array(0);
 export interface QuotaKeys {
   readonly keys: RelationKey[];
   index?: Int16Array;
+  /** Each (relation, lender)'s first position in `keys`, made with `index`: one map read per victim quota, not a search of the keys. */
+  positions?: Map<string, number>;
   /** The quota's tables by their cell array: classes with the same cells get one object. */
   tables?: Map<Uint16Array, EligibilityTable>;
 }
@@ -113,17 +115,37 @@ export class EligibilityTable {
     return { jobs, cells: found };
   }
 
+  /**
+   * The relation-key index of every victim quota (-1: none), by quota index; read only.
+   * With `keyCells`, what an index of the running jobs needs to find the eligible ones
+   * without reading every job (engine/eligible-jobs.ts).
+   */
+  victimKeys(): Int16Array {
+    return this.keyOfQuota();
+  }
+
+  /** The cells of relation key `k`, one per victim combo (`comboIndex`); a read-only view. */
+  keyCells(k: number): Uint16Array {
+    return this.cells.subarray(k * COMBOS_PER_RELATION, (k + 1) * COMBOS_PER_RELATION);
+  }
+
   /** The rule a non-zero cell names. */
   ruleAt(cell: number): CompiledRule | undefined {
     return cell === 0 ? undefined : this.rules[cell - 1];
   }
 
-  /** Index of the victim quota's (relation, lender) key, or -1. */
+  /** Index of the victim quota's (relation, lender) key, or -1 (the first such key, as a search of `keys` would find). */
   keyIndex(victimQuota: number): number {
     const relation = this.tree.relation(this.quota, victimQuota);
     const lenderIdx = relation === 'sibling' || relation === 'lent' ? this.tree.lender(this.quota, victimQuota) : -1;
     const lender = lenderIdx >= 0 ? this.tree.at(lenderIdx).name : '';
-    return this.keys.findIndex((key) => key.relation === relation && key.lender === lender);
+    let positions = this.quotaKeys.positions;
+    if (!positions) {
+      positions = new Map();
+      for (const [i, key] of this.keys.entries()) if (!positions.has(`${key.relation}\0${key.lender}`)) positions.set(`${key.relation}\0${key.lender}`, i);
+      this.quotaKeys.positions = positions;
+    }
+    return positions.get(`${relation}\0${lender}`) ?? -1;
   }
 }
 
