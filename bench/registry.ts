@@ -131,6 +131,23 @@ function cliFigures(result: unknown): Figure[] {
   ];
 }
 
+/** Start-up's rows: { command, cpuMs: {min, median}, targetMs }. */
+function startFigures(result: unknown): Figure[] {
+  const rows = at(result, 'rows');
+  if (!Array.isArray(rows)) return [{ figure: 'start-up', ours: 'n/a', anchor: '' }];
+  const bare = rows.find((r) => at(r, 'command') === 'node -e 0');
+  return rows
+    .filter((r) => r !== bare)
+    .map((r) => {
+      const target = num(r, 'targetMs');
+      return {
+        figure: `${String(at(r, 'command'))}, whole process CPU median (min)`,
+        ours: `${fixed(num(r, 'cpuMs.median'), 0, ' ms')} (${fixed(num(r, 'cpuMs.min'), 0, ' ms')})`,
+        anchor: `${target === undefined ? '' : `≤ ${target} ms (target); `}node -e 0: ${fixed(num(bare, 'cpuMs.median'), 0, ' ms')}`,
+      };
+    });
+}
+
 function b4Figures(result: unknown): Figure[] {
   // b4-victim-quality.ts --json: { all: { cases, optimalPct, worseOnCriterion: [c1..c5], ... }, small, large }.
   const worse = at(result, 'all.worseOnCriterion');
@@ -326,4 +343,5 @@ export const BENCHMARKS: Benchmark[] = [
   { id: 'b6', title: 'B6 trace replay', script: 'bench/b6-trace-replay.ts', quickArgs: ['--jobs', '20000', '--days', '1', '--repeat', '1'], fullArgs: [], figures: b6Figures },
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
   { id: 'load', title: 'Reading input: linear in size', script: 'bench/load.ts', quickArgs: ['--quick'], fullArgs: [], figures: loadFigures },
+  { id: 'start', title: 'Start-up: whole processes', script: 'bench/start.ts', quickArgs: ['--runs', '3'], fullArgs: [], figures: startFigures },
 ];

@@ -8,23 +8,9 @@ import { Command, CommanderError } from 'commander';
 import { FindingsError, QuotientError } from '../errors.js';
 import { KernelError } from '../kernel/kernel-error.js';
 import { display, escapeKeepingLines } from '../model/display-text.js';
-import { registerCheck } from './check.js';
+import { commandToLoad, registerCommands } from './commands.js';
 import { EXIT } from './exit.js';
-import { registerExplain } from './explain.js';
-import { registerDiff } from './diff.js';
-import { registerExport } from './export.js';
-import { registerImport } from './import.js';
 import { colour, commanderOutput, log, sayWriteFailure } from './output.js';
-import { renderFindings } from './render-findings.js';
-import { registerScale } from './scale.js';
-import { registerSchema } from './schema.js';
-import { registerSimulate } from './simulate.js';
-import { registerReport } from './report.js';
-import { registerServe } from './serve.js';
-import { registerTest } from './test.js';
-import { registerWhatIf } from './whatif.js';
-import { printTimings } from './timings.js';
-import { recordTimings, timingsSoFar } from '../policy/stages.js';
 
 // A closed pipe (`quotient check policies | head`) ends the output, not the program with a
 // trace; any other failure to write it (a full disk: `> /dev/full`) is one line and exit 2.
@@ -62,18 +48,6 @@ program
   .exitOverride()
   // Commander echoes the arguments it refuses: escaped, so an argument cannot drive the terminal nor forge a line.
   .configureOutput(commanderOutput(process.argv.slice(2)));
-registerCheck(program);
-registerWhatIf(program);
-registerExplain(program);
-registerScale(program);
-registerTest(program);
-registerSchema(program);
-registerImport(program);
-registerExport(program);
-registerDiff(program);
-registerSimulate(program);
-registerReport(program);
-registerServe(program);
 
 // Declared before the top-level await below: report() reads it.
 /** What a kernel error about the build on disk means to the user (the rest are bugs). */
@@ -84,23 +58,29 @@ const KERNEL_BUILD_PROBLEM: Partial<Record<KernelError['code'], string>> = {
 };
 
 // --timings starts the record before any command reads a policy.
-program.hook('preAction', (cmd) => {
-  if (cmd.optsWithGlobals<{ timings?: boolean }>().timings) recordTimings();
+// The record (policy/stages.ts) loads only then: `--version` and `--help` load nothing of the policy reader.
+let timings = process.env.QUOTIENT_TIMINGS === '1';
+program.hook('preAction', async (cmd) => {
+  if (!cmd.optsWithGlobals<{ timings?: boolean }>().timings) return;
+  timings = true;
+  (await import('../policy/stages.js')).recordTimings();
 });
 
 try {
+  // Only the command being run is loaded (with its libraries); the others are listed for --help.
+  await registerCommands(program, commandToLoad(process.argv.slice(2)));
   // `help NAME` of no command: Commander prints the usage with exit 2 but never says why, as `quotient NAME` does.
   const [first, second] = process.argv.slice(2);
   if (first === 'help' && second !== undefined && second !== 'help' && !program.commands.some((c) => c.name() === second || c.aliases().includes(second)))
     program.error(`error: unknown command '${second}'`, { code: 'commander.unknownCommand', exitCode: EXIT.failure });
   await program.parseAsync(process.argv);
 } catch (e) {
-  process.exitCode = report(e);
+  process.exitCode = await report(e);
 } finally {
-  printTimings(timingsSoFar());
+  if (timings) (await import('./timings.js')).printTimings((await import('../policy/stages.js')).timingsSoFar());
 }
 
-function report(e: unknown): number {
+async function report(e: unknown): Promise<number> {
   if (e instanceof CommanderError) {
     // Commander has printed its message (or the help); help and version are not failures.
     return e.exitCode === 0 ? EXIT.ok : EXIT.failure;
@@ -117,7 +97,7 @@ function report(e: unknown): number {
     return EXIT.failure;
   }
   if (e instanceof FindingsError) {
-    log(renderFindings(e.findings));
+    log((await import('./render-findings.js')).renderFindings(e.findings));
     return EXIT.failure;
   }
   log(display`${colour.red('quotient: internal error:')} ${(e as Error)?.message ?? String(e)}`);

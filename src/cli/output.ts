@@ -9,7 +9,8 @@
  * reaches a terminal unescaped; documents for programs are escaped JSON or YAML.
  */
 import pc from 'picocolors';
-import { stringify } from 'yaml';
+import { createRequire } from 'node:module';
+import type { stringify as Stringify } from 'yaml';
 import { QuotientError } from '../errors.js';
 import { Display, escapeDisplay, escapeDocument, escapeEchoing, escapeTerminal, paintedDisplay, unsafeCharacter, type Shown } from '../model/display-text.js';
 import { documentJson } from '../engine/report-document.js';
@@ -68,6 +69,8 @@ function safeYamlText(doc: unknown): string {
  * (ours included) read the quoted strings the same.
  */
 export function yamlText(doc: unknown): string {
+  // The YAML writer loads with the first YAML document: `--version`, tables and JSON never pay for it.
+  const { stringify } = createRequire(import.meta.url)('yaml') as { stringify: typeof Stringify };
   return stringify(doc, { lineWidth: 0, version: '1.1' });
 }
 

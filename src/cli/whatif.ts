@@ -19,7 +19,6 @@ import { readInput } from './read-input.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { submitFlags } from './submit-flags.js';
-import { answerMarketFlag } from './whatif-market.js';
 
 /**
  * A job asked about (a PAI request or a --submit job) that is bad input, not a failure to
@@ -130,6 +129,8 @@ export function registerWhatIf(program: Command): void {
         const kernel = kernelFlag(opts.kernel);
         if (opts.market !== undefined) {
           if (opts.submit || opts.query || opts.job) throw new QuotientError('cli/conflicting-flags', '--market asks about the spot market, not a submission', 'drop --submit, --query and --job');
+          // The market's simulator (and simulate's charts) load only for a market question.
+          const { answerMarketFlag } = await import('./whatif-market.js');
           process.exitCode = await answerMarketFlag(paths, opts.market, opts.trace, opts.seed, kernel, format);
           return;
         }

@@ -116,7 +116,17 @@ class SubsetReader {
     private readonly text: string,
     private readonly maxDepth: number,
     private readonly maxEntries: number,
-  ) {}
+  ) {
+    this.slots = Math.min(INTERN_SLOTS, 2 ** Math.max(6, Math.ceil(Math.log2(text.length / 16 + 1))));
+    this.interned = new Array<string | undefined>(this.slots);
+  }
+
+  /**
+   * Slots of the table below: a power of two, about one per 16 characters of text, at most
+   * INTERN_SLOTS. A table of the largest size for every small file cost `check` of the
+   * shipped examples more than reading them (a 64K-slot array made and filled per file).
+   */
+  private readonly slots: number;
 
   /**
    * Strings read before, by a hash of their characters: names, modules and node names
@@ -124,7 +134,7 @@ class SubsetReader {
    * allocation (and the garbage collector's copying) of every repeat. Slots fill until
    * half the table is used; later strings are sliced as they come.
    */
-  private readonly interned: Array<string | undefined> = new Array<string | undefined>(INTERN_SLOTS);
+  private readonly interned: Array<string | undefined>;
   private internedCount = 0;
 
   /** The text from `p` to `e`, as a string read before when there is one. */
@@ -134,12 +144,12 @@ class SubsetReader {
     if (len > 64) return t.slice(p, e);
     let h = len;
     for (let i = p; i < e; i++) h = (Math.imul(h, 31) + t.charCodeAt(i)) | 0;
-    let slot = (h ^ (h >>> 15)) & (INTERN_SLOTS - 1);
+    let slot = (h ^ (h >>> 15)) & (this.slots - 1);
     for (let probe = 0; probe < 8; probe++) {
       const s = this.interned[slot];
       if (s === undefined) {
         const made = t.slice(p, e);
-        if (this.internedCount < INTERN_SLOTS / 2) {
+        if (this.internedCount < this.slots / 2) {
           this.interned[slot] = made;
           this.internedCount++;
         }
@@ -150,7 +160,7 @@ class SubsetReader {
         while (i < len && s.charCodeAt(i) === t.charCodeAt(p + i)) i++;
         if (i === len) return s;
       }
-      slot = (slot + 1) & (INTERN_SLOTS - 1);
+      slot = (slot + 1) & (this.slots - 1);
     }
     return t.slice(p, e);
   }

@@ -7,7 +7,8 @@
  * sweeps of hundreds or thousands of queries.
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
+import type { Piscina as PiscinaClass } from 'piscina';
 import { FindingsError, QuotientError } from '../errors.js';
 import { resolveWorkerFile } from '../engine/worker-file.js';
 import { answerMemoDefault, freezeParts, renamed, type AnswerMemoStats } from '../engine/answer-memo.js';
@@ -75,7 +76,7 @@ export class BatchPool {
   readonly answerMemo: boolean;
   /** Over every `answerAll` so far: answers the workers' memos gave (hits) and answers computed (misses, skipped). */
   readonly answerMemoStats: AnswerMemoStats = { hits: 0, misses: 0, skipped: 0 };
-  private readonly piscina: Piscina<BatchTask, BatchResult>;
+  private readonly piscina: PiscinaClass<BatchTask, BatchResult>;
   private closed = false;
   /** `answerAll` calls so far: names each call's tasks (BatchTask.call). */
   private calls = 0;
@@ -285,7 +286,9 @@ export function workerExecArgv(execArgv: readonly string[]): string[] | undefine
  * apply to the whole process, workers included, so they are left out and Piscina is
  * started again. Any other failure is Piscina's own.
  */
-function startPiscina(options: ConstructorParameters<typeof Piscina>[0] & { execArgv?: string[] }): Piscina<BatchTask, BatchResult> {
+function startPiscina(options: ConstructorParameters<typeof PiscinaClass>[0] & { execArgv?: string[] }): PiscinaClass<BatchTask, BatchResult> {
+  // Loaded on the first pool, not with this module: `whatif` without --workers never pays for it.
+  const { Piscina } = createRequire(import.meta.url)('piscina') as { Piscina: typeof PiscinaClass };
   try {
     return new Piscina<BatchTask, BatchResult>(options);
   } catch (e) {

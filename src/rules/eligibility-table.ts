@@ -7,6 +7,7 @@
  *     = 0            not eligible
  *     = k + 1        eligible under rules[k]
  */
+import type { Engine } from 'json-rules-engine';
 import type { Module, Standing } from '../model/policy.js';
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { CompiledRule } from './compile-rules.js';
@@ -284,8 +285,11 @@ export class EligibilityTables {
    * selfPreemption over the same ranges, say) map one pattern to their own cells.
    */
   private readonly patterns: TrieNode<Uint16Array> = {};
-  /** An engine with no rules: its operator map judges every condition of the fast path. */
-  private readonly operatorEngine = makeEngine([]);
+  /** An engine with no rules, made on first use: its operator map judges every condition of the fast path. */
+  private operatorEngineMade?: Engine;
+  private get operatorEngine(): Engine {
+    return (this.operatorEngineMade ??= makeEngine([]));
+  }
   /** Per preemptor quota: its relation keys (shared by its tables). */
   private readonly keysByQuota = new Map<number, QuotaKeys>();
   /** Per quota * 2 + (borrowing ? 1 : 0): the rules that can fire, ranked. */

@@ -2,8 +2,9 @@
  * Running the admission rules on one submission with json-rules-engine: which caps
  * apply and which settings it breaks. The engine is built once per rule set.
  */
-import { Engine } from 'json-rules-engine';
+import type { Engine } from 'json-rules-engine';
 import type { AdmissionFacts, AdmissionRule } from './compile-admission.js';
+import { makeEngine } from './evaluate-rules.js';
 
 /** What the admission rules say about one submission. */
 export interface AdmissionVerdict {
@@ -37,9 +38,7 @@ export class AdmissionEvaluator {
     let own = this.engines.get(workspace);
     if (!own) {
       const rules = this.rules.filter((r) => r.workspace === workspace);
-      const engine = new Engine([], { allowUndefinedFacts: false });
-      for (const r of rules) engine.addRule(r.rule);
-      own = { engine, rules };
+      own = { engine: makeEngine(rules), rules };
       this.engines.set(workspace, own);
     }
     return own;

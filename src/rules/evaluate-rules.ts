@@ -2,13 +2,21 @@
  * Running the compiled rules with json-rules-engine: the readable source of truth that
  * the tables are made from (and that invariant 9's property test compares them with).
  */
-import { Engine } from 'json-rules-engine';
+import { createRequire } from 'node:module';
+import type { Engine, RuleProperties } from 'json-rules-engine';
 import type { CompiledRule } from './compile-rules.js';
 import type { EligibilityFacts } from './facts.js';
 
-/** A json-rules-engine Engine over the given rules. */
-export function makeEngine(rules: CompiledRule[]): Engine {
-  const engine = new Engine([], { allowUndefinedFacts: false });
+let engineClass: typeof Engine | undefined;
+
+/**
+ * A json-rules-engine Engine (none of whose rules fire on undefined facts) over these rules.
+ * The library loads on the first engine, not with this module: a command that builds no
+ * table (`check`, `--version`) never pays for it.
+ */
+export function makeEngine(rules: readonly { rule: RuleProperties }[]): Engine {
+  engineClass ??= (createRequire(import.meta.url)('json-rules-engine') as { Engine: typeof Engine }).Engine;
+  const engine = new engineClass([], { allowUndefinedFacts: false });
   for (const r of rules) engine.addRule(r.rule);
   return engine;
 }

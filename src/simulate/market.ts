@@ -11,7 +11,8 @@
  *            at least 0, rounded
  */
 import { dirname, join } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
+import type { parse as ParseCsv } from 'csv-parse/sync';
 import { QuotientError, type Finding } from '../errors.js';
 import { escapeDisplay } from '../model/display-text.js';
 import type { SeriesPoint, SpotInstanceType, SpotMarket } from '../model/policy.js';
@@ -128,6 +129,8 @@ export function readMarketCsv(file: string, text: string, column: 'price' | 'inv
   let header: string[] = [];
   let records: Array<{ record: Record<string, string | undefined>; raw: string; info: { lines: number } }>;
   try {
+    // The CSV reader loads with the first market file: `check` of a policy without a spot market never pays for it.
+    const parseCsv = (createRequire(import.meta.url)('csv-parse/sync') as { parse: typeof ParseCsv }).parse;
     records = parseCsv(text, { columns: (h: string[]) => (header = h), info: true, raw: true, skip_empty_lines: true, trim: true, bom: true }) as unknown as typeof records;
   } catch (e) {
     findings.push({ ...finding((e as { lines?: number }).lines ?? 1, '', '', `the CSV cannot be read: ${(e as Error).message}`, `columns are ${columns.join(',')}`), code: 'market/bad-csv' });
