@@ -13,6 +13,7 @@ import type { Answer } from '../engine/answer.js';
 import type { LiveSnapshot } from '../engine/live-snapshot.js';
 import { answerJob } from '../engine/pipeline.js';
 import { JobQueue, servePass, type PassOutcome } from '../engine/queue-order.js';
+import type { Reason } from '../engine/reason-codes.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineContext } from '../engine/whatif.js';
 import { popcount } from '../kernel/gpu-mask.js';
@@ -35,6 +36,10 @@ export class QuotaScheduler {
   readonly queues: Array<JobQueue<Entry>>;
   /** Per job shape (shapeKey), the cluster version at which it last had to wait. */
   private readonly memo = new Map<string, number>();
+  /** Per job shape, the reasons of its last `wait` answer (the memo's answer). */
+  private readonly memoReasons = new Map<string, Reason[]>();
+  /** After the last pass: per queue index, the blocking job that could not start (servePass's `blocked`). */
+  lastBlocked: ReadonlyMap<number, Entry> = new Map();
 
   constructor(
     private readonly core: SimCore,
@@ -57,7 +62,8 @@ export class QuotaScheduler {
   async pass(): Promise<void> {
     for (let sweep = 0; ; sweep++) {
       const before = this.core.version;
-      await servePass(this.queues, this.core.now, (entry, q) => this.tryQueued(entry, q));
+      const { blocked } = await servePass(this.queues, this.core.now, (entry, q) => this.tryQueued(entry, q));
+      this.lastBlocked = blocked;
       if (this.core.version === before || sweep > 1000) break;
     }
   }
@@ -69,7 +75,10 @@ export class QuotaScheduler {
     const queue = this.queues[q]!;
     const key = shapeKey(js.sim.spec);
     // The same question against an unchanged cluster gets the same answer.
-    if (this.memo.get(key) === this.core.version) return 'waits';
+    if (this.memo.get(key) === this.core.version) {
+      js.reasons = this.memoReasons.get(key);
+      return 'waits';
+    }
     const answer = await this.ask(js.sim.spec);
     if (answer.decision === 'admit' || answer.decision === 'preempt') {
       queue.remove(entry);
@@ -85,6 +94,8 @@ export class QuotaScheduler {
       return 'left';
     }
     this.memo.set(key, this.core.version);
+    this.memoReasons.set(key, answer.reasons);
+    js.reasons = answer.reasons;
     return 'waits';
   }
 

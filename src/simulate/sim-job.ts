@@ -4,6 +4,7 @@
  * (spot-exchange.ts) and the report (sim-report.ts).
  */
 import type { QueueEntry } from '../engine/queue-order.js';
+import type { Reason } from '../engine/reason-codes.js';
 import type { Standing } from '../model/policy.js';
 import type { EventHeap } from './event-heap.js';
 import type { Metrics } from './metrics.js';
@@ -33,6 +34,8 @@ export interface JobState {
   typeIdx: number;
   bid: number;
   costAt: number;
+  /** A quota job's reasons at its last `wait` answer (the report's blocked heads). */
+  reasons?: Reason[];
 }
 
 /** A quota job in its queue. */

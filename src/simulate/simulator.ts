@@ -38,6 +38,7 @@ import { EligibilityTables } from '../rules/eligibility-table.js';
 import { EventHeap, PHASE } from './event-heap.js';
 import { Metrics } from './metrics.js';
 import { QuotaScheduler } from './quota-scheduler.js';
+import { QueueDiagnostics } from './queue-diagnostics.js';
 import type { SimInput, SimOptions, SimView } from './sim-input.js';
 import { r4, type Report } from './report.js';
 import { gpusOf, HOUR, type JobState, type SimCore } from './sim-job.js';
@@ -67,6 +68,7 @@ class Simulation implements SimCore {
   readonly byName = new Map<string, JobState>();
   private readonly scheduler: QuotaScheduler;
   private readonly spot: SpotExchange;
+  private readonly diagnostics: QueueDiagnostics;
   readonly metrics: Metrics;
   private readonly capacity: number;
   private readonly notes: string[] = [];
@@ -124,6 +126,10 @@ class Simulation implements SimCore {
     this.arrivals = Int32Array.from(wjobs.keys());
     if (wjobs.some((j, i) => i > 0 && j.submit < wjobs[i - 1]!.submit)) this.arrivals.sort((a, b) => wjobs[a]!.submit - wjobs[b]!.submit || a - b);
     this.scheduler = new QuotaScheduler(this, this.policy.quotas, ctx, this.live, this.snap, options.onStart);
+    this.diagnostics = new QueueDiagnostics(
+      this.policy.quotas.map((q) => q.name),
+      this.policy.quotas.map((q) => q.queueStrategy),
+    );
 
     const lastEnd = Math.max(
       input.workload.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration), 0),
@@ -308,6 +314,7 @@ class Simulation implements SimCore {
         arrived: this.arrived,
         metrics: this.metrics,
         spot: this.spot,
+        diagnostics: this.diagnostics,
         capacity: this.capacity,
         notes: this.notes,
       },
@@ -462,6 +469,15 @@ class Simulation implements SimCore {
   private async schedule(): Promise<void> {
     await this.scheduler.pass();
     this.spot.passAll();
+    this.diagnostics.observe(this.now, this.scheduler.lastBlocked, this.scheduler.queues, (q) => this.freeGpus(q));
+  }
+
+  /** Free GPUs now on the nodes of quota q's pool. */
+  private freeGpus(q: number): number {
+    const pool = this.snap.poolIndex.get(this.policy.quotas[q]!.pool);
+    let free = 0;
+    for (const n of this.snap.state.nodes) if (n.pool === pool) free += n.gpus - popcount(n.usedMask);
+    return free;
   }
 
   // ---- quota scaling ---------------------------------------------------------------
