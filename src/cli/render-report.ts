@@ -1,14 +1,21 @@
 /** A simulation report for people: totals, per team, per quota, preemptions by rule, the spot market. */
 import { display, joinDisplay, type Display } from '../model/display-text.js';
-import type { GroupFigures, Report } from '../simulate/report.js';
+import type { GroupFigures, Report, WaitStats } from '../simulate/report.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 
 function groupRow(g: GroupFigures): Array<string | number> {
-  return [g.name, g.jobs, g.completed, g.unfinished, g.endedPreempted, g.rejected, g.wait.p50, g.wait.p95, g.wait.max, g.gpuHours.total, g.preempted, g.lostGpuHours, g.restarts];
+  const waiting = g.wait.stillWaiting ? `${g.wait.stillWaiting} (${g.wait.longestStillWaiting} h)` : 0;
+  return [g.name, g.jobs, g.completed, g.unfinished, g.endedPreempted, g.rejected, g.wait.p50, g.wait.p95, g.wait.max, waiting, g.gpuHours.total, g.preempted, g.lostGpuHours, g.restarts];
 }
 
-const GROUP_HEAD = ['', 'jobs', 'done', 'unfinished', 'ended preempted', 'rejected', 'wait p50 h', 'p95 h', 'max h', 'GPU-h', 'preempted', 'lost GPU-h', 'restarts'];
+const GROUP_HEAD = ['', 'jobs', 'done', 'unfinished', 'ended preempted', 'rejected', 'wait p50 h', 'p95 h', 'max h', 'still waiting (longest)', 'GPU-h', 'preempted', 'lost GPU-h', 'restarts'];
+
+/** "501 still waiting at the end, the longest 176 h": the censored waits, said so. */
+export function stillWaitingText(w: WaitStats): string {
+  if (w.stillWaiting === 0) return '';
+  return `; ${w.stillWaiting} still waiting at the end, the longest ${w.longestStillWaiting} h (with them: p50 ≥ ${w.p50WithWaiting} h, p95 ≥ ${w.p95WithWaiting} h)`;
+}
 
 /** The report as text tables. */
 export function renderReport(r: Report): Display {
@@ -26,7 +33,7 @@ export function renderReport(r: Report): Display {
   out.push(
     display`  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
   );
-  out.push(display`  queue wait (h): p50 ${t.wait.p50}, p95 ${t.wait.p95}, max ${t.wait.max} over ${t.wait.started} started job(s)`);
+  out.push(display`  queue wait (h): p50 ${t.wait.p50}, p95 ${t.wait.p95}, max ${t.wait.max} over ${t.wait.started} started job(s)${stillWaitingText(t.wait)}`);
   out.push(display``);
   out.push(colour.bold('Teams'));
   const width = terminalWidth();
@@ -34,9 +41,13 @@ export function renderReport(r: Report): Display {
   out.push(colour.bold('Quotas'));
   const quotaRows = r.quotas.map((q) => {
     const row = groupRow(q);
-    return [row[0]!, q.minGpu, `${(q.guaranteeUsed * 100).toFixed(1)}%`, ...row.slice(1)];
+    const used = `${(q.guaranteeUsed * 100).toFixed(1)}%`;
+    // A parent's guarantee covers its children's use: its subtree's share beside its own jobs'.
+    const guarantee = q.subtree.quotas > 1 ? `${used} own, ${(q.subtree.guaranteeUsed * 100).toFixed(1)}% subtree` : used;
+    return [row[0]!, q.minGpu, guarantee, ...row.slice(1)];
   });
   out.push(fitTable(['quota', 'min', 'guarantee used', ...GROUP_HEAD.slice(1)], quotaRows, width, ''));
+  out.push(...renderBlocked(r, width));
   if (r.preemptions.byRule.length) {
     out.push(colour.bold('Preemptions by rule'));
     out.push(
@@ -75,4 +86,29 @@ export function renderReport(r: Report): Display {
   }
   for (const n of [...r.workload.notes, ...r.notes]) out.push(colour.dim(`note: ${n}`));
   return joinDisplay(out);
+}
+
+/** Blocked queues, the heads that held back most, and the run's findings. */
+function renderBlocked(r: Report, width: number): Display[] {
+  const out: Display[] = [];
+  const blocked = r.queues.filter((q) => q.blockedHours > 0);
+  if (blocked.length === 0) return out;
+  out.push(colour.bold('Blocked queues'));
+  for (const q of blocked) {
+    const starved = q.starvedHours > 0 ? `, starved ${q.starvedHours} h with ${q.starvedIdleGpus} GPUs free on average` : '';
+    out.push(display`  ${q.quota} (${q.strategy}): a blocked head held the queue ${q.blockedHours} h, ${q.heldBackGpuHours} GPU-h held back${starved}`);
+    for (const x of q.reasons.slice(0, 4)) out.push(display`    ${colour.dim('·')} ${x.code} ${x.hours} h: ${x.message}`);
+  }
+  if (r.blockedHeads.length) {
+    out.push(
+      fitTable(
+        ['blocked head', 'quota', 'GPUs', 'blocked h', 'held back GPU-h', 'reasons'],
+        r.blockedHeads.map((h) => [h.job, h.quota, h.gpus, h.blockedHours, h.heldBackGpuHours, [...new Set(h.reasons.map((x) => x.code))].join(', ')]),
+        width,
+        '',
+      ),
+    );
+  }
+  for (const f of r.findings) out.push(display`  ${colour.bold(f.severity)} ${f.code} ${f.quota}: ${f.message}`, display`    hint: ${f.hint}`);
+  return out;
 }

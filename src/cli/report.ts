@@ -8,7 +8,7 @@ import { mergeSweeps } from '../simulate/sweep.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
 import { formatOf, printDocument, say, type OutputOptions } from './output.js';
-import { renderSweep, sweepDocumentOf, sweepReport } from './simulate.js';
+import { renderSweep, sweepDocumentOf, sweepReport } from '../simulate/report-document.js';
 
 /** Registers `report` and its subcommand `merge`. */
 export function registerReport(program: Command): void {

@@ -4,24 +4,24 @@ import { checkOutputFile, refuseEmptyPath, writeOutputFile, type OutputFileOptio
 import { noteReadFile } from '../io/input-registry.js';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { QuotientError, sortFindings } from '../errors.js';
+import { QuotientError } from '../errors.js';
 import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
 import { queuedAtStart, runningAtStart } from '../simulate/snapshot-start.js';
-import { loadPolicy } from '../policy/load-policy.js';
 import { noteSnapshot } from './snapshot-note.js';
 import { readBundles, type Bundle } from '../policy/read-files.js';
 import { parseSeeds, parseShard, planSweep, type SweepDocument, type SweepRun } from '../simulate/sweep.js';
-import { marketSeries, readMarketFiles, type TypeSeries } from '../simulate/market.js';
-import { readJobs } from '../simulate/read-jobs.js';
+import { clusterNodes, loadBundle, readMarket, readWorkload } from '../simulate/sim-inputs.js';
+import { renderSweep, simulateReport, sweepReport } from '../simulate/report-document.js';
+import { stderrSimLog } from './sim-log.js';
 import type { Report } from '../simulate/report.js';
 import { simulate } from '../simulate/simulator.js';
 import type { SimJob, Workload } from '../simulate/workload.js';
-import { display, joinDisplay, type Display } from '../model/display-text.js';
+import { display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { cycleFlag, kernelFlag, kernelOption, numberFlag, outputOptions, seedFlag, untilFlag } from './flags.js';
 import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/number-limits.js';
 import { readPositive, readWhole } from '../policy/number-text.js';
-import { API_VERSION, formatOf, log, printDocument, report as versioned, say, type OutputOptions } from './output.js';
+import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
 import { renderHtml } from './render-html.js';
@@ -92,7 +92,7 @@ export function registerSimulate(program: Command): void {
         process.exitCode = await runSweep(bundles, opts, format, backend, until);
         return;
       }
-      const { policy, label } = loadBundle(bundles[0]!);
+      const { policy, label } = loadOne(bundles[0]!);
       const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
       if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report), htmlOutput(opts));
       print(report, format);
@@ -120,8 +120,8 @@ async function runOne(
   const nodes = opts.cluster ? loadNodes(opts.cluster, opts.pool, policy) : clusterNodes(policy, label);
   checkRootsFit(policy, nodes);
   const start = snapshotStart(policy, !!opts.cluster);
-  const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict, start.running) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
-  const market = readMarket(policy, seed, horizonOf(workload, until));
+  const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict, stderrSimLog, start.running) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
+  const market = readMarket(policy, seed, horizonOf(workload, until), stderrSimLog);
   const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
   // Every input is read by now: a --html that would replace one is refused before the run, not after it.
@@ -139,7 +139,7 @@ async function runSweep(bundles: Bundle[], opts: SimulateOptions, format: 'table
   if ('refused' in seeds) throw new QuotientError(seeds.pastLimit ? 'cli/out-of-range' : 'cli/bad-seeds', `--seeds: ${seeds.refused}`, 'for example --seeds 1-8 or --seeds 1,5,9');
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === 'string') throw new QuotientError('cli/bad-shard', `--shard: ${shard}`, 'for example --shard 0/4 (with JOB_COMPLETION_INDEX as i in a Kubernetes Indexed Job)');
-  const policies = bundles.map(loadBundle);
+  const policies = bundles.map(loadOne);
   const plan = planSweep(policies.length, seeds, shard);
   checkSweepSize(plan, shard);
   const runs: SweepRun[] = [];
@@ -167,73 +167,16 @@ function checkSweepSize(plan: { total: number; runs: unknown[] }, shard: { index
   );
 }
 
-/** One line per run of a sweep. */
-export function renderSweep(doc: SweepDocument): Display {
-  const lines = [display`Sweep: ${doc.runs.length} of ${doc.total} run(s)${doc.shard ? ` (shard ${doc.shard.index} of ${doc.shard.count})` : ''}`];
-  for (const r of doc.runs) {
-    const t = r.report.totals;
-    lines.push(
-      display`  #${r.index} ${r.policy} seed ${r.seed}: utilisation ${(t.utilisation * 100).toFixed(2)}%, ${t.completed}/${t.jobs} done, wait p95 ${t.wait.p95} h, ${t.preemptions} preemption(s), ${t.lostGpuHours} GPU-h lost, spot saved ${r.report.spot.saved}`,
-    );
-  }
-  return joinDisplay(lines);
-}
-
 function print(report: Report, format: 'table' | 'json' | 'yaml'): void {
   if (format === 'table') say(renderReport(report));
   else printDocument(format, simulateReport(report));
 }
 
-/**
- * A simulation's report as printed: the versioned envelope (`apiVersion`, `kind:
- * SimulateReport`) in place of the report's own `version`, one version per document
- * (docs/cli.md "JSON output", schemas/simulate-report.json).
- */
-export function simulateReport(r: Report) {
-  return versioned('SimulateReport', reportBody(r));
-}
-
-function reportBody(r: Report): Omit<Report, 'version'> {
-  const { version: _version, ...body } = r;
-  return body;
-}
-
-/** A sweep as printed: a SweepReport whose runs hold their reports without their own version. */
-export function sweepReport(doc: SweepDocument) {
-  const { version: _version, kind: _kind, ...body } = doc;
-  return versioned('SweepReport', { ...body, runs: body.runs.map((r) => ({ ...r, report: reportBody(r.report) })) });
-}
-
-/**
- * A printed SweepReport (one shard's, read back by `quotient report merge`) as the
- * simulator's SweepDocument; any other document is handed on as it is, for the merge to
- * refuse with its own message.
- */
-export function sweepDocumentOf(doc: unknown): unknown {
-  const d = doc as { apiVersion?: unknown; kind?: unknown; runs?: unknown } | null;
-  if (d?.apiVersion !== API_VERSION || d.kind !== 'SweepReport' || !Array.isArray(d.runs)) return doc;
-  const { apiVersion: _a, kind: _k, ...body } = d as Record<string, unknown>;
-  return { version: 1, kind: 'SimulationSweep', ...body, runs: (d.runs as Array<{ report?: object }>).map((r) => ({ ...r, report: { version: 1, ...r.report } })) };
-}
-
-/** Loads one policy; a policy with errors stops the run (exit 2). */
-export function loadBundle(b: Bundle): { policy: Policy; label: string } {
-  const loaded = loadPolicy(b.files, { now: 0 });
-  if (!loaded.policy) {
-    log(renderFindings(loaded.findings));
-    throw new QuotientError('simulate/invalid-policy', `the policy ${b.label} has errors; no simulation runs on a policy with errors`, 'run `quotient check` on it and fix the errors first');
-  }
-  const warnings = loaded.findings.filter((f) => f.severity === 'warning');
-  if (warnings.length) log(renderFindings(warnings));
-  noteSnapshot(b.label, loaded.policy);
-  return { policy: loaded.policy, label: b.label };
-}
-
-/** The nodes of the policy's Cluster document. */
-export function clusterNodes(policy: Policy, label: string): ClusterNode[] {
-  const c = policy.cluster;
-  if (!c || c.nodes.length === 0) throw new QuotientError('simulate/no-cluster', `the policy ${label} has no Cluster nodes to simulate on`, 'add a Cluster document with nodes or nodeGroups');
-  return c.nodes;
+/** Loads one policy (sim-inputs.ts) and says on stderr which snapshot it uses. */
+function loadOne(b: Bundle): { policy: Policy; label: string } {
+  const loaded = loadBundle(b, stderrSimLog);
+  noteSnapshot(loaded.label, loaded.policy);
+  return loaded;
 }
 
 /**
@@ -250,50 +193,6 @@ function snapshotStart(policy: Policy, otherNodes: boolean): { running?: Running
   const note = `the ${jobs} of Cluster "${c.name}" are not part of the run: they are placed on its nodes, and --cluster replaces them`;
   log(display`note: ${note}`);
   return { notes: [note] };
-}
-
-/**
- * Reads the jobs file; prints the rows left out on stderr (or stops at the first with
- * --strict). `running`: the snapshot's jobs that start the run, whose names no row may take.
- */
-export function readWorkload(path: string, policy: Policy, strict: boolean, running?: RunningJob[]): Workload {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-    noteReadFile(path);
-  } catch (e) {
-    throw new QuotientError('cli/unreadable-file', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
-  }
-  const instanceTypes = new Map((policy.spotMarkets ?? []).flatMap((m) => m.instanceTypes.map((t) => [t.name, { pool: t.pool }] as const)));
-  const workload = readJobs(path, text, { policy, instanceTypes, ...(running ? { running } : {}) }, { strict });
-  if (workload.rejected.length > 0) {
-    log(renderFindings(workload.rejected.slice(0, 20)));
-    if (strict) throw new QuotientError('simulate/bad-row', `${path} has a bad row; --strict stops at the first`, 'fix the row above, or drop --strict to leave bad rows out');
-    const rows = new Set(workload.rejected.map((f) => f.line)).size;
-    // A file none of whose rows can be read is not a workload: no report of 0 jobs is
-    // printed as if a simulation had run (exit 2, like a file that cannot be opened).
-    if (workload.jobs.length === 0)
-      throw new QuotientError(
-        'simulate/no-jobs',
-        `${path}: no job can be simulated (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''} above)`,
-        'fix the file or the rows named above',
-      );
-    log(display`${path}: ${rows} row(s) left out (${workload.rejected.length} finding(s)${workload.rejected.length > 20 ? ', the first 20 shown' : ''}); ${workload.jobs.length} job(s) simulated`);
-  }
-  if (workload.jobs.length === 0)
-    throw new QuotientError('simulate/no-jobs', `${path} holds no jobs`, 'a CSV jobs file is a header row and one job a row; a YAML one a list of jobs (docs/simulate.md "Jobs file")');
-  return workload;
-}
-
-/** The market series: inline, the SpotMarket's CSV files (read as `check` reads them: simulate/market.ts), or synthetic. */
-export function readMarket(policy: Policy, seed: number, horizon: number): TypeSeries[] {
-  const markets = policy.spotMarkets ?? [];
-  const files = readMarketFiles(markets);
-  if (files.findings.length) {
-    log(renderFindings(sortFindings(files.findings)));
-    throw new QuotientError('simulate/bad-market', "the spot market's CSV files have errors", 'fix the rows named above (`quotient check` reports them too)');
-  }
-  return marketSeries(markets, files, seed, horizon);
 }
 
 /** How far synthetic series must reach: --until, or well past the last arrival. */

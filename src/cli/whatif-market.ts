@@ -7,7 +7,9 @@ import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { seedFlag } from './flags.js';
 import { colour, printDocument, report, say, type Format } from './output.js';
-import { clusterNodes, loadBundle, readMarket, readWorkload } from './simulate.js';
+import { clusterNodes, loadBundle, readMarket, readWorkload } from '../simulate/sim-inputs.js';
+import { noteSnapshot } from './snapshot-note.js';
+import { stderrSimLog } from './sim-log.js';
 
 /** Answers the market event for the one policy `paths` name. */
 export async function answerMarketFlag(paths: string[], value: string, trace: string | undefined, seedText: string, backend: 'wasm' | 'reference', format: Format): Promise<number> {
@@ -21,10 +23,11 @@ export async function answerMarketFlag(paths: string[], value: string, trace: st
   if (!trace) throw new QuotientError('cli/no-workload', '--market needs the workload that runs the spot jobs', 'name the jobs file with --trace FILE');
   const bundles = readBundles(paths);
   if (bundles.length !== 1) throw new QuotientError('cli/several-policies', `${bundles.length} policies given; a market question is about one`, 'name one policy folder');
-  const { policy, label } = loadBundle(bundles[0]!);
+  const { policy, label } = loadBundle(bundles[0]!, stderrSimLog);
+  noteSnapshot(label, policy);
   const seed = seedFlag(seedText);
-  const workload = readWorkload(trace, policy, false);
-  const market = readMarket(policy, seed, event.at + 86_400_000);
+  const workload = readWorkload(trace, policy, false, stderrSimLog);
+  const market = readMarket(policy, seed, event.at + 86_400_000, stderrSimLog);
   const answer = await answerMarketEvent({ policy, label, nodes: clusterNodes(policy, label), workload, market }, { seed, backend }, event);
   if (format === 'table') say(renderMarketAnswer(answer));
   else printDocument(format, report('MarketWhatIfReport', answer));

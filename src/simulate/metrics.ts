@@ -32,7 +32,8 @@ export class GroupAcc {
 
   constructor(readonly name: string) {}
 
-  figures(unfinished: number): GroupFigures {
+  /** Figures at the end; `censored`: the waits so far (ms) of its jobs still waiting that never started. */
+  figures(unfinished: number, censored: readonly number[] = []): GroupFigures {
     const h = this.gpuMs.map((x) => x / HOUR);
     return {
       name: this.name,
@@ -41,7 +42,7 @@ export class GroupAcc {
       endedPreempted: this.endedPreempted,
       rejected: this.rejected,
       unfinished,
-      wait: waitStats(this.waits),
+      wait: waitStats(this.waits, censored),
       gpuHours: { inQuota: r2(h[0]!), borrowing: r2(h[1]!), idle: r2(h[2]!), total: r2(h[0]! + h[1]! + h[2]!) },
       preempted: this.preempted,
       lostGpuHours: r2(this.lost),

@@ -1,12 +1,14 @@
 /**
  * The discrete-event simulator (docs/simulate.md). Time is simulated, never slept.
  *
- * Every decision about a quota job is the engine's: at a dequeue the job is put to
- * the answer pipeline (engine/pipeline.ts `answerJob`) against a live Snapshot of the
- * cluster — the call `quotient whatif` makes — and the answer is carried out as given: its victims are preempted (each with
- * the rule, policy line and reason the answer names), and the job starts with the
- * answer's standing on the answer's placement. Spot jobs bid on the market by the rules
- * of engine/spot-rules.ts. In one step of simulated time:
+ * This file is the event loop; its rooms are the quota scheduler (quota-scheduler.ts:
+ * queues, the scheduling pass, the engine's answers carried out), the spot market
+ * (spot-exchange.ts: bids, prices, releases) and the report (sim-report.ts), sharing the
+ * job state of sim-job.ts.
+ *
+ * Every decision about a quota job is the engine's (quota-scheduler.ts); spot jobs bid
+ * on the market by the rules of engine/spot-rules.ts (spot-exchange.ts). In one step of
+ * simulated time:
  *
  *   1. events at that time run in phase order: ends, quota scaling, market moves,
  *      protection expiries, arrivals (event-heap.ts);
@@ -20,150 +22,32 @@
  * to `maxRestarts`, otherwise it ends Preempted.
  */
 import type { EngineContext } from '../engine/whatif.js';
-import { answerJob } from '../engine/pipeline.js';
-import type { Answer } from '../engine/answer.js';
 import { DenseKernel } from '../engine/dense-kernel.js';
 import { LiveSnapshot } from '../engine/live-snapshot.js';
 import { Snapshot } from '../engine/snapshot.js';
 import { popcount } from '../kernel/gpu-mask.js';
-import { bidPrice, canStart, selectReleases, SPOT_RULE, type RunningSpot } from '../engine/spot-rules.js';
 import { hasErrors, QuotientError } from '../errors.js';
 import { createKernel } from '../kernel/create-kernel.js';
-import type { Kernel, PodPlacement } from '../kernel/types.js';
+import type { PodPlacement } from '../kernel/types.js';
 import { lastCheckpoint, lostGpuHours } from '../model/lost-work.js';
-import type { Cluster, ClusterNode, JobSpec, Policy, RunningJob, Standing } from '../model/policy.js';
+import type { Cluster, JobSpec, Policy, RunningJob, Standing } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
 import { rescaleStandings } from '../model/rescale.js';
 import { compileRules } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
 import { EventHeap, PHASE } from './event-heap.js';
-import { JobQueue, servePass, type PassOutcome, type QueueEntry } from '../engine/queue-order.js';
-import type { TypeSeries } from './market.js';
-import { type GroupAcc, Metrics, spotFigures } from './metrics.js';
-import { r2, r4, waitStats, type Report } from './report.js';
-import type { SimJob, Workload } from './workload.js';
+import { Metrics } from './metrics.js';
+import { QuotaScheduler } from './quota-scheduler.js';
+import { QueueDiagnostics } from './queue-diagnostics.js';
+import type { SimInput, SimOptions, SimView } from './sim-input.js';
+import { r4, type Report } from './report.js';
+import { gpusOf, HOUR, type JobState, type SimCore } from './sim-job.js';
+import { buildReport } from './sim-report.js';
+import { SpotExchange } from './spot-exchange.js';
+import type { SimJob } from './workload.js';
 
-const HOUR = 3_600_000;
-
-/** A quota scaling at a time of the run (SEMANTICS 9). */
-export interface ScaleEvent {
-  at: number;
-  set: Array<{ quota: string; gpu: number }>;
-}
-
-/** What a run needs. */
-export interface SimInput {
-  policy: Policy;
-  /** A label for the report (the policy's path). */
-  label: string;
-  nodes: ClusterNode[];
-  workload: Workload;
-  market: TypeSeries[];
-  scales?: ScaleEvent[];
-  /**
-   * Jobs already running when the run starts (a Cluster snapshot's, snapshot-start.ts), in
-   * run time: `startedAt` <= 0, `expectedEnd` >= 0 or absent (then the job runs until the
-   * run ends, unless preempted). They hold their placement (or the one the engine gives a
-   * job without), count in their quotas with their standing, end at their expected end and
-   * are victims by the policy's rules like any running job.
-   */
-  running?: RunningJob[];
-  /**
-   * Jobs waiting when the run starts (a Cluster snapshot's queue, snapshot-start.ts
-   * `queuedAtStart`): `submit` is their submission in run time, at or before 0. They
-   * arrive at time 0 before any job of the workload, keeping `submit` for their place
-   * in their queue, for aging and balance's window and for their wait; at equal
-   * priority and submission they come before the workload's jobs (SEMANTICS 8: they
-   * were submitted first).
-   */
-  queued?: SimJob[];
-  /** What the caller left out or assumed, for the report's notes (e.g. a snapshot not carried onto other nodes). */
-  notes?: string[];
-}
-
-export interface SimOptions {
-  seed: number;
-  /** Stop at this simulated time (ms). */
-  until?: number;
-  backend?: 'wasm' | 'reference';
-  kernel?: Kernel;
-  /**
-   * How the kernel follows the cluster: 'incremental' (default) adds and removes one job
-   * per start and end (engine/dense-kernel.ts); 'reload' writes the whole cluster again
-   * before a question after any change — the slow path, kept to check that both decide alike.
-   */
-  kernelUpdates?: 'incremental' | 'reload';
-  /**
-   * The scheduler's cycle (ms): queues are tried at multiples of it, as PAI's and
-   * Kubernetes' schedulers run in cycles; 0 or absent = after every event.
-   */
-  cycle?: number;
-  /** Chart sample spacing (ms); default: the run's span / 240, at least a minute. */
-  sampleEvery?: number;
-  /** Called now and then with the share of arrivals processed. */
-  onProgress?: (done: number, total: number) => void;
-  /** Called after every step with the live state (invariant tests). */
-  onStep?: (view: SimView) => void;
-  /** Called when a quota job starts on the cluster, with how it starts (start estimates). */
-  onStart?: (start: SimStart) => void;
-}
-
-/** A quota job starting on the cluster: when, with which standing, preempting whom. */
-export interface SimStart {
-  job: string;
-  /** Run time, ms. */
-  t: number;
-  standing: Standing;
-  victims: string[];
-}
-
-/** What a step looks like from outside (tests of invariants over time). */
-export interface SimView {
-  t: number;
-  snapshot: Snapshot;
-  spot: Array<{ type: string; price: number; inventory: number; running: Array<{ job: string; bid: number; startedAt: number; pods: number }> }>;
-  protection: Map<string, number>;
-  /** A waiting quota job's place in the order its queue's strategy tries it now (0 = next), or -1. */
-  queuePosition: (job: string) => number;
-}
-
-type Status = 'pending' | 'waiting' | 'running' | 'done' | 'preempted' | 'rejected';
-
-interface JobState {
-  sim: SimJob;
-  id: number;
-  order: number;
-  team: string;
-  quota: number;
-  status: Status;
-  /** Work saved at checkpoints, ms. */
-  progress: number;
-  runId: number;
-  runStart: number;
-  standing: Standing;
-  restarts: number;
-  firstStart: number;
-  entry?: Entry;
-  /** Spot: instance type index and bid. */
-  typeIdx: number;
-  bid: number;
-  costAt: number;
-}
-
-interface Entry extends QueueEntry {
-  js: JobState;
-}
-
-interface SpotType {
-  series: TypeSeries;
-  price: number;
-  inventory: number;
-  priceAt: number;
-  invAt: number;
-  inUse: number;
-  waiting: JobState[];
-  running: JobState[];
-}
+export type { SimStart } from './quota-scheduler.js';
+export type { ScaleEvent, SimInput, SimOptions, SimView } from './sim-input.js';
 
 /** Runs the workload against the policy and returns the report. */
 export async function simulate(input: SimInput, options: SimOptions): Promise<Report> {
@@ -171,28 +55,25 @@ export async function simulate(input: SimInput, options: SimOptions): Promise<Re
   return sim.run();
 }
 
-class Simulation {
+class Simulation implements SimCore {
   private readonly policy: Policy;
   private readonly tree: QuotaTree;
   private readonly live: LiveSnapshot;
   private readonly snap: Snapshot;
-  private readonly ctx: EngineContext & { viewer?: undefined };
-  private readonly heap = new EventHeap();
+  readonly heap = new EventHeap();
   /** Per job id, its state from arrival until it ends; undefined before and after. */
-  private readonly jobs: Array<JobState | undefined>;
+  readonly jobs: Array<JobState | undefined>;
   private readonly orderOf: Int32Array;
-  private readonly typeIndex: Map<string, number>;
   /** Running jobs by name (victims and releases are named): only running ones, so it stays small. */
-  private readonly byName = new Map<string, JobState>();
-  private readonly queues: Array<JobQueue<Entry>>;
-  private readonly spot: SpotType[];
-  private readonly metrics: Metrics;
-  private readonly typeAcc: GroupAcc[];
+  readonly byName = new Map<string, JobState>();
+  private readonly scheduler: QuotaScheduler;
+  private readonly spot: SpotExchange;
+  private readonly diagnostics: QueueDiagnostics;
+  readonly metrics: Metrics;
   private readonly capacity: number;
   private readonly notes: string[] = [];
-  private version = 0;
-  private readonly memo = new Map<string, number>();
-  private now = 0;
+  version = 0;
+  now = 0;
   private arrived = 0;
   /** The first id of the snapshot's queued jobs (after the workload's and the running ones). */
   private readonly firstQueued: number;
@@ -220,7 +101,7 @@ class Simulation {
     if (!built.snapshot || hasErrors(built.findings)) throw new QuotientError('simulate/bad-cluster', 'the cluster could not be loaded', built.findings.map((f) => f.message).join('; '));
     this.snap = built.snapshot;
     this.live = new LiveSnapshot(this.snap);
-    this.ctx = { snapshot: this.snap, tables: new EligibilityTables(compileRules(this.policy), this.tree) };
+    const ctx: EngineContext & { viewer?: undefined } = { snapshot: this.snap, tables: new EligibilityTables(compileRules(this.policy), this.tree) };
     this.capacity = input.nodes.reduce((s, n) => s + n.gpus, 0);
 
     // Name order (the last tie-break everywhere), as positions in one sort of the ids.
@@ -239,14 +120,16 @@ class Simulation {
     const orderOf = new Int32Array(total);
     byNameOrder.forEach((id, k) => (orderOf[id] = k));
     this.orderOf = orderOf;
-    this.typeIndex = new Map(input.market.map((s, i) => [s.type.name, i]));
     // A job's state exists from its arrival until it ends (done, ended Preempted, rejected):
     // a month of jobs never lives in memory at once.
     this.jobs = new Array<JobState | undefined>(total).fill(undefined);
     this.arrivals = Int32Array.from(wjobs.keys());
     if (wjobs.some((j, i) => i > 0 && j.submit < wjobs[i - 1]!.submit)) this.arrivals.sort((a, b) => wjobs[a]!.submit - wjobs[b]!.submit || a - b);
-    this.queues = this.policy.quotas.map((q) => new JobQueue<Entry>(q.queueStrategy, q.queue));
-    this.spot = input.market.map((series) => ({ series, price: Infinity, inventory: 0, priceAt: 0, invAt: 0, inUse: 0, waiting: [], running: [] }));
+    this.scheduler = new QuotaScheduler(this, this.policy.quotas, ctx, this.live, this.snap, options.onStart);
+    this.diagnostics = new QueueDiagnostics(
+      this.policy.quotas.map((q) => q.name),
+      this.policy.quotas.map((q) => q.queueStrategy),
+    );
 
     const lastEnd = Math.max(
       input.workload.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration), 0),
@@ -261,14 +144,14 @@ class Simulation {
       this.capacity,
       sampleEvery,
       {
-        fragmented: () => this.fragmented(),
-        waiting: () => this.waitingCount(),
-        spotRunning: () => this.spot.reduce((s, t) => s + t.running.length, 0),
-        prices: () => Object.fromEntries(this.spot.map((t) => [t.series.type.name, Number.isFinite(t.price) ? t.price : 0])),
+        fragmented: () => this.scheduler.fragmented(),
+        waiting: () => this.scheduler.waitingCount(),
+        spotRunning: () => this.spot.runningCount(),
+        prices: () => this.spot.prices(),
       },
-      this.spot.map((t) => t.series.type.name),
+      input.market.map((s) => s.type.name),
     );
-    this.typeAcc = this.spot.map((t) => this.metrics.extraGroup(t.series.type.name));
+    this.spot = new SpotExchange(this, input.market);
     this.startSnapshotJobs(running);
     this.enqueueSnapshotQueue(queued);
   }
@@ -358,7 +241,7 @@ class Simulation {
         js.team,
         js.quota,
         js.standing,
-        this.gpus(js),
+        gpusOf(js),
         pods.reduce((s, p) => s + popcount(p.mask), 0),
       );
       this.byName.set(job.name, js);
@@ -383,10 +266,7 @@ class Simulation {
 
   async run(): Promise<Report> {
     const { workload } = this.input;
-    this.spot.forEach((t, i) => {
-      if (t.series.prices[0]) this.heap.push(t.series.prices[0].at, 'market', i, 0);
-      if (t.series.inventory[0]) this.heap.push(t.series.inventory[0].at, 'market', i, 1);
-    });
+    this.spot.schedule();
     for (const s of this.input.scales ?? []) this.heap.push(s.at, 'scale', (this.input.scales ?? []).indexOf(s));
     const until = this.options.until;
     let stepsSinceProgress = 0;
@@ -420,9 +300,26 @@ class Simulation {
     }
     if (until !== undefined) end = until;
     this.metrics.advance(end);
-    this.closeSpotCosts(end);
+    this.now = Math.max(this.now, end);
+    this.spot.closeCosts();
     this.options.onProgress?.(this.arrived, workload.jobs.length);
-    return this.report(end);
+    return buildReport(
+      {
+        input: this.input,
+        options: this.options,
+        policy: this.policy,
+        tree: this.tree,
+        jobs: this.jobs,
+        arrivals: this.arrivals,
+        arrived: this.arrived,
+        metrics: this.metrics,
+        spot: this.spot,
+        diagnostics: this.diagnostics,
+        capacity: this.capacity,
+        notes: this.notes,
+      },
+      end,
+    );
   }
 
   /**
@@ -450,7 +347,7 @@ class Simulation {
   private hasWork(): boolean {
     if (this.arrived < this.jobs.length) return true;
     if (this.snap.jobs.length > 0) return true;
-    return this.spot.some((t) => t.running.length > 0 || t.waiting.length > 0);
+    return this.spot.hasWork();
   }
 
   private handle(e: { kind: string; a: number; b: number }): void {
@@ -462,9 +359,9 @@ class Simulation {
         return js ? this.end(js, e.b) : undefined; // ended meanwhile (preempted for good)
       }
       case 'market':
-        return this.marketMove(e.a, e.b);
+        return this.spot.move(e.a, e.b);
       case 'protection':
-        return this.releaseCheck(e.a);
+        return this.spot.releaseCheck(e.a);
       case 'scale':
         return this.scale(e.a);
       case 'cycle':
@@ -474,7 +371,7 @@ class Simulation {
 
   private arrive(id: number): void {
     const sim = this.input.workload.jobs[id]!;
-    const typeIdx = sim.spot ? this.typeIndex.get(sim.spot.instanceType)! : -1;
+    const { typeIdx, bid } = this.spot.bidOf(sim);
     const js: JobState = {
       sim,
       id,
@@ -489,33 +386,27 @@ class Simulation {
       restarts: 0,
       firstStart: -1,
       typeIdx,
-      bid: sim.spot ? bidPrice(sim.spot, this.input.market[typeIdx]!.type) : 0,
+      bid,
       costAt: 0,
     };
     this.jobs[id] = js;
     this.arrived++;
     for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
-    if (js.typeIdx >= 0) for (const a of this.spotGroups(js)) a.spot.jobs++;
+    if (js.typeIdx >= 0) for (const a of this.spot.groups(js)) a.spot.jobs++;
     this.enqueue(js, this.now);
   }
 
   private enqueue(js: JobState, at: number): void {
     js.status = 'waiting';
-    if (js.typeIdx >= 0) {
-      const t = this.spot[js.typeIdx]!;
-      t.waiting.push(js);
-      t.waiting.sort((a, b) => b.bid - a.bid || a.sim.submit - b.sim.submit || a.order - b.order);
-      return;
-    }
+    if (js.typeIdx >= 0) return this.spot.enqueue(js);
     // The last tie-break: name order, the snapshot's queued jobs before every other (they were submitted first).
     const order = js.id >= this.firstQueued ? js.order : this.jobs.length + js.order;
-    js.entry = { js, priority: js.sim.spec.priority, submit: js.sim.submit, order, enqueuedAt: at };
-    this.queues[js.quota]!.add(js.entry);
+    this.scheduler.enqueue(js, order, at);
   }
 
   private end(js: JobState, runId: number): void {
     if (js.status !== 'running' || js.runId !== runId) return;
-    if (js.typeIdx >= 0) this.stopSpot(js);
+    if (js.typeIdx >= 0) this.spot.stop(js);
     else this.stopCluster(js);
     js.status = 'done';
     js.progress = js.sim.duration;
@@ -527,21 +418,17 @@ class Simulation {
   }
 
   /** Takes a running job off the cluster. */
-  private stopCluster(js: JobState): void {
+  stopCluster(js: JobState): void {
     const idx = this.snap.jobIndex.get(js.sim.spec.name)!;
     this.byName.delete(js.sim.spec.name);
     const maskGpus = this.live.gpusOf(idx);
     this.live.remove(idx);
-    this.metrics.stopped(js.team, js.quota, js.standing, this.gpus(js), maskGpus);
+    this.metrics.stopped(js.team, js.quota, js.standing, gpusOf(js), maskGpus);
     this.version++;
   }
 
-  private gpus(js: JobState): number {
-    return js.sim.spec.pods * js.sim.spec.resources.gpu;
-  }
-
   /** The work a job loses if stopped now, and what it keeps (SEMANTICS 7, model/lost-work.ts). */
-  private interrupt(js: JobState): { lost: number; kept: number } {
+  interrupt(js: JobState): { lost: number; kept: number } {
     // A snapshot job's first run checkpoints from the snapshot's `checkpoint.last` on.
     const checkpoint = js.runId === 1 ? (this.anchored.get(js)?.checkpoint ?? js.sim.spec.checkpoint) : js.sim.spec.checkpoint;
     const run = { startedAt: js.runStart, checkpoint, pods: js.sim.spec.pods, resources: js.sim.spec.resources };
@@ -549,7 +436,7 @@ class Simulation {
   }
 
   /** After a preemption or release: restart per faultTolerance, or end Preempted. */
-  private afterInterrupt(js: JobState, kept: number): boolean {
+  afterInterrupt(js: JobState, kept: number): boolean {
     js.progress = Math.min(js.sim.duration, js.progress + kept);
     const ft = js.sim.spec.faultTolerance;
     if (ft?.autoRestart && js.restarts < ft.maxRestarts) {
@@ -563,83 +450,8 @@ class Simulation {
     return false;
   }
 
-  // ---- the scheduling pass ---------------------------------------------------------
-
-  private async schedule(): Promise<void> {
-    for (let sweep = 0; ; sweep++) {
-      const before = this.version;
-      await servePass(this.queues, this.now, (entry, q) => this.tryQueued(entry, q));
-      if (this.version === before || sweep > 1000) break;
-    }
-    for (let i = 0; i < this.spot.length; i++) this.spotPass(i);
-  }
-
-  /** One attempt of a pass (engine/queue-order.ts servePass): asks the engine about a waiting job and carries out its answer. */
-  private async tryQueued(entry: Entry, q: number): Promise<PassOutcome> {
-    const js = entry.js;
-    if (js.status !== 'waiting') return 'left';
-    const queue = this.queues[q]!;
-    const key = shapeKey(js.sim.spec);
-    // The same question against an unchanged cluster gets the same answer.
-    if (this.memo.get(key) === this.version) return 'waits';
-    const answer = await this.ask(js.sim.spec);
-    if (answer.decision === 'admit' || answer.decision === 'preempt') {
-      queue.remove(entry);
-      this.carryOut(js, answer);
-      return 'started';
-    }
-    if (answer.decision === 'reject') {
-      queue.remove(entry);
-      js.status = 'rejected';
-      this.jobs[js.id] = undefined;
-      for (const g of this.metrics.groups(js.team, js.quota)) g.rejected++;
-      this.metrics.rejections.push({ job: js.sim.spec.name, team: js.team, quota: js.sim.spec.quota, hour: r4(this.now / HOUR), reason: answer.reasons.map((r) => r.message).join('; ') });
-      return 'left';
-    }
-    this.memo.set(key, this.version);
-    return 'waits';
-  }
-
-  /** The answer pipeline's call, as `quotient whatif` makes it, against the cluster as it is now. */
-  private async ask(spec: JobSpec): Promise<Answer> {
-    this.live.sync();
-    let answer: Answer = await answerJob(this.ctx, 'simulate', spec);
-    // Which victims are cheapest depends on lost work now; feasibility does not. Keys are
-    // brought up to date only when the answer preempts, then the question is asked again.
-    if (answer.decision === 'preempt' && this.live.keysStale) {
-      this.live.refreshLostWork();
-      answer = await answerJob(this.ctx, 'simulate', spec);
-    }
-    return answer;
-  }
-
-  /** Preempts the answer's victims, then starts the job where the answer placed it. */
-  private carryOut(js: JobState, answer: Answer): void {
-    for (const v of answer.victims) {
-      const victim = this.byName.get(v.job)!;
-      const { kept } = this.interrupt(victim);
-      this.stopCluster(victim);
-      const restarted = this.afterInterrupt(victim, kept);
-      this.metrics.preemption(
-        { hour: r4(this.now / HOUR), job: v.job, team: victim.team, quota: v.quota, rule: v.rule, source: v.source, reason: v.reason, lostGpuHours: v.lostGpuHours, by: js.sim.spec.name, restarted },
-        victim.quota,
-      );
-    }
-    this.live.sync();
-    const pods: PodPlacement[] = answer.placement.map((p) => ({ node: this.snap.nodeIndex.get(p.node)!, mask: p.gpus.reduce((m, g) => m | (1 << g), 0) >>> 0 }));
-    const standing = answer.standing as Standing;
-    // Object.assign keeps one hidden class per spec shape (a spread literal makes one per job).
-    const job: RunningJob = Object.assign({}, js.sim.spec, { standing, startedAt: this.now, placement: [], placedByEngine: false });
-    this.live.start(job, pods, js.order);
-    const maskGpus = pods.reduce((s, p) => s + popcount(p.mask), 0);
-    this.metrics.started(js.team, js.quota, standing, this.gpus(js), maskGpus);
-    this.begin(js, standing);
-    this.options.onStart?.({ job: js.sim.spec.name, t: this.now, standing, victims: answer.victims.map((v) => v.job) });
-    this.version++;
-  }
-
   /** Bookkeeping of a start, on the cluster or the market. */
-  private begin(js: JobState, standing: Standing): void {
+  begin(js: JobState, standing: Standing): void {
     js.status = 'running';
     this.byName.set(js.sim.spec.name, js);
     js.standing = standing;
@@ -653,115 +465,19 @@ class Simulation {
     if (Number.isFinite(js.sim.duration)) this.heap.push(this.now + (js.sim.duration - js.progress), 'end', js.id, js.runId);
   }
 
-  // ---- the spot market -------------------------------------------------------------
-
-  private spotPass(i: number): void {
-    const t = this.spot[i]!;
-    if (t.waiting.length === 0) return;
-    const left: JobState[] = [];
-    for (const js of t.waiting) {
-      if (canStart(js.bid, t.price, js.sim.spec.pods, t.inventory - t.inUse)) {
-        t.inUse += js.sim.spec.pods;
-        t.running.push(js);
-        js.costAt = this.now;
-        for (const g of this.spotGroups(js)) g.spot.gpusNow += this.gpus(js);
-        this.begin(js, 'in-quota');
-        this.heap.push(this.now + t.series.market.protectionPeriod, 'protection', i);
-      } else left.push(js);
-    }
-    t.waiting = left;
+  /** The quota scheduler's passes, then each instance type's bidding queue. */
+  private async schedule(): Promise<void> {
+    await this.scheduler.pass();
+    this.spot.passAll();
+    this.diagnostics.observe(this.now, this.scheduler.lastBlocked, this.scheduler.queues, (q) => this.freeGpus(q));
   }
 
-  private marketMove(i: number, which: number): void {
-    const t = this.spot[i]!;
-    const series = which === 0 ? t.series.prices : t.series.inventory;
-    const k = which === 0 ? t.priceAt : t.invAt;
-    const point = series[k]!;
-    if (which === 0) {
-      this.accrue(t);
-      t.price = point.value;
-      t.priceAt++;
-    } else {
-      t.inventory = point.value;
-      t.invAt++;
-    }
-    const next = series[k + 1];
-    if (next) this.heap.push(next.at, 'market', i, which);
-    this.releaseCheck(i);
-  }
-
-  /** Adds the cost of the running spot jobs of a type up to now, at the price that held. */
-  private accrue(t: SpotType): void {
-    for (const js of t.running) this.accrueJob(t, js);
-  }
-
-  private accrueJob(t: SpotType, js: JobState): void {
-    const h = (this.now - js.costAt) / HOUR;
-    if (h > 0 && Number.isFinite(t.price)) for (const g of this.spotGroups(js)) g.spot.cost += js.sim.spec.pods * t.price * h;
-    js.costAt = this.now;
-  }
-
-  /** Takes a spot job off the market, paying what it owes. */
-  private stopSpot(js: JobState): void {
-    const t = this.spot[js.typeIdx]!;
-    this.byName.delete(js.sim.spec.name);
-    this.accrueJob(t, js);
-    t.running.splice(t.running.indexOf(js), 1);
-    t.inUse -= js.sim.spec.pods;
-    const h = (this.now - js.runStart) / HOUR;
-    for (const g of this.spotGroups(js)) {
-      g.spot.gpusNow -= this.gpus(js);
-      g.spot.payg += js.sim.spec.pods * t.series.type.payAsYouGo * h;
-    }
-  }
-
-  /** Applies SEMANTICS 6's release rule to a type after a price or inventory move, or a protection period's end. */
-  private releaseCheck(i: number): void {
-    const t = this.spot[i]!;
-    if (t.running.length === 0) return;
-    const running: RunningSpot[] = t.running.map((js) => ({
-      name: js.sim.spec.name,
-      pods: js.sim.spec.pods,
-      gpusPerPod: js.sim.spec.resources.gpu,
-      bid: js.sim.spot!,
-      startedAt: js.runStart,
-      lostGpuHours: this.interrupt(js).lost,
-    }));
-    const releases = selectReleases(t.series.type, running, t.price, t.inventory, this.now, t.series.market.protectionPeriod);
-    for (const r of releases) {
-      const js = this.byName.get(r.job)!;
-      const { kept } = this.interrupt(js);
-      this.stopSpot(js);
-      const restarted = this.afterInterrupt(js, kept);
-      for (const g of this.spotGroups(js)) g.spot[r.cause]++;
-      this.metrics.preemption(
-        {
-          hour: r4(this.now / HOUR),
-          job: r.job,
-          team: js.team,
-          quota: js.sim.spec.quota,
-          rule: SPOT_RULE,
-          source: `${t.series.market.src.file}:${t.series.type.src.line}:${t.series.type.src.column}`,
-          reason: r.reason,
-          lostGpuHours: r.lostGpuHours,
-          by: '',
-          restarted,
-        },
-        js.quota,
-      );
-    }
-  }
-
-  private closeSpotCosts(end: number): void {
-    this.now = Math.max(this.now, end);
-    for (const t of this.spot) {
-      for (const js of [...t.running]) {
-        this.accrueJob(t, js);
-        const h = (this.now - js.runStart) / HOUR;
-        for (const g of this.spotGroups(js)) g.spot.payg += js.sim.spec.pods * t.series.type.payAsYouGo * h;
-        js.runStart = this.now;
-      }
-    }
+  /** Free GPUs now on the nodes of quota q's pool. */
+  private freeGpus(q: number): number {
+    const pool = this.snap.poolIndex.get(this.policy.quotas[q]!.pool);
+    let free = 0;
+    for (const n of this.snap.state.nodes) if (n.pool === pool) free += n.gpus - popcount(n.usedMask);
+    return free;
   }
 
   // ---- quota scaling ---------------------------------------------------------------
@@ -777,7 +493,7 @@ class Simulation {
     for (const ch of res.changes) {
       const idx = this.snap.jobIndex.get(ch.job.name)!;
       const js = this.byName.get(ch.job.name)!;
-      const gpus = this.gpus(js);
+      const gpus = gpusOf(js);
       const maskGpus = this.live.gpusOf(idx);
       this.metrics.stopped(js.team, js.quota, js.standing, gpus, maskGpus);
       this.live.setStanding(idx, ch.to);
@@ -789,135 +505,13 @@ class Simulation {
     this.version++;
   }
 
-  // ---- probes and the report -------------------------------------------------------
-
-  private waitingCount(): number {
-    return this.queues.reduce((s, q) => s + q.size, 0);
-  }
-
-  /** Free GPUs that no waiting pod shape can use (SEMANTICS 5.4); none when nothing waits. */
-  private fragmented(): number {
-    let smallest = Infinity;
-    for (const q of this.queues) for (const e of q.all()) smallest = Math.min(smallest, e.js.sim.spec.resources.gpu);
-    if (!Number.isFinite(smallest)) return 0;
-    let frag = 0;
-    for (const n of this.snap.state.nodes) {
-      const free = n.gpus - popcount(n.usedMask);
-      if (free > 0 && free < smallest) frag += free;
-    }
-    return frag;
-  }
-
   private view(): SimView {
     return {
       t: this.now,
       snapshot: this.snap,
-      spot: this.spot.map((t) => ({
-        type: t.series.type.name,
-        price: t.price,
-        inventory: t.inventory,
-        running: t.running.map((js) => ({ job: js.sim.spec.name, bid: js.bid, startedAt: js.runStart, pods: js.sim.spec.pods })),
-      })),
-      queuePosition: (job) => {
-        for (const q of this.queues) {
-          const e = q.all().find((x) => x.js.sim.spec.name === job);
-          if (e) return q.position(e, this.now);
-        }
-        return -1;
-      },
-      protection: new Map(this.spot.map((t) => [t.series.type.name, t.series.market.protectionPeriod])),
+      spot: this.spot.view(),
+      queuePosition: (job) => this.scheduler.queuePosition(job),
+      protection: new Map(this.spot.types.map((t) => [t.series.type.name, t.series.market.protectionPeriod])),
     };
   }
-
-  private report(end: number): Report {
-    const m = this.metrics;
-    const unfinished = new Map<string, number>();
-    const unfinishedQ = new Map<number, number>();
-    const count = (team: string, quota: number) => {
-      unfinished.set(team, (unfinished.get(team) ?? 0) + 1);
-      unfinishedQ.set(quota, (unfinishedQ.get(quota) ?? 0) + 1);
-    };
-    // Still waiting or running, or not yet arrived (a run stopped by --until).
-    for (const js of this.jobs) if (js && (js.status === 'waiting' || js.status === 'running')) count(js.team, js.quota);
-    for (let k = this.arrived; k < this.arrivals.length; k++) {
-      const spec = this.input.workload.jobs[this.arrivals[k]!]!.spec;
-      count(spec.workspace, this.tree.indexOf(spec.quota));
-    }
-    const hours = end / HOUR;
-    const all = m.all.figures([...unfinished.values()].reduce((s, x) => s + x, 0));
-    const teams = [...m.teams.values()].map((g) => g.figures(unfinished.get(g.name) ?? 0));
-    const quotas = m.quotas.map((g, i) => {
-      const minGpu = this.policy.quotas[i]!.min.gpu;
-      const f = g.figures(unfinishedQ.get(i) ?? 0);
-      return { ...f, minGpu, guaranteeUsed: minGpu > 0 && hours > 0 ? r4(f.gpuHours.inQuota / (minGpu * hours)) : 0 };
-    });
-    const byType = this.spot.map((t, i) => ({ name: t.series.type.name, payAsYouGoPrice: t.series.type.payAsYouGo, ...spotFigures(this.typeAcc[i]!.spot) }));
-    const synthetic = this.spot.some((t) => t.series.syntheticPrices || t.series.syntheticInventory);
-    const notes = [...(this.input.notes ?? []), ...this.notes];
-    if (this.input.workload.synthetic) notes.push(`the workload is synthetic: ${this.input.workload.source}`);
-    if (synthetic)
-      notes.push(
-        `the spot market's ${this.spot
-          .filter((t) => t.series.syntheticPrices || t.series.syntheticInventory)
-          .map((t) => t.series.type.name)
-          .join(', ')} series are synthetic (seeded model, docs/simulate.md)`,
-      );
-    return {
-      version: 1,
-      policy: this.input.label,
-      workload: {
-        source: this.input.workload.source,
-        synthetic: this.input.workload.synthetic,
-        jobs: this.input.workload.jobs.length,
-        rejectedRows: new Set(this.input.workload.rejected.map((f) => `${f.file}:${f.line}`)).size,
-        notes: this.input.workload.notes,
-      },
-      seed: this.options.seed,
-      hours: r4(hours),
-      until: this.options.until === undefined ? null : r4(this.options.until / HOUR),
-      cycleSeconds: (this.options.cycle ?? 0) / 1000,
-      cluster: {
-        nodes: this.input.nodes.length,
-        gpus: this.capacity,
-        runningAtStart: this.input.running?.length ?? 0,
-        ...(this.input.queued?.length ? { queuedAtStart: this.input.queued.length } : {}),
-      },
-      totals: {
-        jobs: this.jobs.length,
-        completed: all.completed,
-        endedPreempted: all.endedPreempted,
-        rejected: all.rejected,
-        unfinished: all.unfinished,
-        capacityGpuHours: r2(this.capacity * hours),
-        usedGpuHours: r2(m.usedMs / HOUR),
-        idleGpuHours: r2(m.idleMs / HOUR),
-        utilisation: hours > 0 && this.capacity > 0 ? r4(m.usedMs / HOUR / (this.capacity * hours)) : 0,
-        preemptions: all.preempted,
-        restarts: all.restarts,
-        lostGpuHours: all.lostGpuHours,
-        wait: waitStats(m.all.waits),
-      },
-      teams,
-      quotas,
-      preemptions: {
-        byRule: [...m.byRule.values()].sort((a, b) => b.count - a.count || (a.rule < b.rule ? -1 : 1)),
-        byVictimTeam: [...m.byVictimTeam.values()].sort((a, b) => b.count - a.count || (a.team < b.team ? -1 : 1)),
-        first: m.first,
-      },
-      spot: { ...spotFigures(m.all.spot), synthetic, byInstanceType: byType },
-      rejections: m.rejections.slice(0, 200),
-      series: m.series,
-      notes,
-    };
-  }
-
-  /** The accumulators a spot job's figures go to: its team, quota, the total and its instance type. */
-  private spotGroups(js: JobState): GroupAcc[] {
-    return [...this.metrics.groups(js.team, js.quota), this.typeAcc[js.typeIdx]!];
-  }
-}
-
-/** What decides an answer about a job, besides the cluster: jobs with equal keys get equal answers. */
-function shapeKey(s: JobSpec): string {
-  return `${s.quota}|${s.workspace}|${s.submittedBy ?? ''}|${s.module}|${s.priority}|${s.pods}|${s.resources.gpu}|${s.resources.cpu ?? ''}|${s.resources.memory ?? ''}|${s.idleResources}|${s.maxRuntime ?? ''}`;
 }

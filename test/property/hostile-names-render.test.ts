@@ -18,7 +18,7 @@ import { renderFindings } from '../../src/cli/render-findings.js';
 import { renderHtml } from '../../src/cli/render-html.js';
 import { renderReport } from '../../src/cli/render-report.js';
 import { renderScale } from '../../src/cli/render-scale.js';
-import { renderSweep } from '../../src/cli/simulate.js';
+import { renderSweep } from '../../src/simulate/report-document.js';
 import { junitReport, tapReport } from '../../src/cli/test-report.js';
 import { renderMarketAnswer } from '../../src/cli/whatif-market.js';
 import type { Answer } from '../../src/engine/answer.js';

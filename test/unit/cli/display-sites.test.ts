@@ -18,7 +18,7 @@ import { renderAnswer } from '../../../src/cli/render-answer.js';
 import { renderFindings, snippet } from '../../../src/cli/render-findings.js';
 import { renderReport } from '../../../src/cli/render-report.js';
 import { renderScale } from '../../../src/cli/render-scale.js';
-import { renderSweep } from '../../../src/cli/simulate.js';
+import { renderSweep } from '../../../src/simulate/report-document.js';
 import { junitReport, tapReport } from '../../../src/cli/test-report.js';
 import { renderMarketAnswer } from '../../../src/cli/whatif-market.js';
 import { Display, display, escapeDisplay, escapeEchoing, escapeKeepingLines, joinDisplay, laidOutDisplay, paintedDisplay } from '../../../src/model/display-text.js';
