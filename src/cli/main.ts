@@ -20,6 +20,7 @@ import { registerScale } from './scale.js';
 import { registerSchema } from './schema.js';
 import { registerSimulate } from './simulate.js';
 import { registerReport } from './report.js';
+import { registerRisk } from './risk.js';
 import { registerServe } from './serve.js';
 import { registerTest } from './test.js';
 import { registerWhatIf } from './whatif.js';
@@ -72,6 +73,7 @@ registerImport(program);
 registerExport(program);
 registerDiff(program);
 registerSimulate(program);
+registerRisk(program);
 registerReport(program);
 registerServe(program);
 
