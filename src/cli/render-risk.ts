@@ -1,6 +1,6 @@
 /** The `quotient risk` table for people: the ranked jobs, then how the arrivals were asked. */
 import { display, joinDisplay, type Display } from '../model/display-text.js';
-import { protectionWords, ruleWords, type RiskBody } from '../simulate/risk-document.js';
+import { protectionWords, type RiskBody } from '../simulate/risk-document.js';
 import { fitTable, terminalWidth } from './fit-table.js';
 import { colour } from './output.js';
 
@@ -19,20 +19,37 @@ export function renderRisk(r: RiskBody, width = terminalWidth()): Display {
   ];
   if (r.horizon)
     lines.push(display`  over ${r.horizon.hours} h: ${r.horizon.runs} simulated runs, ${r.horizon.ratePerHour} arrivals per hour, each running ${r.horizon.meanDurationHours} h on average`);
-  const head = ['#', 'job', 'quota', 'prio', 'standing', 'GPUs', 'exposure', ...(r.horizon ? [`preempted within ${r.horizon.hours} h`] : []), 'rule that exposes it', 'protected by'];
+  const head = ['job', 'quota', 'prio', 'standing', 'GPUs', 'exposure', ...(r.horizon ? [`hit in ${r.horizon.hours} h`] : []), 'exposed by', 'protected by'];
+  // Rows in rank order (the JSON's `rank`).
   const rows = r.jobs.map((j) => [
-    j.rank,
     j.job,
     j.quota,
     j.priority,
     j.standing,
     j.gpus,
     percent(j.exposure),
-    ...(j.horizon ? [`${percent(j.horizon.share)} of runs`] : []),
-    ruleWords(j.rule),
-    j.protection ? protectionWords(j.protection).join('; ') : j.exposure === 0 ? 'not exposed' : '-',
+    ...(j.horizon && r.horizon ? [`${j.horizon.runs}/${r.horizon.runs} runs`] : []),
+    j.rule?.rule ?? '-',
+    protectionCell(j),
   ]);
   lines.push(fitTable(head, rows, width));
+  // The rules' policy lines once each, under the table, so the table stays narrow.
+  const rules = new Map<string, { source: string; jobs: number }>();
+  for (const j of r.jobs) {
+    if (!j.rule) continue;
+    const seen = rules.get(j.rule.rule) ?? { source: j.rule.source, jobs: 0 };
+    seen.jobs++;
+    rules.set(j.rule.rule, seen);
+  }
+  for (const [rule, { source, jobs }] of rules) lines.push(display`  ${colour.cyan(rule)}  ${colour.dim(source)}  (exposes ${jobs} job(s) most)`);
   if (r.hiddenJobs > 0) lines.push(colour.dim(display`  ${r.hiddenJobs} running job(s) of other teams not shown (SEMANTICS 10)`));
   return joinDisplay(lines, display`\n`);
+}
+
+/** What protects the job: the computed changes, or why there are none. */
+function protectionCell(j: RiskBody['jobs'][number]): string {
+  if (j.protection) return protectionWords(j.protection).join('; ');
+  // Exposed over the horizon only: no arrival asked now preempts it, so there is nothing to compute a protection against.
+  if (j.horizon && j.horizon.runs > 0) return 'only over time';
+  return 'not exposed';
 }

@@ -3,8 +3,8 @@
  * submissions, drawn with a seeded generator so the same seed draws the same arrivals.
  *
  * Two sources. The policy itself (the default): every submission its workspaces may make
- * — a workspace with a member, one of its quotas, a module both allow, submitted by one
- * of its members — at any priority 1-9 and in the gang shapes the nodes can hold, each
+ * — a workspace, one of its quotas, a module both allow, submitted by one of its members
+ * (by no one named, when it lists none) — at any priority 1-9 and in the gang shapes the nodes can hold, each
  * equally likely. Or a trace (`--trace`): its jobs' own mix, each row equally likely, so
  * a team that submits often weighs as it does in the trace. Spot jobs bid on a market and
  * never preempt a quota job (SEMANTICS 6): they are left out of a trace's mix.
@@ -29,12 +29,12 @@ export interface ArrivalKind {
   users: string[];
 }
 
-/** The submissions the policy's workspaces may make (workspace × quota × module), in the policy's order. */
+/** The submissions the policy's workspaces may make (workspace × quota × module), in the policy's order; `users` empty when the workspace lists no members. */
 export function arrivalKinds(policy: Policy): ArrivalKind[] {
   const kinds: ArrivalKind[] = [];
   for (const w of policy.workspaces) {
+    // A workspace that lists no members takes jobs that name no submitter (membership is then not checked).
     const users = w.members.map((m) => m.user);
-    if (users.length === 0) continue;
     for (const q of w.quotas) {
       const allowed = policy.quotas.find((x) => x.name === q)?.allowedModules;
       for (const m of w.modules) if (!allowed || allowed.values.includes(m)) kinds.push({ workspace: w.name, quota: q, module: m, users });
@@ -73,7 +73,7 @@ export function sampleArrivals(policy: Policy, source: ArrivalSource, n: number,
       pods: ARRIVAL_PODS[rng.int(0, ARRIVAL_PODS.length - 1)]!,
       resources: { gpu: gpus[rng.int(0, gpus.length - 1)]! },
       idleResources: 'none',
-      submittedBy: k.users[rng.int(0, k.users.length - 1)]!,
+      ...(k.users.length ? { submittedBy: k.users[rng.int(0, k.users.length - 1)]! } : {}),
       src: GENERATED,
     });
   }

@@ -5,7 +5,7 @@
  */
 import type { ArrivalSource } from './risk-arrivals.js';
 import type { HorizonRisk } from './risk-horizon.js';
-import type { ExposingRule, JobRisk, Protection, RiskAssessment } from './risk.js';
+import type { JobRisk, Protection, RiskAssessment } from './risk.js';
 
 /** One ranked job of the report. */
 export interface RiskRow extends Omit<JobRisk, 'protection'> {
@@ -81,9 +81,4 @@ export function protectionWords(p: Protection | null): string[] {
   if (p.min) out.push(p.min.protects ? `${p.min.quota} min ${p.min.minGpu} GPUs (runs in quota)` : `not a min of ${p.min.quota}`);
   if (p.checkpoint) out.push(`checkpoint every ${p.checkpoint.every}: loses at most ${p.checkpoint.lostGpuHoursAtMost} GPU-h, not ${p.checkpoint.lostGpuHoursNow}`);
   return out;
-}
-
-/** A rule as the table shows it: name and policy line. */
-export function ruleWords(r: ExposingRule | null): string {
-  return r ? `${r.rule} (${r.source})` : '-';
 }
