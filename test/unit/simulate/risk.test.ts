@@ -68,6 +68,14 @@ describe('risk arrivals', () => {
     }
   });
 
+  it("draws only modules both the workspace and the quota allow (a quota's allowedModules)", () => {
+    const text = twoQuotas('1-5', '    []\n')
+      .replace('spec: { quotas: [A], modules: [DLC],', 'spec: { quotas: [A], modules: [DLC, DSW],')
+      .replace('          min: { gpu: 8 }\n          selfPreemption', '          min: { gpu: 8 }\n          allowedModules: [DLC]\n          selfPreemption');
+    const kinds = arrivalKinds(openSession(text).policy);
+    expect(kinds.map((k) => `${k.workspace}/${k.quota}/${k.module}`)).toEqual(['ws-a/A/DLC', 'ws-b/B/DLC']);
+  });
+
   it("takes no running job's name", () => {
     const s = seeds();
     const [first] = sampleArrivals(s.policy, POLICY, 1, 1, new Set(['arrival-1']));
@@ -161,6 +169,17 @@ describe('assessRisk', () => {
 });
 
 describe('horizonRisk', () => {
+  it('draws each run from the seed: the same seed counts the same runs, other seeds other ones', async () => {
+    const policy = seeds().policy;
+    const at = (seed: number) => horizonRisk(policy, { horizon: 3 * 3_600_000, runs: 6, seed, source: POLICY, ratePerHour: 0.5 });
+    const shares = async (seed: number) => [...(await at(seed)).jobs.values()].map((v) => v.runs).join(',');
+    const first = await shares(1);
+    expect(await shares(1)).toBe(first);
+    // A few arrivals in three hours: whether one comes that preempts differs from seed to seed.
+    const others = new Set([first, await shares(2), await shares(3), await shares(4)]);
+    expect(others.size).toBeGreaterThan(1);
+  });
+
   it('counts the runs in which each job is preempted, the same for the same seed; priority 5 and 6 never are', async () => {
     const s = seeds();
     const o = { horizon: 12 * 3_600_000, runs: 4, seed: 5, source: POLICY, ratePerHour: 2 };
