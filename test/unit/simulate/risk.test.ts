@@ -6,6 +6,7 @@ import { arrivalKinds, sampleArrivals } from '../../../src/simulate/risk-arrival
 import { riskBody } from '../../../src/simulate/risk-document.js';
 import { horizonRisk } from '../../../src/simulate/risk-horizon.js';
 import { assessRisk } from '../../../src/simulate/risk.js';
+import { clusterDoc, jobsBlock, nodeGroupLine, policyText, quotaEntry, quotaTreeDoc, rootQuotaEntry, workspaceDoc } from '../../helpers/policy-yaml.js';
 import { openSession } from '../../helpers/session.js';
 
 const SEEDS = 'policies/inference-preempts-training';
@@ -16,41 +17,23 @@ function seeds(): Session {
 
 const POLICY = { kind: 'policy' } as const;
 
-/** Quota A (self-level: highPriority 6-9 takes `lowPriority`) and B under Root; 2 nodes of 8 GPUs; `jobs` as YAML list entries. */
-function twoQuotas(lowPriority: string, jobs: string): string {
-  return `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 16 }
-      children:
-        - name: A
-          min: { gpu: 8 }
-          selfPreemption: { highPriority: 6-9, lowPriority: ${lowPriority}, modules: [DLC] }
-        - name: B
-          min: { gpu: 8 }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws-a }
-spec: { quotas: [A], modules: [DLC], members: [{ user: ann, role: admin }] }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: ws-b }
-spec: { quotas: [B], modules: [DLC], members: [{ user: ben, role: admin }] }
----
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodeGroups: [{ prefix: n-, count: 2, gpus: 8, pool: p }]
-  jobs:
-${jobs}`;
+/**
+ * Quota A (self-level: highPriority 6-9 takes `lowPriority`) and B under Root; ws-a (ann)
+ * submits to A, ws-b (ben) to B; 2 nodes of 8 GPUs running `jobs` (one-line entries).
+ */
+function twoQuotas(lowPriority: string, jobs: string[], o: { aModules?: string; aAllowed?: string } = {}): string {
+  const a = `${o.aAllowed ? `allowedModules: ${o.aAllowed}, ` : ''}selfPreemption: { highPriority: 6-9, lowPriority: ${lowPriority}, modules: [DLC] }`;
+  return policyText(
+    quotaTreeDoc(rootQuotaEntry(16, quotaEntry('A', 8, { more: a }) + quotaEntry('B', 8))),
+    workspaceDoc(['A'], { name: 'ws-a', more: `  modules: ${o.aModules ?? '[DLC]'}\n  members: [{ user: ann, role: admin }]\n` }),
+    workspaceDoc(['B'], { name: 'ws-b', more: '  modules: [DLC]\n  members: [{ user: ben, role: admin }]\n' }),
+    clusterDoc(nodeGroupLine(2) + (jobs.length ? jobsBlock(...jobs) : '  jobs: []\n')),
+  );
+}
+
+/** A running job of 8 GPUs on node `node`, started two hours before the snapshot. */
+function job8(name: string, workspace: string, quota: string, priority: number, node: string, more = ''): string {
+  return `{ name: ${name}, workspace: ${workspace}, quota: ${quota}, module: DLC, priority: ${priority}, pods: 1, resources: { gpu: 8 }, startedAt: 2026-11-20T10:00:00Z, placement: [{ node: ${node}, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }]${more} }`;
 }
 
 describe('risk arrivals', () => {
@@ -69,9 +52,7 @@ describe('risk arrivals', () => {
   });
 
   it("draws only modules both the workspace and the quota allow (a quota's allowedModules)", () => {
-    const text = twoQuotas('1-5', '    []\n')
-      .replace('spec: { quotas: [A], modules: [DLC],', 'spec: { quotas: [A], modules: [DLC, DSW],')
-      .replace('          min: { gpu: 8 }\n          selfPreemption', '          min: { gpu: 8 }\n          allowedModules: [DLC]\n          selfPreemption');
+    const text = twoQuotas('1-5', [], { aModules: '[DLC, DSW]', aAllowed: '[DLC]' });
     const kinds = arrivalKinds(openSession(text).policy);
     expect(kinds.map((k) => `${k.workspace}/${k.quota}/${k.module}`)).toEqual(['ws-a/A/DLC', 'ws-b/B/DLC']);
   });
@@ -136,9 +117,7 @@ describe('assessRisk', () => {
   });
 
   it('finds that a raised priority can expose a job: lowPriority 4 reaches 4 and not 3', async () => {
-    const at = (p: number): string =>
-      `    - { name: a-low, workspace: ws-a, quota: A, module: DLC, priority: ${p}, pods: 1, resources: { gpu: 8 }, startedAt: 2026-11-20T10:00:00Z, placement: [{ node: n-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }\n` +
-      `    - { name: b-job, workspace: ws-b, quota: B, module: DLC, priority: 9, pods: 1, resources: { gpu: 8 }, startedAt: 2026-11-20T10:00:00Z, placement: [{ node: n-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }\n`;
+    const at = (p: number): string[] => [job8('a-low', 'ws-a', 'A', p, 'n-0'), job8('b-job', 'ws-b', 'B', 9, 'n-1')];
     const exposure = async (p: number) => (await assessRisk(openSession(twoQuotas('4', at(p))), { samples: 100, seed: 1, source: POLICY })).jobs.find((j) => j.job === 'a-low')!;
     expect((await exposure(3)).exposure).toBe(0);
     const four = await exposure(4);
@@ -149,9 +128,7 @@ describe('assessRisk', () => {
   });
 
   it("computes a borrowing job's protection by a min: counted in quota, the lender's reclaim no longer reaches it", async () => {
-    const jobs =
-      `    - { name: a-own, workspace: ws-a, quota: A, module: DLC, priority: 7, pods: 1, resources: { gpu: 8 }, startedAt: 2026-11-20T10:00:00Z, placement: [{ node: n-0, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }\n` +
-      `    - { name: a-borrow, workspace: ws-a, quota: A, module: DLC, priority: 7, pods: 1, resources: { gpu: 8 }, standing: borrowing, startedAt: 2026-11-20T10:00:00Z, placement: [{ node: n-1, gpus: [0, 1, 2, 3, 4, 5, 6, 7] }] }\n`;
+    const jobs = [job8('a-own', 'ws-a', 'A', 7, 'n-0'), job8('a-borrow', 'ws-a', 'A', 7, 'n-1', ', standing: borrowing')];
     const r = await assessRisk(openSession(twoQuotas('1-5', jobs)), { samples: 100, seed: 1, source: POLICY });
     const b = r.jobs.find((j) => j.job === 'a-borrow')!;
     expect(b.exposure).toBeGreaterThan(0);
