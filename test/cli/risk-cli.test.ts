@@ -1,4 +1,7 @@
 /** `quotient risk` end to end (docs/risk.md): the built CLI on the seeds' policy, its report, its exit codes and errors by code. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readReport } from '../helpers/report.js';
 import { quotient } from '../helpers/run-cli.js';
@@ -42,6 +45,22 @@ describe('quotient risk', () => {
     expect(doc.hiddenJobs).toBe(3);
     expect(doc.horizon).toMatchObject({ hours: 12, runs: 3, ratePerHour: 2 });
     for (const j of doc.jobs) expect(j.horizon.share).toBeCloseTo(j.horizon.runs / 3, 4);
+  });
+
+  it('draws from a trace, and exits 1 when rows of it were left out (each told on stderr), as simulate does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quotient-risk-'));
+    try {
+      const good = readFileSync('docs/examples/risk-trace/jobs.csv', 'utf8');
+      writeFileSync(join(dir, 'jobs.csv'), `${good}bad-row,1h,2h,Quota1,EAS,9,1,48\n`);
+      const r = quotient(['risk', SEEDS, '--trace', join(dir, 'jobs.csv'), '--samples', '40', '--json']);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain('trace/');
+      const doc = readReport(r.stdout, 'RiskReport');
+      expect(doc.arrivals).toMatchObject({ source: 'trace', trace: join(dir, 'jobs.csv'), asked: 40 });
+      expect(quotient(['risk', SEEDS, '--trace', 'docs/examples/risk-trace/jobs.csv', '--samples', '40', '--json']).status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   // The codes of these refusals are pinned in test/unit/cli/risk-flags.test.ts (the CLI prints the message and the hint).
