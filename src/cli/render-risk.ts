@@ -29,17 +29,18 @@ export function renderRisk(r: RiskBody, width = terminalWidth()): Display {
     j.gpus,
     percent(j.exposure),
     ...(j.horizon && r.horizon ? [`${j.horizon.runs}/${r.horizon.runs} runs`] : []),
-    j.rule?.rule ?? '-',
+    j.rule?.rule ?? (j.horizon?.rule ? `${j.horizon.rule.rule} (over time)` : '-'),
     protectionCell(j),
   ]);
   lines.push(fitTable(head, rows, width));
   // The rules' policy lines once each, under the table, so the table stays narrow.
   const rules = new Map<string, { source: string; jobs: number }>();
   for (const j of r.jobs) {
-    if (!j.rule) continue;
-    const seen = rules.get(j.rule.rule) ?? { source: j.rule.source, jobs: 0 };
+    const rule = j.rule ?? j.horizon?.rule;
+    if (!rule) continue;
+    const seen = rules.get(rule.rule) ?? { source: rule.source, jobs: 0 };
     seen.jobs++;
-    rules.set(j.rule.rule, seen);
+    rules.set(rule.rule, seen);
   }
   for (const [rule, { source, jobs }] of rules) lines.push(display`  ${colour.cyan(rule)}  ${colour.dim(source)}  (exposes ${jobs} job(s) most)`);
   if (r.hiddenJobs > 0) lines.push(colour.dim(display`  ${r.hiddenJobs} running job(s) of other teams not shown (SEMANTICS 10)`));

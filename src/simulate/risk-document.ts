@@ -4,15 +4,15 @@
  * The CLI prints it, the simulate HTML report's section renders it (risk-html.ts).
  */
 import type { ArrivalSource } from './risk-arrivals.js';
-import type { HorizonRisk } from './risk-horizon.js';
+import type { HorizonJob, HorizonRisk } from './risk-horizon.js';
 import type { JobRisk, Protection, RiskAssessment } from './risk.js';
 
 /** One ranked job of the report. */
 export interface RiskRow extends Omit<JobRisk, 'protection'> {
   /** 1 = most exposed. */
   rank: number;
-  /** Over the horizon: runs in which it was preempted at least once, and their share; null without --horizon. */
-  horizon: { runs: number; share: number } | null;
+  /** Over the horizon: runs in which it was preempted at least once, their share, and the rule of most of them; null without --horizon. */
+  horizon: HorizonJob | null;
   protection: Protection | null;
 }
 
@@ -38,7 +38,7 @@ export interface RiskBody {
 
 /** The body of a RiskReport. Ranked by exposure, then horizon share, then GPUs, then name. */
 export function riskBody(policy: string, as: string | undefined, source: ArrivalSource, a: RiskAssessment, h: HorizonRisk | undefined): RiskBody {
-  const rows = a.jobs.map((j) => ({ ...j, horizon: h ? (h.jobs.get(j.job) ?? { runs: 0, share: 0 }) : null }));
+  const rows = a.jobs.map((j) => ({ ...j, horizon: h ? (h.jobs.get(j.job) ?? { runs: 0, share: 0, rule: null }) : null }));
   rows.sort((x, y) => y.exposure - x.exposure || (y.horizon?.share ?? 0) - (x.horizon?.share ?? 0) || y.gpus - x.gpus || (x.job < y.job ? -1 : x.job > y.job ? 1 : 0));
   return {
     policy,

@@ -34,6 +34,14 @@ export interface HorizonOptions {
   backend?: 'wasm' | 'reference';
 }
 
+/** One running job over the horizon. */
+export interface HorizonJob {
+  runs: number;
+  share: number;
+  /** The rule (and its policy line) of its first preemption in most of those runs, as the run's report states it; null when never preempted. */
+  rule: { rule: string; source: string } | null;
+}
+
 /** How often each running job was preempted over the horizon. */
 export interface HorizonRisk {
   hours: number;
@@ -42,8 +50,8 @@ export interface HorizonRisk {
   ratePerHour: number;
   /** Mean hours an arrival runs. */
   meanDurationHours: number;
-  /** Per running job: runs in which it was preempted at least once, and its share of the runs. */
-  jobs: Map<string, { runs: number; share: number }>;
+  /** Per running job: runs in which it was preempted at least once, their share of the runs, and the rule of most of them. */
+  jobs: Map<string, HorizonJob>;
 }
 
 /** Runs the simulator `runs` times over the horizon from the snapshot. */
@@ -53,6 +61,8 @@ export async function horizonRisk(policy: Policy, options: HorizonOptions): Prom
   const { rate, meanDuration, durations } = rateOf(options);
   const taken = new Set([...cluster.jobs.map((j) => j.name), ...(cluster.queue ?? []).map((j) => j.name)]);
   const preempted = new Map<string, number>(cluster.jobs.map((j) => [j.name, 0]));
+  // Per job, the rule of its first preemption in each run, counted over the runs.
+  const ruleRuns = new Map<string, Map<string, { rule: string; source: string; runs: number }>>();
   for (let run = 0; run < options.runs; run++) {
     // Each run its own stream of seeds, fixed by --seed: the same seed runs the same runs.
     const seed = (options.seed + Math.imul(run + 1, 0x9e3779b1)) >>> 0;
@@ -67,7 +77,7 @@ export async function horizonRisk(policy: Policy, options: HorizonOptions): Prom
     }));
     const hit = new Set<string>();
     const queued = queuedAtStart(cluster);
-    await simulate(
+    const report = await simulate(
       {
         policy,
         label: 'risk',
@@ -88,8 +98,24 @@ export async function horizonRisk(policy: Policy, options: HorizonOptions): Prom
       },
     );
     for (const v of hit) preempted.set(v, preempted.get(v)! + 1);
+    // The report keeps its first preemptions verbatim (metrics.ts FIRST_EVENTS), each with its rule and line.
+    const named = new Set<string>();
+    for (const e of report.preemptions.first) {
+      if (!hit.has(e.job) || named.has(e.job)) continue;
+      named.add(e.job);
+      const byRule = ruleRuns.get(e.job) ?? new Map<string, { rule: string; source: string; runs: number }>();
+      ruleRuns.set(e.job, byRule);
+      const key = `${e.rule}\u0000${e.source}`;
+      const r = byRule.get(key) ?? { rule: e.rule, source: e.source, runs: 0 };
+      r.runs++;
+      byRule.set(key, r);
+    }
   }
-  const jobs = new Map([...preempted].map(([name, n]) => [name, { runs: n, share: options.runs ? r4(n / options.runs) : 0 }]));
+  const ruleOf = (name: string): HorizonJob['rule'] => {
+    const top = [...(ruleRuns.get(name)?.values() ?? [])].sort((a, b) => b.runs - a.runs || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))[0];
+    return top ? { rule: top.rule, source: top.source } : null;
+  };
+  const jobs = new Map([...preempted].map(([name, n]): [string, HorizonJob] => [name, { runs: n, share: options.runs ? r4(n / options.runs) : 0, rule: ruleOf(name) }]));
   return { hours: r4(options.horizon / HOUR), runs: options.runs, ratePerHour: r4(rate), meanDurationHours: r4(meanDuration / HOUR), jobs };
 }
 

@@ -162,8 +162,9 @@ describe('horizonRisk', () => {
     const o = { horizon: 12 * 3_600_000, runs: 4, seed: 5, source: POLICY, ratePerHour: 2 };
     const h = await horizonRisk(s.policy, o);
     expect(await horizonRisk(s.policy, o)).toEqual(h);
-    expect(h.jobs.get('train-b-eval')).toEqual({ runs: 0, share: 0 });
-    expect(h.jobs.get('dsw-c-research')).toEqual({ runs: 0, share: 0 });
+    expect(h.jobs.get('train-b-eval')).toEqual({ runs: 0, share: 0, rule: null });
+    expect(h.jobs.get('dsw-c-research')).toEqual({ runs: 0, share: 0, rule: null });
+    expect(h.jobs.get('dsw-c-notebooks')!.rule).toEqual({ rule: 'Quota1/childPreemption', source: 'policies/inference-preempts-training/quotas.yaml:14:9' });
     expect(h.jobs.get('dsw-c-notebooks')!.runs).toBeGreaterThan(0);
     for (const v of h.jobs.values()) expect(v.share).toBe(v.runs / 4);
   });
