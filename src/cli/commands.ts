@@ -87,6 +87,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     term: 'simulate [options] <paths...>',
     description: 'replay jobs over simulated time on the policy — queues, preemption, idle resources, the spot market, checkpoints and restarts — and report per team and quota',
   },
+  {
+    name: 'risk',
+    module: './risk.js',
+    register: 'registerRisk',
+    term: 'risk [options] <policy>',
+    description: 'rank the running jobs by preemption exposure: the share of plausible arrivals that would preempt each, the rule that exposes it, and what would protect it',
+  },
   { name: 'report', module: './report.js', register: 'registerReport', term: 'report', description: 'work with simulation reports' },
   {
     name: 'serve',

@@ -211,7 +211,7 @@ function groupTable(kind: string, rows: Array<GroupFigures & { minGpu?: number; 
 }
 
 /** The whole HTML document for a report. */
-export async function renderHtml(r: Report): Promise<string> {
+export async function renderHtml(r: Report, sections: readonly string[] = []): Promise<string> {
   const s = r.series;
   const t = r.totals;
   const charts: Array<[string, vega.Spec]> = [];
@@ -311,6 +311,7 @@ h2{font-size:17px;margin:24px 0 8px}.notes li{color:#5b6475}
 <h2>Quotas</h2>${groupTable('quota', r.quotas)}
 ${r.spot.byInstanceType.length ? `<h2>Spot market${r.spot.synthetic ? ' (synthetic series)' : ''}</h2><table><thead><tr><th>instance type</th><th>pay-as-you-go /h</th><th>jobs</th><th>GPU-h</th><th>cost</th><th>pay-as-you-go</th><th>saved</th><th>released: price</th><th>released: inventory</th></tr></thead><tbody>${r.spot.byInstanceType.map((x) => `<tr><td>${esc(x.name)}</td>${[x.payAsYouGoPrice, x.jobs, x.gpuHours, x.cost, x.payAsYouGo, x.saved, x.interruptions.price, x.interruptions.inventory].map((v) => `<td class="n">${esc(v)}</td>`).join('')}</tr>`).join('')}</tbody></table>` : ''}
 ${events ? `<h2>Preemptions and releases${r.preemptions.first.length > 50 ? ' (first 50)' : ''}</h2><table><thead><tr><th>hour</th><th>job</th><th>team</th><th>rule</th><th>source</th><th>lost GPU-h</th><th>made room for</th><th>reason</th></tr></thead><tbody>${events}</tbody></table>` : ''}
+${sections.join('\n')}
 ${notes.length ? `<h2>Notes</h2><ul class="notes">${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 </main></body></html>
 `;

@@ -25,6 +25,7 @@ import { formatOf, log, printDocument, say, type OutputOptions } from './output.
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
 import { renderHtml } from './render-html.js';
+import { snapshotRiskHtml } from '../simulate/risk-html.js';
 import { CLUSTER_FORMATS, loadCluster, type ClusterFormat } from '../simulate/cluster-loaders.js';
 import { defaultTeams, DEFAULT_QOS, parseQosFlag, parseTeamsFlag, readOpenb } from '../simulate/openb-trace.js';
 import { generatePai, type GenTeam } from '../simulate/pai-generator.js';
@@ -94,7 +95,9 @@ export function registerSimulate(program: Command): void {
       }
       const { policy, label } = loadOne(bundles[0]!);
       const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
-      if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report), htmlOutput(opts));
+      // The snapshot's jobs ranked by exposure (quotient risk), a section of the HTML report.
+      const risk = opts.html === undefined ? '' : await snapshotRiskHtml(bundles[0]!.files, label, { seed, backend, otherNodes: !!opts.cluster });
+      if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report, [risk]), htmlOutput(opts));
       print(report, format);
       process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });

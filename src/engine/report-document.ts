@@ -10,7 +10,7 @@ import { escapeDocument } from '../model/display-text.js';
 export const API_VERSION = 'quotient/v1';
 
 /** The kinds of report, one per command (docs/cli.md lists each with its schema). */
-export const REPORT_KINDS = ['CheckReport', 'WhatIfReport', 'MarketWhatIfReport', 'ScaleReport', 'TestReport', 'ExplainReport', 'DiffReport', 'SimulateReport', 'SweepReport'] as const;
+export const REPORT_KINDS = ['CheckReport', 'WhatIfReport', 'MarketWhatIfReport', 'ScaleReport', 'TestReport', 'ExplainReport', 'DiffReport', 'SimulateReport', 'SweepReport', 'RiskReport'] as const;
 
 /** One kind of report. */
 export type ReportKind = (typeof REPORT_KINDS)[number];

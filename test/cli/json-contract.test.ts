@@ -133,6 +133,7 @@ describe('JSON contract', () => {
         [['diff', 'docs/examples/quota-scaling-diff/old', 'docs/examples/quota-scaling-diff/new', '--samples', '5', '--promise-runs', '5', '--json'], 'DiffReport'],
         [['simulate', ...spot, '--until', '12h', '--json'], 'SimulateReport'],
         [['report', 'merge', join(dir, 'shard.json'), '--json'], 'SweepReport'],
+        [['risk', 'policies/inference-preempts-training', '--samples', '20', '--horizon', '6h', '--runs', '2', '--json'], 'RiskReport'],
       ];
       expect(readReport(shard.stdout, 'SweepReport').shard).toEqual({ index: 0, count: 1 });
       for (const [args, kind] of runs) {
@@ -148,7 +149,7 @@ describe('JSON contract', () => {
 
   it('every command says its exit codes in --help, and docs/cli.md has a row for each', () => {
     const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
-    const commands = ['check', 'whatif', 'scale', 'test', 'explain', 'diff', 'simulate', 'report merge', 'import kubectl', 'export', 'schema'];
+    const commands = ['check', 'whatif', 'scale', 'test', 'explain', 'diff', 'simulate', 'risk', 'report merge', 'import kubectl', 'export', 'schema'];
     for (const c of commands) {
       const help = quotient([...c.split(' '), '--help']);
       expect(help.stdout, `quotient ${c} --help`).toMatch(/Exit codes: 0 /);

@@ -23,6 +23,7 @@ export const SCHEMA_OF = {
   DiffReport: 'diff-report.json',
   SimulateReport: 'simulate-report.json',
   SweepReport: 'sweep-report.json',
+  RiskReport: 'risk-report.json',
 } as const satisfies Record<ReportKind, string>;
 
 const SCHEMAS = join(import.meta.dirname, '../../schemas');
