@@ -112,7 +112,8 @@ describe('output flags over generated command lines', () => {
             const t = placeTarget(root, c.command, c.target);
             target = t.path;
             args = argsOf(c.command, t.path, c.force);
-            expected = t.input || (t.foreign && !c.force) ? 2 : 0;
+            // P's nodes have no instanceType: export pai refuses them (exit 1, nothing written) once the target passes.
+            expected = t.input || (t.foreign && !c.force) ? 2 : c.command.cmd === 'export' && c.command.format === 'pai' ? 1 : 0;
             count(t.branch.startsWith('not an input') ? `${t.branch}${c.force ? ', --force' : ''}` : t.branch);
           } else {
             placeSaveDir(root, c.dir);
