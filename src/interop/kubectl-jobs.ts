@@ -1,5 +1,5 @@
 /** Running pods → the snapshot's jobs: one gang per owner and pod shape (import-kubectl.ts). */
-import type { ImportedJob, ImportedNode, KubectlImport, KubectlOptions, PodFacts } from './kubectl-types.js';
+import type { ImportedGang, ImportedJob, ImportedNode, KubectlImport, KubectlOptions, PodFacts } from './kubectl-types.js';
 import { where } from './located-json.js';
 import { DEFAULT_OWNER_MODULES, describeModuleMap } from './owner-module.js';
 
@@ -67,17 +67,9 @@ export function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, ou
       );
       const startedAt = group.reduce<number | undefined>((m, p) => (p.startedAt === undefined ? m : m === undefined ? p.startedAt : Math.min(m, p.startedAt)), undefined);
       jobs.push({
-        name,
-        workspace: head.workspace,
-        quota: head.quota,
-        module: head.module,
-        priority: head.priority,
-        pods: group.length,
-        resources: { gpu: head.gpu, ...(head.cpu !== undefined ? { cpu: head.cpu } : {}), ...(head.memory !== undefined ? { memory: head.memory } : {}) },
+        ...gangOf(name, group, notes),
         startedAt,
         placement: group.map((p) => ({ node: p.node, gpuCount: p.gpu })),
-        origin: where(head.sd, head.path),
-        notes,
       });
       const kind = head.owner?.kind ?? 'Pod (no owner)';
       ownerKinds.set(kind, (ownerKinds.get(kind) ?? 0) + 1);
@@ -94,4 +86,20 @@ export function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, ou
   out.mapped.push(`priority: spec.priority → 1..9 by bands ${opts.priorityMap.map((b) => `${b.from}=${b.priority}`).join(',')} (a pod without spec.priority counts as 0)`);
   out.mapped.push('placement: node and GPU count per pod (Kubernetes does not say which GPU indices a pod holds); Quotient assigns indices when it loads the snapshot and says so in answers');
   return jobs;
+}
+
+/** The fields a running and a waiting job share, from the first pod of its gang (`group`). */
+export function gangOf(name: string, group: PodFacts[], notes: string[]): ImportedGang {
+  const head = group[0]!;
+  return {
+    name,
+    workspace: head.workspace,
+    quota: head.quota,
+    module: head.module,
+    priority: head.priority,
+    pods: group.length,
+    resources: { gpu: head.gpu, ...(head.cpu !== undefined ? { cpu: head.cpu } : {}), ...(head.memory !== undefined ? { memory: head.memory } : {}) },
+    origin: where(head.sd, head.path),
+    notes,
+  };
 }

@@ -7,7 +7,7 @@
  * (a job being started, a Deployment scaling up) is named `owner#pending`.
  */
 import type { ImportedQueuedJob, KubectlImport, PodFacts } from './kubectl-types.js';
-import { where } from './located-json.js';
+import { gangOf } from './kubectl-jobs.js';
 
 /** The waiting jobs of `pods` (each with `pending` set), in submission order. */
 export function groupQueued(pods: PodFacts[], taken: Set<string>, out: KubectlImport): ImportedQueuedJob[] {
@@ -49,20 +49,12 @@ export function groupQueued(pods: PodFacts[], taken: Set<string>, out: KubectlIm
     const submittedAt = Math.min(...group.map((p) => p.pending!.createdAt));
     const priority = head.kubePriority === undefined ? `priority ${head.priority}: no spec.priority (counted as 0)` : `priority ${head.priority} from spec.priority ${head.kubePriority}`;
     queue.push({
-      name,
-      workspace: head.workspace,
-      quota: head.quota,
-      module: head.module,
-      priority: head.priority,
-      pods: group.length,
-      resources: { gpu: head.gpu, ...(head.cpu !== undefined ? { cpu: head.cpu } : {}), ...(head.memory !== undefined ? { memory: head.memory } : {}) },
-      submittedAt,
-      origin: where(head.sd, head.path),
-      notes: [
+      ...gangOf(name, group, [
         `waiting: ${group.length} pending pod(s) of ${head.owner ? `${head.owner.kind} ${head.namespace}/${head.owner.name}` : `pod ${head.name}`}, submitted at the first one's metadata.creationTimestamp`,
         ...new Set(group.flatMap((p) => p.rewritten)),
         `GPUs per pod ${head.gpu}; ${priority}; quota "${head.quota}" from ${head.quotaDetail ?? head.quotaFrom}; module ${head.module} from ${head.moduleFrom}`,
-      ],
+      ]),
+      submittedAt,
     });
   }
   queue.sort((a, b) => a.submittedAt - b.submittedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

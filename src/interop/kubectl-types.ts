@@ -52,8 +52,8 @@ export interface ImportedNode {
   notes: string[];
 }
 
-/** A running job of the snapshot: one gang of pods of one owner and one shape. */
-export interface ImportedJob {
+/** What a running and a waiting job of the snapshot both are: a gang of pods of one owner and one shape. */
+export interface ImportedGang {
   name: string;
   workspace: string;
   quota: string;
@@ -61,25 +61,21 @@ export interface ImportedJob {
   priority: number;
   pods: number;
   resources: { gpu: number; cpu?: number; memory?: number };
-  startedAt?: number;
-  placement: Array<{ node: string; gpuCount: number }>;
+  /** `file:line:col` of its first pod. */
   origin: string;
   notes: string[];
 }
 
+/** A running job of the snapshot. */
+export interface ImportedJob extends ImportedGang {
+  startedAt?: number;
+  placement: Array<{ node: string; gpuCount: number }>;
+}
+
 /** A waiting job of the snapshot (SEMANTICS 8): the pending pods of one owner and one shape that name a queue. */
-export interface ImportedQueuedJob {
-  name: string;
-  workspace: string;
-  quota: string;
-  module: Module;
-  priority: number;
-  pods: number;
-  resources: { gpu: number; cpu?: number; memory?: number };
+export interface ImportedQueuedJob extends ImportedGang {
   /** The earliest metadata.creationTimestamp of its pods. */
   submittedAt: number;
-  origin: string;
-  notes: string[];
 }
 
 /** An object that was read and not imported (its kind, name and reason escaped, imported-name.ts writableText). */

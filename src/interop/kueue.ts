@@ -105,7 +105,7 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
         [...o.path, 'kind'],
         'interop/skipped-object',
         `${o.kind} ${o.name} is not read (ClusterQueue, Cohort, LocalQueue, ResourceFlavor and WorkloadPriorityClass are)`,
-        'Workloads are read by `quotient import kubectl --kueue`, not as quotas',
+        'Workloads are not read: pending pods that name a queue become the snapshot queue (quotient import kubectl)',
       );
     }
   }

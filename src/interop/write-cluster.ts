@@ -7,7 +7,7 @@
 import { writableText } from './imported-name.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import { API_VERSION } from '../policy/schema.js';
-import type { ImportedJob, ImportedNode, ImportedQueuedJob } from './kubectl-types.js';
+import type { ImportedGang, ImportedJob, ImportedNode, ImportedQueuedJob } from './kubectl-types.js';
 
 /**
  * The jobs whose pods started after the snapshot's time: a Cluster's `startedAt` may not
@@ -59,17 +59,8 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
   for (const j of jobs) {
     const late = j.startedAt !== undefined && j.startedAt > at;
     const lateNote = late ? [`started ${new Date(j.startedAt!).toISOString()}, after the snapshot's time (at): startedAt is left out`] : [];
-    out.push(comment('    ', [`${j.notes[0]} (first at ${j.origin})`, ...j.notes.slice(1), ...lateNote]));
-    out.push(
-      `    - name: ${scalar(j.name)}`,
-      `      workspace: ${scalar(j.workspace)}`,
-      `      quota: ${scalar(j.quota)}`,
-      `      module: ${scalar(j.module)}`,
-      `      priority: ${j.priority}`,
-      `      pods: ${j.pods}`,
-    );
     // Placements and resources read best on one line each.
-    out.push(resourcesLine(j.resources));
+    out.push(...gangLines(j, lateNote));
     if (j.startedAt !== undefined && !late) out.push(`      startedAt: ${scalar(new Date(j.startedAt).toISOString())}`);
     out.push(j.placement.length === 0 ? '      placement: []' : '      placement:');
     for (const p of j.placement) out.push(`        - {node: ${scalar(p.node)}, gpuCount: ${p.gpuCount}}`);
@@ -79,26 +70,26 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
   if (late.length) out.push(comment('  ', [`${late.length} waiting job(s) submitted after at are left out of the queue: ${late.map((j) => j.name).join(', ')}`]));
   if (waiting.length) out.push('  queue:');
   for (const j of waiting) {
-    out.push(comment('    ', [`${j.notes[0]} (first at ${j.origin})`, ...j.notes.slice(1)]));
-    out.push(
-      `    - name: ${scalar(j.name)}`,
-      `      workspace: ${scalar(j.workspace)}`,
-      `      quota: ${scalar(j.quota)}`,
-      `      module: ${scalar(j.module)}`,
-      `      priority: ${j.priority}`,
-      `      pods: ${j.pods}`,
-    );
-    out.push(resourcesLine(j.resources), `      submittedAt: ${scalar(new Date(j.submittedAt).toISOString())}`);
+    out.push(...gangLines(j, []), `      submittedAt: ${scalar(new Date(j.submittedAt).toISOString())}`);
   }
   return `${out.join('\n')}\n`;
 }
 
-/** A job's `resources:` on one line. */
-function resourcesLine(r: ImportedJob['resources']): string {
-  const res = [`gpu: ${r.gpu}`];
-  if (r.cpu !== undefined) res.push(`cpu: ${scalar(formatCpu(r.cpu))}`);
-  if (r.memory !== undefined) res.push(`memory: ${scalar(formatMemory(r.memory))}`);
-  return `      resources: {${res.join(', ')}}`;
+/** A running or waiting job's comment and the fields both have, `resources:` on one line. */
+function gangLines(j: ImportedGang, extraNotes: string[]): string[] {
+  const res = [`gpu: ${j.resources.gpu}`];
+  if (j.resources.cpu !== undefined) res.push(`cpu: ${scalar(formatCpu(j.resources.cpu))}`);
+  if (j.resources.memory !== undefined) res.push(`memory: ${scalar(formatMemory(j.resources.memory))}`);
+  return [
+    comment('    ', [`${j.notes[0]} (first at ${j.origin})`, ...j.notes.slice(1), ...extraNotes]),
+    `    - name: ${scalar(j.name)}`,
+    `      workspace: ${scalar(j.workspace)}`,
+    `      quota: ${scalar(j.quota)}`,
+    `      module: ${scalar(j.module)}`,
+    `      priority: ${j.priority}`,
+    `      pods: ${j.pods}`,
+    `      resources: {${res.join(', ')}}`,
+  ];
 }
 
 /**
