@@ -67,7 +67,7 @@ describe('listings', () => {
     expect(onB.running.map((j) => j.job)).toEqual(['b-in', 'b-idle']);
   });
 
-  it('GET /v1/jobs: the queued jobs with their place in their quota\'s queue, another team\'s as anonymous usage', async () => {
+  it("GET /v1/jobs: the queued jobs with their place in their quota's queue, another team's as anonymous usage", async () => {
     // test/serve/fixtures/queued.yaml: b-sweep (TeamB, 2 x 8 GPUs, 11:00) and a-eval (TeamA, 8 GPUs, 11:30), each first in its fifo queue.
     const q = await serve(['test/serve/fixtures/queued.yaml']);
     try {
@@ -88,7 +88,19 @@ describe('listings', () => {
           priority: 5,
           source: expect.stringMatching(/queued\.yaml:\d+:\d+$/),
         },
-        { job: '(hidden: team-b)', hidden: true, workspace: 'team-b', quota: 'TeamB', priorityBand: 'medium (4-6)', pods: 2, gpusPerPod: 8, gpus: 16, submittedAt: '2026-11-20T11:00:00.000Z', position: 1, strategy: 'fifo' },
+        {
+          job: '(hidden: team-b)',
+          hidden: true,
+          workspace: 'team-b',
+          quota: 'TeamB',
+          priorityBand: 'medium (4-6)',
+          pods: 2,
+          gpusPerPod: 8,
+          gpus: 16,
+          submittedAt: '2026-11-20T11:00:00.000Z',
+          position: 1,
+          strategy: 'fifo',
+        },
       ]);
       const bob = (await (await q.get('/v1/jobs?mine=true', 'bob')).json()) as { queued: Array<{ job: string }> };
       expect(bob.queued.map((j) => j.job)).toEqual(['b-sweep']);

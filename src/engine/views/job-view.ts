@@ -35,7 +35,8 @@ export function jobView(cluster: Pick<Cluster, 'at' | 'queue'>, jobs: readonly R
   const own = new Set(options.workspaces ?? []);
   type Listed = Pick<RunningJob, 'workspace' | 'quota'> & { submittedBy?: string };
   const mine = (j: Listed): boolean => seesJob(viewer, j) && (j.submittedBy !== undefined ? j.submittedBy === options.user : own.has(j.workspace));
-  const listed = (j: Listed): boolean => (options.quota === undefined || j.quota === options.quota) && (options.workspace === undefined || j.workspace === options.workspace) && (!options.mine || mine(j));
+  const listed = (j: Listed): boolean =>
+    (options.quota === undefined || j.quota === options.quota) && (options.workspace === undefined || j.workspace === options.workspace) && (!options.mine || mine(j));
   const running = jobs.filter(listed).map((j) => jobEntry(j, viewer));
   const queued = queueOrder(cluster, quotas)
     .filter((q) => listed(q.job))
