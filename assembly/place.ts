@@ -7,6 +7,14 @@
 // without changing a node, so it has nothing to undo. Otherwise a min-heap keyed
 // (rank, unaligned, node) yields the node; only the chosen node changes after a pod, so
 // only it is re-keyed, and a placement costs one pass over the pool plus P·log(nodes).
+//
+// One room, read whole (past the ~500 lines a file is otherwise split at): every way of
+// placing (buckets, heap, fragmentation, shared GPUs) reads the one request that
+// `setRequest` keeps in module state, so the hot helpers take one argument, and
+// `placeGang` chooses among them by that request. Split by way, the request would become
+// mutable globals exported across files, and the choice could not be read beside what it
+// chooses. The parts that stand alone have their rooms: buckets.ts, fragmentation.ts,
+// bitmap.ts, state.ts.
 
 import {
   NODE_MASK, NODE_GPUS, NODE_FREE_CPU, NODE_FREE_MEM, NODE_POOL, NODE_MODEL, NODE_INDEX_BITS,

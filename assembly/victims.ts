@@ -24,6 +24,14 @@
 // holds the query's best set so far (job indices, the answer), OUT_VICTIMS[cap/2..) this
 // alternative's best. So the caller reserves
 // candidateCap >= 2n. Node state changes in place; `restoreNodes` puts it back.
+//
+// One room, read whole (past the ~500 lines a file is otherwise split at): the three steps
+// are one search over one shared scratch (the ORDER, KEYS and OUT_VICTIMS regions above,
+// the node state `toggle` changes in place) and one invariant, that every set kept is
+// minimal and the state is restored after it. Split by step, each file would index the
+// same regions through the same offsets, and that invariant would no longer be checkable
+// in one reading. The pieces that stand alone already have their rooms: the order's
+// criteria in criteria.ts, placement in place.ts, node state in state.ts.
 
 import {
   JOB_CPU_SUM, JOB_MEM_SUM, JOB_POD_START, JOB_POD_COUNT, JOB_GPU_SUM, POD_NODE,

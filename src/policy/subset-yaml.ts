@@ -16,6 +16,15 @@
  * documents, characters YAML does not allow or reads as line breaks, a byte-order mark,
  * and nesting or entries past the limits. test/unit/policy/subset-yaml.test.ts checks
  * the agreement with both parsers on generated text, odd spellings included.
+ *
+ * One room, read whole (past the ~500 lines a file is otherwise split at): it is one
+ * recursive-descent reader over one cursor (the current line's start, end and indent,
+ * advanced by `advance`), and every method — block, flow, key, scalar — reads and moves
+ * that cursor and shares the interned strings and the scalar cache. Split by construct,
+ * the cursor would become fields other files write, and the one rule that makes it safe
+ * (decline anything not read exactly as js-yaml reads it) would be spread over them. Its
+ * neighbours already stand alone: the fallback and the counting in fast-parse.ts, number
+ * spellings in number-text.ts.
  */
 import { CORE_SCHEMA } from 'js-yaml';
 import { numberLeftAsText } from './number-text.js';
