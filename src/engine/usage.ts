@@ -10,7 +10,6 @@ import type { QuotaTree } from '../model/quota-tree.js';
 import { RESOURCE_NAMES, type ResourceName } from '../model/resources.js';
 import { ceilingUsageByQuota, overruns, usageByQuota, type Overrun } from '../model/usage-rule.js';
 import type { RunningJob } from '../model/policy.js';
-import type { Snapshot } from './snapshot.js';
 
 /** usage[quota][resource], resources in RESOURCE_NAMES order. */
 export type UsageTable = Float64Array[];
@@ -31,12 +30,19 @@ export function hasCeilings(tree: QuotaTree): boolean {
 
 const withCeilings = new WeakMap<QuotaTree, boolean>();
 
+/** What `ceilingUsage` reads of a snapshot (engine/snapshot.ts), named here so that usage.ts, which it imports, need not import it. */
+export interface MemoizingState {
+  readonly tree: QuotaTree;
+  readonly jobs: readonly RunningJob[];
+  memo<T>(key: string, make: () => T): T;
+}
+
 /**
  * The snapshot's usage as ceilings count it, once per snapshot state (a live snapshot's
  * every change drops it): only a policy with a `max` ever asks, so a policy without one
  * pays nothing.
  */
-export function ceilingUsage(snap: Snapshot): UsageTable {
+export function ceilingUsage(snap: MemoizingState): UsageTable {
   return snap.memo('ceiling-usage', () => ceilingUsageByQuota(snap.tree, snap.jobs));
 }
 
