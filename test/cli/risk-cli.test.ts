@@ -50,14 +50,14 @@ describe('quotient risk', () => {
   it('draws from a trace, and exits 1 when rows of it were left out (each told on stderr), as simulate does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'quotient-risk-'));
     try {
-      const good = readFileSync('docs/examples/risk-trace/jobs.csv', 'utf8');
+      const good = readFileSync('policies/inference-preempts-training/jobs.csv', 'utf8');
       writeFileSync(join(dir, 'jobs.csv'), `${good}bad-row,1h,2h,Quota1,EAS,9,1,48\n`);
       const r = quotient(['risk', SEEDS, '--trace', join(dir, 'jobs.csv'), '--samples', '40', '--json']);
       expect(r.status, r.stderr).toBe(1);
       expect(r.stderr).toContain('trace/');
       const doc = readReport(r.stdout, 'RiskReport');
       expect(doc.arrivals).toMatchObject({ source: 'trace', trace: join(dir, 'jobs.csv'), asked: 40 });
-      expect(quotient(['risk', SEEDS, '--trace', 'docs/examples/risk-trace/jobs.csv', '--samples', '40', '--json']).status).toBe(0);
+      expect(quotient(['risk', SEEDS, '--trace', 'policies/inference-preempts-training/jobs.csv', '--samples', '40', '--json']).status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
