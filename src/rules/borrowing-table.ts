@@ -12,7 +12,7 @@
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { CompiledRule } from './compile-rules.js';
 import { makeEngine } from './evaluate-rules.js';
-import { PRIORITIES, type EligibilityFacts } from './facts.js';
+import { PRIORITIES, preemptorFacts } from './facts.js';
 import { rulePredicate } from './rule-predicate.js';
 
 export class BorrowingTable {
@@ -48,16 +48,7 @@ export class BorrowingTable {
     if (row) return row;
     row = new Uint16Array(PRIORITIES.length + 1);
     const name = this.tree.at(q).name;
-    const facts: EligibilityFacts = {
-      preemptorQuota: name,
-      preemptorPriority: 0,
-      preemptorTarget: 'borrowing',
-      relation: 'other',
-      lender: '',
-      victimPriority: 1,
-      victimModule: 'DLC',
-      victimStanding: 'idle',
-    };
+    const facts = preemptorFacts(name, 0, 'borrowing', 1);
     for (const i of this.byQuota.get(name) ?? []) {
       const pred = rulePredicate(this.rules[i]!.rule, this.operatorEngine);
       // compile-rules.ts writes a `borrow` rule as one `all` of plain conditions on the preemptor.

@@ -94,7 +94,7 @@ function idleReclaimRule(): CompiledRule {
     '',
     'built-in',
     { all: [{ fact: 'victimStanding', operator: 'equal', value: 'idle' }] },
-    'a job that runs on quota (admissible in quota, or borrowing under its selfPreemption) may preempt idle jobs of any quota to get room: idle capacity always returns to the quota tree',
+    'a job that runs on quota (admissible in quota, or borrowing under its quota’s borrowing rule) may preempt idle jobs of any quota to get room: idle capacity always returns to the quota tree',
   );
 }
 

@@ -12,7 +12,7 @@ import type { Module, Standing } from '../model/policy.js';
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { CompiledRule } from './compile-rules.js';
 import { eligibleBy, makeEngine } from './evaluate-rules.js';
-import { comboIndex, COMBOS_PER_RELATION, victimCombos, type EligibilityFacts, type PreemptorTarget, type RelationKey } from './facts.js';
+import { comboIndex, COMBOS_PER_RELATION, victimCombos, preemptorFacts, type EligibilityFacts, type PreemptorTarget, type RelationKey } from './facts.js';
 import { BorrowingTable } from './borrowing-table.js';
 import { rulePredicate, type RulePredicate } from './rule-predicate.js';
 import { trieStep, type TrieNode } from './value-trie.js';
@@ -441,16 +441,7 @@ export class EligibilityTables {
     const keys = this.quotaKeys(quota).keys;
     const pass = new Uint8Array(judged.length * keys.length);
     // Only conditions that do not read the priority are judged here: any value serves.
-    const facts: EligibilityFacts = {
-      preemptorQuota: this.tree.at(quota).name,
-      preemptorPriority: 0,
-      preemptorTarget: target,
-      relation: 'other',
-      lender: '',
-      victimPriority: 0,
-      victimModule: 'DLC',
-      victimStanding: 'idle',
-    };
+    const facts = preemptorFacts(this.tree.at(quota).name, 0, target);
     judged.forEach((j, r) => {
       const perPriority = j.pred.keyReads.includes('preemptorPriority');
       keys.forEach((key, k) => {
@@ -499,16 +490,7 @@ export class EligibilityTables {
           const combos = victimCombos();
           victimOk = new Uint8Array(combos.length);
           // The victim-only conditions do not read the other facts: any values serve here.
-          const facts: EligibilityFacts = {
-            preemptorQuota: '',
-            preemptorPriority: 0,
-            preemptorTarget: 'in-quota',
-            relation: 'other',
-            lender: '',
-            victimPriority: 0,
-            victimModule: 'DLC',
-            victimStanding: 'idle',
-          };
+          const facts = preemptorFacts('', 0, 'in-quota');
           for (let i = 0; i < combos.length; i++) {
             const c = combos[i]!;
             facts.victimPriority = c.victimPriority;
@@ -543,16 +525,7 @@ export class EligibilityTables {
    * whose rows are all the same as an earlier table's.
    */
   private tabulate(cls: ClassRules, judged: Judged[], keys: RelationKey[], preemptorQuota: string, priority: number, target: PreemptorTarget): Uint16Array {
-    const facts: EligibilityFacts = {
-      preemptorQuota,
-      preemptorPriority: priority,
-      preemptorTarget: target,
-      relation: 'other',
-      lender: '',
-      victimPriority: 0,
-      victimModule: 'DLC',
-      victimStanding: 'idle',
-    };
+    const facts = preemptorFacts(preemptorQuota, priority, target);
     const rowsOfTable: Uint16Array[] = [];
     const passing: number[] = [];
     let table = this.cellsByRows;

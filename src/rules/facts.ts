@@ -16,6 +16,15 @@ export const PRIORITIES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
  */
 export type PreemptorTarget = 'in-quota' | 'borrowing';
 
+/**
+ * A preemptor's facts with placeholder victim facts (an idle priority-`victimPriority` DLC
+ * job of an unrelated quota): the start of every table's scratch facts, which overwrite
+ * the victim's as they go. One literal, so every scratch object has one shape.
+ */
+export function preemptorFacts(preemptorQuota: string, preemptorPriority: number, preemptorTarget: PreemptorTarget, victimPriority = 0): EligibilityFacts {
+  return { preemptorQuota, preemptorPriority, preemptorTarget, relation: 'other', lender: '', victimPriority, victimModule: 'DLC', victimStanding: 'idle' };
+}
+
 /** One evaluation's facts, flat so that json-rules-engine needs no JSONPath. */
 export interface EligibilityFacts {
   /** Preemptor's quota name. */

@@ -80,6 +80,30 @@ describe('standings: derive', () => {
     expect(findings.find((f) => f.code === 'policy/derived-standing' && f.message.includes('a-serve'))!.message).toMatch(/quota "P" above it has no room to lend/);
   });
 
+  it('lets borrowing.priority widen who borrows, and keeps every max on the path (SEMANTICS 3, 5.2)', () => {
+    // B: min 8, max 12, any priority borrows. b-old fills its guarantee; b-new (4 GPUs) borrows up
+    // to the ceiling (12 of 12); b-late (2 GPUs) fits neither: B's max is full, so it runs idle.
+    const tree = policyText(
+      quotaTreeDoc(rootQuotaEntry(24, quotaEntry('A', 8) + quotaEntry('B', 8, { more: 'max: { gpu: 12 }, borrowing: { priority: 1-9 }' }), 'P')),
+      workspaceDoc(['A', 'B', 'P'], { name: 'w' }),
+    );
+    const { policy, findings } = loadPolicy([
+      { path: 'tree.yaml', text: tree },
+      {
+        path: 'cluster.yaml',
+        text: snapshot('derive', [
+          { name: 'b-old', quota: 'B', priority: 3, gpu: 8, started: '01:00' },
+          { name: 'b-new', quota: 'B', priority: 3, gpu: 4, started: '02:00' },
+          { name: 'b-late', quota: 'B', priority: 3, gpu: 2, started: '03:00' },
+        ]),
+      },
+    ]);
+    expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(Object.fromEntries(policy!.cluster!.jobs.map((j) => [j.name, j.standing]))).toEqual({ 'b-old': 'in-quota', 'b-new': 'borrowing', 'b-late': 'idle' });
+    const late = findings.find((f) => f.code === 'policy/derived-standing' && f.message.includes('b-late'))!;
+    expect(late.message).toMatch(/quota "B"'s max of 12 GPUs/);
+  });
+
   it('keeps a stated standing and counts it first', () => {
     const stated = [
       { name: 'a-stated', quota: 'A', priority: 1, gpu: 8, started: '06:00', standing: 'in-quota' },

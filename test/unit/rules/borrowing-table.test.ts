@@ -12,6 +12,7 @@ import type { Policy, Quota } from '../../../src/model/policy.js';
 import { QuotaTree } from '../../../src/model/quota-tree.js';
 import { compileRules } from '../../../src/rules/compile-rules.js';
 import { EligibilityTables } from '../../../src/rules/eligibility-table.js';
+import { preemptorFacts } from '../../../src/rules/facts.js';
 
 const SRC = { file: 'p.yaml', line: 1, column: 1, path: '' };
 
@@ -31,16 +32,7 @@ async function engineSays(policy: Policy, name: string, priority: number): Promi
   const rules = compileRules(policy);
   const engine = new Engine([], { allowUndefinedFacts: false });
   for (const r of rules) engine.addRule(r.rule);
-  const { events } = await engine.run({
-    preemptorQuota: name,
-    preemptorPriority: priority,
-    preemptorTarget: 'borrowing',
-    relation: 'other',
-    lender: '',
-    victimPriority: 1,
-    victimModule: 'DLC',
-    victimStanding: 'idle',
-  });
+  const { events } = await engine.run({ ...preemptorFacts(name, priority, 'borrowing', 1) });
   return events.filter((e) => e.type === 'borrow').map((e) => (e.params as { rule: string }).rule)[0];
 }
 
