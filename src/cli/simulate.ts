@@ -24,7 +24,7 @@ import { readPositive, readWhole } from '../policy/number-text.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
-import { renderHtml } from './render-html.js';
+import { renderHtml, withSectionBeforeNotes } from './render-html.js';
 import { snapshotRiskHtml } from '../simulate/risk-html.js';
 import { CLUSTER_FORMATS, loadCluster, type ClusterFormat } from '../simulate/cluster-loaders.js';
 import { defaultTeams, DEFAULT_QOS, parseQosFlag, parseTeamsFlag, readOpenb } from '../simulate/openb-trace.js';
@@ -97,7 +97,7 @@ export function registerSimulate(program: Command): void {
       const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
       // The snapshot's jobs ranked by exposure (quotient risk), a section of the HTML report.
       const risk = opts.html === undefined ? '' : await snapshotRiskHtml(bundles[0]!.files, label, { seed, backend, otherNodes: !!opts.cluster });
-      if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report, [risk]), htmlOutput(opts));
+      if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report, withSectionBeforeNotes(() => risk)), htmlOutput(opts));
       print(report, format);
       process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });

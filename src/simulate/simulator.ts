@@ -166,23 +166,7 @@ class Simulation implements SimCore {
     if (queued.length === 0) return;
     queued.forEach((sim, k) => {
       const id = this.firstQueued + k;
-      const js: JobState = {
-        sim,
-        id,
-        order: this.orderOf[id]!,
-        team: sim.spec.workspace,
-        quota: this.tree.indexOf(sim.spec.quota),
-        status: 'pending',
-        progress: 0,
-        runId: 0,
-        runStart: 0,
-        standing: 'in-quota',
-        restarts: 0,
-        firstStart: -1,
-        typeIdx: -1,
-        bid: 0,
-        costAt: 0,
-      };
+      const js = this.pending(sim, id, { typeIdx: -1, bid: 0 });
       this.jobs[id] = js;
       for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
       this.enqueue(js, sim.submit);
@@ -369,10 +353,9 @@ class Simulation implements SimCore {
     }
   }
 
-  private arrive(id: number): void {
-    const sim = this.input.workload.jobs[id]!;
-    const { typeIdx, bid } = this.spot.bidOf(sim);
-    const js: JobState = {
+  /** A job's state when it arrives: not yet started; `typeIdx`/`bid` for a spot job (-1/0 otherwise). */
+  private pending(sim: SimJob, id: number, spot: { typeIdx: number; bid: number }): JobState {
+    return {
       sim,
       id,
       order: this.orderOf[id]!,
@@ -385,10 +368,15 @@ class Simulation implements SimCore {
       standing: 'in-quota',
       restarts: 0,
       firstStart: -1,
-      typeIdx,
-      bid,
+      typeIdx: spot.typeIdx,
+      bid: spot.bid,
       costAt: 0,
     };
+  }
+
+  private arrive(id: number): void {
+    const sim = this.input.workload.jobs[id]!;
+    const js = this.pending(sim, id, this.spot.bidOf(sim));
     this.jobs[id] = js;
     this.arrived++;
     for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;

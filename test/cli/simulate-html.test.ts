@@ -55,8 +55,8 @@ describe('quotient simulate --html', () => {
       }
       const body = await page.innerText('body');
       expect(body).toContain(`${(report.totals.utilisation * 100).toFixed(1)}%`);
-      expect(body).toContain(`${report.totals.usedGpuHours} used`);
-      expect(body).toContain(String(report.spot.saved));
+      expect(body).toContain(`${report.totals.usedGpuHours.toLocaleString('en-US', { maximumFractionDigits: 0 })} used`);
+      expect(body).toContain(report.spot.saved.toLocaleString('en-US', { maximumFractionDigits: 2 }));
       for (const rule of report.preemptions.byRule) expect(body).toContain(rule.rule);
       for (const team of report.teams) expect(body).toContain(team.name);
       await page.screenshot({ path: join(dir, 'report.png'), fullPage: true });
