@@ -41,7 +41,7 @@ import { Worker } from 'node:worker_threads';
 import type * as AnswerMemoModule from '../src/engine/answer-memo.js';
 import type * as BatchPoolModule from '../src/pool/batch-pool.js';
 import type { BatchQuery } from '../src/pool/batch-pool.js';
-import { jobSpecDoc } from '../src/policy/to-docs.js';
+import { jobSpecDoc } from '../src/policy/write/to-docs.js';
 import type * as SessionModule from '../src/engine/session.js';
 import { b3Policy } from './b3-policy.js';
 import { compiled } from './compiled.js';

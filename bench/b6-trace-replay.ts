@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadPolicy } from '../src/policy/load-policy.js';
-import { readBundles } from '../src/policy/read-files.js';
+import { readBundles } from '../src/policy/parse/read-files.js';
 import { loadCluster } from '../src/simulate/cluster-loaders.js';
 import { marketSeries } from '../src/simulate/market.js';
 import { defaultTeams, DEFAULT_QOS, readOpenb } from '../src/simulate/openb-trace.js';

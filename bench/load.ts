@@ -8,8 +8,8 @@
  *
  * Readers (the compiled dist/, as the CLI runs them; bench/compiled.ts says why):
  *
- *   subset      policy/subset-yaml.ts readSubset, the first way in for a policy file
- *   js-yaml     policy/fast-parse.ts fastParse, when the subset reader declines
+ *   subset      policy/parse/subset-yaml.ts readSubset, the first way in for a policy file
+ *   js-yaml     policy/parse/fast-parse.ts fastParse, when the subset reader declines
  *   positioned  the yaml library's parse with positions (source-doc.ts), made when a
  *               finding or an answer needs a line: the lazy document's first use
  *   check       policy/load-policy.ts loadPolicy: parse, validate and build, as `check`
@@ -41,10 +41,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as LocatedJson from '../src/interop/located-json.js';
-import type * as FastParse from '../src/policy/fast-parse.js';
+import type * as FastParse from '../src/policy/parse/fast-parse.js';
 import type * as LoadPolicy from '../src/policy/load-policy.js';
-import type * as SourceDocModule from '../src/policy/source-doc.js';
-import type * as SubsetYaml from '../src/policy/subset-yaml.js';
+import type * as SourceDocModule from '../src/policy/parse/source-doc.js';
+import type * as SubsetYaml from '../src/policy/parse/subset-yaml.js';
 import type * as OpenbTrace from '../src/simulate/openb-trace.js';
 import type * as ReadJobs from '../src/simulate/read-jobs.js';
 import { compiled } from './compiled.js';
@@ -76,9 +76,9 @@ const LINEAR = 1.5;
 /** A sample lasts at least this long (CPU ms): a faster reader runs several times in one. */
 const SAMPLE_MS = 100;
 
-const { readSubset } = await compiled<typeof SubsetYaml>('policy/subset-yaml');
-const { fastParse } = await compiled<typeof FastParse>('policy/fast-parse');
-const { parseFiles } = await compiled<typeof SourceDocModule>('policy/source-doc');
+const { readSubset } = await compiled<typeof SubsetYaml>('policy/parse/subset-yaml');
+const { fastParse } = await compiled<typeof FastParse>('policy/parse/fast-parse');
+const { parseFiles } = await compiled<typeof SourceDocModule>('policy/parse/source-doc');
 const { loadPolicy } = await compiled<typeof LoadPolicy>('policy/load-policy');
 const { readJobs } = await compiled<typeof ReadJobs>('simulate/read-jobs');
 const { readOpenb, DEFAULT_QOS } = await compiled<typeof OpenbTrace>('simulate/openb-trace');

@@ -31,7 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Session } from '../src/engine/session.js';
-import { readBundles } from '../src/policy/read-files.js';
+import { readBundles } from '../src/policy/parse/read-files.js';
 import type { AnswerRequest } from '../src/engine/request.js';
 import { b3Policy } from './b3-policy.js';
 import { seededRandom } from './synthetic-cluster.js';

@@ -11,9 +11,9 @@ export { BatchPool, InvalidRequestError, type BatchPoolOptions, type AnswerAllOp
 export type { BatchQuery } from './pool/batch-types.js';
 export type { Answer, Decision, PodAnswer, VictimAnswer } from './engine/answer.js';
 export { loadPolicy, type LoadOptions, type LoadResult } from './policy/load-policy.js';
-export { readBundles, type Bundle } from './policy/read-files.js';
-export type { InputFile } from './policy/source-doc.js';
-export { policyJsonSchema } from './policy/schema.js';
+export { readBundles, type Bundle } from './policy/parse/read-files.js';
+export type { InputFile } from './policy/parse/source-doc.js';
+export { policyJsonSchema } from './policy/validate/schema.js';
 export { compileRules, type CompiledRule } from './rules/compile-rules.js';
 export { checkPromise, type PromiseResult, type Counterexample } from './verify/check-promise.js';
 export { createKernel } from './kernel/create-kernel.js';

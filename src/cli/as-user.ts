@@ -1,7 +1,7 @@
 /** `--as USER` or $QUOTIENT_USER: whose view of the jobs a command prints (SEMANTICS 10). */
 import { QuotientError } from '../errors.js';
 import type { Session } from '../engine/session.js';
-import { nearest } from '../policy/suggest.js';
+import { nearest } from '../policy/validate/suggest.js';
 
 /** The user to answer as, or undefined for the full view. An empty name is a usage error. */
 export function asUser(opts: { as?: string }, env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { sortFindings, type Finding } from '../errors.js';
 import { Session } from '../engine/session.js';
-import { readBundles } from '../policy/read-files.js';
+import { readBundles } from '../policy/parse/read-files.js';
 import { readMarketFiles } from '../simulate/market.js';
 import { display } from '../model/display-text.js';
 import { EXIT } from './exit.js';

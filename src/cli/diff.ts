@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { diffPolicies, type DiffResult, type Outcome, type Side } from '../interop/diff-policies.js';
-import { readBundles, type Bundle } from '../policy/read-files.js';
+import { readBundles, type Bundle } from '../policy/parse/read-files.js';
 import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { fitTable, terminalWidth } from './fit-table.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { outputOptions } from './flags.js';
 import { QuotientError, sortFindings } from '../errors.js';
 import { Session } from '../engine/session.js';
-import { readBundles } from '../policy/read-files.js';
+import { readBundles } from '../policy/parse/read-files.js';
 import { formatOf, log, printDocument, report, say, colour, type OutputOptions } from './output.js';
 import { display } from '../model/display-text.js';
 import { countFindings, renderFindings } from './render-findings.js';

@@ -13,7 +13,7 @@ import { EXIT } from './exit.js';
 import { treeOfPolicy, type MappingRow } from '../interop/tree-quota.js';
 import { exportVolcano } from '../interop/volcano.js';
 import { loadPolicy } from '../policy/load-policy.js';
-import { readBundles } from '../policy/read-files.js';
+import { readBundles } from '../policy/parse/read-files.js';
 import { FILE_WIDTH, fitTable, terminalWidth } from './fit-table.js';
 import { log, printDocument, printYamlStream } from './output.js';
 import { display, type Display } from '../model/display-text.js';

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { QuotientError } from '../errors.js';
-import { MAX_SEED } from '../policy/number-limits.js';
-import { isRefusal, readSeed, readSimTime, shownValue, type Refusal } from '../policy/number-text.js';
+import { MAX_SEED } from '../policy/parse/number-limits.js';
+import { isRefusal, readSeed, readSimTime, shownValue, type Refusal } from '../policy/parse/number-text.js';
 import { display } from '../model/display-text.js';
 import { log } from './output.js';
 

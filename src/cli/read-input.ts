@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { QuotientError } from '../errors.js';
 import { noteReadFile } from '../io/input-registry.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 
 /** The file's text (`-` reads stdin); an unreadable path is a QuotientError (exit 2). */
 export function readInput(path: string): InputFile {

@@ -7,7 +7,7 @@
 import type { Finding } from '../errors.js';
 import { display, escapeDisplay, joinDisplay, type Display } from '../model/display-text.js';
 import { isFlagFile } from '../model/source.js';
-import { readSourceText } from '../policy/read-files.js';
+import { readSourceText } from '../policy/parse/read-files.js';
 import { colour } from './output.js';
 
 /** Where the source texts come from (the files read in this process, by default). */

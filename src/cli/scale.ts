@@ -4,7 +4,7 @@
  * validated like any policy document; an invalid one is a finding (exit 1), an invalid
  * policy is exit 2. `--apply` writes the new mins into the files, only after validation,
  * and the new standing of each job the scaling changes into the Cluster documents
- * (policy/apply-scaling.ts: proved, locked, journaled; docs/scale.md).
+ * (policy/write/apply-scaling.ts: proved, locked, journaled; docs/scale.md).
  */
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
@@ -12,9 +12,9 @@ import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { ScaleAnswer } from '../engine/scale.js';
 import { Session } from '../engine/session.js';
 import { noteSnapshot } from './snapshot-note.js';
-import { readBundles } from '../policy/read-files.js';
-import type { InputFile } from '../policy/source-doc.js';
-import { applyScaling } from '../policy/apply-scaling.js';
+import { readBundles } from '../policy/parse/read-files.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
+import { applyScaling } from '../policy/write/apply-scaling.js';
 import { asUser, unknownUser } from './as-user.js';
 import { display, joinDisplay } from '../model/display-text.js';
 import { EXIT } from './exit.js';

@@ -1,7 +1,7 @@
 /** `quotient schema`: the JSON Schema of policy documents, for editors (yaml-language-server). */
 import type { Command } from 'commander';
 import { QuotientError } from '../errors.js';
-import { KINDS, kindJsonSchema, policyJsonSchema, type Kind } from '../policy/schema.js';
+import { KINDS, kindJsonSchema, policyJsonSchema, type Kind } from '../policy/validate/schema.js';
 import { printDocument } from './output.js';
 
 /** Registers the command. */

@@ -8,7 +8,7 @@ import { QuotientError } from '../errors.js';
 import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
 import { queuedAtStart, runningAtStart } from '../simulate/snapshot-start.js';
 import { noteSnapshot } from './snapshot-note.js';
-import { readBundles, type Bundle } from '../policy/read-files.js';
+import { readBundles, type Bundle } from '../policy/parse/read-files.js';
 import { parseSeeds, parseShard, planSweep, type SweepDocument, type SweepRun } from '../simulate/sweep.js';
 import { clusterNodes, loadBundle, readMarket, readWorkload } from '../simulate/sim-inputs.js';
 import { renderSweep, simulateReport, sweepReport } from '../simulate/report-document.js';
@@ -19,8 +19,8 @@ import type { SimJob, Workload } from '../simulate/workload.js';
 import { display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { cycleFlag, kernelFlag, kernelOption, numberFlag, outputOptions, seedFlag, untilFlag } from './flags.js';
-import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/number-limits.js';
-import { readPositive, readWhole } from '../policy/number-text.js';
+import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/parse/number-limits.js';
+import { readPositive, readWhole } from '../policy/parse/number-text.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
@@ -97,7 +97,15 @@ export function registerSimulate(program: Command): void {
       const { report, rejected } = await runOne(policy, label, opts, seed, backend, until, format);
       // The snapshot's jobs ranked by exposure (quotient risk), a section of the HTML report.
       const risk = opts.html === undefined ? '' : await snapshotRiskHtml(bundles[0]!.files, label, { seed, backend, otherNodes: !!opts.cluster });
-      if (opts.html !== undefined) writeOutputFile(opts.html, await renderHtml(report, withSectionBeforeNotes(() => risk)), htmlOutput(opts));
+      if (opts.html !== undefined)
+        writeOutputFile(
+          opts.html,
+          await renderHtml(
+            report,
+            withSectionBeforeNotes(() => risk),
+          ),
+          htmlOutput(opts),
+        );
       print(report, format);
       process.exitCode = rejected > 0 ? EXIT.findings : EXIT.ok;
     });

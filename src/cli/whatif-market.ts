@@ -1,7 +1,7 @@
 /** `quotient whatif POLICY --market TYPE=PRICE@TIME --trace FILE`: a market event's releases (docs/simulate.md "Market what-ifs"). */
 import { fitTable, terminalWidth } from './fit-table.js';
 import { QuotientError } from '../errors.js';
-import { readBundles } from '../policy/read-files.js';
+import { readBundles } from '../policy/parse/read-files.js';
 import { answerMarketEvent, parseMarketEvent, type MarketAnswer } from '../simulate/market-event.js';
 import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { EXIT } from './exit.js';

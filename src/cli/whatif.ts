@@ -7,7 +7,7 @@ import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
 import { Session } from '../engine/session.js';
 import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
 import { paiRequest } from '../interop/pai-whatif.js';
-import { readBundles } from '../policy/read-files.js';
+import { readBundles } from '../policy/parse/read-files.js';
 import { display, joinDisplay } from '../model/display-text.js';
 import { BatchPool } from '../pool/batch-pool.js';
 import { estimateStart } from '../simulate/start-estimate.js';

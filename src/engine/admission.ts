@@ -1,6 +1,6 @@
 /**
  * Admission before any quota arithmetic (SEMANTICS 10, docs/teams.md): who may submit
- * (policy/access.ts), the workspace's per-module settings and its resource caps, the
+ * (policy/build/access.ts), the workspace's per-module settings and its resource caps, the
  * last two run as json-rules-engine rules (rules/compile-admission.ts).
  *
  *   access refused, a setting broken, or the job alone above a cap  → reject
@@ -14,7 +14,7 @@ import { capText, capUsage, cappedResources, roleIn } from '../model/caps.js';
 import type { JobSpec, Policy, ResourceCap } from '../model/policy.js';
 import { formatAmount, formatCpu, formatMemory } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
-import { accessRefusal } from '../policy/access.js';
+import { accessRefusal } from '../policy/build/access.js';
 import { compileAdmissionRules, durationText, specsText, type AdmissionRule } from '../rules/compile-admission.js';
 import { AdmissionEvaluator } from '../rules/evaluate-admission.js';
 import { because, type Reason } from './reason-codes.js';

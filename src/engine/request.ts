@@ -2,14 +2,14 @@
  * A question to the engine as plain values — what a `--submit` flag, an HTTP body or a
  * program hands in — and its check: the one place a request becomes a checked JobSpec,
  * a viewer and a query name, or located findings with field paths. The job's fields meet
- * the rules a WhatIf file's `submit` meets, from their one home (policy/read-job.ts);
+ * the rules a WhatIf file's `submit` meets, from their one home (policy/build/read-job.ts);
  * nothing is written out as YAML and read again.
  */
 import type { Finding } from '../errors.js';
 import type { JobSpec, Policy } from '../model/policy.js';
-import type { NameIndex } from '../policy/build-job.js';
-import { readJob } from '../policy/read-job.js';
-import { findingAt, valueDoc, type Locate, type PathSeg } from '../policy/source-doc.js';
+import type { NameIndex } from '../policy/build/build-job.js';
+import { readJob } from '../policy/build/read-job.js';
+import { findingAt, valueDoc, type Locate, type PathSeg } from '../policy/parse/source-doc.js';
 import { escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 import { requestKey } from './answer-memo.js';
 import type { Reason } from './reason-codes.js';

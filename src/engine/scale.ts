@@ -1,7 +1,7 @@
 /**
  * Answering "what if these quotas were scaled?" (SEMANTICS 9, docs/teams.md "Quota
  * scaling"). The scaling has been validated when the policy loaded
- * (policy/check-scales.ts); this works out its effect:
+ * (policy/check/check-scales.ts); this works out its effect:
  *
  *   - the jobs whose standing changes (model/rescale.ts): a shrunk quota turns only as
  *     many of its newest lowest-priority jobs `borrowing` (reclaimable by its siblings)

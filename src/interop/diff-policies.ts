@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { Answer } from '../engine/answer.js';
 import type { Session } from '../engine/session.js';
 import { IDLE_MODES, type MODULES, type JobSpec, type Policy } from '../model/policy.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import { MODES, pick, POD_SHAPES } from '../verify/fill-cluster.js';
 import { checkPromise } from '../verify/check-promise.js';
 

@@ -8,7 +8,7 @@
  * PyTorchJob, StatefulSet, ReplicaSet… — become one gang job, split by pod shape).
  * Nothing is dropped silently: every object not imported is listed with the reason.
  */
-import type { InputFile, PathSeg, SourceDoc } from '../policy/source-doc.js';
+import type { InputFile, PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { importedName, writableText } from './imported-name.js';
 import { groupJobs } from './kubectl-jobs.js';
 import { readNode } from './kubectl-node.js';

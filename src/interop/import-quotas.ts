@@ -3,7 +3,7 @@
  * reader (kueue.ts, koordinator.ts, volcano.ts) turns objects into flat quotas and
  * reports every field it cannot carry; orderTree then checks the tree as a whole.
  */
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import { importedName, writableText } from './imported-name.js';
 import { importKoordinator } from './koordinator.js';
 import { importKueue } from './kueue.js';

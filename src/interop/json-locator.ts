@@ -11,7 +11,7 @@
  * lookup into one item reads that item. Lines are counted once, on the first lookup.
  * The text must be valid JSON (`JSON.parse` took it).
  */
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 import { finishChildren, KEEP_CHARS, KEEP_CHILDREN, stringEnd, type Children } from './json-scan.js';
 
 const [TAB, LF, CR, SPACE, DQUOTE, COMMA, COLON, LBRACKET, RBRACKET, LBRACE, RBRACE] = [9, 10, 13, 32, 34, 44, 58, 91, 93, 123, 125] as const;

@@ -9,7 +9,7 @@
  * It assumes nothing about the text being valid: on text `JSON.parse` then refuses it
  * still ends, and what it said is not used.
  */
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 
 /**
  * The children of one container: where each key (of a map) and each value starts and

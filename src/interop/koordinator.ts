@@ -6,7 +6,7 @@
  * parent (absent: the koordinator-root-quota, i.e. a root here) and `.../is-parent`
  * marks quotas that may have children.
  */
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
 import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 

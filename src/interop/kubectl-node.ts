@@ -1,6 +1,6 @@
 /** A Node of `kubectl get nodes -o json` → a node of the snapshot (import-kubectl.ts), or skipped with the reason. */
 import { parseCpu, parseMemory } from '../model/quantity.js';
-import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { importedName } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
 import type { ImportedNode, KubectlOptions } from './kubectl-types.js';

@@ -6,7 +6,7 @@
  */
 import { MODULES, type Module } from '../model/policy.js';
 import { parseCpu, parseMemory, parseTime } from '../model/quantity.js';
-import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { importedName } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
 import { KOORDINATOR_QUOTA_LABEL, KUEUE_QUEUE_LABEL, type ImportedNode, type KubectlOptions, type NameSource, type PodFacts } from './kubectl-types.js';

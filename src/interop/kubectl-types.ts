@@ -4,7 +4,7 @@
  * one part).
  */
 import type { Module } from '../model/policy.js';
-import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import type { LocalQueueIndex } from './kueue-local-queues.js';
 import type { Report } from './located-json.js';
 import type { PriorityBand } from './priority-map.js';

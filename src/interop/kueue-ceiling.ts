@@ -5,7 +5,7 @@
  * agree when every flavor of a resource has a limit: max = nominal + limit. A resource
  * that some flavor leaves unlimited has no ceiling, and a warning says which flavor.
  */
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 import type { Report } from './located-json.js';
 import type { LocatedQuota, TreeQuota } from './tree-quota.js';
 

@@ -5,7 +5,7 @@
  * with the ClusterQueues its LocalQueues feed (SEMANTICS 1: who may submit where is a
  * Workspace), and `import kubectl --kueue FILES` maps a pod's LocalQueue to the quota.
  */
-import type { InputFile, PathSeg, SourceDoc } from '../policy/source-doc.js';
+import type { InputFile, PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, readObjects, Report, where } from './located-json.js';
 import { NAME_ANNOTATION } from './tree-quota.js';
 

@@ -9,7 +9,7 @@
  * the field says exactly what differs.
  */
 import { MODULES, type ReclaimMode } from '../model/policy.js';
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, type Report } from './located-json.js';
 import type { LocatedQuota } from './tree-quota.js';
 

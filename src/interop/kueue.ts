@@ -11,7 +11,7 @@
  * resources on top of those defined by ClusterQueues within the Cohort").
  */
 import type { ReclaimMode } from '../model/policy.js';
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 import { borrowingLimits, type CeilingParts } from './kueue-ceiling.js';
 import { flavorModels, type FlavorModels } from './kueue-flavors.js';
 import { readPreemption } from './kueue-preemption.js';

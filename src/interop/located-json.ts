@@ -8,9 +8,9 @@
  * finding about a foreign object points at `file:line:col` of the field it is about.
  */
 import type { Finding } from '../errors.js';
-import { currentLimits, formatBytes, LIMIT_ENV } from '../policy/limits.js';
+import { currentLimits, formatBytes, LIMIT_ENV } from '../policy/parse/limits.js';
 import { isNode } from 'yaml';
-import { findingAt, formatPath, normaliseLineBreaks, parseFiles, sourceAt, type InputFile, type PathSeg, type SourceDoc } from '../policy/source-doc.js';
+import { findingAt, formatPath, normaliseLineBreaks, parseFiles, sourceAt, type InputFile, type PathSeg, type SourceDoc } from '../policy/parse/source-doc.js';
 import type { Source } from '../model/source.js';
 import { currentImportLimits, IMPORT_LIMIT_ENV } from './import-limits.js';
 import { writableText } from './imported-name.js';

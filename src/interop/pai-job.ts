@@ -8,9 +8,9 @@
  */
 import type { IdleMode } from '../model/policy.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
-import type { InputFile, PathSeg, SourceDoc } from '../policy/source-doc.js';
-import { formatPath } from '../policy/source-doc.js';
-import { nearest } from '../policy/suggest.js';
+import type { InputFile, PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
+import { formatPath } from '../policy/parse/source-doc.js';
+import { nearest } from '../policy/validate/suggest.js';
 import { parseCount } from './kube-quantity.js';
 import { asObject, readLocated, Report } from './located-json.js';
 

@@ -6,7 +6,7 @@
  */
 import { because } from '../engine/reason-codes.js';
 import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
-import { formatPath, type PathSeg } from '../policy/source-doc.js';
+import { formatPath, type PathSeg } from '../policy/parse/source-doc.js';
 import type { PaiSubmission } from './pai-job.js';
 
 /** The request and its origin for a read PAI submission (`as`: the asking user). */

@@ -9,8 +9,8 @@ import type { Module, Policy, QueueStrategy, Quota, ReclaimMode } from '../model
 import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
-import { API_VERSION } from '../policy/schema.js';
-import type { PathSeg, SourceDoc } from '../policy/source-doc.js';
+import { API_VERSION } from '../policy/validate/schema.js';
+import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { writableText } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
 import { asObject, type Report, shown } from './located-json.js';

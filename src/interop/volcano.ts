@@ -7,7 +7,7 @@
  * Volcano's hierarchy hangs under a queue named `root`; a queue whose parent is `root`
  * (or absent) is a root here unless the input declares a `root` Queue itself.
  */
-import type { PathSeg } from '../policy/source-doc.js';
+import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, shown, where } from './located-json.js';
 import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 

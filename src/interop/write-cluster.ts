@@ -6,7 +6,7 @@
  */
 import { writableText } from './imported-name.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
-import { API_VERSION } from '../policy/schema.js';
+import { API_VERSION } from '../policy/validate/schema.js';
 import type { ImportedGang, ImportedJob, ImportedNode, ImportedQueuedJob } from './kubectl-types.js';
 
 /**

@@ -4,7 +4,7 @@
  * quotas' do, so that the documents check clean.
  */
 import { Document } from 'yaml';
-import { API_VERSION } from '../policy/schema.js';
+import { API_VERSION } from '../policy/validate/schema.js';
 import { importedName, writableText } from './imported-name.js';
 import type { ImportedWorkspace } from './kueue-local-queues.js';
 

@@ -4,7 +4,7 @@
  * nobody; and nobody on a root, which has no same-level quotas to borrow from. The rule
  * `<Q>/borrowing` is compiled from this (rules/compile-rules.ts) and tabulated per
  * (quota, priority) (rules/borrowing-table.ts), which the engine reads; the loader's
- * `standings: derive` (policy/derive-standings.ts), which runs below rules/, reads it
+ * `standings: derive` (policy/build/derive-standings.ts), which runs below rules/, reads it
  * directly. A job whose priority is in the range may run borrowing: without victims on
  * unused capacity, or with the victims its quota's rules allow (self-level, idle reclaim).
  */

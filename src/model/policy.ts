@@ -383,7 +383,7 @@ export interface SpotMarket {
   src: Source;
 }
 
-/** Where the snapshot came from when files named beside a policy folder hold it (policy/beside-cluster.ts). */
+/** Where the snapshot came from when files named beside a policy folder hold it (policy/build/beside-cluster.ts). */
 export interface SnapshotSource {
   /** The files named beside the folder whose Cluster documents make the snapshot. */
   files: string[];

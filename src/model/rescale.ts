@@ -1,7 +1,7 @@
 /**
  * How running jobs' standings change when quotas get new `min.gpu` values (SEMANTICS 9,
  * docs/teams.md "Quota scaling"). Pure: the model in, the changes out. engine/scale.ts
- * explains the result; policy/check-scales.ts refuses a scaling that leaves `over`.
+ * explains the result; policy/check/check-scales.ts refuses a scaling that leaves `over`.
  *
  *   1. Every quota whose min changes and whose new min has room takes its own
  *      `borrowing` jobs back into its guarantee, most important first (priority high →

@@ -35,7 +35,7 @@ export function sourceText(src: Source): string {
 
 /**
  * A plain copy of a Source, with line and column read now. Sources made while loading
- * resolve their position on first read (policy/source-doc.ts) and hold the document
+ * resolve their position on first read (policy/parse/source-doc.ts) and hold the document
  * they read it from: copy one this way before it crosses a thread or a process.
  */
 export function plainSource(src: Source): Source {

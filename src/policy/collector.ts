@@ -1,7 +1,7 @@
 /** Collects the findings of one stage; stages never throw on bad input. */
 import type { Finding } from '../errors.js';
 import type { Source } from '../model/source.js';
-import { findingAt, type Doc, type PathSeg } from './source-doc.js';
+import { findingAt, type Doc, type PathSeg } from './parse/source-doc.js';
 
 export class Collector {
   readonly findings: Finding[] = [];

@@ -18,22 +18,22 @@
 import { hasErrors, sortFindings, type Finding } from '../errors.js';
 import { runStages, type Stage, type StageTiming } from './stages.js';
 import type { Cluster, Policy, ScaleQuota, SnapshotSource, SpotMarket, WhatIf, Workspace } from '../model/policy.js';
-import { replaceCluster } from './beside-cluster.js';
+import { replaceCluster } from './build/beside-cluster.js';
 import type { PolicyPromise } from '../model/promise.js';
-import { buildCluster, type JobOrigins } from './build-cluster.js';
-import type { NameIndex } from './build-job.js';
-import { buildPromises } from './build-promises.js';
-import { buildQuotas, type QuotaBuild } from './build-quotas.js';
-import { buildWhatIfs } from './build-whatifs.js';
-import { buildScales } from './build-scales.js';
-import { buildSpotMarkets } from './build-spot-markets.js';
-import { buildWorkspaces } from './build-workspaces.js';
-import { checkCaps } from './check-caps.js';
-import { checkScales } from './check-scales.js';
-import { checkSnapshot } from './check-snapshot.js';
-import { deriveStandings } from './derive-standings.js';
-import { parseFiles, type InputFile, type SourceDoc } from './source-doc.js';
-import { validateDocuments, type TypedDoc } from './validate-schema.js';
+import { buildCluster, type JobOrigins } from './build/build-cluster.js';
+import type { NameIndex } from './build/build-job.js';
+import { buildPromises } from './build/build-promises.js';
+import { buildQuotas, type QuotaBuild } from './build/build-quotas.js';
+import { buildWhatIfs } from './build/build-whatifs.js';
+import { buildScales } from './build/build-scales.js';
+import { buildSpotMarkets } from './build/build-spot-markets.js';
+import { buildWorkspaces } from './build/build-workspaces.js';
+import { checkCaps } from './check/check-caps.js';
+import { checkScales } from './check/check-scales.js';
+import { checkSnapshot } from './check/check-snapshot.js';
+import { deriveStandings } from './build/derive-standings.js';
+import { parseFiles, type InputFile, type SourceDoc } from './parse/source-doc.js';
+import { validateDocuments, type TypedDoc } from './validate/validate-schema.js';
 
 export interface LoadOptions {
   /** The time a snapshot without `at` is taken at (epoch ms); default Date.now(). */

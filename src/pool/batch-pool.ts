@@ -13,7 +13,7 @@ import { FindingsError, QuotientError } from '../errors.js';
 import { resolveWorkerFile } from '../engine/worker-file.js';
 import { answerMemoDefault, freezeParts, renamed, type AnswerMemoStats } from '../engine/answer-memo.js';
 import type { LoadOptions } from '../policy/load-policy.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 import type { Finding } from '../errors.js';
 import { encodeFiles, type BatchError, type BatchQuery, type BatchResult, type BatchTask, type PolicyRef } from './batch-types.js';

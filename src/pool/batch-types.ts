@@ -8,7 +8,7 @@
  */
 import type { Finding } from '../errors.js';
 import type { LoadOptions } from '../policy/load-policy.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import type { AnswerMemoStats } from '../engine/answer-memo.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 import type { AnswerRequest } from '../engine/request.js';

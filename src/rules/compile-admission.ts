@@ -149,7 +149,7 @@ function make(name: string, kind: AdmissionRuleKind, workspace: string, src: Sou
     kind,
     workspace,
     // file:line:col, worked out when first printed: reading a Source's line runs the
-    // positioned parse of its file (policy/source-doc.ts), which compiling every rule up
+    // positioned parse of its file (policy/parse/source-doc.ts), which compiling every rule up
     // front would pay for every workspace file of the policy (B7: ~60 % of compiling).
     get source(): string {
       source ??= sourceText(src);

@@ -5,7 +5,7 @@
  * the HTTP thread only routes, caches and writes bytes, and a reload never blocks it.
  */
 import type { Finding } from '../errors.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 
 /** What an engine thread is started with (its workerData). */
 export interface EngineInit {

@@ -4,7 +4,7 @@
  * does not have, and a caller who may not see them must not read their names either.
  */
 import { parseAllDocuments } from 'yaml';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import type { NamedJob } from './engine-messages.js';
 
 /** Every `spec.jobs[].name` of the Cluster documents of `files` that can be read, with its workspace and quota ('' when unreadable). */

@@ -7,7 +7,7 @@
  * policy file's would; their schema is published as components.schemas.JobSubmit.
  */
 import { z } from 'zod';
-import { jobSpec } from '../policy/schema.js';
+import { jobSpec } from '../policy/validate/schema.js';
 
 const finding = {
   type: 'object',

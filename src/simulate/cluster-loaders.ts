@@ -11,7 +11,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
 import type { ClusterNode } from '../model/policy.js';
-import { formatCount, MAX_CLUSTER_NODES } from '../policy/number-limits.js';
+import { formatCount, MAX_CLUSTER_NODES } from '../policy/parse/number-limits.js';
 
 export const CLUSTER_FORMATS = ['pai', 'openb', 'spot'] as const;
 export type ClusterFormat = (typeof CLUSTER_FORMATS)[number];
@@ -105,7 +105,7 @@ export function loadCluster(format: ClusterFormat, file: string, text: string, p
       continue;
     }
     if (nodes.length === MAX_CLUSTER_NODES) {
-      // The Cluster document's limit (policy/number-limits.ts), for the nodes of a node list too.
+      // The Cluster document's limit (policy/parse/number-limits.ts), for the nodes of a node list too.
       findings.push({
         file,
         line,

@@ -7,8 +7,8 @@
 import { selectReleases, type RunningSpot, type SpotRelease } from '../engine/spot-rules.js';
 import { QuotientError } from '../errors.js';
 import { lostGpuHours } from '../model/lost-work.js';
-import { MAX_INVENTORY } from '../policy/number-limits.js';
-import { isRefusal, readPrice, readSimTime, readWhole, shownValue } from '../policy/number-text.js';
+import { MAX_INVENTORY } from '../policy/parse/number-limits.js';
+import { isRefusal, readPrice, readSimTime, readWhole, shownValue } from '../policy/parse/number-text.js';
 import { simulate, type SimInput, type SimOptions, type SimView } from './simulator.js';
 
 /** The event asked about. */

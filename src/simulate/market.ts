@@ -18,9 +18,9 @@ import { escapeDisplay } from '../model/display-text.js';
 import type { SeriesPoint, SpotInstanceType, SpotMarket } from '../model/policy.js';
 import type { Source } from '../model/source.js';
 import { formatDuration } from '../model/quantity.js';
-import { formatCount, MAX_INVENTORY, MAX_SYNTHETIC_POINTS } from '../policy/number-limits.js';
-import { isRefusal, readPrice, readSimTime, readWhole, shownValue } from '../policy/number-text.js';
-import { readOne } from '../policy/read-files.js';
+import { formatCount, MAX_INVENTORY, MAX_SYNTHETIC_POINTS } from '../policy/parse/number-limits.js';
+import { isRefusal, readPrice, readSimTime, readWhole, shownValue } from '../policy/parse/number-text.js';
+import { readOne } from '../policy/parse/read-files.js';
 import { atCells, csvCells } from './csv-cells.js';
 import { Random } from './random.js';
 

@@ -22,8 +22,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
 import { codePoint, unsafeCharacter } from '../model/display-text.js';
 import type { IdleMode, JobSpec, Module, Policy, Workspace } from '../model/policy.js';
-import { formatCount, MAX_JOBS } from '../policy/number-limits.js';
-import { isRefusal, readSimTime, shownValue } from '../policy/number-text.js';
+import { formatCount, MAX_JOBS } from '../policy/parse/number-limits.js';
+import { isRefusal, readSimTime, shownValue } from '../policy/parse/number-text.js';
 import { sortJobs, type SimJob, type Workload } from './workload.js';
 
 export const OPENB_QOS = ['Guaranteed', 'LS', 'Burstable', 'BE'] as const;

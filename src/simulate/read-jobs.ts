@@ -12,8 +12,8 @@ import { codePoint, unsafeCharacter } from '../model/display-text.js';
 import { IDLE_MODES, MODULES, type IdleMode, type JobSpec, type Module, type Policy, type PoolType } from '../model/policy.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import type { Source } from '../model/source.js';
-import { formatCount, MAX_JOBS } from '../policy/number-limits.js';
-import { isRefusal, readDuration, readPositive, readPrice, readSimTime, readWhole, shownValue, type Refusal } from '../policy/number-text.js';
+import { formatCount, MAX_JOBS } from '../policy/parse/number-limits.js';
+import { isRefusal, readDuration, readPositive, readPrice, readSimTime, readWhole, shownValue, type Refusal } from '../policy/parse/number-text.js';
 import { atCells, csvCells } from './csv-cells.js';
 import { sortJobs, type SimJob, type SpotBid, type Workload } from './workload.js';
 

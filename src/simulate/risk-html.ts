@@ -6,7 +6,7 @@
  * are not part of the run) or without a Cluster there is no section.
  */
 import { Session } from '../engine/session.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import { protectionWords, riskBody, type RiskBody } from './risk-document.js';
 import { assessRisk } from './risk.js';
 

@@ -10,7 +10,7 @@ import { noteReadFile } from '../io/input-registry.js';
 import { display, type Display } from '../model/display-text.js';
 import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
 import { loadPolicy } from '../policy/load-policy.js';
-import type { Bundle } from '../policy/read-files.js';
+import type { Bundle } from '../policy/parse/read-files.js';
 import { marketSeries, readMarketFiles, type TypeSeries } from './market.js';
 import { readJobs } from './read-jobs.js';
 import type { Workload } from './workload.js';

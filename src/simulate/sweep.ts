@@ -4,8 +4,8 @@
  * seeds); shard i of N takes the runs with k mod N = i. Merging the shards' documents
  * gives, byte for byte, the document one unsharded sweep prints.
  */
-import { formatCount, MAX_SEED, MAX_SEEDS, MAX_SHARDS } from '../policy/number-limits.js';
-import { isRefusal, readSeed, readWhole, shownValue } from '../policy/number-text.js';
+import { formatCount, MAX_SEED, MAX_SEEDS, MAX_SHARDS } from '../policy/parse/number-limits.js';
+import { isRefusal, readSeed, readWhole, shownValue } from '../policy/parse/number-text.js';
 import type { Report } from './report.js';
 
 /** One run of a sweep. */

@@ -3,7 +3,7 @@
  * Cluster snapshot and one submission. It prints itself as runnable YAML, so a failing
  * property's counterexample can be saved and replayed with `quotient whatif`.
  */
-import { toYaml } from '../policy/to-docs.js';
+import { toYaml } from '../policy/write/to-docs.js';
 
 /** One YAML document as plain data. */
 export type Doc = Record<string, unknown>;

@@ -6,7 +6,7 @@
  */
 import { Piscina } from 'piscina';
 import { resolveWorkerFile } from '../engine/worker-file.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import type { PromiseResult } from './check-promise.js';
 import type { PromiseTask } from './promise-worker.js';
 

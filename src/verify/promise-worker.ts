@@ -4,7 +4,7 @@
  * once per worker per promise.
  */
 import { Session } from '../engine/session.js';
-import type { InputFile } from '../policy/source-doc.js';
+import type { InputFile } from '../policy/parse/source-doc.js';
 import { checkPromise, type PromiseResult } from './check-promise.js';
 
 /** One task: some promises of one policy, with the run settings. */

@@ -14,7 +14,7 @@ import type { Answer } from '../../src/engine/answer.js';
 import { REASON_CODES } from '../../src/engine/reason-codes.js';
 import type { ScaleAnswer } from '../../src/engine/scale.js';
 import type { ViewedAnswer } from '../../src/engine/visibility.js';
-import { readBundles } from '../../src/policy/read-files.js';
+import { readBundles } from '../../src/policy/parse/read-files.js';
 import { loadGoldenCases } from '../helpers/golden.js';
 import { openSession } from '../helpers/session.js';
 

@@ -24,8 +24,8 @@ import { ReferenceKernel } from '../../src/kernel/reference.js';
 import type { Kernel, KernelSnapshot } from '../../src/kernel/types.js';
 import { WasmKernel } from '../../src/kernel/wasm-kernel.js';
 import type { Module, Standing } from '../../src/model/policy.js';
-import { fastParse } from '../../src/policy/fast-parse.js';
-import { readSubset } from '../../src/policy/subset-yaml.js';
+import { fastParse } from '../../src/policy/parse/fast-parse.js';
+import { readSubset } from '../../src/policy/parse/subset-yaml.js';
 import { eligibleBy, makeEngine } from '../../src/rules/evaluate-rules.js';
 import type { EligibilityTable, EligibilityTables, PreemptorTarget } from '../../src/rules/eligibility-table.js';
 import type { CompiledRule } from '../../src/rules/compile-rules.js';
@@ -162,7 +162,7 @@ export function kernelTwins(): KernelTwins {
   return new KernelTwins();
 }
 
-/** Which reader read a text: the loader's order, fastest first (policy/source-doc.ts `parseFiles`). */
+/** Which reader read a text: the loader's order, fastest first (policy/parse/source-doc.ts `parseFiles`). */
 export type Reader = 'subset' | 'js-yaml' | 'positioned';
 
 /** The positioned parse's values, empty documents left out (as the loader leaves them), or undefined on any error or warning. */

@@ -1,7 +1,7 @@
 /** Builders for tests: a Session from inline YAML, answers by query name. */
 import { Session } from '../../src/engine/session.js';
 import type { Answer } from '../../src/engine/answer.js';
-import type { InputFile } from '../../src/policy/source-doc.js';
+import type { InputFile } from '../../src/policy/parse/source-doc.js';
 
 /** Opens a session over inline files; throws with the findings when the policy has errors. */
 export function openSession(files: InputFile[] | string, backend: 'wasm' | 'reference' = 'wasm'): Session {

@@ -1,7 +1,7 @@
 /** The shipped example policies (policies/<name>), read as the CLI reads a folder. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InputFile } from '../../src/policy/source-doc.js';
+import type { InputFile } from '../../src/policy/parse/source-doc.js';
 
 /** The YAML files of policies/<name>, sorted by name. */
 export function shippedBundle(name: string): InputFile[] {

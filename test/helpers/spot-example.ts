@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Policy, RunningJob } from '../../src/model/policy.js';
 import { loadPolicy } from '../../src/policy/load-policy.js';
-import { readBundles } from '../../src/policy/read-files.js';
+import { readBundles } from '../../src/policy/parse/read-files.js';
 import { marketSeries, readMarketCsv } from '../../src/simulate/market.js';
 import { readJobs } from '../../src/simulate/read-jobs.js';
 import type { simulate } from '../../src/simulate/simulator.js';

@@ -18,9 +18,9 @@ import { describe, expect, it } from 'vitest';
 import type { FullAnswer } from '../../src/engine/pipeline.js';
 import { Session } from '../../src/engine/session.js';
 import type { Finding } from '../../src/errors.js';
-import { jobSpecDoc } from '../../src/policy/to-docs.js';
+import { jobSpecDoc } from '../../src/policy/write/to-docs.js';
 import { MODULES, type JobSpec } from '../../src/model/policy.js';
-import type { InputFile } from '../../src/policy/source-doc.js';
+import type { InputFile } from '../../src/policy/parse/source-doc.js';
 import { scenarioArbitrary, scenarioYaml } from '../../src/testing/index.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 40);

@@ -16,9 +16,9 @@ import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type 
 import { decodeLossless } from '../../src/io/text-bytes.js';
 import { rescaleStandings } from '../../src/model/rescale.js';
 import type { Policy } from '../../src/model/policy.js';
-import { applyScaling } from '../../src/policy/apply-scaling.js';
+import { applyScaling } from '../../src/policy/write/apply-scaling.js';
 import { loadPolicy } from '../../src/policy/load-policy.js';
-import { readBundles } from '../../src/policy/read-files.js';
+import { readBundles } from '../../src/policy/parse/read-files.js';
 import { render, styleArb, stylePolicyArb } from '../helpers/yaml-styles.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 40);

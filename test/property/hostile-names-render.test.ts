@@ -29,7 +29,7 @@ import { exportKueue } from '../../src/interop/kueue.js';
 import { treeOfPolicy } from '../../src/interop/tree-quota.js';
 import { display, escapeDisplay, type Display } from '../../src/model/display-text.js';
 import { loadPolicy } from '../../src/policy/load-policy.js';
-import { readBundles } from '../../src/policy/read-files.js';
+import { readBundles } from '../../src/policy/parse/read-files.js';
 import { answerMarketEvent, parseMarketEvent, type MarketAnswer, type MarketEvent } from '../../src/simulate/market-event.js';
 import type { Report } from '../../src/simulate/report.js';
 import { simulate } from '../../src/simulate/simulator.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../src/policy/load-policy.js';
-import type { InputFile } from '../../src/policy/source-doc.js';
+import type { InputFile } from '../../src/policy/parse/source-doc.js';
 
 const RUNS = Number(process.env.QUOTIENT_FUZZ_RUNS ?? 60);
 const SEED = process.env.QUOTIENT_FUZZ_SEED === undefined ? 7_0707 : Number(process.env.QUOTIENT_FUZZ_SEED);

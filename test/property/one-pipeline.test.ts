@@ -17,7 +17,7 @@ import { answerJob } from '../../src/engine/pipeline.js';
 import { Session } from '../../src/engine/session.js';
 import { Snapshot } from '../../src/engine/snapshot.js';
 import { createKernel } from '../../src/kernel/create-kernel.js';
-import { jobSpecDoc } from '../../src/policy/to-docs.js';
+import { jobSpecDoc } from '../../src/policy/write/to-docs.js';
 import { simulate, type SimStart } from '../../src/simulate/simulator.js';
 import { runningAtStart } from '../../src/simulate/snapshot-start.js';
 import { scenarioArbitrary, scenarioYaml } from '../../src/testing/index.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/engine/session.js';
-import type { InputFile } from '../../src/policy/source-doc.js';
+import type { InputFile } from '../../src/policy/parse/source-doc.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 

@@ -54,7 +54,7 @@ describe('the sinks', () => {
 
   it('are the only writers to stdout and stderr in src/ (but two one-line notes below the CLI, escaped whole)', () => {
     // read-files.ts: a path named twice, a folder settled; write-in-folder.ts: stale temp files swept.
-    expect(filesOf(sitesOf(/process\.(stdout|stderr)\.write\(|console\.(log|error|warn|info)\(/))).toEqual(['src/cli/output.ts', 'src/io/write-in-folder.ts', 'src/policy/read-files.ts']);
+    expect(filesOf(sitesOf(/process\.(stdout|stderr)\.write\(|console\.(log|error|warn|info)\(/))).toEqual(['src/cli/output.ts', 'src/io/write-in-folder.ts', 'src/policy/parse/read-files.ts']);
   });
 });
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { percent, renderRisk } from '../../../src/cli/render-risk.js';
 import { escapeDisplay } from '../../../src/model/display-text.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { riskBody, type RiskBody } from '../../../src/simulate/risk-document.js';
 import { horizonRisk } from '../../../src/simulate/risk-horizon.js';
 import { assessRisk } from '../../../src/simulate/risk.js';

@@ -11,7 +11,7 @@ import { ANSWER_MEMO_ENV, answerMemoDefault, requestKey } from '../../../src/eng
 import { Session } from '../../../src/engine/session.js';
 import { QuotientError } from '../../../src/errors.js';
 import type { JobSpec } from '../../../src/model/policy.js';
-import type { InputFile } from '../../../src/policy/source-doc.js';
+import type { InputFile } from '../../../src/policy/parse/source-doc.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const DIR = join(import.meta.dirname, '../../../policies/self-level-preemption');

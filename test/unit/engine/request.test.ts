@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Session } from '../../../src/engine/session.js';
 import type { Viewer } from '../../../src/engine/visibility.js';
 import type { JobSpec, Policy } from '../../../src/model/policy.js';
-import type { InputFile } from '../../../src/policy/source-doc.js';
+import type { InputFile } from '../../../src/policy/parse/source-doc.js';
 import { estimateStart } from '../../../src/simulate/start-estimate.js';
 
 const DIR = 'policies/inference-preempts-training';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { isNode, parseAllDocuments } from 'yaml';
 import { JsonLocator } from '../../../src/interop/json-locator.js';
 import { scanJson } from '../../../src/interop/json-scan.js';
-import { nodeAt, parseFiles, type PathSeg } from '../../../src/policy/source-doc.js';
+import { nodeAt, parseFiles, type PathSeg } from '../../../src/policy/parse/source-doc.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
 

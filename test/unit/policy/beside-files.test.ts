@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 
 const TREE =
   'apiVersion: quotient.dev/v1\nkind: QuotaTree\nmetadata: { name: t }\nspec:\n  pool: { name: p }\n  quotas:\n    - name: Q\n      min: { gpu: 8 }\n---\napiVersion: quotient.dev/v1\nkind: Workspace\nmetadata: { name: w }\nspec: { quotas: [Q] }\n';

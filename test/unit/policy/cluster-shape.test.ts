@@ -1,5 +1,5 @@
 /**
- * The hand check of a Cluster spec (policy/cluster-shape.ts) against zod's schema: it may
+ * The hand check of a Cluster spec (policy/validate/cluster-shape.ts) against zod's schema: it may
  * say true only for a spec zod accepts and returns unchanged, so that skipping zod
  * changes nothing; on everything else zod runs and gives the findings. Generated specs
  * start from valid jobs and nodes and take random damage — fields dropped, unknown
@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { clusterSpecFits } from '../../../src/policy/cluster-shape.js';
-import { clusterSpec } from '../../../src/policy/schema.js';
+import { clusterSpecFits } from '../../../src/policy/validate/cluster-shape.js';
+import { clusterSpec } from '../../../src/policy/validate/schema.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 400);

@@ -1,5 +1,5 @@
 /**
- * The fast load path (policy/fast-parse.ts) must read exactly what the positioned parse
+ * The fast load path (policy/parse/fast-parse.ts) must read exactly what the positioned parse
  * reads, or decline. Checked on every shipped policy and golden case as written and in
  * other YAML styles, and on generated policies; the fast path must also really be taken
  * (a check that it declined everything would pass vacuously).
@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { fastParse } from '../../../src/policy/fast-parse.js';
+import { fastParse } from '../../../src/policy/parse/fast-parse.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { normaliseLineBreaks } from '../../../src/policy/source-doc.js';
+import { normaliseLineBreaks } from '../../../src/policy/parse/source-doc.js';
 import { scenarioArbitrary, scenarioYaml } from '../../../src/testing/index.js';
 import { yamlReaders } from '../../helpers/differential.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { nearestField } from '../../../src/policy/suggest.js';
+import { nearestField } from '../../../src/policy/validate/suggest.js';
 import { ONE_ROOT } from '../../helpers/one-root.js';
 
 const whatIf = (submit: string) => `${ONE_ROOT}---

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { parseFiles } from '../../../src/policy/source-doc.js';
+import { parseFiles } from '../../../src/policy/parse/source-doc.js';
 import { ONE_ROOT } from '../../helpers/one-root.js';
 
 const tree = { path: 'p.yaml', text: ONE_ROOT };

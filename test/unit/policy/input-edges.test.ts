@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/errors.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { parseFiles } from '../../../src/policy/source-doc.js';
-import { DEFAULT_LIMITS } from '../../../src/policy/limits.js';
-import { scanText, textDepthOver } from '../../../src/policy/text-depth.js';
-import { measureDocument } from '../../../src/policy/cst-shape.js';
+import { parseFiles } from '../../../src/policy/parse/source-doc.js';
+import { DEFAULT_LIMITS } from '../../../src/policy/parse/limits.js';
+import { scanText, textDepthOver } from '../../../src/policy/parse/text-depth.js';
+import { measureDocument } from '../../../src/policy/parse/cst-shape.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'yaml';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { KINDS, kindJsonSchema, policyJsonSchema } from '../../../src/policy/schema.js';
+import { KINDS, kindJsonSchema, policyJsonSchema } from '../../../src/policy/validate/schema.js';
 
 const file = (name: string): unknown => JSON.parse(readFileSync(join('schemas/input', `${name}.json`), 'utf8'));
 

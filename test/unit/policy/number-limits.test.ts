@@ -1,5 +1,5 @@
 /**
- * Numbers a policy writes, past their limits (policy/number-limits.ts): each is a located
+ * Numbers a policy writes, past their limits (policy/parse/number-limits.ts): each is a located
  * finding at the value (`policy/out-of-range`, the limit in the message), and the wording
  * of a number of the wrong kind says what it is (issue 18 items 2 and 6).
  */

@@ -1,12 +1,12 @@
 /**
- * The readers of numbers written as text (policy/number-text.ts) and their limits
- * (policy/number-limits.ts): every value is either read within its limit or refused,
+ * The readers of numbers written as text (policy/parse/number-text.ts) and their limits
+ * (policy/parse/number-limits.ts): every value is either read within its limit or refused,
  * saying whether its form was wrong or it was past the limit (issue 18 item 2).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_INVENTORY, MAX_PRICE, MAX_SEED, MAX_TIME_MS } from '../../../src/policy/number-limits.js';
-import { isRefusal, readDuration, readPositive, readPrice, readSeed, readSimTime, readWhole, shownValue, type Refusal } from '../../../src/policy/number-text.js';
+import { MAX_INVENTORY, MAX_PRICE, MAX_SEED, MAX_TIME_MS } from '../../../src/policy/parse/number-limits.js';
+import { isRefusal, readDuration, readPositive, readPrice, readSeed, readSimTime, readWhole, shownValue, type Refusal } from '../../../src/policy/parse/number-text.js';
 
 const D306 = `1${'0'.repeat(305)}`;
 const NINES20 = '9'.repeat(20);

@@ -1,5 +1,5 @@
 /**
- * A Cluster's `queue` (SEMANTICS 8, policy/build-queue.ts): jobs waiting at the snapshot
+ * A Cluster's `queue` (SEMANTICS 8, policy/build/build-queue.ts): jobs waiting at the snapshot
  * time. A good one loads into `Cluster.queue` holding nothing; each bad one is a finding
  * with its code at the spot the `«` marks (codes and locations, never message text).
  */

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { QuotientError } from '../../../src/errors.js';
-import { fsFailure } from '../../../src/policy/fs-failure.js';
-import { readBundles, readOne, readSourceText } from '../../../src/policy/read-files.js';
-import { decodeUtf8, firstInvalid } from '../../../src/policy/utf8.js';
+import { fsFailure } from '../../../src/policy/parse/fs-failure.js';
+import { readBundles, readOne, readSourceText } from '../../../src/policy/parse/read-files.js';
+import { decodeUtf8, firstInvalid } from '../../../src/policy/parse/utf8.js';
 import { coded } from '../../helpers/codes.js';
 
 /** The error Node throws for a failed call, as fs makes it. */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readLocated } from '../../../src/interop/located-json.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { parseFiles } from '../../../src/policy/source-doc.js';
+import { parseFiles } from '../../../src/policy/parse/source-doc.js';
 
 const HINT = 'an alias cannot refer to the node that contains it; copy the values instead';
 

@@ -1,13 +1,13 @@
 /**
  * The subset reader keeps the plain scalars it read lately, by a hash of their text, and
- * gives a repeat the value it resolved to before (policy/subset-yaml.ts `plain`). Far more
+ * gives a repeat the value it resolved to before (policy/parse/subset-yaml.ts `plain`). Far more
  * distinct scalars than the cache has slots, repeated and mixed with ones that resolve to
  * numbers, booleans and null, must read exactly as js-yaml reads them: a slot shared by
  * two texts, or a text that is a prefix of another, never gives the wrong value.
  */
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readSubset } from '../../../src/policy/subset-yaml.js';
+import { readSubset } from '../../../src/policy/parse/subset-yaml.js';
 
 const LIMITS = { maxDepth: 100, maxEntries: 2_000_000 };
 

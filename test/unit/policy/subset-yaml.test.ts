@@ -1,5 +1,5 @@
 /**
- * The subset reader (policy/subset-yaml.ts) against the general parsers: on any text it
+ * The subset reader (policy/parse/subset-yaml.ts) against the general parsers: on any text it
  * either reads exactly what js-yaml's `loadAll` reads (and the yaml library's positioned
  * parse, where that one has no error) or declines, and it never accepts a text either
  * parser refuses. The texts are job lines as a Cluster holds them, written with the odd
@@ -14,11 +14,11 @@ import { CORE_SCHEMA, dump, loadAll } from 'js-yaml';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { fastParse } from '../../../src/policy/fast-parse.js';
-import { readSubset } from '../../../src/policy/subset-yaml.js';
+import { fastParse } from '../../../src/policy/parse/fast-parse.js';
+import { readSubset } from '../../../src/policy/parse/subset-yaml.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { parseFiles } from '../../../src/policy/source-doc.js';
-import { scanText } from '../../../src/policy/text-depth.js';
+import { parseFiles } from '../../../src/policy/parse/source-doc.js';
+import { scanText } from '../../../src/policy/parse/text-depth.js';
 import { Differential } from '../../helpers/differential.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 400);

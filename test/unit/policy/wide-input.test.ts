@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { parseFiles } from '../../../src/policy/source-doc.js';
-import { readSubset } from '../../../src/policy/subset-yaml.js';
+import { parseFiles } from '../../../src/policy/parse/source-doc.js';
+import { readSubset } from '../../../src/policy/parse/subset-yaml.js';
 
 const LIMITS = { maxDepth: 100, maxEntries: 2_000_000 };
 

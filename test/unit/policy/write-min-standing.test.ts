@@ -4,7 +4,7 @@
  * shadowed `eol` wrote a character offset where the line break belonged.
  */
 import { describe, expect, it } from 'vitest';
-import { planScaleWrite } from '../../../src/policy/write-min.js';
+import { planScaleWrite } from '../../../src/policy/write/write-min.js';
 
 const CLUSTER = ['kind: Cluster', 'spec:', '  jobs:', '    - name: j1447 # the big one', '      quota: Quota1.1', '      pods: 1', ''];
 

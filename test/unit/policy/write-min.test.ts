@@ -1,12 +1,12 @@
 /**
- * The text edits of `scale --apply` (src/policy/write-min.ts): each changed token, or a
+ * The text edits of `scale --apply` (src/policy/write/write-min.ts): each changed token, or a
  * new `standing` line / pair, and nothing else. The first case is the reported
  * corruption: a block-style job without a `standing:` line got a character offset where
  * a line break belongs (`- name: j1447      standing: borrowing`).
  */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { planScaleWrite, type ScaleWrite } from '../../../src/policy/write-min.js';
+import { planScaleWrite, type ScaleWrite } from '../../../src/policy/write/write-min.js';
 import { coded } from '../../helpers/codes.js';
 
 const write = (values: Record<string, number>, standings: Record<string, string> = {}): ScaleWrite => ({ values: new Map(Object.entries(values)), standings: new Map(Object.entries(standings)) });

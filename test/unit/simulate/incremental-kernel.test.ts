@@ -10,7 +10,7 @@ import { DenseKernel } from '../../../src/engine/dense-kernel.js';
 import { createKernel } from '../../../src/kernel/create-kernel.js';
 import type { ClusterNode } from '../../../src/model/policy.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { marketSeries } from '../../../src/simulate/market.js';
 import { defaultTeams } from '../../../src/simulate/openb-trace.js';
 import { generatePai, type GenTeam } from '../../../src/simulate/pai-generator.js';

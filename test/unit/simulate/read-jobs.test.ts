@@ -1,8 +1,8 @@
 /** Jobs files: every bad field of every row is a located finding (file:line, field, value); nothing is dropped silently. */
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { readBundles } from '../../../src/policy/read-files.js';
-import { readPrice } from '../../../src/policy/number-text.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
+import { readPrice } from '../../../src/policy/parse/number-text.js';
 import { readJobs } from '../../../src/simulate/read-jobs.js';
 
 const policy = loadPolicy(readBundles(['policies/spot-market'])[0]!.files, { now: 0 }).policy!;

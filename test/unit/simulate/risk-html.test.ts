@@ -1,6 +1,6 @@
 /** simulate/risk-html.ts: the simulate HTML report's exposure section. */
 import { describe, expect, it } from 'vitest';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import type { RiskBody } from '../../../src/simulate/risk-document.js';
 import { riskSectionHtml, snapshotRiskHtml } from '../../../src/simulate/risk-html.js';
 

@@ -1,7 +1,7 @@
 /** simulate/risk.ts, risk-arrivals.ts, risk-horizon.ts and risk-document.ts: exposure, its rule, protections, visibility, determinism. */
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../src/engine/session.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { arrivalKinds, sampleArrivals } from '../../../src/simulate/risk-arrivals.js';
 import { riskBody } from '../../../src/simulate/risk-document.js';
 import { horizonRisk } from '../../../src/simulate/risk-horizon.js';

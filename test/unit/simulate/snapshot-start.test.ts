@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JobSpec, Policy } from '../../../src/model/policy.js';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { simulate, type SimInput } from '../../../src/simulate/simulator.js';
 import { queuedAtStart, runningAtStart } from '../../../src/simulate/snapshot-start.js';
 import type { SimJob } from '../../../src/simulate/workload.js';

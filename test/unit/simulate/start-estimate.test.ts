@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../src/engine/session.js';
-import type { InputFile } from '../../../src/policy/source-doc.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import type { InputFile } from '../../../src/policy/parse/source-doc.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { canEstimate } from '../../../src/engine/estimate.js';
 import { estimateStart } from '../../../src/simulate/start-estimate.js';
 import { spotClusterYaml } from '../../helpers/spot-example.js';

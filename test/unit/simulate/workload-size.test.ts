@@ -1,5 +1,5 @@
 /**
- * A workload holds at most MAX_JOBS jobs (policy/number-limits.ts): a jobs file or an
+ * A workload holds at most MAX_JOBS jobs (policy/parse/number-limits.ts): a jobs file or an
  * openb pod list with more is refused whole at the first row past the limit; a node list
  * (`--cluster`) holds at most MAX_CLUSTER_NODES nodes, as a Cluster does. The limits are
  * too large for a unit test to write out: here they are mocked down to 3 jobs and 5 nodes
@@ -8,12 +8,12 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { loadPolicy } from '../../../src/policy/load-policy.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { loadCluster } from '../../../src/simulate/cluster-loaders.js';
 import { defaultTeams, DEFAULT_QOS, readOpenb } from '../../../src/simulate/openb-trace.js';
 import { readJobs } from '../../../src/simulate/read-jobs.js';
 
-vi.mock('../../../src/policy/number-limits.js', async (original) => ({ ...(await original<object>()), MAX_JOBS: 3, MAX_CLUSTER_NODES: 5 }));
+vi.mock('../../../src/policy/parse/number-limits.js', async (original) => ({ ...(await original<object>()), MAX_JOBS: 3, MAX_CLUSTER_NODES: 5 }));
 
 const policy = loadPolicy(readBundles(['policies/spot-market'])[0]!.files, { now: 0 }).policy!;
 const ctx = { policy, instanceTypes: new Map() };

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../src/engine/session.js';
-import type { InputFile } from '../../../src/policy/source-doc.js';
+import type { InputFile } from '../../../src/policy/parse/source-doc.js';
 import { checkPromise, DEFAULT_RUNS } from '../../../src/verify/check-promise.js';
 
 function policy(folder: string): InputFile[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../src/engine/session.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { checkPromise } from '../../../src/verify/check-promise.js';
 import { checkPromisesInWorkers } from '../../../src/verify/promise-pool.js';
 

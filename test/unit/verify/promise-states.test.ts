@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../src/engine/session.js';
-import { readBundles } from '../../../src/policy/read-files.js';
+import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { edgePriorities, promiseStates } from '../../../src/verify/promise-states.js';
 
 const [bundle] = readBundles(['policies/inference-preempts-training']);
