@@ -7,59 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { queuePlace, servedFor } from '../../../src/engine/queue-serve.js';
+import { queuePlace } from '../../../src/engine/queue-serve.js';
 import { openSession } from '../../helpers/session.js';
-
-const TREE = `apiVersion: quotient.dev/v1
-kind: QuotaTree
-metadata: { name: t }
-spec:
-  pool: { name: p }
-  quotas:
-    - name: Root
-      min: { gpu: 32 }
-      children:
-        - { name: A, min: { gpu: 16 }, queueStrategy: fifo }
-        - { name: B, min: { gpu: 16 } }
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: team-a }
-spec:
-  quotas: [A]
-  modules: [DLC]
-  members: [{ user: alice, role: developer }]
----
-apiVersion: quotient.dev/v1
-kind: Workspace
-metadata: { name: team-b }
-spec:
-  quotas: [A, B]
-  members: [{ user: bob, role: developer }]
-`;
-
-/** A (fifo) runs 8 of its 16 GPUs; `queue` lines go into the Cluster. */
-function policy(queue: string[]): string {
-  return `${TREE}---
-apiVersion: quotient.dev/v1
-kind: Cluster
-metadata: { name: c }
-spec:
-  at: 2026-11-20T12:00:00Z
-  nodeGroups: [ { prefix: n-, count: 4, gpus: 8, pool: p } ]
-  jobs:
-    - { name: a-run, workspace: team-a, quota: A, module: DLC, priority: 5, resources: { gpu: 8 }, placement: [ { node: n-0, gpus: [0,1,2,3,4,5,6,7] } ] }
-${queue.length ? `  queue:\n${queue.map((q) => `    - ${q}`).join('\n')}\n` : ''}`;
-}
-
-/** b-secret (team-b) heads A's fifo queue and cannot run (16 GPUs: A would use 24 of 16); b-small (team-b, B) runs now. */
-const QUEUE = [
-  '{ name: b-secret, workspace: team-b, quota: A, module: DLC, priority: 5, pods: 2, resources: { gpu: 8 }, submittedAt: 2026-11-20T11:00:00Z }',
-  '{ name: b-small, workspace: team-b, quota: B, module: DLC, priority: 5, resources: { gpu: 8 }, submittedAt: 2026-11-20T11:30:00Z }',
-];
-
-/** A request for an 8-GPU priority-5 job of team-a on A, with `over` changed. */
-const submit = (name: string, over: Record<string, unknown> = {}) => ({ submit: { name, workspace: 'team-a', quota: 'A', module: 'DLC', priority: 5, resources: { gpu: 8 }, ...over } });
+import { policy, QUEUE, submit } from '../../helpers/queue-policy.js';
 
 describe('queues at one instant', () => {
   it('an empty queue changes nothing: the same answer, without a queue field, as a snapshot that lists none', async () => {
@@ -72,30 +22,6 @@ describe('queues at one instant', () => {
     expect(a.answer).toBeDefined();
     expect(a.answer!.queue).toBeUndefined();
     expect(b.answer).toEqual(a.answer);
-  });
-
-  it('serves once per place and snapshot state, and never changes the snapshot', async () => {
-    const session = openSession(policy(QUEUE));
-    const snap = session.snapshot!;
-    const before = JSON.stringify(snap.state);
-    const jobs = [5, 5, 6].map((priority, i) => ({ ...session.policy.cluster!.queue![0]!, name: `j${i}`, quota: 'A', priority }));
-    const engine = { snapshot: snap, tables: session.tables };
-    const [p0, p1, p2] = jobs.map((j) => queuePlace(session.policy, j)!);
-    expect([p0!.position, p1!.position, p2!.position]).toEqual([2, 2, 1]);
-    const s0 = servedFor(engine, p0!);
-    // The same quota and position: the same served state, not made again.
-    expect(servedFor(engine, p1!)).toBe(s0);
-    expect(servedFor(engine, p2!)).not.toBe(s0);
-    const served = await s0;
-    expect(served.started.map((s) => s.job.name)).toEqual(['b-small']);
-    expect(served.held?.job.name).toBe('b-secret');
-    // Started on a fork: the session's snapshot still holds a-run alone.
-    expect(served.engine.snapshot).not.toBe(snap);
-    expect(snap.jobs.map((j) => j.name)).toEqual(['a-run']);
-    expect(served.engine.snapshot.jobs.map((j) => j.name).sort()).toEqual(['a-run', 'b-small']);
-    const answer = (await session.ask(submit('x'))).answer!;
-    expect(answer.decision).toBe('wait');
-    expect(JSON.stringify(snap.state)).toBe(before);
   });
 
   it('rejects a job that could never run, whatever its queue does', async () => {

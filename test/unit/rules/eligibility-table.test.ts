@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comboIndex } from '../../../src/rules/facts.js';
-import { EligibilityTables, mayFireOn } from '../../../src/rules/eligibility-table.js';
+import { EligibilityTables } from '../../../src/rules/eligibility-table.js';
 import { twoTeams } from '../../helpers/two-teams.js';
 
 describe('eligibility tables', () => {
@@ -31,15 +31,6 @@ describe('eligibility tables', () => {
     expect(tables.tableFor(q('A'), 7)).toBe(first);
     await first;
     expect(tables.fastTables).toBe(1);
-  });
-
-  it("ties a quota's own clauses to its jobs and a lent share's reclaim to paths through the lender; reclaim of idle capacity fires for everyone", () => {
-    const rule = (n: string) => s.rules.find((r) => r.name === n)!;
-    expect(mayFireOn(rule('A/selfPreemption'), ['A', 'Root'])).toBe(true);
-    expect(mayFireOn(rule('A/selfPreemption'), ['B', 'Root'])).toBe(false);
-    expect(mayFireOn(rule('reclaim/idle'), ['B', 'Root'])).toBe(true);
-    expect(mayFireOn(rule('A/reclaim'), ['A', 'Root'])).toBe(true);
-    expect(mayFireOn(rule('A/reclaim'), ['B', 'Root'])).toBe(false);
   });
 
   it("serves a lent share's reclaim only to a preemptor that runs in quota (the rule's preemptorTarget condition, SEMANTICS 5.1)", async () => {
