@@ -4,7 +4,8 @@
  * This file is the event loop; its rooms are the quota scheduler (quota-scheduler.ts:
  * queues, the scheduling pass, the engine's answers carried out), the spot market
  * (spot-exchange.ts: bids, prices, releases) and the report (sim-report.ts), sharing the
- * job state of sim-job.ts.
+ * job state of sim-job.ts. It reads best whole though just past 500 lines: one loop and
+ * the handlers of its events, each a few lines that move a job between the rooms.
  *
  * Every decision about a quota job is the engine's (quota-scheduler.ts); spot jobs bid
  * on the market by the rules of engine/spot-rules.ts (spot-exchange.ts). In one step of
