@@ -11,6 +11,7 @@
  */
 import type { QuotaTree } from '../model/quota-tree.js';
 import type { CompiledRule } from './compile-rules.js';
+import type { Engine } from 'json-rules-engine';
 import { makeEngine } from './evaluate-rules.js';
 import { PRIORITIES, preemptorFacts } from './facts.js';
 import { rulePredicate } from './rule-predicate.js';
@@ -20,8 +21,11 @@ export class BorrowingTable {
   private readonly cells = new Map<number, Uint16Array>();
   /** The `borrow` rules' indices in `rules`, by the quota they belong to. */
   private readonly byQuota = new Map<string, number[]>();
-  /** An engine with no rules: its operator map judges every condition. */
-  private readonly operatorEngine = makeEngine([]);
+  /** An engine with no rules, made on first use (a command that answers nothing never loads json-rules-engine): its operator map judges every condition. */
+  private operatorEngineMade?: Engine;
+  private get operatorEngine(): Engine {
+    return (this.operatorEngineMade ??= makeEngine([]));
+  }
 
   constructor(
     private readonly rules: readonly CompiledRule[],
