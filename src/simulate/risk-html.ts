@@ -46,7 +46,7 @@ export function riskSectionHtml(r: RiskBody): string {
     .join('');
   return `<section class="risk"><h2>Preemption exposure at the start (quotient risk)</h2>
 <p>Each running job of the snapshot the run starts from: the share of ${escapeHtml(a.asked)} arrivals (seed ${escapeHtml(a.seed)}, every submission the policy's workspaces may make) whose what-if answer would preempt it, the rule that exposes it and what would protect it (docs/risk.md).</p>
-<table><thead><tr><th>#</th><th>job</th><th>quota</th><th>prio</th><th>standing</th><th>GPUs</th><th>exposure</th><th>exposed by</th><th>source</th><th>protected by</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+<div class="scroll"><table><thead><tr><th>#</th><th>job</th><th>quota</th><th>prio</th><th>standing</th><th>GPUs</th><th>exposure</th><th>exposed by</th><th>source</th><th>protected by</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
 /** Text as HTML: the five characters that could open markup or end an attribute. */
