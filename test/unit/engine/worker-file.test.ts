@@ -4,7 +4,7 @@ import { coded } from '../../helpers/codes.js';
 
 describe('resolveWorkerFile', () => {
   it('finds the compiled worker, never a TypeScript file', () => {
-    expect(resolveWorkerFile('engine/batch-worker')).toMatch(/engine\/batch-worker\.js$/);
+    expect(resolveWorkerFile('pool/batch-worker')).toMatch(/pool\/batch-worker\.js$/);
   });
 
   it('refuses a worker that is not built, with worker/missing', () => {
