@@ -231,17 +231,30 @@ describe("a Kueue cluster as Kueue's docs write it: import both, check, what-if 
     expect(a.reasons.map((x) => x.code)).toContain('queue/held');
   });
 
-  it('whatif on prod-cq at priority 6: enters ahead of the priority-3 head (position 1), so nothing holds it; nothing holds it (admitted in quota now; what it meets after the ceilings land is not pinned here)', () => {
-    const a = ask({ quota: 'prod-cq', workspace: 'prod', module: 'EAS', priority: 6, gpu: 4 });
-    expect(a.queue).toMatchObject({ position: 1, strategy: 'fifo' });
+  it('whatif on prod-cq at priority 6: enters ahead of the priority-3 head (position 1); finetune-sweep, served first, borrows the cohort to 46 of 48, so the 4 GPUs prod-cq still guarantees are taken back from it (reclaim, SEMANTICS 5.1)', () => {
+    const a = ask({ quota: 'prod-cq', workspace: 'prod', module: 'EAS', priority: 6, gpu: 4 }) as ReturnType<typeof ask> & { victims: Array<{ job: string; rule: string }> };
+    expect(a.queue).toMatchObject({ position: 1, strategy: 'fifo', started: [{ job: 'research/finetune-sweep' }] });
     expect(a.queue.heldBy).toBeNull();
+    // prod-cq 8 + 4 is within its 16; the cohort 46 + 4 is over its 48: what prod-cq lent is reclaimed.
+    expect([a.decision, a.standing]).toEqual(['preempt', 'in-quota']);
+    expect(a.victims.map((v) => [v.job, v.rule])).toEqual([['research/finetune-sweep', 'prod-cq/reclaim']]);
   });
 
-  it('whatif on research-cq (round-robin): behind finetune-sweep (position 2), not held by it, and WAIT: research-cq is at its guarantee', () => {
+  it('whatif on research-cq (round-robin): behind finetune-sweep (position 2), which is served first and borrows research-cq up to its max (16 + 8 = 24); the job then waits on that ceiling alone (SEMANTICS 3)', () => {
     const a = ask({ quota: 'research-cq', workspace: 'research', module: 'DLC', priority: 3, gpu: 2 });
     expect(a.decision).toBe('wait');
-    expect(a.queue).toMatchObject({ position: 2, strategy: 'round-robin' });
+    expect(a.queue).toMatchObject({ position: 2, strategy: 'round-robin', started: [{ job: 'research/finetune-sweep' }] });
     expect(a.queue.heldBy).toBeNull();
+    // In quota: 16 of 16 used. Borrowing: the cohort has 2 GPUs left (46 of 48), but research-cq's max 24 is reached, and a ceiling never makes a victim.
+    expect(a.reasons.map((x) => x.code)).toEqual([
+      'queue/served-first',
+      'quota/over-min',
+      'quota/over-max',
+      'preempt/over-max',
+      'preempt/no-candidates',
+      'idle/not-accepted',
+      'placement/indices-assigned',
+    ]);
   });
 
   it('export kueue writes the ResourceFlavor the ClusterQueues name and max as borrowingLimit', () => {
