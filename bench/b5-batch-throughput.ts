@@ -49,7 +49,7 @@ import { collectGarbage, formatUs, printRows, sinceUs } from './timing.js';
 
 // The compiled engine (dist/) on the calling thread too, as the workers run it, so the
 // in-thread baseline and the pool time the same code (bench/compiled.ts says why).
-const { BatchPool } = await compiled<typeof BatchPoolModule>('engine/batch-pool');
+const { BatchPool } = await compiled<typeof BatchPoolModule>('pool/batch-pool');
 const { Session } = await compiled<typeof SessionModule>('engine/session');
 const { requestKey } = await compiled<typeof AnswerMemoModule>('engine/answer-memo');
 type Session = SessionModule.Session;
