@@ -121,26 +121,18 @@ const jobEntry = {
 
 const gpusOf = { type: 'number', description: 'GPUs' } as const;
 
+// A queued job's entry holds a running job's fields but those of a placed, started job (engine/views/job-entry.ts).
+const { standing: _standing, nodes: _nodes, startedAt: _startedAt, expectedEnd: _expectedEnd, checkpoint: _checkpoint, ...queuedShared } = jobEntry.properties;
+
 const queuedEntry = {
   type: 'object',
   required: ['job', 'workspace', 'quota', 'priorityBand', 'pods', 'gpusPerPod', 'gpus', 'submittedAt', 'position', 'strategy'],
   description: 'A queued job; one the caller may not see has `hidden: true`, `job: "(hidden: WORKSPACE)"` and none of module, priority, submittedBy, source.',
   properties: {
-    job: { type: 'string' },
-    hidden: { type: 'boolean', enum: [true] },
-    workspace: { type: 'string' },
-    quota: { type: 'string' },
-    module: { type: 'string' },
-    priority: { type: 'integer' },
-    priorityBand: { type: 'string' },
-    pods: { type: 'integer' },
-    gpusPerPod: { type: 'number' },
-    gpus: { type: 'number' },
+    ...queuedShared,
     submittedAt: { type: 'string', format: 'date-time' },
     position: { type: 'integer', minimum: 1 },
     strategy: { type: 'string' },
-    submittedBy: { type: 'string' },
-    source: { type: 'string' },
   },
   additionalProperties: false,
 } as const;
