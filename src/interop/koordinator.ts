@@ -8,7 +8,20 @@
  */
 import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
-import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import {
+  addResourceList,
+  ceilingList,
+  dropVacuousCeilings,
+  kubeNames,
+  NAME_ANNOTATION,
+  readCeiling,
+  resolveParentObjects,
+  resourceList,
+  type LocatedQuota,
+  type MappingRow,
+  type ResourceNames,
+  type TreeQuota,
+} from './tree-quota.js';
 
 export const ELASTIC_QUOTA_API = 'scheduling.sigs.k8s.io/v1alpha1';
 const PREFIX = 'quota.scheduling.koordinator.sh';
@@ -33,15 +46,15 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
     const name = o.annotations[NAME_ANNOTATION] ?? o.name;
     const q: Located = { name, parent: null, min: { gpu: 0 }, origin: where(o.sd, o.path), sd: o.sd, path: o.path, objectName: o.name };
     addResourceList(o.sd, [...sp, 'min'], spec.min, q.min, names, report, `ElasticQuota ${o.name}`);
+    // spec.max bounds what the quota (its subtree) uses: Quotient's ceiling (SEMANTICS 3).
+    const max = readCeiling(q, [...sp, 'max'], spec.max, names, report, `ElasticQuota ${o.name}: spec.max`);
+    if (max) {
+      q.max = max;
+      (q.notes ??= []).push('max: spec.max (idle and spot jobs do not count against it in Quotient)');
+    }
     for (const key of Object.keys(spec)) {
-      if (key === 'min') continue;
-      report.warn(
-        o.sd,
-        [...sp, key],
-        'interop/no-counterpart',
-        `ElasticQuota ${o.name}: spec.${key} has no counterpart in Quotient (a quota may borrow up to what its siblings leave unused, without a cap); it is not imported`,
-        key === 'max' ? 'the answers assume no max' : 'it does not change what Quotient answers',
-      );
+      if (key === 'min' || key === 'max') continue;
+      report.warn(o.sd, [...sp, key], 'interop/no-counterpart', `ElasticQuota ${o.name}: spec.${key} has no counterpart in Quotient; it is not imported`, 'it does not change what Quotient answers');
     }
     const parent = o.labels[LABEL_PARENT];
     if (parent !== undefined && parent !== '' && parent !== ROOT_QUOTA) Object.assign(q, { parent, parentPath: [...o.path, 'metadata', 'labels', LABEL_PARENT] });
@@ -65,6 +78,7 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
     quotas.push(q);
   }
   resolveParentObjects(quotas);
+  dropVacuousCeilings(quotas);
   for (const q of quotas) {
     if (q.parent !== null && !isParent.has(q.parent) && quotas.some((p) => p.name === q.parent)) {
       report.warn(
@@ -92,7 +106,7 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
   const objects = quotas.map((q) => {
     const kids = quotas.filter((k) => k.parent === q.name);
     const labels: Record<string, string> = { [LABEL_IS_PARENT]: kids.length ? 'true' : 'false', ...(q.parent !== null ? { [LABEL_PARENT]: kube.get(q.parent)! } : {}) };
-    // max has no Quotient counterpart; the tree's root guarantee bounds what any quota can borrow.
+    // A resource without a ceiling is bounded by the tree's root guarantee, which no quota can exceed anyway.
     let root = q;
     while (root.parent !== null) root = quotas.find((p) => p.name === root.parent)!;
     rows.push({
@@ -104,7 +118,9 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
     });
     if (q.parent !== null) rows.push({ quota: q.name, field: 'parent', target: `label ${LABEL_PARENT}`, fate: 'one-to-one', note: kids.length ? `and ${LABEL_IS_PARENT}: "true"` : '' });
     rows.push({ quota: q.name, field: 'min', target: 'spec.min', fate: 'one-to-one', note: '' });
-    rows.push({ quota: q.name, field: '(no field)', target: 'spec.max', fate: 'approximated', note: `Quotient has no cap on borrowing: max is the root's guarantee (${root.min.gpu} GPUs)` });
+    if (q.max)
+      rows.push({ quota: q.name, field: 'max', target: 'spec.max', fate: 'one-to-one', note: q.max.gpu === undefined ? `GPUs without a ceiling: the root's guarantee (${root.min.gpu})` : '' });
+    else rows.push({ quota: q.name, field: '(no field)', target: 'spec.max', fate: 'approximated', note: `no ceiling: max is the root's guarantee (${root.min.gpu} GPUs)` });
     if (q.reclaim && q.reclaim !== 'any') rows.push({ quota: q.name, field: 'reclaim', target: '—', fate: 'lost', note: 'ElasticQuota has no reclaim mode' });
     if (q.queueStrategy && q.queueStrategy !== 'fifo') rows.push({ quota: q.name, field: 'queueStrategy', target: '—', fate: 'lost', note: 'ElasticQuota has no queue strategy' });
     if (q.selfPreemption)
@@ -114,7 +130,7 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
       apiVersion: ELASTIC_QUOTA_API,
       kind: 'ElasticQuota',
       metadata: { name: kube.get(q.name)!, namespace: o.namespace, labels, annotations: { [NAME_ANNOTATION]: q.name } },
-      spec: { min: resourceList(q.min, o.names), max: resourceList(root.min, o.names) },
+      spec: { min: resourceList(q.min, o.names), max: { ...resourceList(root.min, o.names), ...(q.max ? ceilingList(q.max, o.names) : {}) } },
     };
   });
   return { objects, rows };

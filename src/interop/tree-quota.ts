@@ -94,6 +94,77 @@ export function addResourceList(sd: SourceDoc, path: PathSeg[], raw: unknown, in
   for (const [key, value] of Object.entries(list)) addResource(sd, [...path, key], key, value, into, names, report, what);
 }
 
+/**
+ * A ResourceList read as a ceiling (SEMANTICS 3 `max`: Koordinator's `spec.max`, Volcano's
+ * `spec.capability`): only the resources it names are bounded, each at least the quota's
+ * `min` (read first). A ceiling below the guarantee is an error at that resource, as the
+ * policy's own validation would refuse it, but located in the input.
+ */
+export function readCeiling(q: LocatedQuota, path: PathSeg[], raw: unknown, names: ResourceNames, report: Report, what: string): TreeQuota['max'] {
+  const list = asObject(raw);
+  if (raw === undefined || !list) {
+    addResourceList(q.sd, path, raw, { gpu: 0 }, names, report, what);
+    return undefined;
+  }
+  const max: NonNullable<TreeQuota['max']> = {};
+  for (const [key, value] of Object.entries(list)) {
+    const one: TreeQuota['min'] = { gpu: 0 };
+    const before = report.findings.length;
+    addResource(q.sd, [...path, key], key, value, one, names, report, what);
+    if (report.findings.slice(before).some((f) => f.severity === 'error')) continue;
+    const r = key === names.gpu ? 'gpu' : key === 'cpu' || key === 'memory' ? key : undefined;
+    if (r === undefined) continue;
+    const cap = r === 'gpu' ? one.gpu : one[r]!;
+    const floor = q.min[r] ?? 0;
+    if (cap < floor) {
+      report.error(
+        q.sd,
+        [...path, key],
+        'interop/max-below-min',
+        `${what}: ${key} ${shown(q.sd, [...path, key], value)} is below the quota's guarantee`,
+        'a ceiling is at least the guarantee (SEMANTICS 3): raise it, or lower the min',
+      );
+      continue;
+    }
+    max[r] = cap;
+  }
+  return Object.keys(max).length ? max : undefined;
+}
+
+/**
+ * Drops the part of each imported ceiling that can never bind: a root borrows from nobody, so
+ * no quota of its tree uses more than the root's guarantee (SEMANTICS 3 and 5), and a `max` at
+ * or above it is no ceiling. Koordinator's export writes exactly that for a quota without one,
+ * and clusters often set a huge `max` to mean "none"; either way the written policy says none.
+ */
+export function dropVacuousCeilings(quotas: LocatedQuota[]): void {
+  const byName = new Map(quotas.map((q) => [q.name, q]));
+  for (const q of quotas) {
+    if (!q.max) continue;
+    let root = q;
+    for (let hops = 0; root.parent !== null && byName.has(root.parent) && hops < quotas.length; hops++) root = byName.get(root.parent)!;
+    for (const r of ['gpu', 'cpu', 'memory'] as const) {
+      const cap = q.max[r];
+      const whole = root.min[r];
+      if (cap !== undefined && whole !== undefined && cap >= whole) delete q.max[r];
+    }
+    if (Object.keys(q.max).length === 0) {
+      delete q.max;
+      q.notes = q.notes?.filter((n) => !n.startsWith('max: '));
+      (q.notes ??= []).push("no max: the given one is at least the root's guarantee, which bounds every quota of the tree");
+    }
+  }
+}
+
+/** A Kubernetes ResourceList of the resources a ceiling names. */
+export function ceilingList(max: NonNullable<TreeQuota['max']>, names: ResourceNames): Record<string, string> {
+  return {
+    ...(max.gpu !== undefined ? { [names.gpu]: String(max.gpu) } : {}),
+    ...(max.cpu !== undefined ? { cpu: formatCpu(max.cpu) } : {}),
+    ...(max.memory !== undefined ? { memory: formatMemory(max.memory) } : {}),
+  };
+}
+
 /** One named quantity into `min` (see addResourceList). */
 export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: unknown, into: TreeQuota['min'], names: ResourceNames, report: Report, what: string): void {
   if (key === names.gpu) {

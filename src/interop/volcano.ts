@@ -2,14 +2,27 @@
  * Volcano's Queue ↔ a Quotient quota tree. Field names from volcano-sh/apis
  * pkg/apis/scheduling/v1beta1/types.go `QueueSpec`: `parent`, `deserved` ("can be shared
  * with other queues and reclaimed back" — Quotient's `min`), `guarantee.resource`
- * (reserved for the queue), `capability` (a cap), `reclaimable`, `weight`, `priority`,
+ * (reserved for the queue), `capability` (a cap: Quotient's `max`), `reclaimable`, `weight`, `priority`,
  * `dequeueStrategy` (fifo or traverse), `type`, `affinity`, `extendClusters`.
  * Volcano's hierarchy hangs under a queue named `root`; a queue whose parent is `root`
  * (or absent) is a root here unless the input declares a `root` Queue itself.
  */
 import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, shown, where } from './located-json.js';
-import { addResourceList, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import {
+  addResourceList,
+  ceilingList,
+  dropVacuousCeilings,
+  kubeNames,
+  NAME_ANNOTATION,
+  readCeiling,
+  resolveParentObjects,
+  resourceList,
+  type LocatedQuota,
+  type MappingRow,
+  type ResourceNames,
+  type TreeQuota,
+} from './tree-quota.js';
 
 export const VOLCANO_API = 'scheduling.volcano.sh/v1beta1';
 export const VOLCANO_ROOT = 'root';
@@ -18,7 +31,6 @@ type Located = LocatedQuota;
 
 const HINTS: Record<string, string> = {
   guarantee: "Quotient's min is a guarantee other quotas may borrow while unused (Volcano's deserved); a reservation nobody may borrow has no counterpart",
-  capability: 'Quotient has no cap on borrowing',
   reclaimable: 'a Quotient quota that borrowed can always be reclaimed by the lender (SEMANTICS 5.2)',
   weight: 'Quotient has no sharing weights',
   priority: 'Quotient orders jobs by their own priority, not by queue',
@@ -38,8 +50,14 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
     if (parent !== undefined && typeof parent !== 'string') report.error(o.sd, [...sp, 'parent'], 'interop/invalid-field', `Queue ${o.name}: spec.parent must be a queue name`, 'e.g. root');
     else if (typeof parent === 'string' && parent !== '' && (parent !== VOLCANO_ROOT || hasRoot)) Object.assign(q, { parent, parentPath: [...sp, 'parent'] });
     if (spec.dequeueStrategy === 'fifo') q.queueStrategy = 'fifo';
+    // capability caps what the queue (its subtree) uses: Quotient's ceiling (SEMANTICS 3).
+    const max = readCeiling(q, [...sp, 'capability'], spec.capability, names, report, `Queue ${o.name}: spec.capability`);
+    if (max) {
+      q.max = max;
+      (q.notes ??= []).push('max: spec.capability (idle and spot jobs do not count against it in Quotient)');
+    }
     for (const [key, value] of Object.entries(spec)) {
-      if (key === 'deserved' || key === 'parent' || (key === 'dequeueStrategy' && value === 'fifo')) continue;
+      if (key === 'deserved' || key === 'parent' || key === 'capability' || (key === 'dequeueStrategy' && value === 'fifo')) continue;
       if (key === 'reclaimable' && value === true) continue;
       report.warn(
         o.sd,
@@ -52,6 +70,7 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
     quotas.push(q);
   }
   resolveParentObjects(quotas);
+  dropVacuousCeilings(quotas);
   return quotas;
 }
 
@@ -69,6 +88,7 @@ export function exportVolcano(quotas: TreeQuota[], names: ResourceNames): { obje
     });
     rows.push({ quota: q.name, field: 'parent', target: 'spec.parent', fate: 'one-to-one', note: q.parent === null ? "a root hangs under Volcano's root queue" : '' });
     rows.push({ quota: q.name, field: 'min', target: 'spec.deserved', fate: 'one-to-one', note: "shared while unused and reclaimed back, as PAI's min" });
+    if (q.max) rows.push({ quota: q.name, field: 'max', target: 'spec.capability', fate: 'one-to-one', note: '' });
     if (q.queueStrategy)
       rows.push({
         quota: q.name,
@@ -88,6 +108,7 @@ export function exportVolcano(quotas: TreeQuota[], names: ResourceNames): { obje
         parent: q.parent === null ? VOLCANO_ROOT : kube.get(q.parent)!,
         deserved: resourceList(q.min, names),
         reclaimable: true,
+        ...(q.max ? { capability: ceilingList(q.max, names) } : {}),
         ...(q.queueStrategy === 'fifo' ? { dequeueStrategy: 'fifo' } : {}),
       },
     };

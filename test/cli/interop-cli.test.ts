@@ -117,8 +117,15 @@ describe('quotient export / import of quota trees', () => {
   it('imports a Koordinator set, lists what has no counterpart, and the tree checks clean', () => {
     const r = quotient(['import', 'koordinator', 'test/fixtures/interop/quotas/koordinator.yaml']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/koordinator.yaml:\d+:\d+ +warning +interop\/no-counterpart .*spec.max/);
-    expect(parseYaml(r.stdout)).toMatchObject({ kind: 'QuotaTree' });
+    expect(r.stderr).toMatch(/koordinator.yaml:\d+:\d+ +warning +interop\/no-counterpart .*shared-weight/);
+    expect(r.stderr).not.toMatch(/spec\.max/);
+    // spec.max is the ceiling: team-b's 96 GPUs land as its max (SEMANTICS 3).
+    const tree = parseYaml(r.stdout) as { kind: string; spec: { quotas: Array<{ name: string; children: Array<{ name: string; max?: unknown }> }> } };
+    expect(tree.kind).toBe('QuotaTree');
+    expect(tree.spec.quotas[0]!.children.map((c) => [c.name, c.max])).toEqual([
+      ['team-b', { gpu: 96 }],
+      ['team-c', undefined],
+    ]);
   });
 
   it('writes PAI CreateQuota requests as JSON with the note on QuotaConfig, and the table to --report', () => {

@@ -20,11 +20,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Quota {
   name: string;
   min: { gpu: number };
+  max?: Record<string, unknown>;
   children?: Quota[];
 }
 /** Every quota of an imported tree as `name=min.gpu`, depth first. */
 function mins(yaml: string): string[] {
-  const walk = (qs: Quota[]): string[] => qs.flatMap((q) => [`${q.name}=${q.min.gpu}`, ...walk(q.children ?? [])]);
+  // Each quota's guarantee and ceiling: both survive a round trip through every format that carries a ceiling.
+  const walk = (qs: Quota[]): string[] => qs.flatMap((q) => [`${q.name}=${q.min.gpu}${q.max ? `..${JSON.stringify(q.max)}` : ''}`, ...walk(q.children ?? [])]);
   return walk((parseYaml(yaml) as { spec: { quotas: Quota[] } }).spec.quotas);
 }
 
@@ -87,6 +89,7 @@ describe('quota sets of other schedulers: import, export, and back', () => {
     ['kueue', 'kueue-v1beta2.yaml', true],
     ['kueue', 'kueue-v1beta1.yaml', false],
     ['koordinator', 'koordinator.yaml', true],
+    ['volcano', 'volcano.yaml', true],
   ] as const) {
     it(`${format} ${file}: the tree survives export and import, and both report what has no counterpart`, () => {
       const imported = quotient(['import', format, `${F}/quotas/${file}`]);

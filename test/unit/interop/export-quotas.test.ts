@@ -4,9 +4,11 @@
  * the mapping rows each export claims (one to one, approximated, lost).
  */
 import { describe, expect, it } from 'vitest';
+import { exportKoordinator } from '../../../src/interop/koordinator.js';
 import { exportKueue } from '../../../src/interop/kueue.js';
 import { exportPai, nodesWithoutInstanceType, QUOTA_CONFIG_NOTE } from '../../../src/interop/pai-quota.js';
 import type { TreeQuota } from '../../../src/interop/tree-quota.js';
+import { exportVolcano } from '../../../src/interop/volcano.js';
 import type { ClusterNode } from '../../../src/model/policy.js';
 
 const TREE: TreeQuota[] = [
@@ -113,6 +115,30 @@ describe('export kueue: flavors and ceilings', () => {
     expect(rows.find((r) => r.quota === 'research' && r.field === 'max')!.fate).toBe('one-to-one');
     expect(rows.find((r) => r.quota === 'research' && r.field === 'borrowing')!.fate).toBe('one-to-one');
     expect(rows.find((r) => r.quota === 'prod' && r.field === 'borrowing')!.fate).toBe('approximated');
+  });
+});
+
+describe('export koordinator and volcano: ceilings', () => {
+  const tree: TreeQuota[] = [
+    { name: 'org', parent: null, min: { gpu: 48, cpu: 400000 } },
+    { name: 'research', parent: 'org', min: { gpu: 16 }, max: { gpu: 24 } },
+    { name: 'prod', parent: 'org', min: { gpu: 32 } },
+  ];
+  const spec = (objects: unknown[], name: string) => (objects.find((o) => (o as { metadata: { name: string } }).metadata.name === name) as { spec: Record<string, unknown> }).spec;
+
+  it("writes max as ElasticQuota spec.max, the root's guarantee for what it leaves unbounded", () => {
+    const { objects, rows } = exportKoordinator(tree, { names: { gpu: 'nvidia.com/gpu' }, namespace: 'default' });
+    expect(spec(objects, 'research').max).toEqual({ 'nvidia.com/gpu': '24', cpu: '400' });
+    expect(spec(objects, 'prod').max).toEqual({ 'nvidia.com/gpu': '48', cpu: '400' });
+    expect(rows.find((r) => r.quota === 'research' && r.field === 'max')!.fate).toBe('one-to-one');
+    expect(rows.find((r) => r.quota === 'prod' && r.target === 'spec.max')!.fate).toBe('approximated');
+  });
+
+  it('writes max as Queue spec.capability, and none without one', () => {
+    const { objects, rows } = exportVolcano(tree, { gpu: 'nvidia.com/gpu' });
+    expect(spec(objects, 'research').capability).toEqual({ 'nvidia.com/gpu': '24' });
+    expect(spec(objects, 'prod').capability).toBeUndefined();
+    expect(rows.find((r) => r.quota === 'research' && r.field === 'max')).toMatchObject({ target: 'spec.capability', fate: 'one-to-one' });
   });
 });
 

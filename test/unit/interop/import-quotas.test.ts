@@ -114,10 +114,25 @@ describe('import koordinator', () => {
     expect(q('platform')!.min).toEqual({ gpu: 128, cpu: 1000000, memory: 8 * 1024 * 1024 });
   });
 
-  it('reports max, shared weight, allow-lent-resource and unknown resources at the field', () => {
+  it('reads spec.max as the ceiling (SEMANTICS 3), the resources it names only', () => {
+    const { q, report } = run('koordinator', 'koordinator.yaml');
+    // platform's max equals the root's guarantee (it is the root): no ceiling, and the comment says why.
+    expect(q('platform')!.max).toBeUndefined();
+    expect(q('platform')!.notes).toContain("no max: the given one is at least the root's guarantee, which bounds every quota of the tree");
+    expect(q('team-b')!.max).toEqual({ gpu: 96 });
+    expect(q('team-c')!.max).toBeUndefined();
+    expect(report.findings.filter((f) => f.path.startsWith('spec.max'))).toEqual([]);
+  });
+
+  it('refuses a spec.max below the guarantee, at that resource', () => {
+    const text = readFileSync(`${DIR}/koordinator.yaml`, 'utf8').replace('max: { nvidia.com/gpu: "96" }', 'max: { nvidia.com/gpu: "40" }');
+    const r = importQuotas('koordinator', [{ path: 'k.yaml', text }], NAMES);
+    expect(r.report.findings.filter((f) => f.severity === 'error').map((f) => [f.code, f.path])).toEqual([['interop/max-below-min', 'spec.max.nvidia.com/gpu']]);
+  });
+
+  it('reports shared weight, allow-lent-resource and unknown resources at the field', () => {
     const F = 'koordinator.yaml';
     const w = run('koordinator', F).report.findings;
-    expect(w.filter((f) => f.path === 'spec.max')).toHaveLength(2);
     expect(warningAt(w, F, '"false"', 1)[0]?.code).toBe('interop/no-counterpart');
     // The text is the behaviour here: which foreign setting has no counterpart.
     expect(warningAt(w, F, '"false"', 1)[0]?.message).toMatch(/allow-lent-resource/);
@@ -150,9 +165,20 @@ describe('import volcano', () => {
     expect(q('vision')).toMatchObject({ min: { gpu: 32, cpu: 256000 }, queueStrategy: 'fifo' });
   });
 
-  it('reports guarantee, capability, reclaimable, weight, priority and traverse at the field', () => {
+  it('reads spec.capability as the ceiling (SEMANTICS 3), and drops one no quota of the tree can reach', () => {
+    // vision gets a capability of its own; research's 96 is above its own deserved 64, and a root borrows from nobody.
+    const text = readFileSync(`${DIR}/volcano.yaml`, 'utf8').replace('  reclaimable: false\n', '  reclaimable: false\n  capability: { nvidia.com/gpu: "48" }\n');
+    const r = importQuotas('volcano', [{ path: 'v.yaml', text }], NAMES);
+    const q = (name: string) => r.quotas.find((x) => x.name === name)!;
+    expect(q('vision').max).toEqual({ gpu: 48 });
+    expect(q('research').max).toBeUndefined();
+    expect(q('nlp').max).toBeUndefined();
+    expect(r.report.findings.filter((f) => f.path.startsWith('spec.capability'))).toEqual([]);
+  });
+
+  it('reports guarantee, reclaimable, weight, priority and traverse at the field', () => {
     const w = run('volcano', 'volcano.yaml').report.findings;
-    for (const field of ['spec.capability', 'spec.weight', 'spec.guarantee', 'spec.reclaimable', 'spec.dequeueStrategy', 'spec.priority']) {
+    for (const field of ['spec.weight', 'spec.guarantee', 'spec.reclaimable', 'spec.dequeueStrategy', 'spec.priority']) {
       expect(w.find((f) => f.path === field)?.code, field).toBe('interop/no-counterpart');
     }
   });
