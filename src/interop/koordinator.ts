@@ -10,6 +10,7 @@ import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, where } from './located-json.js';
 import {
   addResourceList,
+  ceilingCarried,
   ceilingList,
   dropVacuousCeilings,
   kubeNames,
@@ -118,7 +119,9 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
     });
     if (q.parent !== null) rows.push({ quota: q.name, field: 'parent', target: `label ${LABEL_PARENT}`, fate: 'one-to-one', note: kids.length ? `and ${LABEL_IS_PARENT}: "true"` : '' });
     rows.push({ quota: q.name, field: 'min', target: 'spec.min', fate: 'one-to-one', note: '' });
-    if (q.max)
+    if (q.max && !ceilingCarried(q, quotas))
+      rows.push({ quota: q.name, field: 'max', target: 'spec.max', fate: 'approximated', note: "at or above the root's guarantee it bounds nothing: written as it is, and an import drops it" });
+    else if (q.max)
       rows.push({ quota: q.name, field: 'max', target: 'spec.max', fate: 'one-to-one', note: q.max.gpu === undefined ? `GPUs without a ceiling: the root's guarantee (${root.min.gpu})` : '' });
     else rows.push({ quota: q.name, field: '(no field)', target: 'spec.max', fate: 'approximated', note: `no ceiling: max is the root's guarantee (${root.min.gpu} GPUs)` });
     if (q.reclaim && q.reclaim !== 'any') rows.push({ quota: q.name, field: 'reclaim', target: '—', fate: 'lost', note: 'ElasticQuota has no reclaim mode' });

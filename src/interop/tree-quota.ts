@@ -132,28 +132,46 @@ export function readCeiling(q: LocatedQuota, path: PathSeg[], raw: unknown, name
 }
 
 /**
- * Drops the part of each imported ceiling that can never bind: a root borrows from nobody, so
- * no quota of its tree uses more than the root's guarantee (SEMANTICS 3 and 5), and a `max` at
- * or above it is no ceiling. Koordinator's export writes exactly that for a quota without one,
- * and clusters often set a huge `max` to mean "none"; either way the written policy says none.
+ * The part of a quota's ceiling that can bind: a root borrows from nobody, so no quota of its
+ * tree uses more than the root's guarantee (SEMANTICS 3 and 5), and a `max` at or above it
+ * is no ceiling. Undefined when nothing binds.
+ */
+export function bindingCeiling(q: TreeQuota, quotas: readonly TreeQuota[]): TreeQuota['max'] {
+  if (!q.max) return undefined;
+  const byName = new Map(quotas.map((x) => [x.name, x]));
+  let root = q;
+  for (let hops = 0; root.parent !== null && byName.has(root.parent) && hops < quotas.length; hops++) root = byName.get(root.parent)!;
+  const out: NonNullable<TreeQuota['max']> = {};
+  for (const r of ['gpu', 'cpu', 'memory'] as const) {
+    const cap = q.max[r];
+    const whole = root.min[r];
+    if (cap !== undefined && (whole === undefined || cap < whole)) out[r] = cap;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * Keeps of each imported ceiling only what can bind (bindingCeiling): Koordinator's export
+ * writes the root's guarantee for a quota without one, and clusters often set a huge `max`
+ * to mean "none"; either way the written policy says none, and the comment says why.
  */
 export function dropVacuousCeilings(quotas: LocatedQuota[]): void {
-  const byName = new Map(quotas.map((q) => [q.name, q]));
   for (const q of quotas) {
     if (!q.max) continue;
-    let root = q;
-    for (let hops = 0; root.parent !== null && byName.has(root.parent) && hops < quotas.length; hops++) root = byName.get(root.parent)!;
-    for (const r of ['gpu', 'cpu', 'memory'] as const) {
-      const cap = q.max[r];
-      const whole = root.min[r];
-      if (cap !== undefined && whole !== undefined && cap >= whole) delete q.max[r];
-    }
-    if (Object.keys(q.max).length === 0) {
+    const binding = bindingCeiling(q, quotas);
+    if (binding) q.max = binding;
+    else {
       delete q.max;
       q.notes = q.notes?.filter((n) => !n.startsWith('max: '));
       (q.notes ??= []).push("no max: the given one is at least the root's guarantee, which bounds every quota of the tree");
     }
   }
+}
+
+/** Whether an export carries `q.max` exactly: every resource of it binds, so an import reads it back. */
+export function ceilingCarried(q: TreeQuota, quotas: readonly TreeQuota[]): boolean {
+  const binding = bindingCeiling(q, quotas);
+  return binding !== undefined && Object.keys(binding).length === Object.keys(q.max ?? {}).length;
 }
 
 /** A Kubernetes ResourceList of the resources a ceiling names. */

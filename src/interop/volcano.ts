@@ -11,6 +11,7 @@ import type { PathSeg } from '../policy/parse/source-doc.js';
 import { asObject, type ForeignObject, objectsOfKind, type Report, shown, where } from './located-json.js';
 import {
   addResourceList,
+  ceilingCarried,
   ceilingList,
   dropVacuousCeilings,
   kubeNames,
@@ -88,7 +89,15 @@ export function exportVolcano(quotas: TreeQuota[], names: ResourceNames): { obje
     });
     rows.push({ quota: q.name, field: 'parent', target: 'spec.parent', fate: 'one-to-one', note: q.parent === null ? "a root hangs under Volcano's root queue" : '' });
     rows.push({ quota: q.name, field: 'min', target: 'spec.deserved', fate: 'one-to-one', note: "shared while unused and reclaimed back, as PAI's min" });
-    if (q.max) rows.push({ quota: q.name, field: 'max', target: 'spec.capability', fate: 'one-to-one', note: '' });
+    if (q.max)
+      rows.push({
+        quota: q.name,
+        field: 'max',
+        target: 'spec.capability',
+        ...(ceilingCarried(q, quotas)
+          ? { fate: 'one-to-one', note: '' }
+          : { fate: 'approximated', note: "at or above the root's guarantee it bounds nothing: written as it is, and an import drops it" }),
+      });
     if (q.queueStrategy)
       rows.push({
         quota: q.name,
