@@ -354,7 +354,11 @@ function tilesSection(r: Report): string {
   const t = r.totals;
   const tiles = [
     tile('Utilisation', `${(t.utilisation * 100).toFixed(1)}%`, `${formatNumber(t.usedGpuHours)} of ${formatNumber(t.capacityGpuHours)} GPU-hours`),
-    tile('GPU-hours', `${formatNumber(t.usedGpuHours, 0)} used`, `+ ${formatNumber(t.idleGpuHours)} idle = ${formatNumber(t.capacityGpuHours)} capacity`),
+    tile(
+      'GPU-hours',
+      `${formatNumber(t.usedGpuHours, 0)} used`,
+      `+ ${formatNumber(t.idleGpuHours)} idle${t.sharedRoomGpuHours === undefined ? '' : ` (${formatNumber(t.sharedRoomGpuHours)} room on shared GPUs)`} = ${formatNumber(t.capacityGpuHours)} capacity`,
+    ),
     tile('Jobs', `${formatNumber(t.completed)} done`, `${formatNumber(t.unfinished)} unfinished, ${formatNumber(t.endedPreempted)} ended preempted, ${formatNumber(t.rejected)} rejected`),
     tile(
       'Queue wait p95',

@@ -29,7 +29,8 @@ export function renderReport(r: Report): Display {
   out.push(
     display`  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}${r.cluster.queuedAtStart ? `, ${r.cluster.queuedAtStart} queued` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
   );
-  out.push(display`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
+  const room = t.sharedRoomGpuHours === undefined ? '' : ` (${t.sharedRoomGpuHours} of it room on shared GPUs)`;
+  out.push(display`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle${room} = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
   out.push(
     display`  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
   );

@@ -185,6 +185,11 @@ export interface Report {
     capacityGpuHours: number;
     usedGpuHours: number;
     idleGpuHours: number;
+    /**
+     * Of `idleGpuHours`, the room on GPUs that sharing pods partly held (only another share
+     * fits there); present when a sharing pod ran (docs/simulate.md "GPU sharing in the report").
+     */
+    sharedRoomGpuHours?: number;
     utilisation: number;
     preemptions: number;
     restarts: number;

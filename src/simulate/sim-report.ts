@@ -120,6 +120,7 @@ export function buildReport(run: RunState, end: number): Report {
       capacityGpuHours: r2(run.capacity * hours),
       usedGpuHours: r2(m.usedMs / HOUR),
       idleGpuHours: r2(m.idleMs / HOUR),
+      ...(m.sharing ? { sharedRoomGpuHours: r2(m.roomMs / HOUR) } : {}),
       utilisation: hours > 0 && run.capacity > 0 ? r4(m.usedMs / HOUR / (run.capacity * hours)) : 0,
       preemptions: all.preempted,
       restarts: all.restarts,
