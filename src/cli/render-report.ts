@@ -31,6 +31,9 @@ export function renderReport(r: Report): Display {
   );
   const room = t.sharedRoomGpuHours === undefined ? '' : ` (${t.sharedRoomGpuHours} of it room on shared GPUs)`;
   out.push(display`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle${room} = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
+  // Used GPU-hours by the standing the jobs ran with: borrowing and idle capacity are where teams contend.
+  const by = (k: 'inQuota' | 'borrowing' | 'idle') => Math.round(r.teams.reduce((s, g) => s + g.gpuHours[k], 0) * 100) / 100;
+  out.push(display`  used by standing: ${by('inQuota')} in quota, ${by('borrowing')} borrowed, ${by('idle')} on idle capacity`);
   out.push(
     display`  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
   );

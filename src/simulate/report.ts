@@ -105,6 +105,11 @@ export interface Series {
   byTeam: Record<string, number[]>;
   /** Per quota: GPUs counted in its usage (in-quota and borrowing). */
   byQuota: Record<string, number[]>;
+  /**
+   * Per parent quota (one with children): GPUs counted in the usage of its subtree, itself
+   * and its descendants (their `byQuota` summed), what its guarantee covers.
+   */
+  byQuotaSubtree?: Record<string, number[]>;
   idle: number[];
   /** Free GPUs no waiting pod shape can use. */
   fragmented: number[];

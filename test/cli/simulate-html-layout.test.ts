@@ -43,7 +43,7 @@ function unformatted(label: string): boolean {
 }
 
 interface Layout {
-  figures: Array<{ id: string; levels: boolean; levelLines: number; visibleLevels: number; svgW: number; cardW: number; overflow: boolean; labels: string[] }>;
+  figures: Array<{ id: string; levels: boolean; levelLines: number; visibleLevels: number; svgW: number; cardW: number; overflow: boolean; labels: string[]; legend: string[] }>;
   pageOverflow: boolean;
   cardsOverflow: string[];
 }
@@ -73,6 +73,7 @@ async function layout(html: string, width: number, shot: string): Promise<Layout
           cardW: f.getBoundingClientRect().width,
           overflow: f.scrollWidth > f.clientWidth + 1 || svg.getBoundingClientRect().right > f.getBoundingClientRect().right + 1,
           labels: [...f.querySelectorAll('g.role-axis-label text')].map((t) => t.textContent ?? ''),
+          legend: [...f.querySelectorAll('g.role-legend-label text')].map((t) => t.textContent ?? ''),
         };
       });
       const cards = [...document.querySelectorAll('.tile, .scroll, section')].filter((c) => c.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((c) => c.className);
@@ -106,7 +107,11 @@ describe('simulate --html layout in Chromium', () => {
           expect(f.labels.length, f.id).toBeGreaterThan(2);
           expect(f.labels.filter(unformatted), f.id).toEqual([]);
         }
-        if (name === 'fifo-starved') expect(l.figures.map((f) => f.id)).toContain('chart-blocked');
+        if (name === 'fifo-starved') {
+          expect(l.figures.map((f) => f.id)).toContain('chart-blocked');
+          // A parent quota's line is its subtree's use, as in the table, beside its own jobs'.
+          expect(l.figures.find((f) => f.id === 'chart-quotas')!.legend).toEqual(expect.arrayContaining(['Research (subtree)', 'Research (own)', 'QuotaA']));
+        }
       }
     }, 240_000);
 
