@@ -88,6 +88,8 @@ describe('simulate --html layout in Chromium', () => {
   const runs: Array<[string, string[]]> = [
     ['fifo-starved', ['policies/self-level-preemption', '--generate', 'pai', '--jobs', '2000', '--days', '3']],
     ['spot-market', ['policies/spot-market', '--trace', 'policies/spot-market/jobs.csv']],
+    // The README's openb replay: GPU shares, a parent quota, four quota lines.
+    ['openb-replay', ['docs/examples/trace-replay', '--cluster', 'openb:docs/examples/trace-replay/openb-nodes.csv', '--openb', 'docs/examples/trace-replay/openb-pods.csv', '--until', '12h']],
   ];
   for (const [name, args] of runs)
     it(`${name}: charts fill their cards, show their levels and formatted ticks, at 1,400 and 800 px`, async () => {
@@ -112,6 +114,7 @@ describe('simulate --html layout in Chromium', () => {
           // A parent quota's line is its subtree's use, as in the table, beside its own jobs'.
           expect(l.figures.find((f) => f.id === 'chart-quotas')!.legend).toEqual(expect.arrayContaining(['Research (subtree)', 'Research (own)', 'QuotaA']));
         }
+        if (name === 'openb-replay') expect(l.figures.find((f) => f.id === 'chart-quotas')!.legend).toEqual(expect.arrayContaining(['Quota1 (subtree)', 'Quota1 (own)', 'Quota1.1']));
       }
     }, 240_000);
 
