@@ -1,7 +1,7 @@
 /**
  * B6 — trace replay: `quotient simulate`'s engine over a synthetic PAI-shaped month on
  * the PAI-2020 machine list (1,814 GPU machines, 6,742 GPUs) with the seeds' three
- * teams scaled to it (docs/examples/trace-replay), idle and spot jobs and checkpoints;
+ * teams scaled to it (bench/policies/pai-three-teams), idle and spot jobs and checkpoints;
  * then the full openb replay (8,152 pods on 1,213 GPU nodes). Reports wall time,
  * simulated days per wall-second, jobs per second, peak RSS, and the run's utilisation,
  * lost GPU-hours and queue wait per team. The workload is synthetic (the PAI job tables
@@ -43,7 +43,7 @@ const repeat = Math.max(1, Number(flag('repeat', '3')));
 /** The scheduler's cycle in seconds (docs/simulate.md `--cycle`); 0 = after every event. */
 const cycle = Number(flag('cycle', '30'));
 
-const POLICY = 'docs/examples/trace-replay';
+const POLICY = 'bench/policies/pai-three-teams';
 
 interface Figures {
   run: string;

@@ -260,6 +260,21 @@ interface Chart {
   spec: vega.Spec;
 }
 
+/** The quota chart's lines: a leaf's use; a parent's subtree's use (as the table's) and its own jobs', labelled. */
+function quotaSeries(s: Report['series']): Record<string, number[]> {
+  const subtree = s.byQuotaSubtree ?? {};
+  return Object.fromEntries(
+    Object.entries(s.byQuota).flatMap(([q, ys]) =>
+      subtree[q]
+        ? [
+            [`${q} (subtree)`, subtree[q]],
+            [`${q} (own)`, ys],
+          ]
+        : [[q, ys]],
+    ),
+  );
+}
+
 function charts(r: Report): Chart[] {
   const s = r.series;
   const out: Chart[] = [];
@@ -269,7 +284,9 @@ function charts(r: Report): Chart[] {
   out.push({
     id: 'quotas',
     levels: true,
-    spec: timeChart("Quota usage (in quota + borrowing; a parent's own jobs), and each quota's guarantee (min)", s.hour, s.byQuota, 'GPUs', { levels: quotaLevels }),
+    spec: timeChart("Quota usage (in quota + borrowing; for a parent its subtree's, which its guarantee covers, and its own jobs'), and each quota's guarantee (min)", s.hour, quotaSeries(s), 'GPUs', {
+      levels: quotaLevels,
+    }),
   });
   out.push({
     id: 'idle',
@@ -354,7 +371,11 @@ function tilesSection(r: Report): string {
   const t = r.totals;
   const tiles = [
     tile('Utilisation', `${(t.utilisation * 100).toFixed(1)}%`, `${formatNumber(t.usedGpuHours)} of ${formatNumber(t.capacityGpuHours)} GPU-hours`),
-    tile('GPU-hours', `${formatNumber(t.usedGpuHours, 0)} used`, `+ ${formatNumber(t.idleGpuHours)} idle = ${formatNumber(t.capacityGpuHours)} capacity`),
+    tile(
+      'GPU-hours',
+      `${formatNumber(t.usedGpuHours, 0)} used`,
+      `+ ${formatNumber(t.idleGpuHours)} idle${t.sharedRoomGpuHours === undefined ? '' : ` (${formatNumber(t.sharedRoomGpuHours)} room on shared GPUs)`} = ${formatNumber(t.capacityGpuHours)} capacity`,
+    ),
     tile('Jobs', `${formatNumber(t.completed)} done`, `${formatNumber(t.unfinished)} unfinished, ${formatNumber(t.endedPreempted)} ended preempted, ${formatNumber(t.rejected)} rejected`),
     tile(
       'Queue wait p95',

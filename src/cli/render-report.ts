@@ -29,7 +29,11 @@ export function renderReport(r: Report): Display {
   out.push(
     display`  cluster: ${r.cluster.nodes} nodes, ${r.cluster.gpus} GPUs${r.cluster.runningAtStart ? `, ${r.cluster.runningAtStart} snapshot job(s) running at hour 0` : ''}${r.cluster.queuedAtStart ? `, ${r.cluster.queuedAtStart} queued` : ''}; ${r.hours} simulated hours${r.until !== null ? ` (stopped at --until ${r.until} h)` : ''}${r.cycleSeconds ? `; queues tried every ${r.cycleSeconds} s` : ''}`,
   );
-  out.push(display`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
+  const room = t.sharedRoomGpuHours === undefined ? '' : ` (${t.sharedRoomGpuHours} of it room on shared GPUs)`;
+  out.push(display`  GPU-hours: ${t.usedGpuHours} used + ${t.idleGpuHours} idle${room} = ${t.capacityGpuHours} capacity; utilisation ${(t.utilisation * 100).toFixed(2)}%`);
+  // Used GPU-hours by the standing the jobs ran with: borrowing and idle capacity are where teams contend.
+  const by = (k: 'inQuota' | 'borrowing' | 'idle') => Math.round(r.teams.reduce((s, g) => s + g.gpuHours[k], 0) * 100) / 100;
+  out.push(display`  used by standing: ${by('inQuota')} in quota, ${by('borrowing')} borrowed, ${by('idle')} on idle capacity`);
   out.push(
     display`  jobs: ${t.completed} done, ${t.unfinished} unfinished, ${t.endedPreempted} ended preempted, ${t.rejected} rejected; ${t.preemptions} preemption(s), ${t.restarts} restart(s), ${t.lostGpuHours} GPU-hours lost`,
   );

@@ -6,7 +6,9 @@
  *   openb  openb/openb_node_list_gpu_node.csv: sn,cpu_milli,memory_mib,gpu,model
  *   spot   spot-2026/node_info_df.csv: gpu_model,gpu_capacity_num,cpu_num,node_name
  *
- * Every node goes to one pool of the policy. Bad rows are located findings.
+ * Every node goes to one pool of the policy; its GPU model is its `instanceType` and its
+ * `gpuModel` (what a job's `gpuModels` matches, engine/gpu-models.ts). Bad rows are
+ * located findings.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
@@ -118,7 +120,16 @@ export function loadCluster(format: ClusterFormat, file: string, text: string, p
       });
       break;
     }
-    nodes.push({ name, gpus, ...(cpu !== undefined ? { cpu } : {}), ...(memory !== undefined ? { memory } : {}), pool, instanceType: model, src: { file, line, column: 1, path: '' } });
+    nodes.push({
+      name,
+      gpus,
+      ...(cpu !== undefined ? { cpu } : {}),
+      ...(memory !== undefined ? { memory } : {}),
+      pool,
+      instanceType: model,
+      ...(model ? { gpuModel: model } : {}),
+      src: { file, line, column: 1, path: '' },
+    });
   }
   const notes = cpuOnly > 0 ? [`${cpuOnly} CPU-only node(s) of ${file} are left out: the simulation places GPU jobs`] : [];
   return { nodes, findings, notes };

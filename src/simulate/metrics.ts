@@ -1,11 +1,14 @@
 /**
  * What a simulation measures while it runs. GPU-time is integrated exactly between
  * events (the state is constant in between), from two independent counts: GPUs held by
- * running jobs (pods × GPUs per pod) and free GPUs on the nodes (their bitmaps), so
+ * running jobs (pods × GPUs per pod, a share as its fraction) and free GPUs on the nodes
+ * (their bitmaps, plus the room sharing pods leave on a GPU: gpu-occupancy.ts), so
  * `used + idle = capacity × time` is a check, not a definition. Samples for the charts
  * are taken on a fixed grid of simulated time.
  */
 import type { Standing } from '../model/policy.js';
+import { addGpu, MILLI_PER_GPU } from '../model/resources.js';
+import type { FreeChange } from './gpu-occupancy.js';
 import { r2, r4, waitStats, type GroupFigures, type PreemptionEvent, type RuleCount, type Series, type SpotFigures } from './report.js';
 
 const HOUR = 3_600_000;
@@ -69,10 +72,17 @@ export class Metrics {
   readonly rejections: Array<{ job: string; team: string; quota: string; hour: number; reason: string }> = [];
   /** Cluster GPUs held by running jobs, by their requests. */
   private usedNow = 0;
-  /** Free GPUs by the node bitmaps. */
-  freeNow: number;
+  /** Free GPUs by the node bitmaps, in milli-GPUs (whole GPUs × 1000). */
+  private wholeMilli: number;
+  /** Room on GPUs that sharing pods partly hold, in milli-GPUs: free, for shares only. */
+  private roomMilli = 0;
   usedMs = 0;
+  /** Idle GPU-ms: free GPUs and room. */
   idleMs = 0;
+  /** Of idleMs, the room on shared GPUs. */
+  roomMs = 0;
+  /** A sharing pod ran at some time (the report then gives the room). */
+  sharing = false;
   private lastT = 0;
   private nextSample = 0;
   readonly series: Series;
@@ -87,7 +97,7 @@ export class Metrics {
   ) {
     for (const t of teamNames) this.teams.set(t, new GroupAcc(t));
     this.quotas = quotaNames.map((q) => new GroupAcc(q));
-    this.freeNow = capacity;
+    this.wholeMilli = capacity * MILLI_PER_GPU;
     this.series = {
       hour: [],
       used: [],
@@ -135,7 +145,8 @@ export class Metrics {
     const dt = t - this.lastT;
     if (dt <= 0) return;
     this.usedMs += this.usedNow * dt;
-    this.idleMs += this.freeNow * dt;
+    this.idleMs += ((this.wholeMilli + this.roomMilli) / MILLI_PER_GPU) * dt;
+    this.roomMs += (this.roomMilli / MILLI_PER_GPU) * dt;
     for (const g of [...this.teams.values(), ...this.quotas, this.all, ...this.extra]) {
       for (let s = 0; s < 3; s++) g.gpuMs[s]! += g.now[s]! * dt;
       g.spot.gpuMs += g.spot.gpusNow * dt;
@@ -149,7 +160,7 @@ export class Metrics {
     s.used.push(this.usedNow);
     for (const [name, g] of this.teams) s.byTeam[name]!.push(g.now[0]! + g.now[1]! + g.now[2]!);
     this.quotas.forEach((g, i) => s.byQuota[this.quotaNames[i]!]!.push(g.now[0]! + g.now[1]!));
-    s.idle.push(this.freeNow);
+    s.idle.push(this.idleNow());
     s.fragmented.push(this.probe.fragmented());
     s.waiting.push(this.probe.waiting());
     s.spotRunning.push(this.probe.spotRunning());
@@ -157,18 +168,29 @@ export class Metrics {
     for (const k of Object.keys(s.price)) s.price[k]!.push(prices[k] ?? 0);
   }
 
-  /** A job starts on the cluster holding `gpus` by request and `maskGpus` by bitmap. */
-  started(team: string, quota: number, standing: Standing, gpus: number, maskGpus: number): void {
-    this.usedNow += gpus;
-    this.freeNow -= maskGpus;
-    for (const g of this.groups(team, quota)) g.now[STANDING_INDEX[standing]]! += gpus;
+  /** Free GPUs now: whole ones and the room on shared ones. */
+  idleNow(): number {
+    return (this.wholeMilli + this.roomMilli) / MILLI_PER_GPU;
   }
 
-  /** A job leaves the cluster. */
-  stopped(team: string, quota: number, standing: Standing, gpus: number, maskGpus: number): void {
-    this.usedNow -= gpus;
-    this.freeNow += maskGpus;
-    for (const g of this.groups(team, quota)) g.now[STANDING_INDEX[standing]]! -= gpus;
+  /** A job starts on the cluster holding `gpus` by request; `free` is what its pods took from the free GPUs (gpu-occupancy.ts). */
+  started(team: string, quota: number, standing: Standing, gpus: number, free: FreeChange): void {
+    this.usedNow = addGpu(this.usedNow, gpus);
+    this.free(free);
+    for (const g of this.groups(team, quota)) g.now[STANDING_INDEX[standing]] = addGpu(g.now[STANDING_INDEX[standing]]!, gpus);
+  }
+
+  /** A job leaves the cluster; `free` is what its pods gave back. */
+  stopped(team: string, quota: number, standing: Standing, gpus: number, free: FreeChange): void {
+    this.usedNow = addGpu(this.usedNow, -gpus);
+    this.free(free);
+    for (const g of this.groups(team, quota)) g.now[STANDING_INDEX[standing]] = addGpu(g.now[STANDING_INDEX[standing]]!, -gpus);
+  }
+
+  private free(c: FreeChange): void {
+    this.wholeMilli += c.wholeMilli;
+    this.roomMilli += c.roomMilli;
+    if (c.roomMilli !== 0) this.sharing = true;
   }
 
   /** The team, quota and total accumulators of a job. */

@@ -10,8 +10,10 @@
  *                                   given with weights (default: every quota that one
  *                                   workspace uses, weight 1); module DLC when the
  *                                   workspace allows it, else its first module
- *   GPU sharing (gpu_milli < 1000)  the pod takes one whole GPU: the kernel allocates
- *                                   whole GPUs
+ *   GPU sharing (gpu_milli < 1000)  the pod asks that share of one GPU (`gpu: 0.46`,
+ *                                   docs/policy-format.md "GPU sharing"): shares split a GPU
+ *   GPU models (gpu_spec)           `gpuModels`, the `|`-separated models (empty: any model),
+ *                                   matched against the nodes' `model` (cluster-loaders.ts)
  *   idle jobs                       checkpoint every 30m, autoRestart up to 3 restarts
  *                                   (the seeds' advice for idle-resource jobs)
  *
@@ -22,6 +24,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Finding } from '../errors.js';
 import { codePoint, unsafeCharacter } from '../model/display-text.js';
 import type { IdleMode, JobSpec, Module, Policy, Workspace } from '../model/policy.js';
+import { MILLI_PER_GPU } from '../model/resources.js';
 import { formatCount, MAX_JOBS } from '../policy/parse/number-limits.js';
 import { isRefusal, readSimTime, shownValue } from '../policy/parse/number-text.js';
 import { sortJobs, type SimJob, type Workload } from './workload.js';
@@ -70,6 +73,7 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
   const total = mapping.teams.reduce((s, t) => s + t.weight, 0);
   let cpuOnly = 0;
   let shared = 0;
+  let constrained = 0;
   let zero = 0;
   const bad = (line: number, field: string, value: string, message: string) =>
     rejected.push({
@@ -92,25 +96,39 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
   for (const { record: r, info } of rows) {
     const line = info.lines;
     const gpus = Number(r.num_gpu);
-    const milli = Number(r.gpu_milli);
+    // No gpu_milli column or an empty cell: whole GPUs.
+    const milliText = r.gpu_milli ?? '';
+    const milli = milliText === '' ? MILLI_PER_GPU : Number(milliText);
+    const models = [
+      ...new Set(
+        (r.gpu_spec ?? '')
+          .split('|')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ),
+    ];
     // Seconds from the start, within number-limits.ts's MAX_TIME_MS like every simulated time (number-text.ts).
     const createdMs = readSimTime(r.creation_time ?? '', 'time');
     const deletedMs = readSimTime(r.deletion_time ?? '', 'time');
     const qos = r.qos as OpenbQos;
     let ok = true;
-    if (!Number.isInteger(gpus) || gpus < 0 || gpus > 32) ok = !!bad(line, 'num_gpu', r.num_gpu ?? '', 'is not a GPU count 0..32');
-    if (isRefusal(createdMs)) ok = !!bad(line, 'creation_time', r.creation_time ?? '', `${createdMs.refused} in seconds`);
+    if (!Number.isInteger(gpus) || gpus < 0 || gpus > 32) ok = !bad(line, 'num_gpu', r.num_gpu ?? '', 'is not a GPU count 0..32');
+    if (isRefusal(createdMs)) ok = !bad(line, 'creation_time', r.creation_time ?? '', `${createdMs.refused} in seconds`);
     else if (isRefusal(deletedMs) || deletedMs < createdMs)
-      ok = !!bad(line, 'deletion_time', r.deletion_time ?? '', isRefusal(deletedMs) ? `${deletedMs.refused} in seconds` : 'is not a time at or after creation_time');
+      ok = !bad(line, 'deletion_time', r.deletion_time ?? '', isRefusal(deletedMs) ? `${deletedMs.refused} in seconds` : 'is not a time at or after creation_time');
     const unsafe = r.name === undefined ? undefined : unsafeCharacter(r.name);
-    if (unsafe) ok = !!bad(line, 'name', r.name ?? '', `holds the invisible character ${codePoint(unsafe.char)} at position ${unsafe.index + 1}`);
-    if (!(OPENB_QOS as readonly string[]).includes(qos)) ok = !!bad(line, 'qos', r.qos ?? '', `is not one of ${OPENB_QOS.join(', ')}`);
+    if (unsafe) ok = !bad(line, 'name', r.name ?? '', `holds the invisible character ${codePoint(unsafe.char)} at position ${unsafe.index + 1}`);
+    if (!(OPENB_QOS as readonly string[]).includes(qos)) ok = !bad(line, 'qos', r.qos ?? '', `is not one of ${OPENB_QOS.join(', ')}`);
+    if (gpus > 0 && (!Number.isInteger(milli) || milli < 1 || milli > MILLI_PER_GPU)) ok = !bad(line, 'gpu_milli', milliText, 'is not a share of a GPU 1..1000 (milli-GPUs)');
+    else if (gpus > 1 && milli < MILLI_PER_GPU)
+      ok = !bad(line, 'gpu_milli', milliText, `shares a GPU, but the pod asks ${gpus} GPUs: only a one-GPU pod may share (docs/policy-format.md "GPU sharing")`);
     if (!ok) continue;
     if (gpus === 0) {
       cpuOnly++;
       continue;
     }
-    if (milli < 1000) shared++;
+    if (milli < MILLI_PER_GPU) shared++;
+    if (models.length) constrained++;
     const created = (createdMs as number) / 1000;
     let duration = (deletedMs as number) - (createdMs as number);
     if (duration <= 0) {
@@ -131,7 +149,9 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
       module: team.module,
       priority: m.priority,
       pods: 1,
-      resources: { gpu: gpus, ...(cpu > 0 ? { cpu } : {}), ...(mem > 0 ? { memory: mem } : {}) },
+      // A share of one GPU is its fraction (460 milli → 0.46), as a policy writes it.
+      resources: { gpu: milli < MILLI_PER_GPU ? milli / MILLI_PER_GPU : gpus, ...(cpu > 0 ? { cpu } : {}), ...(mem > 0 ? { memory: mem } : {}) },
+      ...(models.length ? { gpuModels: models } : {}),
       idleResources: m.idle,
       ...(idle ? { checkpoint: { every: 30 * 60_000 }, faultTolerance: { autoRestart: true, maxRestarts: 3 } } : {}),
       src: { file, line, column: 1, path: '' },
@@ -142,7 +162,8 @@ export function readOpenb(file: string, text: string, mapping: OpenbMapping): Wo
     `openb mapping: QoS → priority/idle ${OPENB_QOS.map((q) => `${q} ${mapping.qos[q].priority}/${mapping.qos[q].idle}`).join(', ')}; pods → ${mapping.teams.map((t) => `${t.quota} (${t.workspace}) ×${t.weight}`).join(', ')} by a hash of the pod name`,
   ];
   if (cpuOnly) notes.push(`${cpuOnly} CPU-only pod(s) left out (the simulation places GPU jobs)`);
-  if (shared) notes.push(`${shared} GPU-sharing pod(s) (gpu_milli < 1000) take one whole GPU each`);
+  if (shared) notes.push(`${shared} GPU-sharing pod(s) (gpu_milli < 1000) ask their share of one GPU`);
+  if (constrained) notes.push(`${constrained} pod(s) name the GPU models they may run on (gpu_spec)`);
   if (zero) notes.push(`${zero} pod(s) with no lifetime run for one second`);
   return { source: file, synthetic: false, jobs: sortJobs(jobs), rejected, notes };
 }

@@ -17,9 +17,11 @@ import type { Reason } from '../engine/reason-codes.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineContext } from '../engine/whatif.js';
 import { popcount } from '../kernel/gpu-mask.js';
+import { shareMilli } from '../model/resources.js';
 import type { PodPlacement } from '../kernel/types.js';
 import type { JobSpec, Quota, RunningJob, Standing } from '../model/policy.js';
 import { r4 } from './report.js';
+import * as occupancy from './gpu-occupancy.js';
 import { gpusOf, HOUR, type Entry, type JobState, type SimCore } from './sim-job.js';
 
 /** A quota job starting on the cluster: when, with which standing, preempting whom. */
@@ -130,9 +132,9 @@ export class QuotaScheduler {
     const standing = answer.standing as Standing;
     // Object.assign keeps one hidden class per spec shape (a spread literal makes one per job).
     const job: RunningJob = Object.assign({}, js.sim.spec, { standing, startedAt: core.now, placement: [], placedByEngine: false });
+    const free = occupancy.onStart(this.snap.state.nodes, pods, shareMilli(job.resources.gpu));
     this.live.start(job, pods, js.order);
-    const maskGpus = pods.reduce((s, p) => s + popcount(p.mask), 0);
-    core.metrics.started(js.team, js.quota, standing, gpusOf(js), maskGpus);
+    core.metrics.started(js.team, js.quota, standing, gpusOf(js), free);
     core.begin(js, standing);
     this.onStart?.({ job: js.sim.spec.name, t: core.now, standing, victims: answer.victims.map((v) => v.job) });
     core.version++;
@@ -168,5 +170,5 @@ export class QuotaScheduler {
 
 /** What decides an answer about a job, besides the cluster: jobs with equal keys get equal answers. */
 function shapeKey(s: JobSpec): string {
-  return `${s.quota}|${s.workspace}|${s.submittedBy ?? ''}|${s.module}|${s.priority}|${s.pods}|${s.resources.gpu}|${s.resources.cpu ?? ''}|${s.resources.memory ?? ''}|${s.idleResources}|${s.maxRuntime ?? ''}`;
+  return `${s.quota}|${s.workspace}|${s.submittedBy ?? ''}|${s.module}|${s.priority}|${s.pods}|${s.resources.gpu}|${s.resources.cpu ?? ''}|${s.resources.memory ?? ''}|${s.idleResources}|${s.maxRuntime ?? ''}|${s.gpuModels?.join('|') ?? ''}`;
 }

@@ -105,6 +105,11 @@ export interface Series {
   byTeam: Record<string, number[]>;
   /** Per quota: GPUs counted in its usage (in-quota and borrowing). */
   byQuota: Record<string, number[]>;
+  /**
+   * Per parent quota (one with children): GPUs counted in the usage of its subtree, itself
+   * and its descendants (their `byQuota` summed), what its guarantee covers.
+   */
+  byQuotaSubtree?: Record<string, number[]>;
   idle: number[];
   /** Free GPUs no waiting pod shape can use. */
   fragmented: number[];
@@ -185,6 +190,11 @@ export interface Report {
     capacityGpuHours: number;
     usedGpuHours: number;
     idleGpuHours: number;
+    /**
+     * Of `idleGpuHours`, the room on GPUs that sharing pods partly held (only another share
+     * fits there); present when a sharing pod ran (docs/simulate.md "GPU sharing in the report").
+     */
+    sharedRoomGpuHours?: number;
     utilisation: number;
     preemptions: number;
     restarts: number;

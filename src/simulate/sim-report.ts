@@ -4,6 +4,7 @@
  */
 import type { Policy } from '../model/policy.js';
 import type { QuotaTree } from '../model/quota-tree.js';
+import { addGpu } from '../model/resources.js';
 import type { Metrics } from './metrics.js';
 import { r2, r4, waitStats, type GroupFigures, type QuotaFigures, type Report } from './report.js';
 import { HOUR, type JobState } from './sim-job.js';
@@ -120,6 +121,7 @@ export function buildReport(run: RunState, end: number): Report {
       capacityGpuHours: r2(run.capacity * hours),
       usedGpuHours: r2(m.usedMs / HOUR),
       idleGpuHours: r2(m.idleMs / HOUR),
+      ...(m.sharing ? { sharedRoomGpuHours: r2(m.roomMs / HOUR) } : {}),
       utilisation: hours > 0 && run.capacity > 0 ? r4(m.usedMs / HOUR / (run.capacity * hours)) : 0,
       preemptions: all.preempted,
       restarts: all.restarts,
@@ -138,7 +140,7 @@ export function buildReport(run: RunState, end: number): Report {
     queues: diagnosed.queues,
     blockedHeads,
     findings: diagnosed.findings,
-    series: m.series,
+    series: { ...m.series, byQuotaSubtree: subtreeSeries(run.tree, m.series.byQuota) },
     notes,
   };
 }
@@ -154,4 +156,15 @@ function subtreeOf(tree: QuotaTree, own: GroupFigures[], i: number, guarantee: (
     total: r2(sum((g) => g.gpuHours.total)),
   };
   return { quotas: members.length, jobs: sum((g) => g.jobs), unfinished: sum((g) => g.unfinished), gpuHours, guaranteeUsed: guarantee(gpuHours.inQuota) };
+}
+
+/** Per parent quota, its subtree's `byQuota` series summed sample by sample (in whole milli-GPUs). */
+function subtreeSeries(tree: QuotaTree, byQuota: Record<string, number[]>): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  tree.quotas.forEach((q, i) => {
+    const members = tree.quotas.map((_, v) => v).filter((v) => tree.inSubtree(v, i));
+    if (members.length < 2) return;
+    out[q.name] = byQuota[q.name]!.map((_, k) => members.reduce((s, v) => addGpu(s, byQuota[tree.quotas[v]!.name]![k]!), 0));
+  });
+  return out;
 }

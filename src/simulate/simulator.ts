@@ -33,10 +33,12 @@ import type { PodPlacement } from '../kernel/types.js';
 import { lastCheckpoint, lostGpuHours } from '../model/lost-work.js';
 import type { Cluster, JobSpec, Policy, RunningJob, Standing } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
+import { shareMilli } from '../model/resources.js';
 import { rescaleStandings } from '../model/rescale.js';
 import { compileRules } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
 import { EventHeap, PHASE } from './event-heap.js';
+import { NO_CHANGE, onStart, onStop } from './gpu-occupancy.js';
 import { Metrics } from './metrics.js';
 import { QuotaScheduler } from './quota-scheduler.js';
 import { QueueDiagnostics } from './queue-diagnostics.js';
@@ -219,16 +221,11 @@ class Simulation implements SimCore {
       // Its own copy: start() sets the placement, and advanceCheckpoints moves checkpoint.last.
       const live: RunningJob = Object.assign({}, job, { placement: [] });
       if (job.checkpoint) live.checkpoint = Object.assign({}, job.checkpoint);
+      const free = onStart(this.snap.state.nodes, pods, shareMilli(job.resources.gpu));
       this.live.start(live, pods, js.order);
       if (live.checkpoint?.last !== undefined) this.anchored.set(js, live);
       for (const a of this.metrics.groups(js.team, js.quota)) a.jobs++;
-      this.metrics.started(
-        js.team,
-        js.quota,
-        js.standing,
-        gpusOf(js),
-        pods.reduce((s, p) => s + popcount(p.mask), 0),
-      );
+      this.metrics.started(js.team, js.quota, js.standing, gpusOf(js), free);
       this.byName.set(job.name, js);
       if (end !== undefined) this.heap.push(end, 'end', id, js.runId);
     });
@@ -410,9 +407,9 @@ class Simulation implements SimCore {
   stopCluster(js: JobState): void {
     const idx = this.snap.jobIndex.get(js.sim.spec.name)!;
     this.byName.delete(js.sim.spec.name);
-    const maskGpus = this.live.gpusOf(idx);
+    const pods = this.snap.state.jobs[idx]!.pods;
     this.live.remove(idx);
-    this.metrics.stopped(js.team, js.quota, js.standing, gpusOf(js), maskGpus);
+    this.metrics.stopped(js.team, js.quota, js.standing, gpusOf(js), onStop(this.snap.state.nodes, pods));
     this.version++;
   }
 
@@ -483,11 +480,11 @@ class Simulation implements SimCore {
       const idx = this.snap.jobIndex.get(ch.job.name)!;
       const js = this.byName.get(ch.job.name)!;
       const gpus = gpusOf(js);
-      const maskGpus = this.live.gpusOf(idx);
-      this.metrics.stopped(js.team, js.quota, js.standing, gpus, maskGpus);
+      // The job stays where it runs: only the standing its GPUs count under moves.
+      this.metrics.stopped(js.team, js.quota, js.standing, gpus, NO_CHANGE);
       this.live.setStanding(idx, ch.to);
       js.standing = ch.to;
-      this.metrics.started(js.team, js.quota, ch.to, gpus, maskGpus);
+      this.metrics.started(js.team, js.quota, ch.to, gpus, NO_CHANGE);
     }
     for (const [quota, gpu] of newMin) this.policy.quotas[this.tree.indexOf(quota)]!.min.gpu = gpu;
     this.notes.push(`quota scaling at hour ${r4(ev.at / HOUR)}: ${ev.set.map((s) => `${s.quota} → ${s.gpu} GPUs`).join(', ')}; ${res.changes.length} job(s) changed standing`);

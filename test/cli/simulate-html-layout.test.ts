@@ -43,7 +43,7 @@ function unformatted(label: string): boolean {
 }
 
 interface Layout {
-  figures: Array<{ id: string; levels: boolean; levelLines: number; visibleLevels: number; svgW: number; cardW: number; overflow: boolean; labels: string[] }>;
+  figures: Array<{ id: string; levels: boolean; levelLines: number; visibleLevels: number; svgW: number; cardW: number; overflow: boolean; labels: string[]; legend: string[] }>;
   pageOverflow: boolean;
   cardsOverflow: string[];
 }
@@ -73,6 +73,7 @@ async function layout(html: string, width: number, shot: string): Promise<Layout
           cardW: f.getBoundingClientRect().width,
           overflow: f.scrollWidth > f.clientWidth + 1 || svg.getBoundingClientRect().right > f.getBoundingClientRect().right + 1,
           labels: [...f.querySelectorAll('g.role-axis-label text')].map((t) => t.textContent ?? ''),
+          legend: [...f.querySelectorAll('g.role-legend-label text')].map((t) => t.textContent ?? ''),
         };
       });
       const cards = [...document.querySelectorAll('.tile, .scroll, section')].filter((c) => c.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((c) => c.className);
@@ -87,6 +88,8 @@ describe('simulate --html layout in Chromium', () => {
   const runs: Array<[string, string[]]> = [
     ['fifo-starved', ['policies/self-level-preemption', '--generate', 'pai', '--jobs', '2000', '--days', '3']],
     ['spot-market', ['policies/spot-market', '--trace', 'policies/spot-market/jobs.csv']],
+    // The README's openb replay: GPU shares, a parent quota, four quota lines.
+    ['openb-replay', ['docs/examples/trace-replay', '--cluster', 'openb:docs/examples/trace-replay/openb-nodes.csv', '--openb', 'docs/examples/trace-replay/openb-pods.csv', '--until', '12h']],
   ];
   for (const [name, args] of runs)
     it(`${name}: charts fill their cards, show their levels and formatted ticks, at 1,400 and 800 px`, async () => {
@@ -106,7 +109,12 @@ describe('simulate --html layout in Chromium', () => {
           expect(f.labels.length, f.id).toBeGreaterThan(2);
           expect(f.labels.filter(unformatted), f.id).toEqual([]);
         }
-        if (name === 'fifo-starved') expect(l.figures.map((f) => f.id)).toContain('chart-blocked');
+        if (name === 'fifo-starved') {
+          expect(l.figures.map((f) => f.id)).toContain('chart-blocked');
+          // A parent quota's line is its subtree's use, as in the table, beside its own jobs'.
+          expect(l.figures.find((f) => f.id === 'chart-quotas')!.legend).toEqual(expect.arrayContaining(['Research (subtree)', 'Research (own)', 'QuotaA']));
+        }
+        if (name === 'openb-replay') expect(l.figures.find((f) => f.id === 'chart-quotas')!.legend).toEqual(expect.arrayContaining(['Quota1 (subtree)', 'Quota1 (own)', 'Quota1.1']));
       }
     }, 240_000);
 

@@ -6,12 +6,15 @@
  * usage exceeds its guarantee at any step (invariant 2); the same seed gives the same
  * report. Each run also starts from random snapshot jobs already running on the nodes
  * (some with an expected end, some without, some with a checkpoint.last), which must
- * count in the tie-out and the job totals like any job. QUOTIENT_PROPERTY_RUNS sets the
+ * count in the tie-out and the job totals like any job. Some jobs share GPUs (a pod
+ * asking 0.25, 0.3 or 0.5 of one, openb's gpu_milli): the tie-out holds in milli-GPU-hours
+ * (docs/simulate.md "GPU sharing in the report"), with the room beside shares within idle. QUOTIENT_PROPERTY_RUNS sets the
  * number of workloads (default 12).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SPOT_RULE } from '../../src/engine/spot-rules.js';
+import { addGpu, isGpuShare } from '../../src/model/resources.js';
 import type { JobSpec, RunningJob } from '../../src/model/policy.js';
 import { compileRules } from '../../src/rules/compile-rules.js';
 import { simulate, type SimView } from '../../src/simulate/simulator.js';
@@ -26,7 +29,7 @@ const jobArb = fc.record({
   team: fc.constantFrom('A', 'B'),
   priority: fc.integer({ min: 1, max: 9 }),
   pods: fc.integer({ min: 1, max: 3 }),
-  gpu: fc.constantFrom(1, 2, 4, 8),
+  gpu: fc.constantFrom(1, 2, 4, 8, 0.25, 0.3, 0.5),
   idle: fc.constantFrom<'none' | 'acceptable' | 'only'>('none', 'none', 'acceptable', 'only'),
   checkpoint: fc.option(fc.constantFrom(30, 60), { nil: undefined }),
   restart: fc.boolean(),
@@ -118,12 +121,32 @@ const preempting: [Row[], RunRow[], number] = [
   1,
 ];
 
+/**
+ * Shares beside each other on one GPU, run first: a half and a third start together,
+ * the half ends while the third runs on (the GPU stays shared), then the third ends.
+ */
+const share = (submit: number, hours: number, gpu: Row['gpu']): Row => ({
+  submit,
+  duration: hours * 3_600_000,
+  team: 'A',
+  priority: 5,
+  pods: 1,
+  gpu,
+  idle: 'none',
+  checkpoint: undefined,
+  restart: false,
+  spot: undefined,
+});
+const sharing: [Row[], RunRow[], number] = [[share(0, 1, 0.5), share(0, 2, 0.3), share(600_000, 3, 0.25)], [undefined, undefined, undefined, undefined], 1];
+
 describe('simulate invariants over time', () => {
   it('hold on random workloads', async () => {
     const { policy, input } = spotExample();
     const rules = new Set(compileRules(policy).map((r) => r.name));
     let spotChecks = 0;
     let preemptions = 0;
+    let sharingSteps = 0;
+    let coLocated = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(jobArb, { minLength: 1, maxLength: 40 }), fc.array(runningArb, { minLength: 4, maxLength: 4 }), fc.integer({ min: 1, max: 1000 }), async (rows, runRows, seed) => {
         const workload = { ...input.workload, jobs: toJobs(rows) };
@@ -134,14 +157,26 @@ describe('simulate invariants over time', () => {
         let usedNow = running.reduce((s, j) => s + j.pods * j.resources.gpu, 0);
         let usedAt = 0;
         let usedMs = 0;
+        let roomNow = 0;
+        let roomMs = 0;
         const onStep = (v: SimView) => {
           const snap = v.snapshot;
           usedMs += usedNow * (v.t - usedAt);
+          roomMs += roomNow * (v.t - usedAt);
           usedAt = v.t;
           usedNow = snap.jobs.reduce((s, j) => s + j.pods * j.resources.gpu, 0);
+          // The room beside shares, from the placements: per shared GPU, 1 less its shares.
+          const shares = new Map<string, number>();
+          for (const j of snap.jobs) {
+            if (!isGpuShare(j.resources.gpu)) continue;
+            sharingSteps++;
+            for (const p of j.placement) for (const g of p.gpus) shares.set(`${p.node}/${g}`, addGpu(shares.get(`${p.node}/${g}`) ?? 0, j.resources.gpu));
+          }
+          roomNow = [...shares.values()].reduce((s, x) => addGpu(s, 1 - x), 0);
+          if ([...shares.values()].some((x) => x > 0.5)) coLocated++;
           snap.tree.quotas.forEach((q, a) => {
             let inQuota = 0;
-            for (const j of snap.jobs) if (j.standing === 'in-quota' && snap.tree.inSubtree(snap.tree.indexOf(j.quota), a)) inQuota += j.pods * j.resources.gpu;
+            for (const j of snap.jobs) if (j.standing === 'in-quota' && snap.tree.inSubtree(snap.tree.indexOf(j.quota), a)) inQuota = addGpu(inQuota, j.pods * j.resources.gpu);
             if (inQuota > q.min.gpu) bad.push(`${v.t}: ${q.name} in-quota ${inQuota} > ${q.min.gpu}`);
           });
           for (const s of v.spot)
@@ -154,8 +189,11 @@ describe('simulate invariants over time', () => {
         expect(bad).toEqual([]);
         const t = r.totals;
         expect(Math.abs(t.usedGpuHours + t.idleGpuHours - t.capacityGpuHours)).toBeLessThanOrEqual(0.02);
+        expect(t.sharedRoomGpuHours ?? 0).toBeLessThanOrEqual(t.idleGpuHours);
         usedMs += usedNow * (r.hours * 3_600_000 - usedAt);
         expect(Math.abs(t.usedGpuHours - usedMs / 3_600_000)).toBeLessThanOrEqual(0.02);
+        roomMs += roomNow * (r.hours * 3_600_000 - usedAt);
+        expect(Math.abs((t.sharedRoomGpuHours ?? 0) - roomMs / 3_600_000)).toBeLessThanOrEqual(0.02);
         expect(t.completed + t.endedPreempted + t.rejected + t.unfinished).toBe(t.jobs);
         expect(t.jobs).toBe(workload.jobs.length + running.length);
         expect(r.cluster.runningAtStart).toBe(running.length);
@@ -166,11 +204,14 @@ describe('simulate invariants over time', () => {
         const again = await simulate({ ...input, workload, running: toRunning(runRows) }, { seed, backend: 'wasm' });
         expect(JSON.stringify(again)).toBe(JSON.stringify(r));
       }),
-      { numRuns: RUNS, examples: [preempting] },
+      { numRuns: RUNS, examples: [preempting, sharing] },
     );
     // Not vacuous: measured 74-195 spot jobs checked against the price in 12 runs, and 1-6
     // preemptions named (at least one from the example above).
     expect(spotChecks).toBeGreaterThanOrEqual((RUNS - 1) * 3);
     expect(preemptions).toBeGreaterThanOrEqual(1);
+    // Sharing pods ran, some of them beside others on one GPU (at least the example above).
+    expect(sharingSteps).toBeGreaterThanOrEqual(RUNS);
+    expect(coLocated).toBeGreaterThanOrEqual(1);
   }, 300_000);
 });

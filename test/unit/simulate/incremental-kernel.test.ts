@@ -17,7 +17,7 @@ import { generatePai, type GenTeam } from '../../../src/simulate/pai-generator.j
 import { simulate, type SimInput } from '../../../src/simulate/simulator.js';
 import { Differential, expectIncremental } from '../../helpers/differential.js';
 
-const DIR = 'docs/examples/trace-replay';
+const DIR = 'bench/policies/pai-three-teams';
 
 function input(): SimInput {
   const policy = loadPolicy(readBundles([DIR])[0]!.files, { now: 0 }).policy!;
