@@ -31,7 +31,7 @@
  * namespaces, daemons). Targets: 20,000 pods ≤ 5 s and ≤ 500 MiB, 100,000 pods ≤ 25 s.
  *
  *   npm run bench:load                                   # 1, 4, 16 MB; 2,000 / 20,000 / 100,000 pods (minutes)
- *   npm run bench:load -- --quick                        # 1 and 4 MB, two policy styles; 1,000 / 5,000 pods
+ *   npm run bench:load -- --quick                        # 1 and 4 MB (slow readers 0.125 and 0.5, kubectl 2 and 8), two policy styles; 1,000 / 5,000 pods
  *   npm run -s bench:load -- --json
  *   npm run bench:load -- --sizes 1,4 --readers subset,check --pods 20000
  */
@@ -60,6 +60,25 @@ const flag = (name: string): string | undefined => {
 const json = args.includes('--json');
 const quick = args.includes('--quick');
 const SIZES_MB = (flag('sizes') ?? (quick ? '1,4' : '1,4,16')).split(',').map(Number);
+/**
+ * --quick times the slow readers (0.15-1.5 s per MB: the positioned parse, check with a
+ * finding at every key, the CSV readers) over the same 4× span at an eighth of the size,
+ * 0.125 → 0.5 MB, so that `npm run bench -- --quick` stays under a minute. The fast ones
+ * stay at 1 → 4 MB: below 1 MB their time per MB is the young generation's, rising up to
+ * 2.5× from 0.25 to 1 MB, a false "not linear". The slow ones' curves only fall below 1 MB
+ * (fixed costs), and each quadratic bug this guards against is already several times a
+ * linear read at 0.5 MB (the quoted-scalar search: ~0.35 s against ~40 ms; 10,000 keys in
+ * the yaml composer's uniqueKeys: ~4.5 s against ~0.3 s).
+ */
+const QUICK_SLOW_SIZES_MB = [0.125, 0.5];
+/** --quick reads kubectl's JSON (~10 ms per MB) at 2 → 8 MB: from 1 to 4 MB its time per MB moves 0.5-1.9× between runs (the young generation again); above, it is flat. */
+const QUICK_KUBECTL_SIZES_MB = [2, 8];
+const slowReader = (r: Reader, style: string): boolean => r === 'positioned' || r === 'trace jobs' || r === 'openb' || (r === 'check' && style === 'wide-findings');
+/** The sizes a curve is timed at. */
+const sizesOf = (r: Reader, style: string): number[] => {
+  if (!quick || flag('sizes') !== undefined) return SIZES_MB;
+  return slowReader(r, style) ? QUICK_SLOW_SIZES_MB : r === 'kubectl' ? QUICK_KUBECTL_SIZES_MB : SIZES_MB;
+};
 const PODS = (flag('pods') ?? (quick ? '1000,5000' : '2000,20000,100000'))
   .split(',')
   .filter((x) => x !== '' && x !== '0')
@@ -75,6 +94,8 @@ if (SIZES_MB.some((s) => !(s > 0)) || PODS.some((p) => !(p > 0)) || only?.some((
 const LINEAR = 1.5;
 /** A sample lasts at least this long (CPU ms): a faster reader runs several times in one. */
 const SAMPLE_MS = 100;
+/** --quick: CPU ms of samples after which a size has enough (given at least two). */
+const QUICK_BUDGET_MS = 300;
 
 const { readSubset } = await compiled<typeof SubsetYaml>('policy/parse/subset-yaml');
 const { fastParse } = await compiled<typeof FastParse>('policy/parse/fast-parse');
@@ -193,6 +214,8 @@ interface Point {
 interface Curve {
   reader: Reader;
   style: string;
+  /** The sizes it was timed at (--quick: slow readers at an eighth of the others'). */
+  sizesMB: number[];
   points: Point[];
   /** Time per MB at the largest size over the smallest's. */
   ratio: number;
@@ -216,20 +239,26 @@ for (const reader of only ?? READERS) {
     try {
       // JIT and caches settle on a small input first.
       makeCase(reader, style, 0.05).run();
-      for (const mb of SIZES_MB) {
+      for (const mb of sizesOf(reader, style)) {
         const c = makeCase(reader, style, mb);
-        // More repeats where a run is short (its minimum is the figure); --quick keeps the whole run near a minute.
-        const repeats = quick ? (mb <= 1 ? 3 : 2) : mb <= 1 ? 7 : mb <= 4 ? 3 : 2;
+        // More repeats where a run is short (its minimum is the figure). --quick takes samples
+        // until it has 2 and has spent QUICK_BUDGET_MS on them, at most 4: a slow reader gets
+        // 2, a fast one (whose minimum moves most with the neighbours' load) 3 or 4.
+        const repeats = quick ? 4 : mb <= 1 ? 7 : mb <= 4 ? 3 : 2;
+        const enough = (k: number, spent: number): boolean => quick && k >= 2 && spent >= QUICK_BUDGET_MS;
         // A sample of a fast reader on a small input lasts a few ms, where one scavenge or a
         // scheduler slice is a large share: such a sample runs the reader several times.
-        const once = cpuMs(c.run).cpu;
-        const calls = Math.min(50, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(once, 0.1))));
+        const first = cpuMs(c.run);
+        const calls = Math.min(50, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(first.cpu, 0.1))));
         const run = (): void => {
           for (let k = 0; k < calls; k++) c.run();
         };
-        let best = { cpu: Infinity, wall: Infinity };
-        for (let k = 0; k < repeats; k++) {
+        // A reader slow enough to be sampled one call at a time: that first call is a sample too.
+        let best = calls === 1 ? first : { cpu: Infinity, wall: Infinity };
+        let spent = calls === 1 ? first.cpu : 0;
+        for (let k = calls === 1 ? 1 : 0; k < repeats && !enough(k, spent); k++) {
           const t = cpuMs(run);
+          spent += t.cpu;
           if (t.cpu / calls < best.cpu) best = { cpu: t.cpu / calls, wall: t.wall / calls };
         }
         points.push({ mb, bytes: c.bytes, cpuMs: round(best.cpu), wallMs: round(best.wall), cpuMsPerMB: round(best.cpu / (c.bytes / 1e6)) });
@@ -239,7 +268,7 @@ for (const reader of only ?? READERS) {
       error = (e as Error).message;
     }
     const ratio = points.length >= 2 ? round(points.at(-1)!.cpuMsPerMB / points[0]!.cpuMsPerMB) : NaN;
-    curves.push({ reader, style, points, ratio, linear: ratio <= LINEAR, ...(error ? { error } : {}) });
+    curves.push({ reader, style, sizesMB: sizesOf(reader, style), points, ratio, linear: ratio <= LINEAR, ...(error ? { error } : {}) });
   }
 }
 
@@ -303,6 +332,7 @@ const result = {
   benchmark: 'load',
   loadAverage1m: round(loadavg()[0] ?? 0),
   sizesMB: SIZES_MB,
+  ...(quick && flag('sizes') === undefined ? { slowReadersSizesMB: QUICK_SLOW_SIZES_MB, kubectlSizesMB: QUICK_KUBECTL_SIZES_MB } : {}),
   linearWithin: LINEAR,
   curves,
   allLinear: curves.every((c) => c.linear && !c.error),
@@ -313,11 +343,11 @@ if (json) console.log(JSON.stringify(result, null, 2));
 else {
   console.log(`bench:load — CPU ms per MB (fastest of the repeats), load average ${result.loadAverage1m}`);
   printRows(
-    ['reader', 'style', ...SIZES_MB.map((s) => `${s} MB`), `ratio ${SIZES_MB.at(-1)}/${SIZES_MB[0]} MB`, 'linear (≤ 1.5×)'],
+    ['reader', 'style', ...SIZES_MB.map((s, i) => (result.slowReadersSizesMB ? `size ${i + 1}` : `${s} MB`)), 'ratio last/first', 'linear (≤ 1.5×)'],
     curves.map((c) => [
       c.reader,
       c.style,
-      ...SIZES_MB.map((_, i) => (c.points[i] ? `${c.points[i].cpuMsPerMB.toFixed(1)} ms/MB` : '-')),
+      ...SIZES_MB.map((_, i) => (c.points[i] ? `${c.points[i].cpuMsPerMB.toFixed(1)} ms/MB${result.slowReadersSizesMB ? ` at ${c.points[i].mb} MB` : ''}` : '-')),
       Number.isNaN(c.ratio) ? '-' : `${c.ratio.toFixed(2)}×`,
       c.error ? `FAILED: ${c.error}` : c.linear ? 'yes' : 'NO',
     ]),
@@ -338,7 +368,9 @@ else {
       ]),
     );
   }
-  console.log(`\n${result.allLinear ? 'every reader is linear' : 'NOT every reader is linear'} (time per MB within ${LINEAR}× from ${SIZES_MB[0]} to ${SIZES_MB.at(-1)} MB)`);
+  console.log(
+    `\n${result.allLinear ? 'every reader is linear' : 'NOT every reader is linear'} (time per MB within ${LINEAR}× from ${SIZES_MB[0]} to ${SIZES_MB.at(-1)} MB${result.slowReadersSizesMB ? `, slow readers ${QUICK_SLOW_SIZES_MB.join(' to ')} MB, kubectl ${QUICK_KUBECTL_SIZES_MB.join(' to ')} MB` : ''})`,
+  );
 }
 // Exit 1 when a reader failed or an import did not run; a curve that is not linear is a figure, not a failure of the run.
 process.exit(curves.every((c) => !c.error) && imports.every((r) => r.exitCode === 0) ? 0 : 1);

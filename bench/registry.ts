@@ -297,14 +297,19 @@ function loadFigures(result: unknown): Figure[] {
   const curves = at(result, 'curves');
   const list = Array.isArray(curves) ? (curves as unknown[]) : [];
   const sizes = at(result, 'sizesMB');
-  const span = Array.isArray(sizes) && sizes.length >= 2 ? `${String(sizes[0])} → ${String(sizes.at(-1))} MB` : '';
+  // A curve's own sizes where it has them (--quick times the slow readers at smaller sizes).
+  const spanOf = (c: unknown): string => {
+    const own = at(c, 'sizesMB');
+    const s = Array.isArray(own) ? own : sizes;
+    return Array.isArray(s) && s.length >= 2 ? `${String(s[0])} → ${String(s.at(-1))} MB` : '';
+  };
   const figures: Figure[] = [];
   for (const reader of [...new Set(list.map((c) => String(at(c, 'reader'))))]) {
     const mine = list.filter((c) => at(c, 'reader') === reader);
     const failed = mine.find((c) => at(c, 'error') !== undefined);
     const worst = mine.reduce<unknown>((w, c) => ((num(c, 'ratio') ?? 0) > (num(w, 'ratio') ?? -1) ? c : w), undefined);
     figures.push({
-      figure: `${reader}: time per MB ${span}, worst of ${mine.length} style(s)`,
+      figure: `${reader}: time per MB ${[...new Set(mine.map(spanOf))].join(' / ')}, worst of ${mine.length} style(s)`,
       ours: failed
         ? `FAILED (${String(at(failed, 'style'))})`
         : `${fixed(num(worst, 'ratio'), 2, '×')} (${String(at(worst, 'style'))}), ${mine.every((c) => at(c, 'linear') === true) ? 'linear' : 'NOT linear'}`,

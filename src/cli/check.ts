@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { sortFindings, type Finding } from '../errors.js';
 import { Session } from '../engine/session.js';
 import { readBundles } from '../policy/parse/read-files.js';
-import { readMarketFiles } from '../simulate/market.js';
 import { display } from '../model/display-text.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
@@ -23,7 +22,7 @@ export function registerCheck(program: Command): void {
     .argument('[paths...]', "policy folders (one policy each) and files (merged into one policy, or joining each folder's policy; a Cluster among them replaces the folder's)")
     .option('--fail-on-warning', 'exit 1 on warnings too')
     .addHelpText('after', '\nExit codes: 0 clean, 1 findings (errors, or warnings with --fail-on-warning), 2 could not run.')
-    .action((paths: string[], opts: CheckOptions) => {
+    .action(async (paths: string[], opts: CheckOptions) => {
       const format = formatOf(opts);
       const bundles = readBundles(paths);
       const findings: Finding[] = [];
@@ -33,7 +32,9 @@ export function registerCheck(program: Command): void {
         noteSnapshot(b.label, opened.session?.policy);
         for (const f of opened.findings) findings.push(f); // one by one: a spread of 160,000 overflowed the stack
         // What `simulate` reads beside the YAML, read by the same reader: a clean check means the policy runs.
-        if (opened.session) findings.push(...readMarketFiles(opened.session.policy.spotMarkets ?? []).findings);
+        // Its reader (with the CSV library) loads only for a policy that has spot markets.
+        const markets = opened.session?.policy.spotMarkets ?? [];
+        if (markets.length > 0) findings.push(...(await import('../simulate/market.js')).readMarketFiles(markets).findings);
       }
       const sorted = sortFindings(findings);
       if (format !== 'table') printDocument(format, report('CheckReport', { findings: sorted }));

@@ -5,12 +5,9 @@ import type { StartEstimator } from '../engine/estimate.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
 import { Session } from '../engine/session.js';
-import { readPaiJob, type PaiSubmission } from '../interop/pai-job.js';
-import { paiRequest } from '../interop/pai-whatif.js';
+import type { PaiSubmission } from '../interop/pai-job.js';
 import { readBundles } from '../policy/parse/read-files.js';
 import { display, joinDisplay } from '../model/display-text.js';
-import { BatchPool } from '../pool/batch-pool.js';
-import { estimateStart } from '../simulate/start-estimate.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
@@ -49,9 +46,10 @@ async function exitOneOnBadJob(format: Format, body: () => Promise<void>): Promi
 }
 
 /** Reads `--job`; a bad request is its located findings and exit 1. */
-function readJobRequest(path: string): { path: string; submission: PaiSubmission } {
+async function readJobRequest(path: string): Promise<{ path: string; submission: PaiSubmission }> {
   const input = readInput(path);
-  const { submission, report: read } = readPaiJob(input);
+  // The PAI reader loads only for --job.
+  const { submission, report: read } = (await import('../interop/pai-job.js')).readPaiJob(input);
   if (read.findings.length) log(renderFindings(sortFindings(read.findings)));
   if (!submission) {
     throw new InvalidJob(
@@ -138,7 +136,7 @@ export function registerWhatIf(program: Command): void {
           throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', "ask about the files' WhatIf documents or about one ad-hoc job");
         if (opts.job && (opts.submit || opts.query))
           throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', "ask about one PAI request, one ad-hoc job, or the files' WhatIf documents");
-        const pai = opts.job === undefined ? undefined : readJobRequest(opts.job);
+        const pai = opts.job === undefined ? undefined : await readJobRequest(opts.job);
         const workers = workersFlag(opts.workers);
         const bundles = readBundles(paths);
         // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.
@@ -146,7 +144,8 @@ export function registerWhatIf(program: Command): void {
         const user = asUser(opts);
         if (workers > 1 && user !== undefined) throw new QuotientError('cli/conflicting-flags', '--workers and --as cannot be used together yet', 'answer as a user on this thread (drop --workers)');
         // A wait answer's start estimate is the simulator run forward (docs/cli.md "Start estimates").
-        const estimator: StartEstimator = (policy, job, o) => estimateStart(policy, job, { backend: kernel, ...o });
+        // The simulator loads only when an answer is `wait` and asks for an estimate.
+        const estimator: StartEstimator = async (policy, job, o) => (await import('../simulate/start-estimate.js')).estimateStart(policy, job, { backend: kernel, ...o });
         const answers: FullAnswer[] = [];
         // Warnings of the policies answered from: in the report beside the answers, and on stderr.
         const warnings: Finding[] = [];
@@ -156,7 +155,7 @@ export function registerWhatIf(program: Command): void {
         const adhoc = opts.submit
           ? { request: { submit: submitFlags(opts.submit, user) } as AnswerRequest, origin: { file: '--submit', path: ['spec', 'submit'], query: 'submit' } as RequestOrigin }
           : pai
-            ? paiRequest(pai.submission, pai.path, user)
+            ? (await import('../interop/pai-whatif.js')).paiRequest(pai.submission, pai.path, user)
             : undefined;
         // Open and validate every policy first: nothing is answered from a set with errors.
         const opened = bundles.map((b) => {
@@ -190,7 +189,8 @@ export function registerWhatIf(program: Command): void {
             answers.push(asked.answer);
           }
         } else {
-          const pool = workers > 1 ? new BatchPool({ workers, backend: kernel }) : undefined;
+          // The worker pool (and Piscina) loads only with --workers.
+          const pool = workers > 1 ? new (await import('../pool/batch-pool.js')).BatchPool({ workers, backend: kernel }) : undefined;
           try {
             for (const { b, session } of opened) {
               const queries = session.policy.whatIfs.filter((w) => wanted.size === 0 || wanted.has(w.name));

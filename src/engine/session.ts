@@ -15,15 +15,33 @@ import type { AdmissionRule } from '../rules/compile-admission.js';
 import { compileRules, type CompiledRule } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
 import { admissionEvaluator } from './admission.js';
-import { answerMemoDefault, type AnswerMemoStats } from './answer-memo.js';
+import { answerMemoDefault, servedFromMemo, type AnswerMemoStats } from './answer-memo.js';
 import type { StartEstimator } from './estimate.js';
-import { answerJob, type AnswerOptions, type FullAnswer, type FullViewAnswer } from './pipeline.js';
-import { servedFromMemo } from './answer-memo.js';
+import type * as Pipeline from './pipeline.js';
+import type { AnswerOptions, FullAnswer, FullViewAnswer } from './pipeline.js';
 import type { Reason } from './reason-codes.js';
-import { readRequest, requestMemoKey, type AnswerRequest, type RequestContext, type RequestOrigin } from './request.js';
+import type * as Request from './request.js';
+import type { AnswerRequest, RequestContext, RequestOrigin } from './request.js';
 import { answerScale, type ScaleAnswer } from './scale.js';
 import { Snapshot } from './snapshot.js';
 import { viewerFor, type Viewer } from './visibility.js';
+
+/**
+ * The answer pipeline and the request reader, loaded on a session's first question
+ * (issue 22, start-up): opening a policy does not need them, and `check`, which opens
+ * and asks nothing, does not load them. test/cli/lazy-commands.test.ts holds `check` to it.
+ */
+interface Answering {
+  pipeline: typeof Pipeline;
+  request: typeof Request;
+}
+let answering: Answering | undefined;
+
+/** The answering modules: loaded once, then at hand without waiting. */
+async function loadAnswering(): Promise<Answering> {
+  const [pipeline, request] = await Promise.all([import('./pipeline.js'), import('./request.js')]);
+  return (answering ??= { pipeline, request });
+}
 
 /** What `Session.ask` gives: the whole answer, or the findings that stop the request (and no answer). */
 export type AskResult = { answer: FullAnswer; findings: Finding[] } | { answer?: undefined; findings: Finding[] };
@@ -159,18 +177,19 @@ export class Session {
    */
   async ask(request: AnswerRequest, origin: RequestOrigin = {}): Promise<AskResult> {
     const snapshot = this.requireSnapshot();
+    const { pipeline, request: reader } = answering ?? (await loadAnswering());
     // With the memo, a request equal to an answered one but for the job's name is served
     // before its job is checked: the equal one passed every check but the name's, which
     // memoKey makes (request.ts), so a hit costs no schema and no build.
-    const memoKey = this.answerMemo ? requestMemoKey(request, origin, snapshot, this.estimator !== undefined) : undefined;
+    const memoKey = this.answerMemo ? reader.requestMemoKey(request, origin, snapshot, this.estimator !== undefined) : undefined;
     if (memoKey) {
       const hit = servedFromMemo<FullAnswer>(snapshot, this.answerMemoStats, memoKey.key, memoKey.query, memoKey.name);
       if (hit) return { answer: await hit, findings: [] };
     }
-    const checked = readRequest(this.requestContext(snapshot), request, origin);
+    const checked = reader.readRequest(this.requestContext(snapshot), request, origin);
     if (!checked.read) return { findings: checked.findings };
     const { query, job, viewer, estimate } = checked.read;
-    const answer = await answerJob({ snapshot, tables: this.tables, viewer }, query, job, this.answerOptions(estimate, origin.notes, memoKey?.key));
+    const answer = await pipeline.answerJob({ snapshot, tables: this.tables, viewer }, query, job, this.answerOptions(estimate, origin.notes, memoKey?.key));
     return { answer, findings: checked.findings };
   }
 
@@ -183,7 +202,10 @@ export class Session {
   answerJob(query: string, job: JobSpec, options?: { viewer?: Viewer | undefined; estimate?: boolean; notes?: readonly Reason[] | undefined }): Promise<FullAnswer>;
   answerJob(query: string, job: JobSpec, options: { viewer?: Viewer | undefined; estimate?: boolean; notes?: readonly Reason[] | undefined } = {}): Promise<FullAnswer> {
     const snapshot = this.requireSnapshot();
-    return answerJob({ snapshot, tables: this.tables, viewer: options.viewer }, query, job, this.answerOptions(options.estimate !== false, options.notes));
+    const run = ({ pipeline }: Answering): Promise<FullAnswer> =>
+      pipeline.answerJob({ snapshot, tables: this.tables, viewer: options.viewer }, query, job, this.answerOptions(options.estimate !== false, options.notes));
+    // No extra step once loaded: the simulator asks through here at every event.
+    return answering ? run(answering) : loadAnswering().then(run);
   }
 
   /** The pipeline's options for this session: its label, estimator and memo. */

@@ -8,7 +8,8 @@
  * where it first appeared and its field path, so that the finding made from it
  * (yaml-findings.ts) needs no second walk.
  */
-import { isMap, isPair, isScalar, isSeq, YAMLParseError, type Document, type YAMLError } from 'yaml';
+import type { Document, YAMLError } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
 import { linkedPath, type LinkedStep } from './node-path.js';
 import type { PathSeg } from './field-path.js';
 
@@ -29,6 +30,7 @@ export function duplicateKeyInfo(err: YAMLError): DuplicateKey | undefined {
 
 /** Appends a DUPLICATE_KEY error to `doc.errors` for every repeated key of every mapping of `doc`. */
 export function addDuplicateKeyErrors(doc: Document.Parsed): void {
+  const { isMap, isPair, isScalar, isSeq, YAMLParseError } = yamlLibrary();
   // Paths are spelled out for duplicates only.
   interface Entry extends LinkedStep {
     node: unknown;

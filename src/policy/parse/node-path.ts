@@ -3,11 +3,13 @@
  * yaml library's `visit` hands each visitor: findings made while walking the syntax tree
  * (a duplicate key, a recursive alias) name the field as the schema's findings do.
  */
-import { isPair, isScalar, isSeq, type Document, type Node as YamlNode, type Pair } from 'yaml';
+import type { Document, Node as YamlNode, Pair } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
 import type { PathSeg } from './field-path.js';
 
 /** The field path of `node`, read from its ancestors (a pair gives its key, a list the item's index). */
 export function pathTo(ancestors: readonly (Document | YamlNode | Pair)[], node: YamlNode): PathSeg[] {
+  const { isPair, isScalar, isSeq } = yamlLibrary();
   const path: PathSeg[] = [];
   for (let i = 0; i < ancestors.length; i++) {
     const at = ancestors[i];

@@ -11,7 +11,8 @@
  * ancestors finds every cycle. Only documents whose text holds `*` are walked: the fast
  * parsers decline every such text, so a policy they read costs nothing here.
  */
-import { isAlias, visit, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
 import type { Finding } from '../../errors.js';
 import { pathTo } from './node-path.js';
 import { formatPath } from './field-path.js';
@@ -21,6 +22,7 @@ const HINT = 'an alias cannot refer to the node that contains it; copy the value
 
 /** One finding per alias of `doc` (read from `text`) that lies inside the node its anchor names (none for a document without aliases). */
 export function recursiveAliasFindings(file: string, text: string, lines: LineCounter, doc: Document.Parsed): Finding[] {
+  const { isAlias, visit } = yamlLibrary();
   const out: Finding[] = [];
   // The node each anchor names at this point of the walk: a later `&q` replaces an earlier
   // one, as Alias.resolve reads it (the last anchor of that name before the alias).

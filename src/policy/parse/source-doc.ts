@@ -7,8 +7,7 @@
  * (policy/parse/subset-yaml.ts, else policy/parse/fast-parse.ts) into plain values, and its positioned parse runs the first time
  * a finding or a Source needs a line — for a large Cluster, usually never.
  */
-import { Composer, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Parser } from 'yaml';
-import type { CST, Document, Node as YamlNode, Pair, YAMLMap } from 'yaml';
+import type { CST, Document, LineCounter, Node as YamlNode, Pair, YAMLMap } from 'yaml';
 import { measureDocument } from './cst-shape.js';
 import { addDuplicateKeyErrors } from './duplicate-keys.js';
 import { recursiveAliasFindings } from './recursive-alias.js';
@@ -20,6 +19,7 @@ import { yamlErrorFinding, yamlFindings } from './yaml-findings.js';
 import type { Finding } from '../../errors.js';
 import { isFlagFile, type Source } from '../../model/source.js';
 import { formatPath } from './field-path.js';
+import { yamlLibrary } from './yaml-library.js';
 
 // A field's path is its own small module: the syntax-tree findings (recursive-alias.ts,
 // yaml-findings.ts, node-path.ts) need it, and taking it from here made files that this
@@ -106,6 +106,7 @@ export function normaliseLineBreaks(text: string): string {
  * kubectl write them between objects). An explicit `null` or `~` is content, not empty.
  */
 function isEmptyDocument(doc: Document.Parsed): boolean {
+  const { isScalar } = yamlLibrary();
   const c = doc.contents;
   if (c === null) return true;
   return isScalar(c) && c.value === null && c.range[0] === c.range[1] && !c.anchor && !c.tag;
@@ -219,6 +220,7 @@ function parsePositioned(path: string, text: string, limits: Limits, entriesBefo
   const findings: Finding[] = [];
   let entries = entriesBefore;
   const file = { path };
+  const { Composer, LineCounter, Parser } = yamlLibrary();
   const lines = new LineCounter();
   const parser = new Parser(lines.addNewLine);
   // Duplicate keys are found by one walk per document (duplicate-keys.ts): the composer's
@@ -335,6 +337,7 @@ function tooLarge(file: string, message: string, hint: string, pos = { line: 1, 
  * (a missing field is reported at the mapping that should hold it).
  */
 export function nodeAt(sd: SourceDoc, path: readonly PathSeg[], wantKey = false): YamlNode | undefined {
+  const { isMap, isNode, isSeq } = yamlLibrary();
   let node: unknown = sd.doc.contents;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
@@ -360,6 +363,7 @@ const PAIRS = new WeakMap<YAMLMap, Map<string, Pair>>();
 
 /** The first pair of `map` whose scalar key reads as `key`. */
 function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  const { isPair, isScalar } = yamlLibrary();
   const match = (p: unknown): p is Pair => isPair(p) && isScalar(p.key) && String(p.key.value) === key;
   if (map.items.length < 32) return map.items.find(match);
   let index = PAIRS.get(map);
