@@ -12,9 +12,10 @@ import { victimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTable, EligibilityTables } from '../rules/eligibility-table.js';
 import { answerContext, wayOf, type AnswerContext, type Way } from './answer-context.js';
-import { EligibleRules, eligibleThroughIndex, jobListsOf, standingOfCombo } from './eligible-jobs.js';
+import { EligibleRules, eligibleThroughIndex, jobListsOf } from './eligible-jobs.js';
+import { VICTIM_STANDINGS } from '../rules/facts.js';
 import type { Snapshot } from './snapshot.js';
-import { countsAt, type Overrun } from './usage.js';
+import type { Overrun } from './usage.js';
 
 export interface PreemptionProblem {
   /** The standing the job gets when this problem's victims are chosen. */
@@ -76,7 +77,7 @@ export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: nu
   const key = `${pool}:${overruns.map((o) => o.quota).join(',')}`;
   let set = eligible.sets.get(key);
   if (!set) {
-    set = candidatesOf(snap, table, eligible, pool, overruns);
+    set = candidatesOf(snap, eligible, pool, overruns);
     eligible.sets.set(key, set);
   }
   return set;
@@ -104,22 +105,38 @@ function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
   return found;
 }
 
-function candidatesOf(snap: Snapshot, table: EligibilityTable, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
+/** VICTIM_STANDINGS positions, as a combo's last digit holds them (eligible-jobs.ts `standingOfCombo`). */
+const IDLE = VICTIM_STANDINGS.indexOf('idle');
+const BORROWING = VICTIM_STANDINGS.indexOf('borrowing');
+
+/**
+ * The candidates among a table's eligible jobs: a job's mask has bit k when it counts in
+ * usage at overruns[k]'s quota (`countsAt`, inlined over typed arrays: an idle job counts
+ * nowhere, a borrower not at its own quota); a job that relieves no overrun and holds
+ * nothing in the pool cannot help and is left out.
+ */
+function candidatesOf(snap: Snapshot, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
   const tree = snap.tree;
   const { jobQuota, jobPool, jobCombo } = snap.index;
-  for (let e = 0; e < eligible.jobs.length; e++) {
-    const i = eligible.jobs[e]!;
+  const quotas = overruns.map((o) => o.quota);
+  const jobs = eligible.jobs;
+  for (let e = 0; e < jobs.length; e++) {
+    const i = jobs[e]!;
     const vq = jobQuota[i]!;
     // The standing as the index holds it (a typed-array read, not a read of the job object: its combo tracks it).
-    const standing = standingOfCombo(jobCombo[i]!);
+    const standing = jobCombo[i]! % STANDINGS;
     let mask = 0;
-    for (let k = 0; k < overruns.length; k++) {
-      if (countsAt(tree, standing, vq, overruns[k]!.quota)) mask |= 1 << k;
-    }
-    // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
+    if (standing !== IDLE) {
+      for (let k = 0; k < quotas.length; k++) {
+        const a = quotas[k]!;
+        if (tree.inSubtree(vq, a) && !(standing === BORROWING && vq === a)) mask |= 1 << k;
+      }
+    } else if (jobPool[i] !== pool) continue;
     if (mask === 0 && jobPool[i] !== pool) continue;
     candidates.push({ job: i, constraintMask: mask >>> 0 });
   }
   return { candidates, ruleOf: eligible.rules };
 }
+
+const STANDINGS = VICTIM_STANDINGS.length;

@@ -233,7 +233,10 @@ export class WasmKernel implements Kernel {
         standing === 'in-quota' ? 0 : 1,
         alone ? 1 : 0,
       );
-      if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) throw statusError(status, 'selectVictims');
+      if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) {
+        if (status === KERNEL_STATUS.STATUS_BAD_CANDIDATE || status === KERNEL_STATUS.STATUS_DUPLICATE_CANDIDATE) this.locateEnded(candidates);
+        throw statusError(status, 'selectVictims');
+      }
       if (alone) {
         const ok = status === KERNEL_STATUS.STATUS_OK;
         const at = (this.regions[LAYOUT.REGION_OUT_VICTIMS]! >>> 2) + (this.candidateCap >>> 1);
@@ -389,14 +392,23 @@ export class WasmKernel implements Kernel {
     this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MILLI) >>> 2] = req.milli ?? 0;
   }
 
-  /** Candidates into CANDIDATES, constraints into the header; the wasm checks duplicates. */
+  /** Throws, located, for the first candidate naming a job removeJob ended (the wasm found one, or a duplicate). */
+  private locateEnded(candidates: readonly Candidate[]): void {
+    for (let i = 0; i < candidates.length; i++) {
+      const { job } = candidates[i]!;
+      if (!this.isLive(job)) failCandidate(i, `names job ${job}, which removeJob ended`);
+    }
+  }
+
+  /** Candidates into CANDIDATES, constraints into the header; the wasm checks that each is live and none repeats. */
   private writeQuery(candidates: Candidate[], constraints: QuotaConstraint[], counts: SnapshotCounts): void {
     const { u32, f64 } = this;
     let at = this.regions[LAYOUT.REGION_CANDIDATES]!;
     for (let i = 0; i < candidates.length; i++) {
       const { job, constraintMask } = candidates[i]!;
       if (!Number.isInteger(job) || job < 0 || job >= counts.jobs) failCandidate(i, '.job must index a job of the snapshot');
-      if (!this.isLive(job)) failCandidate(i, `names job ${job}, which removeJob ended`);
+      // Whether the job is live the wasm checks (a read of its record, so one cache miss
+      // per candidate, done once there, not twice); `locateCandidate` names the ended one.
       if (!isMaskValue(constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
       u32[(at + LAYOUT.CANDIDATE_JOB) >>> 2] = job;
       u32[(at + LAYOUT.CANDIDATE_MASK) >>> 2] = constraintMask >>> 0;
