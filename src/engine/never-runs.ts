@@ -50,7 +50,7 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
   return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
 }
 
-interface EmptyPoolFit {
+export interface EmptyPoolFit {
   total: number;
   byGpu: { pods: number; nodes: number; gpus: number };
   maxCpu: number;
@@ -100,7 +100,7 @@ function nodeKinds(snap: Snapshot): Map<number, NodeKind[]> {
 }
 
 /** How many pods of the request's shape the pool's nodes hold when all are empty, in all and by GPUs alone. */
-function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
+export function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   let byShape = emptyFits.get(snap.state.nodes);
   if (!byShape) emptyFits.set(snap.state.nodes, (byShape = new Map<string, EmptyPoolFit>()));
   const key = `${req.pool}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}`;
