@@ -6,6 +6,7 @@
  * (verify/optimal-victims.ts) solves the same problems.
  */
 import type { Candidate, GangRequest, QuotaConstraint } from '../kernel/types.js';
+import { packCandidates } from '../kernel/packed-candidates.js';
 import type { VictimOrder } from '../kernel/victim-order.js';
 import type { JobSpec, Pool } from '../model/policy.js';
 import { victimCriterion } from '../model/victim-order.js';
@@ -126,6 +127,9 @@ function candidatesOf(snap: Snapshot, eligible: EligibleJobs, pool: number, over
   const relievesNothing = snap.memo('candidates-relieving-nothing', () => new Array<Candidate | undefined>(jobQuota.length));
   const quotas = overruns.map((o) => o.quota);
   const jobs = eligible.jobs;
+  // The list's columns beside it (kernel/packed-candidates.ts): the wasm kernel copies them, not the objects.
+  const candidateJobs = new Int32Array(jobs.length);
+  const candidateMasks = new Int32Array(jobs.length);
   for (let e = 0; e < jobs.length; e++) {
     const i = jobs[e]!;
     const vq = jobQuota[i]!;
@@ -138,11 +142,12 @@ function candidatesOf(snap: Snapshot, eligible: EligibleJobs, pool: number, over
         if (tree.inSubtree(vq, a) && !(standing === BORROWING && vq === a)) mask |= 1 << k;
       }
     } else if (jobPool[i] !== pool) continue;
-    if (mask !== 0) candidates.push({ job: i, constraintMask: mask >>> 0 });
-    else if (jobPool[i] === pool) {
-      candidates.push((relievesNothing[i] ??= { job: i, constraintMask: 0 }));
-    }
+    if (mask === 0 && jobPool[i] !== pool) continue;
+    candidateJobs[candidates.length] = i;
+    candidateMasks[candidates.length] = mask;
+    candidates.push(mask !== 0 ? { job: i, constraintMask: mask >>> 0 } : (relievesNothing[i] ??= { job: i, constraintMask: 0 }));
   }
+  packCandidates(candidates, { jobs: candidateJobs.subarray(0, candidates.length), masks: candidateMasks.subarray(0, candidates.length) });
   return { candidates, ruleOf: eligible.rules };
 }
 
