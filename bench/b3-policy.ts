@@ -29,6 +29,13 @@ export interface B3Options {
   fanout?: [number, number, number];
   /** Queries per shape (default 20). */
   queriesPerShape?: number;
+  /**
+   * Running jobs to make, at least (issue 22 item 5: 100,000 nodes and 400,000 jobs): when
+   * the budgets above make fewer, idle jobs of more than one GPU are split, in job order,
+   * into 1-GPU jobs on the same GPUs until there are this many (every GPU stays
+   * allocated; the rest of the policy, drawn first, is unchanged). Default: no split.
+   */
+  jobs?: number;
   seed?: number;
 }
 
@@ -104,6 +111,26 @@ export function clusterDocument(comment: string, name: string, nodes: number, jo
       ...jobLines,
     ].join('\n') + '\n'
   );
+}
+
+/**
+ * Splits idle multi-GPU jobs, in job order, into 1-GPU jobs on the same node and GPUs (the
+ * last piece keeps what is left) until there are `target` jobs; draws no random numbers.
+ */
+function splitIdleJobs(jobs: JobGen[], target: number): void {
+  const count = jobs.length;
+  for (let i = 0; i < count && jobs.length < target; i++) {
+    const job = jobs[i]!;
+    if (job.standing !== 'idle' || job.gpu < 2) continue;
+    const { node, gpus } = job.placement[0]!; // idle jobs are one placed pod
+    const pieces = Math.min(job.gpu, 1 + target - jobs.length);
+    for (let k = 1; k < pieces; k++) {
+      jobs.push({ ...job, name: `j${jobs.length}`, gpu: 1, placement: [{ node, gpus: [gpus[gpus.length - k]!] }] });
+    }
+    job.gpu -= pieces - 1;
+    job.placement = [{ node, gpus: gpus.slice(0, job.gpu) }];
+  }
+  if (jobs.length < target) throw new Error(`b3Policy: only ${jobs.length} jobs with every idle job split, fewer than the ${target} asked`);
 }
 
 /** Generates the B3 policy. Deterministic for a given seed and options. */
@@ -292,6 +319,7 @@ export function b3Policy(opts: B3Options = {}): B3Policy {
       offset += size;
     }
   }
+  if (opts.jobs !== undefined) splitIdleJobs(jobs, opts.jobs);
   // Quota budgets stay below the cluster's GPUs, so every pod has found a place.
   const unplaced = jobs.filter((j) => j.placement.length !== j.pods);
   if (unplaced.length > 0) throw new Error(`b3Policy: ${unplaced.length} job(s) left unplaced; lower the quota budgets`);

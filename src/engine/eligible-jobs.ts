@@ -7,10 +7,13 @@
  * victim combo (rules/eligibility-table.ts). Most quotas share one key — those unrelated
  * to the preemptor's — whose row is nonzero for few combos (typically idle jobs, which
  * any quota may reclaim). So: the jobs of the quotas with another key are read through
- * the jobs-by-quota lists, those of the common key through the jobs-by-combo lists of its
- * nonzero combos only; the pairs found are sorted back into job order. The result is
+ * the jobs-by-quota lists, those of the common key off one block per snapshot state of
+ * the jobs whose combo is nonzero in its row (`comboBlock`: tables share few such rows);
+ * each found job is marked in a bitmap over the jobs, and reading the bitmap's words in
+ * order gives them back in job order without a sort (a sort of the pairs was most of a
+ * preempting answer's time on the flat shape). The result is
  * `EligibilityTable.eligibleAmong`'s, element for element (test/unit/engine/eligible-jobs.test.ts);
- * when the index would read more than a third of the jobs, that scan runs instead.
+ * when the index would read more than one entry per job, that scan runs instead.
  */
 import type { Standing } from '../model/job-kinds.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
@@ -30,6 +33,10 @@ export interface JobLists {
   byQuota: Int32Array;
   comboStart: Int32Array;
   byCombo: Int32Array;
+  /** Jobs by set of combos (`comboBlock`), made on first use. */
+  blocks?: Map<string, Int32Array>;
+  /** Where `eligibleThroughIndex` marks a table's eligible jobs (all zero between uses). */
+  scratch?: { bits: Int32Array; cellAt: Uint16Array };
 }
 
 /** Groups job indices by `of[i]` (values in [0, groups)), keeping job order within a group: a counting sort. */
@@ -74,10 +81,33 @@ export interface Eligible {
   cells: Int32Array;
 }
 
+/**
+ * The jobs whose combo has a nonzero cell in `row` (one relation key's row: `keyCells`), in
+ * job order, whatever their quota: made once per snapshot state and per set of nonzero
+ * combos (tables share few such sets — reclaim of idle jobs at any priority, say), so a
+ * new table's common key is read as one list instead of per-combo lists sorted back.
+ */
+function comboBlock(lists: JobLists, facts: JobFacts, row: Uint16Array): Int32Array {
+  let name = '';
+  for (let c = 0; c < COMBOS_PER_RELATION; c++) if (row[c] !== 0) name += `${c},`;
+  const blocks = (lists.blocks ??= new Map<string, Int32Array>());
+  let block = blocks.get(name);
+  if (!block) {
+    const jobCombo = facts.jobCombo;
+    let n = 0;
+    for (let c = 0; c < COMBOS_PER_RELATION; c++) if (row[c] !== 0) n += lists.comboStart[c + 1]! - lists.comboStart[c]!;
+    block = new Int32Array(n);
+    let at = 0;
+    for (let i = 0; i < jobCombo.length; i++) if (row[jobCombo[i]!] !== 0) block[at++] = i;
+    blocks.set(name, block);
+  }
+  return block;
+}
+
 /** The jobs `table` makes eligible among `facts`, read through `lists` when that reads fewer jobs. */
 export function eligibleThroughIndex(table: EligibilityTable, facts: JobFacts, lists: JobLists): Eligible {
   const keys = table.victimKeys();
-  const { quotaStart, byQuota, comboStart, byCombo } = lists;
+  const { quotaStart, byQuota, comboStart } = lists;
   const { jobQuota, jobCombo } = facts;
   // Jobs per key; the key holding most jobs is read by combo, the others by quota.
   const perKey: number[] = [];
@@ -88,15 +118,20 @@ export function eligibleThroughIndex(table: EligibilityTable, facts: JobFacts, l
   let common = -1;
   for (let k = 0; k < perKey.length; k++) if ((perKey[k] ?? 0) > (common < 0 ? -1 : perKey[common]!)) common = k;
   const commonRow = common < 0 ? undefined : table.keyCells(common);
-  let reads = 0;
-  for (let k = 0; k < perKey.length; k++) if (k !== common) reads += perKey[k] ?? 0;
-  if (commonRow) for (let c = 0; c < COMBOS_PER_RELATION; c++) if (commonRow[c] !== 0) reads += comboStart[c + 1]! - comboStart[c]!;
-  if (3 * reads > jobQuota.length) return table.eligibleAmong(jobQuota, jobCombo);
+  let special = 0;
+  for (let k = 0; k < perKey.length; k++) if (k !== common) special += perKey[k] ?? 0;
+  let inCommon = 0;
+  if (commonRow) for (let c = 0; c < COMBOS_PER_RELATION; c++) if (commonRow[c] !== 0) inCommon += comboStart[c + 1]! - comboStart[c]!;
+  // Past about one read per job, the plain scan of every job reads as much and marks nothing.
+  if (special + inCommon > jobQuota.length) return table.eligibleAmong(jobQuota, jobCombo);
 
-  // (job, cell) packed in one number (cells < 2^16), so one numeric sort restores job order.
-  const found = new Float64Array(reads);
-  let n = 0;
+  // Every eligible job marked in a bitmap over the jobs, its cell beside it: reading the
+  // bitmap's words in order gives them in job order without a sort (the other keys' jobs
+  // come quota by quota, the common key's off the block of its nonzero combos).
+  const scratch = scratchOf(lists, jobQuota.length);
+  const { bits, cellAt } = scratch;
   const rows: Array<Uint16Array | undefined> = [];
+  let n = 0;
   for (let v = 0; v < keys.length; v++) {
     const k = keys[v]!;
     if (k < 0 || k === common) continue;
@@ -104,29 +139,43 @@ export function eligibleThroughIndex(table: EligibilityTable, facts: JobFacts, l
     for (let p = quotaStart[v]!; p < quotaStart[v + 1]!; p++) {
       const i = byQuota[p]!;
       const cell = row[jobCombo[i]!]!;
-      if (cell !== 0) found[n++] = i * 65536 + cell;
+      if (cell === 0) continue;
+      bits[i >>> 5]! |= 1 << (i & 31);
+      cellAt[i] = cell;
+      n++;
     }
   }
   if (commonRow) {
-    for (let c = 0; c < COMBOS_PER_RELATION; c++) {
-      const cell = commonRow[c]!;
-      if (cell === 0) continue;
-      for (let p = comboStart[c]!; p < comboStart[c + 1]!; p++) {
-        const i = byCombo[p]!;
-        if (keys[jobQuota[i]!] === common) found[n++] = i * 65536 + cell;
-      }
+    const block = comboBlock(lists, facts, commonRow);
+    for (let b = 0; b < block.length; b++) {
+      const i = block[b]!;
+      if (keys[jobQuota[i]!] !== common) continue;
+      bits[i >>> 5]! |= 1 << (i & 31);
+      cellAt[i] = commonRow[jobCombo[i]!]!;
+      n++;
     }
   }
-  const sorted = found.subarray(0, n).sort();
   const jobs = new Int32Array(n);
   const cells = new Int32Array(n);
-  for (let e = 0; e < n; e++) {
-    const x = sorted[e]!;
-    const cell = x % 65536;
-    jobs[e] = (x - cell) / 65536;
-    cells[e] = cell;
+  let out = 0;
+  for (let w = 0; w < bits.length && out < n; w++) {
+    let word = bits[w]!;
+    if (word === 0) continue;
+    bits[w] = 0;
+    while (word !== 0) {
+      const i = (w << 5) + 31 - Math.clz32(word & -word);
+      word &= word - 1;
+      jobs[out] = i;
+      cells[out++] = cellAt[i]!;
+    }
   }
   return { jobs, cells };
+}
+
+/** The bitmap and cells `eligibleThroughIndex` marks eligible jobs in, one per lists (so per snapshot state); left all zero after each use. */
+function scratchOf(lists: JobLists, jobs: number): { bits: Int32Array; cellAt: Uint16Array } {
+  if (!lists.scratch || lists.scratch.cellAt.length < jobs) lists.scratch = { bits: new Int32Array((jobs + 31) >>> 5), cellAt: new Uint16Array(jobs) };
+  return lists.scratch;
 }
 
 /**

@@ -50,7 +50,7 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
   return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
 }
 
-interface EmptyPoolFit {
+export interface EmptyPoolFit {
   total: number;
   byGpu: { pods: number; nodes: number; gpus: number };
   maxCpu: number;
@@ -65,8 +65,42 @@ interface EmptyPoolFit {
  */
 const emptyFits = new WeakMap<readonly unknown[], Map<string, EmptyPoolFit>>();
 
+/** Nodes of one capacity in one pool, and how many there are. */
+interface NodeKind {
+  gpus: number;
+  cpu: number | undefined;
+  memory: number | undefined;
+  count: number;
+}
+
+/** Per snapshot node list: each pool's kinds of node (a cluster of 10,000 nodes has a handful), in first-seen order. */
+const kindsOf = new WeakMap<readonly unknown[], Map<number, NodeKind[]>>();
+
+function nodeKinds(snap: Snapshot): Map<number, NodeKind[]> {
+  let byPool = kindsOf.get(snap.state.nodes);
+  if (byPool) return byPool;
+  byPool = new Map();
+  const seen = new Map<string, NodeKind>();
+  snap.cluster.nodes.forEach((node, i) => {
+    const pool = snap.state.nodes[i]!.pool;
+    const key = `${pool}:${node.gpus}:${node.cpu}:${node.memory}`;
+    const kind = seen.get(key);
+    if (kind) {
+      kind.count++;
+      return;
+    }
+    const made: NodeKind = { gpus: node.gpus, cpu: node.cpu, memory: node.memory, count: 1 };
+    seen.set(key, made);
+    const list = byPool.get(pool);
+    if (list) list.push(made);
+    else byPool.set(pool, [made]);
+  });
+  kindsOf.set(snap.state.nodes, byPool);
+  return byPool;
+}
+
 /** How many pods of the request's shape the pool's nodes hold when all are empty, in all and by GPUs alone. */
-function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
+export function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   let byShape = emptyFits.get(snap.state.nodes);
   if (!byShape) emptyFits.set(snap.state.nodes, (byShape = new Map<string, EmptyPoolFit>()));
   const key = `${req.pool}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}`;
@@ -76,20 +110,22 @@ function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   const byGpu = { pods: 0, nodes: 0, gpus: 0 };
   let maxCpu = 0;
   let maxMem = 0;
-  snap.cluster.nodes.forEach((node, i) => {
-    if (snap.state.nodes[i]!.pool !== req.pool) return;
+  // Over the pool's kinds of node, each counted as often as it occurs: a per-node sum
+  // (integers) and maximum, so the same figures as a walk of every node.
+  for (const kind of nodeKinds(snap).get(req.pool) ?? []) {
+    const { gpus, cpu, memory, count } = kind;
     // On an empty node every aligned block is free, so strict topology changes nothing here.
     // A share of one GPU fits ⌊1000 / milli⌋ times on each empty GPU.
-    const gpuFits = req.milli ? node.gpus * Math.floor(1000 / req.milli) : Math.floor(node.gpus / req.gpu);
-    const cpuFits = req.cpu > 0 && node.cpu !== undefined ? Math.floor(node.cpu / req.cpu) : Infinity;
-    const memFits = req.mem > 0 && node.memory !== undefined ? Math.floor(node.memory / req.mem) : Infinity;
-    total += Math.min(gpuFits, cpuFits, memFits);
-    byGpu.pods += gpuFits;
-    byGpu.nodes++;
-    byGpu.gpus += node.gpus;
-    maxCpu = Math.max(maxCpu, node.cpu ?? Infinity);
-    maxMem = Math.max(maxMem, node.memory ?? Infinity);
-  });
+    const gpuFits = req.milli ? gpus * Math.floor(1000 / req.milli) : Math.floor(gpus / req.gpu);
+    const cpuFits = req.cpu > 0 && cpu !== undefined ? Math.floor(cpu / req.cpu) : Infinity;
+    const memFits = req.mem > 0 && memory !== undefined ? Math.floor(memory / req.mem) : Infinity;
+    total += count * Math.min(gpuFits, cpuFits, memFits);
+    byGpu.pods += count * gpuFits;
+    byGpu.nodes += count;
+    byGpu.gpus += count * gpus;
+    maxCpu = Math.max(maxCpu, cpu ?? Infinity);
+    maxMem = Math.max(maxMem, memory ?? Infinity);
+  }
   const fit = { total, byGpu, maxCpu, maxMem };
   byShape.set(key, fit);
   return fit;

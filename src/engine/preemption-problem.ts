@@ -6,15 +6,17 @@
  * (verify/optimal-victims.ts) solves the same problems.
  */
 import type { Candidate, GangRequest, QuotaConstraint } from '../kernel/types.js';
+import { packCandidates } from '../kernel/packed-candidates.js';
 import type { VictimOrder } from '../kernel/victim-order.js';
 import type { JobSpec, Pool } from '../model/policy.js';
 import { victimCriterion } from '../model/victim-order.js';
 import type { CompiledRule } from '../rules/compile-rules.js';
 import type { EligibilityTable, EligibilityTables } from '../rules/eligibility-table.js';
 import { answerContext, wayOf, type AnswerContext, type Way } from './answer-context.js';
-import { EligibleRules, eligibleThroughIndex, jobListsOf, standingOfCombo } from './eligible-jobs.js';
+import { EligibleRules, eligibleThroughIndex, jobListsOf } from './eligible-jobs.js';
+import { VICTIM_STANDINGS } from '../rules/facts.js';
 import type { Snapshot } from './snapshot.js';
-import { countsAt, type Overrun } from './usage.js';
+import type { Overrun } from './usage.js';
 
 export interface PreemptionProblem {
   /** The standing the job gets when this problem's victims are chosen. */
@@ -76,7 +78,7 @@ export function findCandidates(snap: Snapshot, table: EligibilityTable, pool: nu
   const key = `${pool}:${overruns.map((o) => o.quota).join(',')}`;
   let set = eligible.sets.get(key);
   if (!set) {
-    set = candidatesOf(snap, table, eligible, pool, overruns);
+    set = candidatesOf(snap, eligible, pool, overruns);
     eligible.sets.set(key, set);
   }
   return set;
@@ -104,22 +106,49 @@ function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
   return found;
 }
 
-function candidatesOf(snap: Snapshot, table: EligibilityTable, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
+/** VICTIM_STANDINGS positions, as a combo's last digit holds them (eligible-jobs.ts `standingOfCombo`). */
+const IDLE = VICTIM_STANDINGS.indexOf('idle');
+const BORROWING = VICTIM_STANDINGS.indexOf('borrowing');
+
+/**
+ * The candidates among a table's eligible jobs: a job's mask has bit k when it counts in
+ * usage at overruns[k]'s quota (`countsAt`, inlined over typed arrays: an idle job counts
+ * nowhere, a borrower not at its own quota); a job that relieves no overrun and holds
+ * nothing in the pool cannot help and is left out.
+ */
+function candidatesOf(snap: Snapshot, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
   const tree = snap.tree;
+  // A job that relieves nothing is the same candidate in every problem: one object per
+  // snapshot state, shared (most candidates are idle jobs: a distinct question made ~8,000
+  // objects per problem at 10,000 nodes, ~86,000 at 100,000, and their collection).
+  // Callers never change a candidate (findCandidates).
   const { jobQuota, jobPool, jobCombo } = snap.index;
-  for (let e = 0; e < eligible.jobs.length; e++) {
-    const i = eligible.jobs[e]!;
+  const relievesNothing = snap.memo('candidates-relieving-nothing', () => new Array<Candidate | undefined>(jobQuota.length));
+  const quotas = overruns.map((o) => o.quota);
+  const jobs = eligible.jobs;
+  // The list's columns beside it (kernel/packed-candidates.ts): the wasm kernel copies them, not the objects.
+  const candidateJobs = new Int32Array(jobs.length);
+  const candidateMasks = new Int32Array(jobs.length);
+  for (let e = 0; e < jobs.length; e++) {
+    const i = jobs[e]!;
     const vq = jobQuota[i]!;
     // The standing as the index holds it (a typed-array read, not a read of the job object: its combo tracks it).
-    const standing = standingOfCombo(jobCombo[i]!);
+    const standing = jobCombo[i]! % STANDINGS;
     let mask = 0;
-    for (let k = 0; k < overruns.length; k++) {
-      if (countsAt(tree, standing, vq, overruns[k]!.quota)) mask |= 1 << k;
-    }
-    // A job that relieves no overrun and holds nothing in the pool cannot help: skip it.
+    if (standing !== IDLE) {
+      for (let k = 0; k < quotas.length; k++) {
+        const a = quotas[k]!;
+        if (tree.inSubtree(vq, a) && !(standing === BORROWING && vq === a)) mask |= 1 << k;
+      }
+    } else if (jobPool[i] !== pool) continue;
     if (mask === 0 && jobPool[i] !== pool) continue;
-    candidates.push({ job: i, constraintMask: mask >>> 0 });
+    candidateJobs[candidates.length] = i;
+    candidateMasks[candidates.length] = mask;
+    candidates.push(mask !== 0 ? { job: i, constraintMask: mask >>> 0 } : (relievesNothing[i] ??= { job: i, constraintMask: 0 }));
   }
+  packCandidates(candidates, { jobs: candidateJobs.subarray(0, candidates.length), masks: candidateMasks.subarray(0, candidates.length) });
   return { candidates, ruleOf: eligible.rules };
 }
+
+const STANDINGS = VICTIM_STANDINGS.length;

@@ -24,6 +24,7 @@ import {
 import { SHAPE_LAYOUT, kernelWorkload, shapeMilli } from './fragmentation.js';
 import { DEFAULT_VICTIM_ORDER, encodeOrder, type VictimOrder } from './victim-order.js';
 import { instantiateKernel, type KernelExports } from './wasm-module.js';
+import { packedCandidates } from './packed-candidates.js';
 import type {
   AloneResult,
   Candidate,
@@ -233,7 +234,10 @@ export class WasmKernel implements Kernel {
         standing === 'in-quota' ? 0 : 1,
         alone ? 1 : 0,
       );
-      if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) throw statusError(status, 'selectVictims');
+      if (status !== KERNEL_STATUS.STATUS_OK && status !== KERNEL_STATUS.STATUS_NO_ROOM) {
+        if (status === KERNEL_STATUS.STATUS_BAD_CANDIDATE || status === KERNEL_STATUS.STATUS_DUPLICATE_CANDIDATE) this.locateEnded(candidates);
+        throw statusError(status, 'selectVictims');
+      }
       if (alone) {
         const ok = status === KERNEL_STATUS.STATUS_OK;
         const at = (this.regions[LAYOUT.REGION_OUT_VICTIMS]! >>> 2) + (this.candidateCap >>> 1);
@@ -389,19 +393,43 @@ export class WasmKernel implements Kernel {
     this.u32[(LAYOUT.LAYOUT_BASE + LAYOUT.HDR_REQ_MILLI) >>> 2] = req.milli ?? 0;
   }
 
-  /** Candidates into CANDIDATES, constraints into the header; the wasm checks duplicates. */
+  /** Throws, located, for the first candidate naming a job removeJob ended (the wasm found one, or a duplicate). */
+  private locateEnded(candidates: readonly Candidate[]): void {
+    for (let i = 0; i < candidates.length; i++) {
+      const { job } = candidates[i]!;
+      if (!this.isLive(job)) failCandidate(i, `names job ${job}, which removeJob ended`);
+    }
+  }
+
+  /** Candidates into CANDIDATES, constraints into the header; the wasm checks that each is live and none repeats. */
   private writeQuery(candidates: Candidate[], constraints: QuotaConstraint[], counts: SnapshotCounts): void {
     const { u32, f64 } = this;
     let at = this.regions[LAYOUT.REGION_CANDIDATES]!;
-    for (let i = 0; i < candidates.length; i++) {
-      const { job, constraintMask } = candidates[i]!;
-      if (!Number.isInteger(job) || job < 0 || job >= counts.jobs) failCandidate(i, '.job must index a job of the snapshot');
-      if (!this.isLive(job)) failCandidate(i, `names job ${job}, which removeJob ended`);
-      if (!isMaskValue(constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
-      u32[(at + LAYOUT.CANDIDATE_JOB) >>> 2] = job;
-      u32[(at + LAYOUT.CANDIDATE_MASK) >>> 2] = constraintMask >>> 0;
-      at += LAYOUT.CANDIDATE_STRIDE;
-    }
+    const packed = packedCandidates(candidates);
+    if (packed) {
+      // The list's columns (packed-candidates.ts): two typed-array reads per candidate, no object.
+      const { jobs, masks } = packed;
+      const stride = LAYOUT.CANDIDATE_STRIDE >>> 2;
+      let w = (at + LAYOUT.CANDIDATE_JOB) >>> 2;
+      const maskOffset = (LAYOUT.CANDIDATE_MASK - LAYOUT.CANDIDATE_JOB) >>> 2;
+      for (let i = 0; i < jobs.length; i++) {
+        const job = jobs[i]!;
+        if (job < 0 || job >= counts.jobs) failCandidate(i, '.job must index a job of the snapshot');
+        u32[w] = job;
+        u32[w + maskOffset] = masks[i]! >>> 0;
+        w += stride;
+      }
+    } else
+      for (let i = 0; i < candidates.length; i++) {
+        const { job, constraintMask } = candidates[i]!;
+        if (!Number.isInteger(job) || job < 0 || job >= counts.jobs) failCandidate(i, '.job must index a job of the snapshot');
+        // Whether the job is live the wasm checks (a read of its record, so one cache miss
+        // per candidate, done once there, not twice); `locateEnded` names the ended one.
+        if (!isMaskValue(constraintMask)) failCandidate(i, '.constraintMask must be a 32-bit integer mask');
+        u32[(at + LAYOUT.CANDIDATE_JOB) >>> 2] = job;
+        u32[(at + LAYOUT.CANDIDATE_MASK) >>> 2] = constraintMask >>> 0;
+        at += LAYOUT.CANDIDATE_STRIDE;
+      }
     at = LAYOUT.LAYOUT_BASE + LAYOUT.HDR_CONSTRAINTS;
     for (const c of constraints) {
       u32[(at + LAYOUT.CONSTRAINT_RESOURCE) >>> 2] = c.resource;
