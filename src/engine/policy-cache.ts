@@ -111,15 +111,17 @@ function modulePaths(base: string): string[] {
   }
 }
 
-/** The entry's key: a SHA-256 over the code, the settings and every file read (path, bytes, read findings, role). */
+/** The entry's key: a SHA-256 over the code, the settings and every file read (path, bytes or their digest, read findings, role). */
 export function policyCacheKey(files: readonly InputFile[], env: NodeJS.ProcessEnv = process.env): Buffer {
   const h = createHash('sha256');
   h.update(codeFingerprint());
   for (const name of Object.keys(env).sort()) if (name.startsWith('QUOTIENT_') && !UNRELATED_ENV.test(name)) h.update(`\0env\0${name}=${env[name]}`);
   for (const f of files) {
-    const { text, digest: _digest, ...rest } = f;
+    const { text, digest, ...rest } = f;
     h.update(`\0file\0${JSON.stringify(rest)}\0${text.length}\0`);
-    h.update(text);
+    // A file read from disk carries the SHA-256 of the bytes its text was decoded from (read-files.ts): the bytes, hashed once.
+    if (digest !== undefined) h.update(`digest\0${digest}`);
+    else h.update(text);
   }
   return h.digest();
 }

@@ -256,12 +256,17 @@ export class Decoder {
         return check(this.table(need(col.obj)), n);
       case ARR: {
         const { lengths, items } = need(col.arr);
-        const all = this.column(items);
+        // Numbers alone (a pod's GPUs): each array filled from the Float64Array, without a copy of all of them first.
+        const all: ArrayLike<unknown> = items.kind === NUM && items.num && items.num.length === items.n ? items.num : this.column(items);
         const out = new Array<unknown>(lengths.length);
         let at = 0;
         for (let i = 0; i < lengths.length; i++) {
-          out[i] = all.slice(at, at + lengths[i]!);
-          at += lengths[i]!;
+          const len = lengths[i]!;
+          if (at + len > all.length) throw new Undecodable('array lengths past their items');
+          const a = new Array<unknown>(len);
+          for (let j = 0; j < len; j++) a[j] = all[at + j];
+          out[i] = a;
+          at += len;
         }
         if (at !== all.length) throw new Undecodable('array lengths do not match their items');
         return check(out, n);
@@ -274,22 +279,25 @@ export class Decoder {
   }
 
   private table(t: Table): Array<Record<string, unknown>> {
-    const cols = t.cols.map((c) => this.column(c));
+    // A column of numbers alone is read in place (its Float64Array), one of strings alone
+    // through its dictionary (`dicts`): no copy of either.
+    const dicts: Array<readonly string[] | undefined> = [];
+    const cols: ArrayLike<unknown>[] = t.cols.map((c, k) => {
+      if (c.kind === NUM && c.num && c.num.length === c.n) return c.num;
+      if (c.kind === STR && c.str && c.str.at.length === c.n) {
+        for (const i of c.str.at) if (i >= c.str.dict.length) throw new Undecodable('a string outside its dictionary');
+        dicts[k] = c.str.dict;
+        return c.str.at;
+      }
+      return this.column(c);
+    });
     const next = new Uint32Array(cols.length);
+    const builders = t.shapes.map((ids) => rowBuilder(t.keys, ids, cols.length, dicts));
     const out = new Array<Record<string, unknown>>(t.shape.length);
     for (let i = 0; i < t.shape.length; i++) {
-      const ids = t.shapes[t.shape[i]!];
-      if (!ids) throw new Undecodable('an unknown shape');
-      const row: Record<string, unknown> = {};
-      for (const id of ids) {
-        const key = t.keys[id];
-        const values = cols[id];
-        if (key === undefined || !values) throw new Undecodable('an unknown key');
-        // A key named __proto__ (a YAML mapping may hold one) is an own field, as it was, not the prototype.
-        if (key === '__proto__') Object.defineProperty(row, key, { value: values[next[id]!++], enumerable: true, writable: true, configurable: true });
-        else row[key] = values[next[id]!++];
-      }
-      out[i] = row;
+      const build = builders[t.shape[i]!];
+      if (!build) throw new Undecodable('an unknown shape');
+      out[i] = build(cols, dicts, next);
     }
     for (let k = 0; k < cols.length; k++) if (next[k] !== cols[k]!.length) throw new Undecodable('a column longer or shorter than its rows');
     return out;
@@ -311,6 +319,41 @@ export class Decoder {
     }
     return out;
   }
+}
+
+type RowBuilder = (cols: ArrayLike<unknown>[], dicts: Array<readonly string[] | undefined>, next: Uint32Array) => Record<string, unknown>;
+
+/** Builders by key list: a policy's tables share few shapes, and each is compiled once. */
+const BUILDERS = new Map<string, RowBuilder>();
+
+/**
+ * Makes the objects of one shape: an object literal with the shape's keys in their order
+ * (one hidden class, as the loader's own literals), each value the next of its column.
+ * The keys are written as JSON string literals and the column numbers checked as
+ * integers, so nothing an entry holds can be code; a shape with a key named __proto__
+ * (which a literal would take for the prototype) is built key by key instead.
+ */
+function rowBuilder(keys: readonly string[], ids: readonly number[], columns: number, dicts: Array<readonly string[] | undefined>): RowBuilder {
+  for (const id of ids) if (!Number.isInteger(id) || id < 0 || id >= columns || keys[id] === undefined) throw new Undecodable('a shape naming no column');
+  const names = ids.map((id) => keys[id]!);
+  if (names.includes('__proto__'))
+    return (cols, d, next) => {
+      const row: Record<string, unknown> = {};
+      ids.forEach((id, j) => {
+        const v = cols[id]![next[id]!++];
+        Object.defineProperty(row, names[j]!, { value: d[id] ? d[id][v as number] : v, enumerable: true, writable: true, configurable: true });
+      });
+      return row;
+    };
+  const sig = ids.map((id, j) => `${id}${dicts[id] ? 's' : ''}:${names[j]}`).join('\u0000');
+  let build = BUILDERS.get(sig);
+  if (!build) {
+    const fields = ids.map((id, j) => `${JSON.stringify(names[j])}: ${dicts[id] ? `d[${id}][c[${id}][n[${id}]++]]` : `c[${id}][n[${id}]++]`}`).join(', ');
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the literal's keys are JSON strings and its indices checked integers (above)
+    build = new Function('c', 'd', 'n', `return { ${fields} };`) as RowBuilder;
+    BUILDERS.set(sig, build);
+  }
+  return build;
 }
 
 function need<T>(v: T | undefined): T {

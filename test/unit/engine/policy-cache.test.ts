@@ -147,7 +147,10 @@ describe('compiled-policy cache', () => {
     }
     keys.add(policyCacheKey([...files].reverse()).toString('hex'));
     keys.add(policyCacheKey(files, { QUOTIENT_MAX_DEPTH: '9' }).toString('hex'));
-    made += 2;
+    // Files read from disk are keyed by the digest of their bytes (read-files.ts).
+    keys.add(policyCacheKey(files.map((f) => ({ ...f, digest: 'a' }))).toString('hex'));
+    keys.add(policyCacheKey(files.map((f, j) => ({ ...f, digest: j === 0 ? 'b' : 'a' }))).toString('hex'));
+    made += 4;
     expect(keys.size).toBe(made + 1);
     // Settings that do not shape loading keep the key.
     expect(policyCacheKey(files, { QUOTIENT_USER: 'bob', QUOTIENT_TIMINGS: '1' }).toString('hex')).toBe(policyCacheKey(files, {}).toString('hex'));
