@@ -5,24 +5,14 @@
  * leave a valid one.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { quotient, ROOT } from '../helpers/run-cli.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 const SHIPPED = readdirSync(join(ROOT, 'policies')).filter((d) => statSync(join(ROOT, 'policies', d)).isDirectory());
-const temps: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quotient-cli-cache-'));
-  temps.push(dir);
-  return dir;
-}
-
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('quotient-cli-cache-');
 
 const entries = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.policy')) : []);
 /** How many loads of a `--timings` run the cache served. */

@@ -4,30 +4,20 @@
  * stale entry is never trusted; the key follows every byte of every file; a folder that
  * cannot be written never fails an open.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cacheOffByEnv, policyCacheDir } from '../../../src/engine/cache-folder.js';
 import { CACHE_FORMAT, decodeEntry, encodeEntry, PolicyCache, policyCacheKey } from '../../../src/engine/policy-cache.js';
 import { Session } from '../../../src/engine/session.js';
 import type { InputFile } from '../../../src/policy/parse/source-doc.js';
 import { shippedBundle } from '../../helpers/shipped.js';
 import { TWO_TEAMS } from '../../helpers/two-teams.js';
+import { tempDirs } from '../../helpers/temp-dirs.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const SHIPPED = readdirSync('policies').filter((d) => statSync(join('policies', d)).isDirectory());
-const temps: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quotient-cache-test-'));
-  temps.push(dir);
-  return dir;
-}
-
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('quotient-cache-test-');
 
 /** Everything an open gives that a user can see: the model and the findings as JSON (Sources resolved), and every WhatIf's answer. */
 async function seen(files: InputFile[], cache: PolicyCache | false): Promise<string> {
