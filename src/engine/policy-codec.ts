@@ -111,11 +111,15 @@ export class Encoder {
     const keyIds = new Map<string, number>();
     const keys: string[] = [];
     const values: unknown[][] = [];
+    // Rows of a list mostly share their keys with the row before: compared key by key first.
+    let lastNames: string[] = [];
+    let lastId = -1;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       const names = Object.keys(row);
-      const sig = names.join('\u0000');
-      let id = shapeIds.get(sig);
+      let id: number | undefined = sameKeys(names, lastNames) ? lastId : undefined;
+      const sig = id === undefined ? names.join('\u0000') : '';
+      if (id === undefined) id = shapeIds.get(sig);
       if (id === undefined) {
         id = shapes.length;
         shapeIds.set(sig, id);
@@ -133,6 +137,8 @@ export class Encoder {
         );
       }
       shape[i] = id;
+      lastNames = names;
+      lastId = id;
       const ids = shapes[id]!;
       for (let j = 0; j < names.length; j++) values[ids[j]!]!.push(row[names[j]!]);
     }
@@ -163,6 +169,12 @@ export class Encoder {
     }
     return { doc, path: strings(paths), key, at };
   }
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function kindOf(v: unknown): number {
