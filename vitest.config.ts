@@ -1,4 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Hermetic: every CLI a test spawns caches compiled policies in this run's own folder, never
+// in the user's cache (engine/policy-cache.ts); test/helpers/cache-folder-setup.ts removes it.
+const cacheDir = (process.env.QUOTIENT_TEST_CACHE_DIR ??= join(tmpdir(), `quotient-test-cache-${process.pid}`));
 
 export default defineConfig({
   test: {
@@ -7,5 +13,7 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 240_000,
     pool: 'forks',
+    env: { QUOTIENT_CACHE_DIR: cacheDir },
+    globalSetup: ['test/helpers/cache-folder-setup.ts'],
   },
 });

@@ -131,6 +131,21 @@ function cliFigures(result: unknown): Figure[] {
   ];
 }
 
+/** The compiled-policy cache's answer (bench/cache.ts): B3 cold and warm opens, `check policies/` cold and warm, CPU ms. */
+function cacheFigures(result: unknown): Figure[] {
+  const ms = (path: string): string => `${fixed(num(result, `${path}.medianMs`), 0, ' ms')} (${fixed(num(result, `${path}.minMs`), 0, '')}-${fixed(num(result, `${path}.maxMs`), 0, '')})`;
+  const nodes = num(result, 'b3.nodes');
+  return [
+    {
+      figure: `re-open B3 (${nodes === undefined ? '?' : nodes.toLocaleString('en-US')} nodes) from the cache, CPU median (min-max)`,
+      ours: ms('b3.warm'),
+      anchor: `≤ 250 ms at 10,000 nodes (target); cold ${ms('b3.cold')}`,
+    },
+    { figure: 're-open B3 warm / cold', ours: fixed(num(result, 'b3.ratio'), 2, '×'), anchor: '≤ 0.2× (target)' },
+    { figure: 'quotient check policies/ warm, whole process CPU', ours: ms('check.warm'), anchor: `≤ 250 ms (target); cold ${ms('check.cold')}, node -e 0 ${ms('check.nodeE0')}` },
+  ];
+}
+
 /** Start-up's rows: { command, cpuMs: {min, median}, targetMs }. */
 function startFigures(result: unknown): Figure[] {
   const rows = at(result, 'rows');
@@ -349,4 +364,5 @@ export const BENCHMARKS: Benchmark[] = [
   { id: 'b7', title: 'B7 policy compile', script: 'bench/b7-policy-compile.ts', quickArgs: ['--rounds', '1'], fullArgs: [], figures: b7Figures },
   { id: 'load', title: 'Reading input: linear in size', script: 'bench/load.ts', quickArgs: ['--quick'], fullArgs: [], figures: loadFigures },
   { id: 'start', title: 'Start-up: whole processes', script: 'bench/start.ts', quickArgs: ['--runs', '3'], fullArgs: [], figures: startFigures },
+  { id: 'cache', title: 'Compiled-policy cache: cold and warm opens', script: 'bench/cache.ts', quickArgs: ['--nodes', '1000', '--runs', '1'], fullArgs: [], figures: cacheFigures },
 ];

@@ -44,6 +44,7 @@ program
   .description('Policy as code for GPU quota trees and preemption: check policies, ask what-if, see whose work would die and why.')
   .version('0.1.0')
   .option('--timings', 'print how long each stage of loading, opening and answering took, on stderr (or QUOTIENT_TIMINGS=1)')
+  .option('--no-cache', 'open policies without the compiled-policy cache, neither reading nor writing it (or QUOTIENT_NO_CACHE=1)')
   .showHelpAfterError()
   .exitOverride()
   // Commander echoes the arguments it refuses: escaped, so an argument cannot drive the terminal nor forge a line.
@@ -61,7 +62,11 @@ const KERNEL_BUILD_PROBLEM: Partial<Record<KernelError['code'], string>> = {
 // The record (policy/stages.ts) loads only then: `--version` and `--help` load nothing of the policy reader.
 let timings = process.env.QUOTIENT_TIMINGS === '1';
 program.hook('preAction', async (cmd) => {
-  if (!cmd.optsWithGlobals<{ timings?: boolean }>().timings) return;
+  const opts = cmd.optsWithGlobals<{ timings?: boolean; cache?: boolean }>();
+  // Every policy a command opens goes through the compiled-policy cache (engine/policy-cache.ts), unless --no-cache.
+  const folder = await import('../engine/cache-folder.js');
+  if (opts.cache !== false && !folder.cacheOffByEnv()) folder.usePolicyCacheDir(folder.policyCacheDir());
+  if (!opts.timings) return;
   timings = true;
   (await import('../policy/stages.js')).recordTimings();
 });

@@ -19,8 +19,8 @@ export function timingLines(timings: readonly StageTiming[]): string[] {
       answerMs += t.ms;
       continue;
     }
-    // Every load starts with `parse`; a stage before any parse (a library caller's) starts a row too.
-    if (t.stage === 'parse' || loads.length === 0) loads.push([]);
+    // Every load starts with `parse` (or `cache`: the compiled-policy cache served it); a stage before any (a library caller's) starts a row too.
+    if (t.stage === 'parse' || t.stage === 'cache' || loads.length === 0) loads.push([]);
     loads.at(-1)!.push(t);
   }
   const ms = (x: number): string => `${x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US')} ms`;

@@ -8,7 +8,7 @@ import type { Kernel } from '../kernel/types.js';
 import type { JobSpec, Policy, ScaleQuota } from '../model/policy.js';
 import { QuotaTree } from '../model/quota-tree.js';
 import { nameIndex, type NameIndex } from '../policy/build/build-job.js';
-import { loadPolicy, type LoadOptions } from '../policy/load-policy.js';
+import type { LoadOptions } from '../policy/load-policy.js';
 import { runStages, type Stage, type StageTiming } from '../policy/stages.js';
 import type { InputFile } from '../policy/parse/source-doc.js';
 import type { AdmissionRule } from '../rules/compile-admission.js';
@@ -16,6 +16,7 @@ import { compileRules, type CompiledRule } from '../rules/compile-rules.js';
 import { EligibilityTables } from '../rules/eligibility-table.js';
 import { admissionEvaluator } from './admission.js';
 import { answerMemoDefault, servedFromMemo, type AnswerMemoStats } from './answer-memo.js';
+import { loadThroughCache, type PolicyCache } from './policy-cache.js';
 import type { StartEstimator } from './estimate.js';
 import type * as Pipeline from './pipeline.js';
 import type { AnswerOptions, FullAnswer, FullViewAnswer } from './pipeline.js';
@@ -63,6 +64,8 @@ export interface SessionOptions extends LoadOptions {
    * the simulator's (simulate/start-estimate.ts); without one, answers carry no estimate.
    */
   estimator?: StartEstimator;
+  /** The compiled-policy cache to load through (engine/policy-cache.ts); false for none; default the process's (the CLI's), if any. */
+  cache?: PolicyCache | false;
 }
 
 /** How to treat a user the policy does not list. */
@@ -153,7 +156,7 @@ export class Session {
   static open(files: InputFile[], options: SessionOptions = {}): { session?: Session; findings: Finding[] } {
     // Read first: a bad QUOTIENT_ANSWER_MEMO is exit 2 before any work.
     const answerMemo = options.answerMemo ?? answerMemoDefault();
-    const loaded = loadPolicy(files, options);
+    const loaded = loadThroughCache(files, options);
     if (!loaded.policy) return { findings: loaded.findings };
     const state: OpenState = { policy: loaded.policy, options };
     const timings = [...loaded.timings];

@@ -46,6 +46,8 @@ export interface LoadResult {
   findings: Finding[];
   /** How long each stage that ran took. */
   timings: StageTiming[];
+  /** True when the result depends on the time of the load (`now`: a snapshot without `at`): the compiled-policy cache does not store it. */
+  readClock?: true;
 }
 
 export type { StageName } from './stages.js';
@@ -54,6 +56,8 @@ export type { StageName } from './stages.js';
 interface LoadState {
   files: InputFile[];
   now: number;
+  /** Set when a stage read `now`. */
+  readClock?: true;
   docs: SourceDoc[];
   typed: TypedDoc[];
   qb?: QuotaBuild;
@@ -115,7 +119,10 @@ const STAGES: readonly Stage<LoadState>[] = [
         quotas: new Map(qb.quotas.map((q) => [q.name, q])),
         workspaces: new Map(s.workspaces.map((w) => [w.name, w])),
       };
-      const { cluster, origins } = buildCluster(c, s.typed, qb.pools, names, s.now);
+      const { cluster, origins } = buildCluster(c, s.typed, qb.pools, names, () => {
+        s.readClock = true;
+        return s.now;
+      });
       s.cluster = cluster;
       s.origins = origins;
       s.whatIfs = buildWhatIfs(c, s.typed, names, [...(cluster?.jobs ?? []), ...(cluster?.queue ?? [])]);
@@ -146,7 +153,8 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
   const state: LoadState = { files, now: options.now ?? Date.now(), docs: [], typed: [], workspaces: [], origins: new Map(), whatIfs: [], promises: [], scales: [], spotMarkets: [] };
   const timings: StageTiming[] = [];
   const { findings, failed } = runStages(STAGES, state, timings);
-  if (failed) return { findings: sortFindings(findings), timings };
+  const clock = state.readClock ? { readClock: true as const } : {};
+  if (failed) return { findings: sortFindings(findings), timings, ...clock };
   const qb = built(state);
   const policy: Policy = {
     pools: qb.pools,
@@ -160,7 +168,7 @@ export function loadPolicy(files: InputFile[], options: LoadOptions = {}): LoadR
     files: files.map((f) => f.path),
     ...(state.snapshotFrom ? { snapshotFrom: state.snapshotFrom } : {}),
   };
-  return { policy, findings: sortFindings(findings), timings };
+  return { policy, findings: sortFindings(findings), timings, ...clock };
 }
 
 export { tagStage } from './stages.js';

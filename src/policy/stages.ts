@@ -8,8 +8,12 @@
 import { hasErrors, type Finding } from '../errors.js';
 import { Collector } from './collector.js';
 
-/** Every stage's name, in the order a policy goes through them. `answer` is the time spent answering. */
-export type StageName = 'parse' | 'validate' | 'build' | 'snapshot' | 'scale' | 'compile' | 'place' | 'tabulate' | 'answer';
+/**
+ * Every stage's name, in the order a policy goes through them. `cache` stands for the loading
+ * stages when the compiled-policy cache served them (engine/policy-cache.ts); `answer` is the
+ * time spent answering.
+ */
+export type StageName = 'cache' | 'parse' | 'validate' | 'build' | 'snapshot' | 'scale' | 'compile' | 'place' | 'tabulate' | 'answer';
 
 /** One named stage: reads what the stages before it left in `state`, fills its own part, records findings into `c`. */
 export interface Stage<S> {

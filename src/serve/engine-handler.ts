@@ -6,6 +6,7 @@
  */
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import { API_VERSION, documentJson, report } from '../engine/report-document.js';
+import { PolicyCache } from '../engine/policy-cache.js';
 import { Session } from '../engine/session.js';
 import { scrubFindings } from '../engine/views/findings-view.js';
 import { explainJob } from '../engine/views/job-explanation.js';
@@ -34,7 +35,8 @@ export function openVersion(init: EngineInit): { loaded?: LoadedVersion; message
   const started = performance.now();
   try {
     const backend = init.backend;
-    const { session, findings } = Session.open(init.files, { backend, now: init.now, label: init.label, estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }) });
+    const cache = init.cache ? new PolicyCache(init.cache) : false;
+    const { session, findings } = Session.open(init.files, { backend, now: init.now, label: init.label, cache, estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }) });
     if (!session) return { message: { type: 'loaded', ok: false, findings, jobs: namedJobs(init.files) } };
     if (!session.snapshot) {
       const f: Finding = {

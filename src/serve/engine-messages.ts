@@ -17,6 +17,8 @@ export interface EngineInit {
   backend: 'wasm' | 'reference';
   /** The time a snapshot without `at` is taken at (epoch ms). */
   now: number;
+  /** The compiled-policy cache's folder (engine/policy-cache.ts), when the server's process uses one: reopening unchanged files reads it. */
+  cache?: string;
 }
 
 /** A job named in a policy's files, read leniently: what a finding about it may not show another team. */

@@ -19,6 +19,7 @@ import { importKubectl } from '../interop/import-kubectl.js';
 import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
 import { clusterYaml } from '../interop/write-cluster.js';
 import { escapeDisplay } from '../model/display-text.js';
+import { processPolicyCacheDir } from '../engine/cache-folder.js';
 import { readBundles, type Bundle } from '../policy/parse/read-files.js';
 import type { InputFile } from '../policy/parse/source-doc.js';
 import type { NamedJob } from './engine-messages.js';
@@ -190,7 +191,8 @@ export class LivePolicy {
     // The same broken content again (a poll, a touch): nothing new to try.
     if (this.lastLoad && !this.lastLoad.ok && this.lastLoad.version === version) return;
     const started = performance.now();
-    const result = await EngineThread.start({ files, label: bundle.label, version, backend: this.options.backend, now: Date.now() });
+    const cache = processPolicyCacheDir();
+    const result = await EngineThread.start({ files, label: bundle.label, version, backend: this.options.backend, now: Date.now(), ...(cache ? { cache } : {}) });
     this.options.metrics.loadSeconds.observe((performance.now() - started) / 1000);
     if ('failed' in result) {
       const f = result.failed;

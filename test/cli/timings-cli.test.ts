@@ -10,7 +10,8 @@ const STAGES = ['parse', 'validate', 'build', 'snapshot', 'scale', 'compile', 'p
 describe('--timings', () => {
   it('prints each stage and the answers on stderr, and leaves stdout the report alone', () => {
     const plain = quotient(['whatif', 'policies/self-level-preemption', '--json']);
-    const timed = quotient(['whatif', 'policies/self-level-preemption', '--json', '--timings']);
+    // Without the compiled-policy cache: a load it serves is one `cache` stage (test/cli/policy-cache.test.ts).
+    const timed = quotient(['whatif', 'policies/self-level-preemption', '--json', '--timings', '--no-cache']);
     expect(timed.status).toBe(0);
     expect(timed.stdout).toBe(plain.stdout);
     const lines = timed.stderr.split('\n').filter((l) => l.startsWith('timings: '));
@@ -22,7 +23,7 @@ describe('--timings', () => {
   it('is also turned on by QUOTIENT_TIMINGS=1, and is off otherwise', () => {
     process.env.QUOTIENT_TIMINGS = '1';
     try {
-      expect(quotient(['check', 'policies/idle-resources']).stderr).toMatch(/^timings: parse /m);
+      expect(quotient(['check', 'policies/idle-resources', '--no-cache']).stderr).toMatch(/^timings: parse /m);
     } finally {
       delete process.env.QUOTIENT_TIMINGS;
     }

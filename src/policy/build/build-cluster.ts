@@ -22,7 +22,7 @@ import type { TypedDoc } from '../validate/validate-schema.js';
 export type { JobOrigins } from './build-running-job.js';
 
 /** Builds the merged snapshot, or undefined when no Cluster document is given. */
-export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], names: NameIndex, now: number): { cluster?: Cluster; origins: JobOrigins } {
+export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], names: NameIndex, now: () => number): { cluster?: Cluster; origins: JobOrigins } {
   const origins: JobOrigins = new Map();
   const clusterDocs = docs.filter((d) => d.kind === 'Cluster');
   const first = clusterDocs[0];
@@ -110,7 +110,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       addNode(sd, [...path, 'name'], { name: n.name, ...nodeFields(path, n), src: sourceAt(sd, path) });
     });
   }
-  const snapshotAt = at ?? now;
+  const snapshotAt = at ?? now();
 
   const jobs: RunningJob[] = [];
   // GPU ownership per node, to find GPUs that two jobs claim (invariant 1), and the

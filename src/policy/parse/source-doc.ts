@@ -386,24 +386,30 @@ class LazySource implements Source {
   // and copies; the document it resolves from is not part of it.
   #pos?: { line: number; col: number };
   readonly #sd: SourceDoc;
-  readonly #at: readonly PathSeg[];
+  /** Undefined for a Source restored from the compiled-policy cache whose path reads back as `path` (parsePath). */
+  readonly #at: readonly PathSeg[] | undefined;
   readonly #wantKey: boolean;
   constructor(
     readonly file: string,
     readonly path: string,
     sd: SourceDoc,
-    at: readonly PathSeg[],
+    at: readonly PathSeg[] | undefined,
     wantKey: boolean,
   ) {
     this.#sd = sd;
     this.#at = at;
     this.#wantKey = wantKey;
   }
+  /** What makes `src` again (sourceRecipe), or undefined when it is not a LazySource. */
+  static recipe(src: object): SourceRecipe | undefined {
+    if (!(#sd in src)) return undefined;
+    return { sd: src.#sd, path: src.path, at: src.#at ?? parsePath(src.path), wantKey: src.#wantKey };
+  }
   #resolve(): { line: number; col: number } {
     // A value from a flag has no line the user wrote (see isFlagFile).
     if (!this.#pos && isFlagFile(this.file)) this.#pos = { line: 0, col: 0 };
     if (!this.#pos) {
-      const node = nodeAt(this.#sd, this.#at, this.#wantKey);
+      const node = nodeAt(this.#sd, this.#at ?? parsePath(this.path), this.#wantKey);
       this.#pos = this.#sd.lines.linePos(node?.range?.[0] ?? 0);
     }
     return this.#pos;
@@ -451,4 +457,65 @@ export function findingAt(sd: Doc, path: readonly PathSeg[], code: string, messa
     message,
     hint,
   };
+}
+
+/**
+ * What a lazily resolved Source is made of: the document it resolves in, its path as text
+ * and as segments, and whether it points at the key. The compiled-policy cache
+ * (engine/policy-cache.ts) stores it and makes the Source again with `restoreSource` over
+ * `reopenedDocs`, so a cached policy's lines and columns are the same as a fresh load's.
+ */
+export interface SourceRecipe {
+  sd: SourceDoc;
+  path: string;
+  at: readonly PathSeg[];
+  wantKey: boolean;
+}
+
+/** The recipe of a Source made by `sourceAt` from a positioned document, or undefined for any other value. */
+export function sourceRecipe(src: object): SourceRecipe | undefined {
+  return LazySource.recipe(src);
+}
+
+/** A Source resolved on first read in `sd`; `at` undefined: the segments `path` reads back as (parsePath). */
+export function restoreSource(sd: SourceDoc, path: string, at: readonly PathSeg[] | undefined, wantKey: boolean): Source {
+  return new LazySource(sd.file, path, sd, at, wantKey);
+}
+
+/** The segments of a path as formatPath writes it (`spec.quotas[0].min` → spec, quotas, 0, min); a key holding `.` or `[` does not read back. */
+export function parsePath(path: string): PathSeg[] {
+  const out: PathSeg[] = [];
+  const re = /\[(\d+)\]|\.?([^.[]+)/g;
+  for (let m = re.exec(path); m; m = re.exec(path)) out.push(m[1] !== undefined ? Number(m[1]) : m[2]!);
+  return out;
+}
+
+/**
+ * The documents of `files` as `parseFiles` numbers them, each positioned on first use
+ * (one positioned parse per file, as parseFiles's lazy documents): what a Source restored
+ * from the compiled-policy cache resolves its line and column in.
+ */
+export function reopenedDocs(files: readonly InputFile[], limits: Limits = currentLimits()): (file: number, index: number) => SourceDoc {
+  const parsed = new Map<number, Map<number, SourceDoc>>();
+  const positioned = (file: number, index: number): SourceDoc => {
+    let docs = parsed.get(file);
+    if (!docs) {
+      const f = files[file]!;
+      docs = new Map(parsePositioned(f.path, normaliseLineBreaks(f.text), limits, 0).docs.map((d) => [d.index, d]));
+      parsed.set(file, docs);
+    }
+    const sd = docs.get(index);
+    if (!sd) throw new Error(`internal: the positioned parse of ${files[file]!.path} has no document ${index}`);
+    return sd;
+  };
+  return (file, index) => ({
+    file: files[file]!.path,
+    index,
+    get doc(): Document.Parsed {
+      return positioned(file, index).doc;
+    },
+    get lines(): LineCounter {
+      return positioned(file, index).lines;
+    },
+  });
 }
