@@ -79,7 +79,7 @@ export function importKoordinator(objects: ForeignObject[], names: ResourceNames
     quotas.push(q);
   }
   resolveParentObjects(quotas);
-  dropVacuousCeilings(quotas);
+  dropVacuousCeilings(quotas, report);
   for (const q of quotas) {
     if (q.parent !== null && !isParent.has(q.parent) && quotas.some((p) => p.name === q.parent)) {
       report.warn(
@@ -121,8 +121,7 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
     rows.push({ quota: q.name, field: 'min', target: 'spec.min', fate: 'one-to-one', note: '' });
     if (q.max && !ceilingCarried(q, quotas))
       rows.push({ quota: q.name, field: 'max', target: 'spec.max', fate: 'approximated', note: "at or above the root's guarantee it bounds nothing: written as it is, and an import drops it" });
-    else if (q.max)
-      rows.push({ quota: q.name, field: 'max', target: 'spec.max', fate: 'one-to-one', note: q.max.gpu === undefined ? `GPUs without a ceiling: the root's guarantee (${root.min.gpu})` : '' });
+    else if (q.max) rows.push({ quota: q.name, field: 'max', target: 'spec.max', fate: 'one-to-one', note: openCeiling(q, root) });
     else rows.push({ quota: q.name, field: '(no field)', target: 'spec.max', fate: 'approximated', note: `no ceiling: max is the root's guarantee (${root.min.gpu} GPUs)` });
     if (q.reclaim && q.reclaim !== 'any') rows.push({ quota: q.name, field: 'reclaim', target: '—', fate: 'lost', note: 'ElasticQuota has no reclaim mode' });
     if (q.queueStrategy && q.queueStrategy !== 'fifo') rows.push({ quota: q.name, field: 'queueStrategy', target: '—', fate: 'lost', note: 'ElasticQuota has no queue strategy' });
@@ -137,4 +136,10 @@ export function exportKoordinator(quotas: TreeQuota[], o: KoordinatorExportOptio
     };
   });
   return { objects, rows };
+}
+
+/** What an exported spec.max fills in from the root's guarantee: the resources the quota's max leaves open. */
+function openCeiling(q: TreeQuota, root: TreeQuota): string {
+  const open = (['gpu', 'cpu', 'memory'] as const).filter((r) => q.max?.[r] === undefined && root.min[r] !== undefined);
+  return open.length ? `${open.join(', ')} without a ceiling: the root's guarantee, which bounds nothing` : '';
 }

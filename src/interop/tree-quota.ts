@@ -35,7 +35,15 @@ export interface TreeQuota {
 }
 
 /** A quota as an import reads it: where it is, and the name of the object it came from. */
-export type LocatedQuota = TreeQuota & { sd: SourceDoc; path: PathSeg[]; objectName?: string; /** Where the parent is named, for findings about it. */ parentPath?: PathSeg[] };
+export type LocatedQuota = TreeQuota & {
+  sd: SourceDoc;
+  path: PathSeg[];
+  objectName?: string;
+  /** Where the parent is named, for findings about it. */
+  parentPath?: PathSeg[];
+  /** Where the ceiling was read (readCeiling), for findings about it. */
+  maxPath?: PathSeg[];
+};
 
 /** What became of one field in an export or import. */
 export type Fate = 'one-to-one' | 'approximated' | 'lost';
@@ -128,6 +136,7 @@ export function readCeiling(q: LocatedQuota, path: PathSeg[], raw: unknown, name
     }
     max[r] = cap;
   }
+  q.maxPath = path;
   return Object.keys(max).length ? max : undefined;
 }
 
@@ -155,10 +164,19 @@ export function bindingCeiling(q: TreeQuota, quotas: readonly TreeQuota[]): Tree
  * writes the root's guarantee for a quota without one, and clusters often set a huge `max`
  * to mean "none"; either way the written policy says none, and the comment says why.
  */
-export function dropVacuousCeilings(quotas: LocatedQuota[]): void {
+export function dropVacuousCeilings(quotas: LocatedQuota[], report: Report): void {
   for (const q of quotas) {
     if (!q.max) continue;
     const binding = bindingCeiling(q, quotas);
+    const dropped = (Object.keys(q.max) as Array<keyof NonNullable<TreeQuota['max']>>).filter((r) => binding?.[r] === undefined);
+    if (dropped.length === 0) continue;
+    report.warn(
+      q.sd,
+      q.maxPath ?? q.path,
+      'interop/approximated',
+      `${q.objectName ?? q.name}: the ceiling on ${dropped.join(', ')} is at or above its root's guarantee, which already bounds every quota of the tree (a root borrows from nobody); it is not carried over`,
+      "a ceiling below the root's guarantee is carried over as max",
+    );
     if (binding) q.max = binding;
     else {
       delete q.max;

@@ -65,13 +65,16 @@ export function importVolcano(objects: ForeignObject[], names: ResourceNames, re
         [...sp, key],
         'interop/no-counterpart',
         `Queue ${o.name}: spec.${key} ${shown(o.sd, [...sp, key], value)} has no counterpart in Quotient; it is not imported`,
-        HINTS[key] ?? (key === 'dequeueStrategy' ? 'fifo maps to queueStrategy fifo' : 'it does not change what Quotient answers'),
+        HINTS[key] ??
+          (key === 'dequeueStrategy'
+            ? "the quota is fifo (its head blocks); traverse skips a job that cannot start, as Quotient's queueStrategy: round-robin does: set it in the imported tree"
+            : 'it does not change what Quotient answers'),
       );
     }
     quotas.push(q);
   }
   resolveParentObjects(quotas);
-  dropVacuousCeilings(quotas);
+  dropVacuousCeilings(quotas, report);
   return quotas;
 }
 

@@ -121,7 +121,8 @@ describe('import koordinator', () => {
     expect(q('platform')!.notes).toContain("no max: the given one is at least the root's guarantee, which bounds every quota of the tree");
     expect(q('team-b')!.max).toEqual({ gpu: 96 });
     expect(q('team-c')!.max).toBeUndefined();
-    expect(report.findings.filter((f) => f.path.startsWith('spec.max'))).toEqual([]);
+    // ... and says so at the field: the only finding at a spec.max.
+    expect(report.findings.filter((f) => f.path.startsWith('spec.max')).map((f) => [f.code, f.line])).toEqual([['interop/approximated', 12]]);
   });
 
   it('refuses a spec.max below the guarantee, at that resource', () => {
@@ -173,7 +174,7 @@ describe('import volcano', () => {
     expect(q('vision').max).toEqual({ gpu: 48 });
     expect(q('research').max).toBeUndefined();
     expect(q('nlp').max).toBeUndefined();
-    expect(r.report.findings.filter((f) => f.path.startsWith('spec.capability'))).toEqual([]);
+    expect(r.report.findings.filter((f) => f.path.startsWith('spec.capability')).map((f) => [f.code, f.line])).toEqual([['interop/approximated', 9]]);
   });
 
   it('reports guarantee, reclaimable, weight, priority and traverse at the field', () => {
