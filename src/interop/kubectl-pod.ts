@@ -108,19 +108,12 @@ export function readPod(
   }
   // spec.priority is an int32 Kubernetes writes from the pod's PriorityClass; anything else
   // is not a priority, and guessing one would change who may preempt whom.
-  const rawPriority = spec.priority;
-  if (rawPriority !== undefined && rawPriority !== null && !isKubePriority(rawPriority)) {
-    const read = shown(sd, [...path, 'spec', 'priority'], rawPriority);
-    report.warn(
-      sd,
-      [...path, 'spec', 'priority'],
-      'interop/bad-priority',
-      `pod "${full}": spec.priority ${read} is not a Kubernetes priority (a whole number from ${INT32_MIN} to ${INT32_MAX}); the pod is skipped`,
-      "Kubernetes writes spec.priority from the pod's PriorityClass as a whole number: take the snapshot again, or remove the field (a pod without it counts as 0)",
-    );
-    skip(full, `spec.priority ${read} is not a whole number`);
+  const kubePriority = readKubePriority(sd, path, spec, `pod "${full}"`, 'pod', report);
+  if (kubePriority.bad !== undefined) {
+    skip(full, `spec.priority ${kubePriority.bad} is not a whole number`);
     return undefined;
   }
+  const rawPriority = kubePriority.value;
   const quota = nameFrom(opts.quotaFrom, stringMap(meta.labels), rawNamespace);
   const workspace = nameFrom(opts.workspaceFrom, stringMap(meta.labels), rawNamespace);
   if (!quota || !workspace) {
@@ -134,18 +127,10 @@ export function readPod(
   }
   let createdAt: number | undefined;
   if (waiting) {
-    const created = meta.creationTimestamp;
-    createdAt = created === undefined ? undefined : parseTime(created);
+    const created = readCreated(sd, path, meta, `pod "${full}"`, 'the waiting pod is skipped', report);
+    createdAt = created.at;
     if (createdAt === undefined) {
-      if (created !== undefined)
-        report.warn(
-          sd,
-          [...path, 'metadata', 'creationTimestamp'],
-          'interop/bad-time',
-          `pod "${full}": metadata.creationTimestamp ${shown(sd, [...path, 'metadata', 'creationTimestamp'], created)} is not a time; the waiting pod is skipped`,
-          'Kubernetes writes times as RFC 3339, such as 2026-11-23T06:00:00Z: take the snapshot again',
-        );
-      skip(full, `pending in a queue, with ${created === undefined ? 'no' : 'a bad'} metadata.creationTimestamp: when it was submitted is not known`);
+      skip(full, `pending in a queue, with ${created.missing} metadata.creationTimestamp: when it was submitted is not known`);
       return undefined;
     }
   }
@@ -183,18 +168,7 @@ export function readPod(
     rewritten,
     ...(createdAt !== undefined ? { pending: { createdAt } } : {}),
   };
-  for (const r of ['cpu', 'memory'] as const) {
-    const v = containerSum(path, spec, r, r === 'cpu' ? parseCpu : parseMemory, 'requests');
-    if (v.bad)
-      report.warn(
-        sd,
-        v.bad.path,
-        'interop/bad-quantity',
-        `pod "${full}": ${r} ${shown(sd, v.bad.path, v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
-        r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"',
-      );
-    else if (v.value !== undefined) facts[r] = v.value;
-  }
+  Object.assign(facts, cpuAndMemory(sd, path, spec, `pod "${full}"`, report));
   // The controlling owner, else the first: its pods make one gang job.
   facts.owner = ownerOf(meta, safe);
   // The module: the pod's label, else its owner's kind (owner-module.ts), else --module.
@@ -214,6 +188,24 @@ export function readPod(
     else facts.startedAt = started;
   }
   return facts;
+}
+
+/** cpu and memory per pod from the containers' requests (limits without); a bad quantity is a warning at it and the resource is left untracked. */
+export function cpuAndMemory(sd: SourceDoc, path: PathSeg[], spec: Record<string, unknown>, who: string, report: Report): { cpu?: number; memory?: number } {
+  const out: { cpu?: number; memory?: number } = {};
+  for (const r of ['cpu', 'memory'] as const) {
+    const v = containerSum(path, spec, r, r === 'cpu' ? parseCpu : parseMemory, 'requests');
+    if (v.bad)
+      report.warn(
+        sd,
+        v.bad.path,
+        'interop/bad-quantity',
+        `${who}: ${r} ${shown(sd, v.bad.path, v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
+        r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"',
+      );
+    else if (v.value !== undefined) out[r] = v.value;
+  }
+  return out;
 }
 
 /**
@@ -296,10 +288,50 @@ export function moduleOf(
   return byOwner;
 }
 
-export const INT32_MIN = -2147483648;
+const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 
+/**
+ * spec.priority of a pod or a Workload: an int32 Kubernetes (or Kueue) writes from its
+ * priority class. Anything else is not a priority, and guessing one would change who may
+ * preempt whom: a warning at the value, and `bad` (the value as the input spells it) for
+ * the caller to skip the object. None: `value` undefined (it counts as 0).
+ */
+export function readKubePriority(sd: SourceDoc, path: PathSeg[], spec: Record<string, unknown>, who: string, noun: 'pod' | 'Workload', report: Report): { value?: number; bad?: string } {
+  const raw = spec.priority;
+  if (raw === undefined || raw === null) return {};
+  if (isKubePriority(raw)) return { value: raw };
+  const at = [...path, 'spec', 'priority'];
+  const read = shown(sd, at, raw);
+  const pod = noun === 'pod';
+  report.warn(
+    sd,
+    at,
+    'interop/bad-priority',
+    `${who}: spec.priority ${read} is not a Kubernetes priority (a whole number from ${INT32_MIN} to ${INT32_MAX}); ${pod ? 'the pod is skipped' : 'the Workload is not queued'}`,
+    `${pod ? 'Kubernetes' : 'Kueue'} writes spec.priority from the ${noun}'s ${pod ? 'PriorityClass' : 'priority class'} as a whole number: take the snapshot again, or remove the field (a ${noun} without it counts as 0)`,
+  );
+  return { bad: read };
+}
+
+/** metadata.creationTimestamp of a waiting pod or Workload; one that is not a time is a warning at it (`then`: what becomes of the object). */
+export function readCreated(sd: SourceDoc, path: PathSeg[], meta: Record<string, unknown>, who: string, then: string, report: Report): { at?: number; missing?: 'no' | 'a bad' } {
+  const created = meta.creationTimestamp;
+  if (created === undefined) return { missing: 'no' };
+  const at = parseTime(created);
+  if (at !== undefined) return { at };
+  const where = [...path, 'metadata', 'creationTimestamp'];
+  report.warn(
+    sd,
+    where,
+    'interop/bad-time',
+    `${who}: metadata.creationTimestamp ${shown(sd, where, created)} is not a time; ${then}`,
+    'Kubernetes writes times as RFC 3339, such as 2026-11-23T06:00:00Z: take the snapshot again',
+  );
+  return { missing: 'a bad' };
+}
+
 /** Whether `v` is a Kubernetes priority: a whole number in int32's range. */
-export function isKubePriority(v: unknown): v is number {
+function isKubePriority(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX;
 }

@@ -9,12 +9,11 @@
  * counts each. A pending pod of a Workload's job (by owner reference) is the Workload's,
  * never queued twice.
  */
-import { parseCpu, parseMemory, parseTime } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { importedName } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
-import { clusterQueueOf, containerSum, INT32_MAX, INT32_MIN, isKubePriority, moduleOf, nameFrom, ownerOf, safeNamer } from './kubectl-pod.js';
+import { clusterQueueOf, containerSum, cpuAndMemory, INT32_MAX, moduleOf, nameFrom, ownerOf, readCreated, readKubePriority, safeNamer } from './kubectl-pod.js';
 import type { ImportedQueuedJob, KubectlOptions, PodFacts } from './kubectl-types.js';
 import { asObject, type Report, shown, stringMap, where } from './located-json.js';
 import { mapPriority } from './priority-map.js';
@@ -87,31 +86,12 @@ function readWorkload(it: Item, opts: KubectlOptions, report: Report, skip: (nam
   };
   const queueName = spec.queueName;
   if (typeof queueName !== 'string' || queueName === '') return skipped('pending without spec.queueName: it is in no LocalQueue');
-  const created = meta.creationTimestamp;
-  const submittedAt = created === undefined ? undefined : parseTime(created);
-  if (submittedAt === undefined) {
-    if (created !== undefined)
-      report.warn(
-        sd,
-        [...path, 'metadata', 'creationTimestamp'],
-        'interop/bad-time',
-        `${who}: metadata.creationTimestamp ${shown(sd, [...path, 'metadata', 'creationTimestamp'], created)} is not a time; the Workload is not queued`,
-        'Kubernetes writes times as RFC 3339, such as 2026-11-23T06:00:00Z: take the snapshot again',
-      );
-    return skipped(`pending, with ${created === undefined ? 'no' : 'a bad'} metadata.creationTimestamp: when it was submitted is not known`);
-  }
-  const rawPriority = spec.priority;
-  if (rawPriority !== undefined && rawPriority !== null && !isKubePriority(rawPriority)) {
-    const read = shown(sd, [...path, 'spec', 'priority'], rawPriority);
-    report.warn(
-      sd,
-      [...path, 'spec', 'priority'],
-      'interop/bad-priority',
-      `${who}: spec.priority ${read} is not a Kubernetes priority (a whole number from ${INT32_MIN} to ${INT32_MAX}); the Workload is not queued`,
-      "Kueue writes spec.priority from the Workload's priority class as a whole number: take the snapshot again, or remove the field (a Workload without it counts as 0)",
-    );
-    return skipped(`spec.priority ${read} is not a whole number`);
-  }
+  const created = readCreated(sd, path, meta, who, 'the Workload is not queued', report);
+  const submittedAt = created.at;
+  if (submittedAt === undefined) return skipped(`pending, with ${created.missing} metadata.creationTimestamp: when it was submitted is not known`);
+  const kubePriority = readKubePriority(sd, path, spec, who, 'Workload', report);
+  if (kubePriority.bad !== undefined) return skipped(`spec.priority ${kubePriority.bad} is not a whole number`);
+  const rawPriority = kubePriority.value;
   // podSets: each a pod template and a count; the GPU ones make the job, of one shape.
   const podSets: unknown[] = Array.isArray(spec.podSets) ? spec.podSets : [];
   if (podSets.length === 0) {
@@ -168,19 +148,7 @@ function readWorkload(it: Item, opts: KubectlOptions, report: Report, skip: (nam
       noGpu.push(`${name} (${count} pod(s))`);
       continue;
     }
-    const shape: Shape = { index: i, name, count, gpu: gpu.value };
-    for (const r of ['cpu', 'memory'] as const) {
-      const v = containerSum(tmplAt, tmplSpec, r, r === 'cpu' ? parseCpu : parseMemory, 'requests');
-      if (v.bad)
-        report.warn(
-          sd,
-          v.bad.path,
-          'interop/bad-quantity',
-          `${who}: ${r} ${shown(sd, v.bad.path, v.bad.raw)} is not a quantity; the job's ${r} is left untracked`,
-          r === 'cpu' ? 'cpu is cores or millicores ("500m")' : 'memory is a size such as "64Gi"',
-        );
-      else if (v.value !== undefined) shape[r] = v.value;
-    }
+    const shape: Shape = { index: i, name, count, gpu: gpu.value, ...cpuAndMemory(sd, tmplAt, tmplSpec, who, report) };
     shapes.push(shape);
   }
   if (shapes.length === 0) return skipped(`no ${opts.gpuResource} in its podSets' containers`);
