@@ -47,10 +47,15 @@ interface ReadWorkload {
 
 type Item = { sd: SourceDoc; path: PathSeg[]; obj: Record<string, unknown> };
 
+/** A condition of `status.conditions` of `type` with `value` as its status. */
+function conditionIs(status: Record<string, unknown>, type: string, value: 'True' | 'False'): Record<string, unknown> | undefined {
+  const conditions: unknown[] = Array.isArray(status.conditions) ? status.conditions : [];
+  return conditions.map(asObject).find((c) => c?.type === type && c.status === value);
+}
+
 /** A condition of `status.conditions` with status "True". */
 function conditionTrue(status: Record<string, unknown>, type: string): Record<string, unknown> | undefined {
-  const conditions: unknown[] = Array.isArray(status.conditions) ? status.conditions : [];
-  return conditions.map(asObject).find((c) => c?.type === type && c.status === 'True');
+  return conditionIs(status, type, 'True');
 }
 
 /** The key a Workload's owner and a pod (or its owner) share when the pod is of the Workload's job. */
@@ -79,6 +84,8 @@ function readWorkload(it: Item, opts: KubectlOptions, report: Report, skip: (nam
   const out = (state: ReadWorkload['state']): ReadWorkload => ({ state, owners, full });
   if (conditionTrue(status, 'Finished')) return out('finished');
   if (conditionTrue(status, 'QuotaReserved') || conditionTrue(status, 'Admitted')) return out('admitted');
+  // status.admission is set while quota is reserved (Kueue clears it on eviction): without conditions, it says admitted.
+  if (asObject(status.admission) && !conditionIs(status, 'QuotaReserved', 'False')) return out('admitted');
   if (spec.active === false) return out('inactive');
   const skipped = (reason: string): ReadWorkload => {
     skip(full, reason);

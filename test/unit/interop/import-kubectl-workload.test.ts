@@ -179,12 +179,14 @@ describe('Workloads that are not queued', () => {
           { type: 'QuotaReserved', status: 'False' },
         ],
       }),
+      workload({ name: 'admission', owner: 'Job/f', admission: { clusterQueue: 'team-cq', podSetAssignments: [] } }),
+      workload({ name: 'stale', owner: 'Job/g', admission: { clusterQueue: 'team-cq' }, conditions: [{ type: 'QuotaReserved', status: 'False' }] }),
     );
-    expect(r.queue.map((j) => j.name)).toEqual(['team/e']);
+    expect(r.queue.map((j) => j.name)).toEqual(['team/e', 'team/g']);
     expect(r.queue[0]!.notes[0]).toContain('evicted before: Preempted; requeued');
-    expect(r.workloads).toMatchObject({ read: 5, queued: 1, admitted: 2, finished: 1, inactive: 1, skipped: 0 });
+    expect(r.workloads).toMatchObject({ read: 7, queued: 2, admitted: 3, finished: 1, inactive: 1, skipped: 0 });
     expect(r.skipped).toEqual([]);
-    expect(r.mapped.join('\n')).toMatch(/^workloads: 5 Kueue Workload\(s\) read, 1 queued .*, 2 admitted or holding quota .*, 1 finished, 1 inactive/m);
+    expect(r.mapped.join('\n')).toMatch(/^workloads: 7 Kueue Workload\(s\) read, 2 queued .*, 3 admitted or holding quota .*, 1 finished, 1 inactive/m);
   });
 
   it('podSets of different shapes: a warning at the podSet that differs, and the Workload skipped with the reason', () => {
