@@ -230,6 +230,13 @@ describe('Workloads that are not queued', () => {
     expect(r.workloads).toMatchObject({ read: 7, skipped: 7 });
   });
 
+  it('reads a single Workload object as a List of one (kubectl get workload NAME -o json)', () => {
+    const one = workload({ name: 'job-one-1', owner: 'Job/one', conditions: pendingConditions });
+    const r = importKubectl({ path: 'one.json', text: JSON.stringify(one, null, 2) }, { ...KUBECTL_DEFAULTS, localQueues: kueue.index });
+    expect(r.report.findings).toEqual([]);
+    expect(r.queue.map((j) => [j.name, j.quota])).toEqual([['team/one', 'team-cq']]);
+  });
+
   it("lists a Workload of another API group as skipped, not read as Kueue's", () => {
     const r = run({}, workload({ name: 'x', owner: 'Job/x', api: 'example.com/v1' }));
     expect(r.queue).toEqual([]);
