@@ -54,7 +54,9 @@ export function registerImport(program: Command): Command {
   const cmd = program.command('import').description("read other tools' objects into Quotient documents");
   cmd
     .command('kubectl')
-    .description('a Cluster snapshot from `kubectl get nodes,pods -A -o json`: nodes, and running GPU pods grouped into gang jobs by owner')
+    .description(
+      "a Cluster snapshot from `kubectl get nodes,pods,workloads -A -o json`: nodes, running GPU pods grouped into gang jobs by owner, and the queue (pending pods that name one, Kueue's pending Workloads)",
+    )
     .argument('<file>', 'the kubectl JSON (a List), or - for stdin')
     .option('--gpu-resource <name>', 'the extended resource counted as GPUs', 'nvidia.com/gpu')
     .option('--model-label <label>', 'node label holding the GPU model', 'nvidia.com/gpu.product')
@@ -80,7 +82,7 @@ export function registerImport(program: Command): Command {
     .option('--name <name>', "the Cluster document's name", 'imported')
     .addHelpText(
       'after',
-      '\nExamples:\n  kubectl get nodes,pods -A -o json > state.json\n  quotient import kubectl state.json > cluster.yaml\n  kubectl get nodes,pods -A -o json | quotient import kubectl - --pool-label node.kubernetes.io/instance-type\n\nExit codes: 0 imported (skipped objects are listed on stderr), 1 the input is not a kubectl List (located errors), 2 could not run.',
+      '\nExamples:\n  kubectl get nodes,pods -A -o json > state.json\n  kubectl get nodes,pods,workloads -A -o json > state.json   # with Kueue: pending Workloads are the queue\n  quotient import kubectl state.json > cluster.yaml\n  kubectl get nodes,pods -A -o json | quotient import kubectl - --pool-label node.kubernetes.io/instance-type\n\nExit codes: 0 imported (skipped objects are listed on stderr), 1 the input is not a kubectl List (located errors), 2 could not run.',
     )
     .action((file: string, flags: KubectlFlags) => {
       if (!(MODULES as readonly string[]).includes(flags.module)) throw new QuotientError('cli/bad-flag', `--module ${flags.module} is not a module`, `use one of ${MODULES.join(', ')}`);
@@ -158,7 +160,7 @@ function summary(r: ReturnType<typeof importKubectl>, at: number, findings: Disp
       .join(', ') || 'nothing';
   const lines = [
     `read: ${read}`,
-    `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)${r.queue.length ? `, ${r.queue.length} waiting job(s) in the queue from ${r.queue.reduce((s, j) => s + j.pods, 0)} pending pod(s)` : ''}`,
+    `imported: ${r.nodes.length} node(s), ${r.jobs.length} job(s) from ${r.jobs.reduce((s, j) => s + j.pods, 0)} pod(s)${r.queue.length ? `, ${r.queue.length} waiting job(s) in the queue from ${waitingFrom(r)}` : ''}`,
     ...r.mapped.map((m) => `mapped: ${m}`),
   ];
   const byReason = new Map<string, typeof r.skipped>();
@@ -202,6 +204,13 @@ function summary(r: ReturnType<typeof importKubectl>, at: number, findings: Disp
       );
   }
   return joinDisplay([...lines.map((l) => display`${l}`), ...(findings ? [findings] : [])]);
+}
+
+/** What the queue was read from: pending pods, and Kueue's Workloads when the List holds them. */
+function waitingFrom(r: ReturnType<typeof importKubectl>): string {
+  const pods = r.queue.filter((j) => j.kueueWorkload === undefined).reduce((s, j) => s + j.pods, 0);
+  const workloads = r.queue.filter((j) => j.kueueWorkload !== undefined).length;
+  return `${pods} pending pod(s)${r.workloads ? ` and ${workloads} pending Kueue Workload(s) of ${r.workloads.read} read` : ''}`;
 }
 
 /** Names, every one of them, comma-separated on indented lines of about 100 columns (a summary on stderr stays readable at any count). */

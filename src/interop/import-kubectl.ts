@@ -13,11 +13,13 @@ import { importedName, writableText } from './imported-name.js';
 import { groupJobs } from './kubectl-jobs.js';
 import { readNode } from './kubectl-node.js';
 import { readPod } from './kubectl-pod.js';
-import { groupQueued } from './kubectl-queue.js';
-import type { ImportedNode, KubectlImport, KubectlOptions, PodFacts } from './kubectl-types.js';
+import { bySubmission, groupQueued } from './kubectl-queue.js';
+import { KUEUE_GROUP, readWorkloads } from './kubectl-workload.js';
+import type { ImportedNode, ImportedQueuedJob, KubectlImport, KubectlOptions, PodFacts } from './kubectl-types.js';
 import { asObject, readLocated, Report, where } from './located-json.js';
 
 export { KOORDINATOR_QUOTA_LABEL, KUEUE_QUEUE_LABEL } from './kubectl-types.js';
+export type { WorkloadCounts } from './kubectl-workload.js';
 export type { ImportedJob, ImportedNode, ImportedQueuedJob, KubectlImport, KubectlOptions, NameSource, Skipped } from './kubectl-types.js';
 
 /** Reads a kubectl List; a document that is not one is a located error. */
@@ -43,7 +45,7 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
   }
   for (const { sd, value } of docs) {
     const top = asObject(value);
-    if (!top || (typeof top.kind === 'string' && top.kind !== 'List' && !top.kind.endsWith('List') && top.kind !== 'Node' && top.kind !== 'Pod')) {
+    if (!top || (typeof top.kind === 'string' && top.kind !== 'List' && !top.kind.endsWith('List') && top.kind !== 'Node' && top.kind !== 'Pod' && top.kind !== 'Workload')) {
       report.error(
         sd,
         top ? ['kind'] : [],
@@ -53,7 +55,7 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
       );
       continue;
     }
-    if (top.kind === 'Node' || top.kind === 'Pod') {
+    if (top.kind === 'Node' || top.kind === 'Pod' || top.kind === 'Workload') {
       items.push({ sd, path: [], obj: top });
       continue;
     }
@@ -74,6 +76,7 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     out.skipped.push({ kind: writableText(kind), name: writableText(name), where: where(sd, path), reason: writableText(reason) });
   };
   const pods: Array<(typeof items)[number]> = [];
+  const workloads: Array<(typeof items)[number]> = [];
   // Nodes by their name in the input (pods name them so), and every Node read by the name it is written as.
   const nodes = new Map<string, ImportedNode>();
   const nodeNames = new Map<string, string>();
@@ -84,7 +87,9 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     const meta = asObject(it.obj.metadata) ?? {};
     const name = typeof meta.name === 'string' ? meta.name : '';
     if (kind === 'Pod') pods.push(it);
-    else if (kind !== 'Node') skip(it.sd, it.path, kind, name, `kind ${kind} is not read (only Node and Pod)`);
+    else if (kind === 'Workload' && typeof it.obj.apiVersion === 'string' && it.obj.apiVersion.startsWith(`${KUEUE_GROUP}/`)) workloads.push(it);
+    else if (kind !== 'Node')
+      skip(it.sd, it.path, kind, name, `kind ${kind}${kind === 'Workload' ? ` of apiVersion ${String(it.obj.apiVersion)}` : ''} is not read (only Node, Pod and Kueue's Workload)`);
     else if (!name) report.error(it.sd, [...it.path, 'metadata'], 'interop/missing-name', 'a Node without metadata.name', 'every Kubernetes object has a name');
     else {
       const safe = importedName(name);
@@ -149,10 +154,19 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     out,
     opts,
   );
-  out.queue = groupQueued(
-    facts.filter((f) => f.pending),
-    new Set(out.jobs.map((j) => j.name)),
-    out,
-  );
+  const taken = new Set(out.jobs.map((j) => j.name));
+  let pending = facts.filter((f) => f.pending);
+  let fromWorkloads: ImportedQueuedJob[] = [];
+  if (workloads.length) {
+    const read = readWorkloads(workloads, pending, taken, opts, report, (it, kind, name, reason) => skip(it.sd, it.path, kind, name, reason));
+    fromWorkloads = read.queue;
+    pending = read.pending;
+    out.workloads = read.counts;
+    const c = read.counts;
+    out.mapped.push(
+      `workloads: ${c.read} Kueue Workload(s) read, ${c.queued} queued (not admitted, not finished; submitted at metadata.creationTimestamp, pods and resources from spec.podSets, quota from spec.queueName), ${c.admitted} admitted or holding quota (their running pods are the running jobs), ${c.finished} finished, ${c.inactive} inactive (spec.active false), ${c.skipped} skipped (listed below); ${c.podsOfWorkloads} pending pod(s) of a Workload's job left to the Workload`,
+    );
+  }
+  out.queue = [...groupQueued(pending, taken, out), ...fromWorkloads].sort(bySubmission);
   return out;
 }

@@ -57,11 +57,16 @@ export function groupQueued(pods: PodFacts[], taken: Set<string>, out: KubectlIm
       submittedAt,
     });
   }
-  queue.sort((a, b) => a.submittedAt - b.submittedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  queue.sort(bySubmission);
   if (queue.length) out.mapped.push(`queue: ${queue.length} waiting job(s) from ${pods.length} pending pod(s) that name a queue, submitted at metadata.creationTimestamp`);
   return queue;
 }
 
 function baseName(p: PodFacts): string {
   return p.owner ? `${p.namespace}/${p.owner.name}` : p.name;
+}
+
+/** Queue order: submission time, then name. */
+export function bySubmission(a: ImportedQueuedJob, b: ImportedQueuedJob): number {
+  return a.submittedAt - b.submittedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }

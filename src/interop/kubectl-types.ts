@@ -8,6 +8,7 @@ import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import type { LocalQueueIndex } from './kueue-local-queues.js';
 import type { Report } from './located-json.js';
 import type { PriorityBand } from './priority-map.js';
+import type { WorkloadCounts } from './kubectl-workload.js';
 
 /** Kueue's pod label naming the LocalQueue (kueue pkg/controller/constants/constants.go `QueueLabel`). */
 export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
@@ -74,8 +75,10 @@ export interface ImportedJob extends ImportedGang {
 
 /** A waiting job of the snapshot (SEMANTICS 8): the pending pods of one owner and one shape that name a queue. */
 export interface ImportedQueuedJob extends ImportedGang {
-  /** The earliest metadata.creationTimestamp of its pods. */
+  /** The earliest metadata.creationTimestamp of its pods (a Workload's own). */
   submittedAt: number;
+  /** `namespace/name` of the Kueue Workload it was read from (kubectl-workload.ts); absent: from pending pods. */
+  kueueWorkload?: string;
 }
 
 /** An object that was read and not imported (its kind, name and reason escaped, imported-name.ts writableText). */
@@ -89,8 +92,10 @@ export interface Skipped {
 export interface KubectlImport {
   nodes: ImportedNode[];
   jobs: ImportedJob[];
-  /** Pending pods with a queue, as the snapshot's queue. */
+  /** Pending pods with a queue, and Kueue's pending Workloads, as the snapshot's queue. */
   queue: ImportedQueuedJob[];
+  /** What became of Kueue's Workloads (kubectl-workload.ts); absent when the List holds none. */
+  workloads?: WorkloadCounts;
   skipped: Skipped[];
   /** Objects read, by kind. */
   read: Record<string, number>;

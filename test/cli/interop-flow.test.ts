@@ -290,3 +290,69 @@ describe("a Kueue cluster as Kueue's docs write it: import both, check, what-if 
     expect(none.stderr).toMatch(/error +interop\/no-local-queues/);
   });
 });
+
+/**
+ * The same Kueue set-up with Kueue's Workloads (kueue-cluster/workloads.json, `kubectl get
+ * nodes,pods,workloads -A -o json`): llama-pretrain runs (its Workload admitted), and in
+ * research-queue two suspended Jobs have no pods, only pending Workloads: sweep-a
+ * (priority 1000 → 3, 1 x 8 GPUs, 10:00) and sweep-b (priority 100000 → 5, 2 x 4 GPUs,
+ * 11:00). In dev-queue a plain pod gated by Kueue owns its pending Workload (4 GPUs); a
+ * finished Workload and a RayJob's Workload of two shapes are not queued.
+ *
+ * By hand, at 12:00: research-cq uses 16 of 16. Its queue is by priority, then
+ * submission: sweep-b (5), sweep-a (3, 10:00), then a priority-3 job submitted now:
+ * position 3. sweep-b is served first and borrows research-cq to its max (16 + 8 = 24);
+ * sweep-a (8 more) is then over that max and waits, and round-robin lets the job pass it,
+ * but the job's 8 GPUs are over the max too: WAIT on the ceiling. dev/tune-once starts in
+ * dev-cq's guarantee. At priority 4 the job enters between them: position 2.
+ */
+describe('a Kueue cluster with its Workloads: pending Workloads are the queue', () => {
+  const K = 'test/fixtures/interop/kueue-cluster';
+  const tree = join(dir, 'kueue-wl-tree.yaml');
+  const snapshot = join(dir, 'kueue-wl-cluster.yaml');
+  const ask = (priority: number) => {
+    const r = quotient(['whatif', tree, snapshot, ...['quota=research-cq', 'workspace=research', 'module=DLC', `priority=${priority}`, 'gpu=8'].flatMap((s) => ['--submit', s]), '--json']);
+    expect(r.status).toBe(0);
+    return onlyAnswer(r.stdout) as { decision: string; queue: { position: number; strategy: string; started: Array<{ job: string; decision: string }> }; reasons: Array<{ code: string }> };
+  };
+
+  it('import kubectl --kueue reads the Workloads: the pending ones queued, the admitted and finished counted, the two-shape one located and skipped, the gated pod not queued twice', () => {
+    const imported = quotient(['import', 'kueue', `${K}/kueue.yaml`]);
+    expect(imported.status).toBe(0);
+    writeFileSync(tree, imported.stdout);
+    const r = quotient(['import', 'kubectl', `${K}/workloads.json`, '--kueue', `${K}/kueue.yaml`, '--at', '2026-11-27T12:00:00Z']);
+    expect(r.status).toBe(0);
+    writeFileSync(snapshot, r.stdout);
+    const spec = (parseYaml(r.stdout) as { spec: { jobs: Array<Record<string, unknown>>; queue: Array<Record<string, unknown>> } }).spec;
+    expect(spec.jobs.map((j) => j.name)).toEqual(['research/llama-pretrain']);
+    expect(spec.queue.map((j) => [j.name, j.quota, j.module, j.priority, j.pods, (j.resources as { gpu: number }).gpu, j.submittedAt])).toEqual([
+      ['research/sweep-a', 'research-cq', 'DLC', 3, 1, 8, '2026-11-27T10:00:00.000Z'],
+      ['research/sweep-b', 'research-cq', 'DLC', 5, 2, 4, '2026-11-27T11:00:00.000Z'],
+      ['dev/tune-once', 'dev-cq', 'DLC', 3, 1, 4, '2026-11-27T11:30:00.000Z'],
+    ]);
+    expect(r.stderr).toMatch(/^imported: 6 node\(s\), 1 job\(s\) from 2 pod\(s\), 3 waiting job\(s\) in the queue from 0 pending pod\(s\) and 3 pending Kueue Workload\(s\) of 6 read$/m);
+    expect(r.stderr).toMatch(
+      /^mapped: workloads: 6 Kueue Workload\(s\) read, 3 queued .*, 1 admitted or holding quota .*, 1 finished, 0 inactive .*, 1 skipped .*; 1 pending pod\(s\) of a Workload's job left to the Workload$/m,
+    );
+    expect(r.stderr).toMatch(/workloads\.json:\d+:\d+ +warning +interop\/workload-shapes +Workload "prod\/rayjob-ray-eval-2b7aa"/);
+    expect(r.stderr).toMatch(/^ {4}at items\[\d+\]\.spec\.podSets\[1\]$/m);
+  });
+
+  it('check: the imported policy and snapshot are clean', () => {
+    const r = quotient(['check', tree, snapshot]);
+    expect(r.stderr + r.stdout).not.toMatch(/error|warning/);
+    expect(r.status).toBe(0);
+  });
+
+  it('whatif: the queued Workloads are ahead (position 3 at priority 3, 2 at priority 4); sweep-b and tune-once start first, and the job waits on research-cq max', () => {
+    const a = ask(3);
+    expect(a.decision).toBe('wait');
+    expect(a.queue).toMatchObject({ position: 3, strategy: 'round-robin' });
+    expect(a.queue.started.map((s) => [s.job, s.decision])).toEqual([
+      ['research/sweep-b', 'admit'],
+      ['dev/tune-once', 'admit'],
+    ]);
+    expect(a.reasons.map((x) => x.code)).toEqual(expect.arrayContaining(['queue/served-first', 'quota/over-max']));
+    expect(ask(4).queue.position).toBe(2);
+  });
+});
