@@ -67,6 +67,11 @@ describe('the command table', () => {
 
 /** The packages and our modules a whole run of the built CLI loaded. */
 function loaded(...args: string[]): { packages: Set<string>; ours: Set<string>; status: number | null } {
+  return loadedWith({}, ...args);
+}
+
+/** As `loaded`, with these environment variables set for the run. */
+function loadedWith(env: Record<string, string>, ...args: string[]): { packages: Set<string>; ours: Set<string>; status: number | null } {
   const out = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   const hook = join(dir, 'hook.mjs');
   // The resolve hook runs on the loader's thread, which has its own copy of the environment.
@@ -84,7 +89,12 @@ function loaded(...args: string[]): { packages: Set<string>; ours: Set<string>; 
       "process.on('exit', () => appendFileSync(process.env.LAZY_OUT, Object.keys(require.cache).map((k) => 'file://' + k + '\\n').join('')));",
     ].join('\n'),
   );
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAZY_OUT: out, NO_COLOR: '1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, MAIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env, LAZY_OUT: out, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
   const urls = readFileSync(out, 'utf8').split('\n').filter(Boolean);
   const packages = new Set(urls.flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? []));
   const ours = new Set(urls.flatMap((u) => /\/dist\/(.*)\.js$/.exec(u)?.[1] ?? []));
@@ -108,13 +118,32 @@ describe('what a run loads (the built CLI)', () => {
     const run = loaded('check', 'policies/team-isolation');
     expect(run.status).toBe(0);
     expect(run.ours.has('cli/check')).toBe(true);
-    expect(run.ours.has('engine/session')).toBe(true);
+    expect(run.ours.has('engine/session-core')).toBe(true);
     for (const heavy of ['vega', 'piscina', 'json-rules-engine', 'fastify', 'cli-progress', 'csv-parse', 'yaml', 'cli-table3']) expect(run.packages, heavy).not.toContain(heavy);
     expect(
       [...run.ours].filter((m) => /^cli\/(whatif|simulate|serve|render-html)$|^engine\/(pipeline|request|whatif|preemption-problem|queue-answer)$|^(simulate|interop|pool|serve|verify)\//.test(m)),
     ).toEqual([]);
     // Any other module imported eagerly again shows here first: the set was 114 of ours (issue 22).
     expect(run.ours.size, [...run.ours].sort().join(' ')).toBeLessThanOrEqual(125);
+  });
+
+  // A warm `check` (issue 22): the compiled-policy cache is asked before the loader is
+  // imported, so a hit loads neither the loader nor what only loading uses: zod, ajv, the
+  // YAML library, the validators and the builders of the model.
+  it('a warm check loads neither the policy loader, its validators nor its builders', () => {
+    const env = { QUOTIENT_CACHE_DIR: join(dir, 'warm-check-cache') };
+    const loaderOnly = (run: { packages: Set<string>; ours: Set<string> }): string[] => [
+      ...[...run.packages].filter((p) => ['zod', 'ajv', 'yaml'].includes(p)),
+      ...[...run.ours].filter((m) => /^policy\/(load-policy|validate\/(?!suggest$)|check\/|build\/(?!build-job$|access$|parse-fields$))/.test(m)),
+    ];
+    const cold = loadedWith(env, 'check', 'policies/team-isolation');
+    expect(cold.status).toBe(0);
+    expect(loaderOnly(cold)).toContain('zod'); // the first run loads (and writes the entry): the probe sees the loader
+    expect(cold.ours.has('policy/load-policy')).toBe(true);
+    const warm = loadedWith(env, 'check', 'policies/team-isolation');
+    expect(warm.status).toBe(0);
+    expect(warm.ours.has('engine/policy-cache')).toBe(true);
+    expect(loaderOnly(warm)).toEqual([]);
   });
 
   it('whatif without --workers, --market or --job loads neither the charts, the worker pool, the PAI reader nor the simulator', () => {
