@@ -138,12 +138,22 @@ describe('what a run loads (the built CLI)', () => {
     ];
     const cold = loadedWith(env, 'check', 'policies/team-isolation');
     expect(cold.status).toBe(0);
-    expect(loaderOnly(cold)).toContain('zod'); // the first run loads (and writes the entry): the probe sees the loader
-    expect(cold.ours.has('policy/load-policy')).toBe(true);
+    // The first run loads (and writes the entry): the probe sees the loader and zod (bundled, below).
+    expect(loaderOnly(cold)).toEqual(expect.arrayContaining(['policy/load-policy', 'policy/validate/validate-schema', 'policy/validate/zod']));
     const warm = loadedWith(env, 'check', 'policies/team-isolation');
     expect(warm.status).toBe(0);
     expect(warm.ours.has('engine/policy-cache')).toBe(true);
     expect(loaderOnly(warm)).toEqual([]);
+  });
+
+  // zod's every entry point loads its 64 locales; the build bundles the names we use into
+  // dist/policy/validate/zod.js (scripts/bundle-zod.mjs), so a run that validates loads no
+  // file of the zod package.
+  it('a check that validates loads zod as one bundled module, without its locales', () => {
+    const run = loaded('check', 'policies/team-isolation', '--no-cache');
+    expect(run.status).toBe(0);
+    expect(run.ours.has('policy/validate/zod')).toBe(true);
+    expect(run.packages).not.toContain('zod');
   });
 
   it('whatif without --workers, --market or --job loads neither the charts, the worker pool, the PAI reader nor the simulator', () => {
