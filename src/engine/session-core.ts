@@ -203,7 +203,10 @@ export class SessionCore {
       const hit = servedFromMemo<FullAnswer>(snapshot, this.answerMemoStats, memoKey.key, memoKey.query, memoKey.name);
       if (hit) return { answer: await hit, findings: [] };
     }
-    const checked = reader.readRequest(this.requestContext(snapshot), request, origin);
+    // Only a submitted job is read by the loader's job reader (its schema, zod): a WhatIf asked by name needs neither.
+    const submits = typeof request === 'object' && request !== null && (request as { submit?: unknown }).submit !== undefined;
+    const jobReader = submits ? (await import('../policy/build/read-job.js')).readJob : undefined;
+    const checked = reader.readRequest({ ...this.requestContext(snapshot), ...(jobReader ? { readJob: jobReader } : {}) }, request, origin);
     if (!checked.read) return { findings: checked.findings };
     const { query, job, viewer, estimate } = checked.read;
     const answer = await pipeline.answerJob({ snapshot, tables: this.tables, viewer }, query, job, this.answerOptions(estimate, origin.notes, memoKey?.key));

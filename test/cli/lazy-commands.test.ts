@@ -101,6 +101,14 @@ function loadedWith(env: Record<string, string>, ...args: string[]): { packages:
   return { packages, ours, status: r.status };
 }
 
+/** What only loading a policy uses (the loader, its validators, zod, its checks and builders): a cache hit loads none of it. */
+function loaderOnly(run: { packages: Set<string>; ours: Set<string> }): string[] {
+  return [
+    ...[...run.packages].filter((p) => ['zod', 'ajv', 'yaml'].includes(p)),
+    ...[...run.ours].filter((m) => /^policy\/(load-policy|validate\/(?!suggest$)|check\/|build\/(?!build-job$|access$|parse-fields$))/.test(m)),
+  ];
+}
+
 describe('what a run loads (the built CLI)', () => {
   it('--version loads no command, no policy reader, no engine and no library but commander', () => {
     const run = loaded('--version');
@@ -132,10 +140,6 @@ describe('what a run loads (the built CLI)', () => {
   // YAML library, the validators and the builders of the model.
   it('a warm check loads neither the policy loader, its validators nor its builders', () => {
     const env = { QUOTIENT_CACHE_DIR: join(dir, 'warm-check-cache') };
-    const loaderOnly = (run: { packages: Set<string>; ours: Set<string> }): string[] => [
-      ...[...run.packages].filter((p) => ['zod', 'ajv', 'yaml'].includes(p)),
-      ...[...run.ours].filter((m) => /^policy\/(load-policy|validate\/(?!suggest$)|check\/|build\/(?!build-job$|access$|parse-fields$))/.test(m)),
-    ];
     const cold = loadedWith(env, 'check', 'policies/team-isolation');
     expect(cold.status).toBe(0);
     // The first run loads (and writes the entry): the probe sees the loader and zod (bundled, below).
@@ -154,6 +158,18 @@ describe('what a run loads (the built CLI)', () => {
     expect(run.status).toBe(0);
     expect(run.ours.has('policy/validate/zod')).toBe(true);
     expect(run.packages).not.toContain('zod');
+  });
+
+  it('a warm whatif of WhatIfs by name loads neither the policy loader, the job reader nor zod', () => {
+    const env = { QUOTIENT_CACHE_DIR: join(dir, 'warm-whatif-cache') };
+    const cold = loadedWith(env, 'whatif', 'policies/team-isolation');
+    expect(cold.status).toBe(0);
+    expect(loaderOnly(cold)).toContain('policy/load-policy');
+    const warm = loadedWith(env, 'whatif', 'policies/team-isolation');
+    expect(warm.status).toBe(0);
+    expect(warm.ours.has('engine/request')).toBe(true);
+    // yaml stays: an answer cites the policy's lines, read from the positioned document.
+    expect([...loaderOnly(warm).filter((m) => m !== 'yaml'), ...[...warm.ours].filter((m) => m === 'policy/build/read-job')]).toEqual([]);
   });
 
   it('whatif without --workers, --market or --job loads neither the charts, the worker pool, the PAI reader nor the simulator', () => {
