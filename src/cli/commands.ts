@@ -105,7 +105,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 ];
 
 /** Options of the program itself that take no value: a command is the first argument that is none of them. */
-const PROGRAM_FLAGS = new Set(['-V', '--version', '--timings', '-h', '--help']);
+const PROGRAM_FLAGS = new Set(['-V', '--version', '--timings', '--no-cache', '-h', '--help']);
 
 /** The command these arguments (without node and the script) run, or `help NAME` shows: undefined for none or an unknown one. */
 export function commandToLoad(args: readonly string[]): CommandEntry | undefined {

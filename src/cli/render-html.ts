@@ -20,14 +20,20 @@ export function formatNumber(x: number, digits = 2): string {
   return x.toLocaleString('en-US', { maximumFractionDigits: digits });
 }
 
-/** Hours as a duration: `45m`, `7h`, `3d 4h`. */
+/**
+ * Hours as a duration: `45m`, `1h 17m`, `7h`, `3d 4h`. Minutes are kept under a day, so
+ * 1.28 h and 1.5 h read apart (a report's waits and blocked times are often a few hours).
+ */
 export function formatHours(h: number): string {
   if (h === 0) return '0';
-  if (h < 1) return `${Math.round(h * 60)}m`;
+  const minutes = Math.round(h * 60);
+  if (minutes < 1) return '<1m';
+  if (minutes < 60) return `${minutes}m`;
+  if (minutes < 24 * 60) return minutes % 60 === 0 ? `${minutes / 60}h` : `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
   const total = Math.round(h);
   const d = Math.floor(total / 24);
   const rest = total % 24;
-  return d === 0 ? `${rest}h` : rest === 0 ? `${formatNumber(d, 0)}d` : `${formatNumber(d, 0)}d ${rest}h`;
+  return rest === 0 ? `${formatNumber(d, 0)}d` : `${formatNumber(d, 0)}d ${rest}h`;
 }
 
 /** The same formats as vega expressions, for axis labels drawn in the SVG. */
@@ -49,10 +55,32 @@ async function svgOf(spec: vega.Spec): Promise<string> {
   const view = new vega.View(vega.parse(spec), { renderer: 'none' });
   try {
     const svg = await view.toSVG();
-    return svg.replace(/^<svg([^>]*?) width="([\d.]+)" height="([\d.]+)"/, '<svg$1 viewBox="0 0 $2 $3" preserveAspectRatio="xMinYMin meet"');
+    // vega writes a viewBox beside its width and height: the size goes, one viewBox stays.
+    return svg.replace(/^<svg([^>]*?) width="([\d.]+)" height="([\d.]+)"([^>]*)>/, (_all, pre: string, w: string, h: string, post: string) => {
+      const attrs = `${pre}${post}`.replace(/ viewBox="[^"]*"/g, '');
+      return `<svg${attrs} viewBox="0 0 ${w} ${h}" preserveAspectRatio="xMinYMin meet">`;
+    });
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * A chart's title as lines no wider than its plot: vega widens the whole chart to a long
+ * one-line title, and the card then draws it at a fraction of its size. Without a canvas
+ * vega reckons a character 0.8 of the font size wide (14 px here), so lines are cut to that.
+ */
+export function titleLines(title: string, maxChars = Math.floor(WIDTH / (0.8 * 14))): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of title.split(' ')) {
+    if (line && line.length + 1 + word.length > maxChars) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 const base = (title: string): Partial<vega.Spec> => ({
@@ -60,8 +88,13 @@ const base = (title: string): Partial<vega.Spec> => ({
   width: WIDTH,
   height: HEIGHT,
   padding: 8,
-  title: { text: title, anchor: 'start', fontSize: 14 },
-  config: { axis: { labelFontSize: 11, titleFontSize: 11 }, legend: { labelFontSize: 11, titleFontSize: 11 } },
+  title: { text: titleLines(title), anchor: 'start', fontSize: 14 },
+  // Legends at the bottom stack under each other (vega lays them side by side by default, which made
+  // a chart with a series legend and a levels legend twice as wide as its plot, drawn at a third of its size).
+  config: {
+    axis: { labelFontSize: 11, titleFontSize: 11 },
+    legend: { labelFontSize: 11, titleFontSize: 11, labelLimit: 170, layout: { bottom: { anchor: 'start', direction: 'vertical', margin: 6 } } },
+  },
 });
 
 /** Lines (or stacked areas) over simulated hours, one per series; optional dashed levels. */
@@ -96,9 +129,9 @@ function timeChart(title: string, hours: number[], series: Record<string, number
       { orient: 'left', scale: 'y', title: yTitle, grid: true, tickCount: 5, encode: { labels: { update: { text: { signal: NUMBER_LABEL } } } } },
     ],
     legends: [
-      { [opts.stack ? 'fill' : 'stroke']: 'color', symbolType: opts.stack ? 'square' : 'stroke', orient: 'bottom', direction: 'horizontal', columns: 4, title: '' },
+      { [opts.stack ? 'fill' : 'stroke']: 'color', symbolType: opts.stack ? 'square' : 'stroke', orient: 'bottom', direction: 'horizontal', columns: 3, title: '' },
       ...(levels.length
-        ? [{ stroke: 'level', symbolType: 'stroke', symbolStrokeWidth: 2, symbolDash: [5, 3], orient: 'bottom' as const, direction: 'horizontal' as const, columns: 4, title: 'dashed' }]
+        ? [{ stroke: 'level', symbolType: 'stroke', symbolStrokeWidth: 2, symbolDash: [5, 3], orient: 'bottom' as const, direction: 'horizontal' as const, columns: 3, title: 'dashed' }]
         : []),
     ],
     marks: [
@@ -160,7 +193,7 @@ function barChart(title: string, given: Array<{ label: string; g: string; value:
       { orient: 'left', scale: 'y' },
       { orient: 'bottom', scale: 'x', title: xTitle, grid: true, tickCount: 5, encode: { labels: { update: { text: { signal: hours ? HOURS_LABEL : NUMBER_LABEL } } } } },
     ],
-    legends: new Set(rows.map((r) => r.g)).size > 1 ? [{ fill: 'color', orient: 'bottom', direction: 'horizontal' }] : [],
+    legends: new Set(rows.map((r) => r.g)).size > 1 ? [{ fill: 'color', orient: 'bottom', direction: 'horizontal', columns: 3 }] : [],
     marks: [
       {
         type: 'group',

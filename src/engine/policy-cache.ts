@@ -26,8 +26,8 @@
  * written is silently not written: the cache never fails a command.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Finding } from '../errors.js';
@@ -174,12 +174,8 @@ export class PolicyCache {
   /** The entry for a key, or undefined when there is none or it is not intact (never trusted: checked before it is read). */
   read(key: Buffer, files: readonly InputFile[]): Entry | undefined {
     const path = this.pathOf(key);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      return undefined;
-    }
+    const bytes = readEntryFile(path);
+    if (!bytes) return undefined;
     const entry = decodeEntry(bytes, key, files);
     if (!entry) {
       this.stats.rejected++;
@@ -204,7 +200,7 @@ export class PolicyCache {
     const path = this.pathOf(key);
     const tmp = join(this.dir, `.${key.toString('hex').slice(0, 16)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      makeFolder(this.dir);
       writeFileSync(tmp, bytes, { mode: 0o600 });
       renameSync(tmp, path);
       this.stats.writes++;
@@ -328,4 +324,55 @@ export async function loadThroughCacheLazily(files: InputFile[], options: LoadOp
   if (found?.hit) return found.hit;
   const { loadPolicy } = await import('../policy/load-policy.js');
   return cache && found ? cache.keep(found.key, files, loadPolicy(files, options)) : loadPolicy(files, options);
+}
+
+/**
+ * The bytes of a cache entry, or undefined: only a regular file no larger than the cache's
+ * byte budget is read. Opened without blocking (a FIFO put in an entry's place would hang
+ * a read) and checked on the open descriptor, so a device (a link to /dev/zero) or a
+ * swapped file is refused before a byte is read.
+ */
+function readEntryFile(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile() || s.size > MAX_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(s.size);
+    let at = 0;
+    while (at < s.size) {
+      const n = readSync(fd, bytes, at, s.size - at, at);
+      if (n === 0) return undefined; // shrank while read: not intact
+      at += n;
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Creates the cache folder and its missing parents (mode 0700), one level at a time: Node's
+ * recursive mkdirSync never returns when a parent exists but refuses children with ENOENT
+ * (/proc), and a cache must never hang a command. Throws when a level cannot be made.
+ */
+function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !statSync(d, { throwIfNoEntry: false }); d = dirname(d)) {
+    if (dirname(d) === d) break;
+    missing.push(d);
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
 }

@@ -54,6 +54,15 @@ describe('the compiled-policy cache, through the CLI', () => {
     expect(hits(off.stderr)).toBe(0);
   });
 
+  it('--no-cache before the command, as a program option, runs the command and leaves the cache alone', () => {
+    const dir = join(tempDir(), 'c');
+    const plain = quotient(['check', 'policies/', '--json', '--no-cache']);
+    const before = quotient(['--no-cache', 'check', 'policies/', '--json'], undefined, { QUOTIENT_CACHE_DIR: dir });
+    expect(before).toEqual(plain);
+    expect(before.stdout).toContain('"kind": "CheckReport"');
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('lives in $XDG_CACHE_HOME/quotient when QUOTIENT_CACHE_DIR is not set', () => {
     const xdg = tempDir();
     expect(quotient(['check', 'policies/team-isolation'], undefined, { QUOTIENT_CACHE_DIR: undefined, XDG_CACHE_HOME: xdg }).status).toBe(0);

@@ -43,7 +43,7 @@ function unformatted(label: string): boolean {
 }
 
 interface Layout {
-  figures: Array<{ id: string; levels: boolean; levelLines: number; visibleLevels: number; svgW: number; cardW: number; overflow: boolean; labels: string[]; legend: string[] }>;
+  figures: Array<{ id: string; levels: boolean; levelLines: number; visibleLevels: number; svgW: number; cardW: number; scale: number; overflow: boolean; labels: string[]; legend: string[] }>;
   pageOverflow: boolean;
   cardsOverflow: string[];
 }
@@ -71,6 +71,8 @@ async function layout(html: string, width: number, shot: string): Promise<Layout
           visibleLevels: visible.length,
           svgW: svg.getBoundingClientRect().width,
           cardW: f.getBoundingClientRect().width,
+          // Drawn size over the chart's own: a chart widened by a long title or legend is drawn small.
+          scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width,
           overflow: f.scrollWidth > f.clientWidth + 1 || svg.getBoundingClientRect().right > f.getBoundingClientRect().right + 1,
           labels: [...f.querySelectorAll('g.role-axis-label text')].map((t) => t.textContent ?? ''),
           legend: [...f.querySelectorAll('g.role-legend-label text')].map((t) => t.textContent ?? ''),
@@ -105,6 +107,8 @@ describe('simulate --html layout in Chromium', () => {
           expect(f.overflow, `${f.id} overflows its card at ${width} px`).toBe(false);
           // The chart fills its card (less the card's padding), whatever the window's width.
           expect(f.svgW, f.id).toBeGreaterThan(f.cardW - 40);
+          // ... and is drawn near its own size: 11 px labels stay at least 8 px on the page.
+          expect(f.scale, `${f.id} drawn at ${f.scale.toFixed(2)} of its size at ${width} px`).toBeGreaterThanOrEqual(0.73);
           if (f.levels) expect(f.visibleLevels, `${f.id}: a visible dashed level line`).toBeGreaterThan(0);
           expect(f.labels.length, f.id).toBeGreaterThan(2);
           expect(f.labels.filter(unformatted), f.id).toEqual([]);

@@ -12,6 +12,9 @@ import { Session } from '../../src/engine/session.js';
 import type { InputFile } from '../../src/policy/parse/source-doc.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 150);
+// Seeded: how many edits are harmless swings widely between seeds (24-42 answered of 150 over
+// seeds 1-6), so an unseeded run could fall under the floors below by chance alone.
+const SEED = Number(process.env.QUOTIENT_PROPERTY_SEED ?? 1);
 
 const bundles = readdirSync('policies').map((d) =>
   readdirSync(join('policies', d))
@@ -63,10 +66,10 @@ describe('robustness', () => {
         for (const s of session.policy.scales) session.scale(s);
         answered++;
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, seed: SEED },
     );
     // Both paths were taken often: the edits are neither all harmless nor all fatal
-    // (measured 39-45 answered and 105-111 refused of 150).
+    // (seed 1: 35 answered and 115 refused of 150).
     expect(answered).toBeGreaterThanOrEqual(Math.ceil(RUNS / 6));
     expect(refused).toBeGreaterThanOrEqual(Math.ceil(RUNS / 3));
   });

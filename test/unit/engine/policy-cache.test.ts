@@ -4,10 +4,10 @@
  * stale entry is never trusted; the key follows every byte of every file; a folder that
  * cannot be written never fails an open.
  */
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheOffByEnv, policyCacheDir } from '../../../src/engine/cache-folder.js';
 import { CACHE_FORMAT, decodeEntry, encodeEntry, PolicyCache, policyCacheKey } from '../../../src/engine/policy-cache.js';
 import { Session } from '../../../src/engine/session.js';
 import type { InputFile } from '../../../src/policy/parse/source-doc.js';
@@ -197,13 +197,27 @@ describe('compiled-policy cache', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('lives in QUOTIENT_CACHE_DIR, else $XDG_CACHE_HOME/quotient, else ~/.cache/quotient; QUOTIENT_NO_CACHE turns it off', () => {
-    expect(policyCacheDir({ QUOTIENT_CACHE_DIR: '/a', XDG_CACHE_HOME: '/b' })).toBe('/a');
-    expect(policyCacheDir({ XDG_CACHE_HOME: '/b' })).toBe(join('/b', 'quotient'));
-    expect(policyCacheDir({})).toMatch(/\.cache[/\\]quotient$/);
-    expect(cacheOffByEnv({ QUOTIENT_NO_CACHE: '1' })).toBe(true);
-    expect(cacheOffByEnv({ QUOTIENT_NO_CACHE: '0' })).toBe(false);
-    expect(cacheOffByEnv({})).toBe(false);
+  it('reads only a regular file as an entry: a FIFO or a device in its place is a miss, never a hang', async () => {
+    const files = shippedBundle('team-isolation');
+    const cold = await seen(files, false);
+    const dir = tempDir();
+    const path = new PolicyCache(dir).pathOf(policyCacheKey(files));
+    execFileSync('mkfifo', [path]);
+    const fifo = new PolicyCache(dir);
+    expect(await seen(files, fifo)).toBe(cold);
+    expect(fifo.stats).toMatchObject({ hits: 0, misses: 1 });
+    rmSync(path);
+    symlinkSync('/dev/zero', path);
+    const device = new PolicyCache(dir);
+    expect(await seen(files, device)).toBe(cold);
+    expect(device.stats).toMatchObject({ hits: 0, misses: 1 });
+  });
+
+  it("gives up on a folder that cannot be made instead of looping (Node's recursive mkdir spins under /proc)", async () => {
+    const files = shippedBundle('team-isolation');
+    const cache = new PolicyCache('/proc/quotient-cache-test/a');
+    expect(await seen(files, cache)).toBe(await seen(files, false));
+    expect(cache.stats).toMatchObject({ writes: 0, unwritable: 1 });
   });
 });
 
