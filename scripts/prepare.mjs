@@ -10,7 +10,8 @@
  *   node scripts/prepare.mjs --check [ROOT]   print why a build is needed (exit 1) or "up to date" (exit 0)
  *
  * Inputs and outputs: assembly/ and asconfig.json make build/kernel.wasm; src/ and
- * tsconfig.json make dist/ (tsc rewrites every output, so dist/cli/main.js stands for it);
+ * tsconfig.json make dist/ (tsc rewrites every output, so dist/cli/main.js stands for it;
+ * scripts/bundle-zod.mjs then bundles zod into it);
  * src/web/ and scripts/build-web.mjs make dist/web/ (the web app, esbuild; it writes
  * index.html last, so that file stands for the folder).
  * A file removed from src/ is not noticed: `npm run build` always builds.
@@ -22,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const TARGETS = [
   { output: 'build/kernel.wasm', inputs: ['assembly', 'asconfig.json', 'package.json'] },
-  { output: 'dist/cli/main.js', inputs: ['src', 'tsconfig.json', 'package.json'] },
+  { output: 'dist/cli/main.js', inputs: ['src', 'tsconfig.json', 'package.json', 'scripts/bundle-zod.mjs'] },
   { output: 'dist/web/index.html', inputs: ['src/web', 'scripts/build-web.mjs', 'package.json'] },
 ];
 

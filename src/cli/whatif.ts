@@ -4,7 +4,7 @@ import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { StartEstimator } from '../engine/estimate.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
-import { Session } from '../engine/session.js';
+import { SessionCore } from '../engine/session-core.js';
 import type { PaiSubmission } from '../interop/pai-job.js';
 import { readBundles } from '../policy/parse/read-files.js';
 import { display, joinDisplay } from '../model/display-text.js';
@@ -157,9 +157,11 @@ export function registerWhatIf(program: Command): void {
           : pai
             ? (await import('../interop/pai-whatif.js')).paiRequest(pai.submission, pai.path, user)
             : undefined;
-        // Open and validate every policy first: nothing is answered from a set with errors.
-        const opened = bundles.map((b) => {
-          const { session, findings } = Session.open(b.files, { backend: kernel, now, label: b.label, estimator });
+        // Open and validate every policy first, in order: nothing is answered from a set with errors.
+        // Through the cache first: the loader (zod, the builders) loads only on a miss.
+        const opened: Array<{ b: (typeof bundles)[number]; session: SessionCore }> = [];
+        for (const b of bundles) {
+          const { session, findings } = await SessionCore.load(b.files, { backend: kernel, now, label: b.label, estimator });
           if (!session) {
             log(renderFindings(sortFindings(findings)));
             throw new QuotientError(
@@ -172,8 +174,8 @@ export function registerWhatIf(program: Command): void {
           warnings.push(...findings);
           if (!session.snapshot)
             throw new QuotientError('whatif/no-cluster', `the policy ${b.label} has no Cluster document`, 'a what-if needs a snapshot: add a Cluster document with nodes and running jobs');
-          return { b, session };
-        });
+          opened.push({ b, session });
+        }
         // A user unknown to every policy is a typo: refuse (the error lists the known users).
         if (user !== undefined && !opened.some((o) => o.session.knows(user)))
           throw unknownUser(

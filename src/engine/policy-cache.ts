@@ -33,7 +33,8 @@ import { deserialize, serialize } from 'node:v8';
 import type { Finding } from '../errors.js';
 import { kernelWasmPath } from '../kernel/wasm-module.js';
 import type { Policy } from '../model/policy.js';
-import { loadPolicy, type LoadOptions, type LoadResult } from '../policy/load-policy.js';
+// The loader is a parameter (sync) or imported on a miss (async): a hit loads none of its modules (zod, the builders).
+import type { loadPolicy as LoadPolicy, LoadOptions, LoadResult } from '../policy/load-policy.js';
 import { reopenedDocs, type InputFile, type SourceDoc } from '../policy/parse/source-doc.js';
 import { recordTiming } from '../policy/stages.js';
 import { processPolicyCacheDir } from './cache-folder.js';
@@ -143,18 +144,26 @@ export class PolicyCache {
     return join(this.dir, `${key.toString('hex')}${ENTRY}`);
   }
 
-  /** loadPolicy's result, from the cache when an intact entry for these files exists, else loaded (and stored when it can be). */
-  load(files: InputFile[], options: LoadOptions = {}): LoadResult {
+  /** loadPolicy's result, from the cache when an intact entry for these files exists, else loaded by `load` (and stored when it can be). */
+  load(files: InputFile[], options: LoadOptions, load: typeof LoadPolicy): LoadResult {
+    const found = this.find(files);
+    return found.hit ?? this.keep(found.key, files, load(files, options));
+  }
+
+  /** The cached load of these files (a hit, timed as the stage `cache`), or only their key (a miss: load, then `keep`). */
+  find(files: InputFile[]): { key: Buffer; hit?: LoadResult } {
     const started = performance.now();
     const key = policyCacheKey(files);
     const entry = this.read(key, files);
-    if (entry) {
-      this.stats.hits++;
-      const timing = { stage: 'cache' as const, ms: performance.now() - started, findings: entry.findings.length };
-      recordTiming(undefined, timing);
-      return { ...(entry.policy ? { policy: entry.policy } : {}), findings: entry.findings, timings: [timing] };
-    }
-    const loaded = loadPolicy(files, options);
+    if (!entry) return { key };
+    this.stats.hits++;
+    const timing = { stage: 'cache' as const, ms: performance.now() - started, findings: entry.findings.length };
+    recordTiming(undefined, timing);
+    return { key, hit: { ...(entry.policy ? { policy: entry.policy } : {}), findings: entry.findings, timings: [timing] } };
+  }
+
+  /** After a miss: stores what loading made under `key` (unless it read the clock), and hands it on. */
+  keep(key: Buffer, files: readonly InputFile[], loaded: LoadResult): LoadResult {
     this.stats.misses++;
     // A snapshot without `at` is taken now: such a load is the clock's too, and is not stored.
     if (loaded.readClock) this.stats.unstored++;
@@ -291,12 +300,30 @@ export function decodeEntry(bytes: Buffer, key: Buffer, files: readonly InputFil
   }
 }
 
-/** loadPolicy through `cache` (false: none; undefined: the process's folder, if the CLI set one). */
-export function loadThroughCache(files: InputFile[], options: LoadOptions & { cache?: PolicyCache | false }): LoadResult {
-  if (options.cache === false) return loadPolicy(files, options);
+/** The cache a load goes through: `cache` when given, none when false, else the process's folder's (if the CLI set one). */
+function cacheOf(options: { cache?: PolicyCache | false }): PolicyCache | undefined {
+  if (options.cache === false) return undefined;
   const dir = options.cache ? undefined : processPolicyCacheDir();
-  const cache = options.cache ?? (dir !== undefined ? new PolicyCache(dir) : undefined);
-  return cache ? cache.load(files, options) : loadPolicy(files, options);
+  return options.cache ?? (dir !== undefined ? new PolicyCache(dir) : undefined);
+}
+
+/** `load` (loadPolicy) through `cache` (false: none; undefined: the process's folder, if the CLI set one). */
+export function loadThroughCache(files: InputFile[], options: LoadOptions & { cache?: PolicyCache | false }, load: typeof LoadPolicy): LoadResult {
+  const cache = cacheOf(options);
+  return cache ? cache.load(files, options, load) : load(files, options);
+}
+
+/**
+ * loadPolicy through the cache as loadThroughCache, but the loader (policy/load-policy.ts,
+ * with the YAML checks, zod and the builders) is imported only when the cache misses: a
+ * warm `check` loads none of it (issue 22; test/cli/lazy-commands.test.ts holds it).
+ */
+export async function loadThroughCacheLazily(files: InputFile[], options: LoadOptions & { cache?: PolicyCache | false }): Promise<LoadResult> {
+  const cache = cacheOf(options);
+  const found = cache?.find(files);
+  if (found?.hit) return found.hit;
+  const { loadPolicy } = await import('../policy/load-policy.js');
+  return cache && found ? cache.keep(found.key, files, loadPolicy(files, options)) : loadPolicy(files, options);
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { Finding } from '../errors.js';
 import type { JobSpec, Policy } from '../model/policy.js';
 import type { NameIndex } from '../policy/build/build-job.js';
-import { readJob } from '../policy/build/read-job.js';
+import type { readJob } from '../policy/build/read-job.js';
 import { findingAt, valueDoc, type Locate, type PathSeg } from '../policy/parse/source-doc.js';
 import { escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 import { requestKey } from './answer-memo.js';
@@ -57,6 +57,12 @@ export interface RequestContext {
   policy: Policy;
   snapshot: Snapshot;
   names: NameIndex;
+  /**
+   * The job reader (policy/build/read-job.ts, with the schema and zod), which only a
+   * request that submits a job needs: Session.ask imports it for such a request only, so a
+   * WhatIf asked by name loads no validator (issue 22, start-up).
+   */
+  readJob?: typeof readJob;
   /** The view of a user; undefined when no workspace lists them. */
   viewerOf(user: string): Viewer | undefined;
 }
@@ -112,7 +118,8 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
 
   const prefix = origin.path ?? ['submit'];
   const doc = valueDoc(file, r.submit, origin.locate);
-  const read = readJob(doc, prefix, r.submit, ctx.names);
+  if (!ctx.readJob) throw new Error('a request that submits a job needs the job reader (RequestContext.readJob)');
+  const read = ctx.readJob(doc, prefix, r.submit, ctx.names);
   if (!read.job) return { findings: read.findings };
   const clash = ctx.snapshot.jobIndex.get(read.job.name);
   const queued = ctx.snapshot.cluster.queue?.find((j) => j.name === read.job.name);

@@ -6,7 +6,7 @@
  * the policy loader's stages (src/serve/ask.ts), whose findings name each field the way a
  * policy file's would; their schema is published as components.schemas.JobSubmit.
  */
-import { z } from 'zod';
+import * as z from '../policy/validate/zod.js';
 import { jobSpec } from '../policy/validate/schema.js';
 
 const finding = {

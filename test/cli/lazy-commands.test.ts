@@ -67,6 +67,11 @@ describe('the command table', () => {
 
 /** The packages and our modules a whole run of the built CLI loaded. */
 function loaded(...args: string[]): { packages: Set<string>; ours: Set<string>; status: number | null } {
+  return loadedWith({}, ...args);
+}
+
+/** As `loaded`, with these environment variables set for the run. */
+function loadedWith(env: Record<string, string>, ...args: string[]): { packages: Set<string>; ours: Set<string>; status: number | null } {
   const out = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   const hook = join(dir, 'hook.mjs');
   // The resolve hook runs on the loader's thread, which has its own copy of the environment.
@@ -84,11 +89,24 @@ function loaded(...args: string[]): { packages: Set<string>; ours: Set<string>; 
       "process.on('exit', () => appendFileSync(process.env.LAZY_OUT, Object.keys(require.cache).map((k) => 'file://' + k + '\\n').join('')));",
     ].join('\n'),
   );
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAZY_OUT: out, NO_COLOR: '1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, MAIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env, LAZY_OUT: out, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
   const urls = readFileSync(out, 'utf8').split('\n').filter(Boolean);
   const packages = new Set(urls.flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? []));
   const ours = new Set(urls.flatMap((u) => /\/dist\/(.*)\.js$/.exec(u)?.[1] ?? []));
   return { packages, ours, status: r.status };
+}
+
+/** What only loading a policy uses (the loader, its validators, zod, its checks and builders): a cache hit loads none of it. */
+function loaderOnly(run: { packages: Set<string>; ours: Set<string> }): string[] {
+  return [
+    ...[...run.packages].filter((p) => ['zod', 'ajv', 'yaml'].includes(p)),
+    ...[...run.ours].filter((m) => /^policy\/(load-policy|validate\/(?!suggest$)|check\/|build\/(?!build-job$|access$|parse-fields$))/.test(m)),
+  ];
 }
 
 describe('what a run loads (the built CLI)', () => {
@@ -108,13 +126,50 @@ describe('what a run loads (the built CLI)', () => {
     const run = loaded('check', 'policies/team-isolation');
     expect(run.status).toBe(0);
     expect(run.ours.has('cli/check')).toBe(true);
-    expect(run.ours.has('engine/session')).toBe(true);
+    expect(run.ours.has('engine/session-core')).toBe(true);
     for (const heavy of ['vega', 'piscina', 'json-rules-engine', 'fastify', 'cli-progress', 'csv-parse', 'yaml', 'cli-table3']) expect(run.packages, heavy).not.toContain(heavy);
     expect(
       [...run.ours].filter((m) => /^cli\/(whatif|simulate|serve|render-html)$|^engine\/(pipeline|request|whatif|preemption-problem|queue-answer)$|^(simulate|interop|pool|serve|verify)\//.test(m)),
     ).toEqual([]);
     // Any other module imported eagerly again shows here first: the set was 114 of ours (issue 22).
     expect(run.ours.size, [...run.ours].sort().join(' ')).toBeLessThanOrEqual(125);
+  });
+
+  // A warm `check` (issue 22): the compiled-policy cache is asked before the loader is
+  // imported, so a hit loads neither the loader nor what only loading uses: zod, ajv, the
+  // YAML library, the validators and the builders of the model.
+  it('a warm check loads neither the policy loader, its validators nor its builders', () => {
+    const env = { QUOTIENT_CACHE_DIR: join(dir, 'warm-check-cache') };
+    const cold = loadedWith(env, 'check', 'policies/team-isolation');
+    expect(cold.status).toBe(0);
+    // The first run loads (and writes the entry): the probe sees the loader and zod (bundled, below).
+    expect(loaderOnly(cold)).toEqual(expect.arrayContaining(['policy/load-policy', 'policy/validate/validate-schema', 'policy/validate/zod']));
+    const warm = loadedWith(env, 'check', 'policies/team-isolation');
+    expect(warm.status).toBe(0);
+    expect(warm.ours.has('engine/policy-cache')).toBe(true);
+    expect(loaderOnly(warm)).toEqual([]);
+  });
+
+  // zod's every entry point loads its 64 locales; the build bundles the names we use into
+  // dist/policy/validate/zod.js (scripts/bundle-zod.mjs), so a run that validates loads no
+  // file of the zod package.
+  it('a check that validates loads zod as one bundled module, without its locales', () => {
+    const run = loaded('check', 'policies/team-isolation', '--no-cache');
+    expect(run.status).toBe(0);
+    expect(run.ours.has('policy/validate/zod')).toBe(true);
+    expect(run.packages).not.toContain('zod');
+  });
+
+  it('a warm whatif of WhatIfs by name loads neither the policy loader, the job reader nor zod', () => {
+    const env = { QUOTIENT_CACHE_DIR: join(dir, 'warm-whatif-cache') };
+    const cold = loadedWith(env, 'whatif', 'policies/team-isolation');
+    expect(cold.status).toBe(0);
+    expect(loaderOnly(cold)).toContain('policy/load-policy');
+    const warm = loadedWith(env, 'whatif', 'policies/team-isolation');
+    expect(warm.status).toBe(0);
+    expect(warm.ours.has('engine/request')).toBe(true);
+    // yaml stays: an answer cites the policy's lines, read from the positioned document.
+    expect([...loaderOnly(warm).filter((m) => m !== 'yaml'), ...[...warm.ours].filter((m) => m === 'policy/build/read-job')]).toEqual([]);
   });
 
   it('whatif without --workers, --market or --job loads neither the charts, the worker pool, the PAI reader nor the simulator', () => {

@@ -10,7 +10,7 @@ import type { Finding } from '../../errors.js';
 import type { JobSpec } from '../../model/policy.js';
 import { buildJobSpec, type NameIndex } from './build-job.js';
 import { Collector } from '../collector.js';
-import { tagStage } from '../load-policy.js';
+import { tagStage } from '../stages.js';
 import { jobSpec } from '../validate/schema.js';
 import type { Doc, PathSeg } from '../parse/source-doc.js';
 import { validateValue } from '../validate/validate-schema.js';

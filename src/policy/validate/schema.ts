@@ -5,7 +5,7 @@
  * Meaning that a schema cannot express (ranges, names that must exist, sums) is checked
  * in build-quotas.ts, build-cluster.ts, build-promises.ts and check-snapshot.ts with their own codes.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { IDLE_MODES, MODULES, PAI_QUEUE_STRATEGIES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../../model/policy.js';
 import { VICTIM_CRITERIA } from '../../model/victim-order.js';
 

@@ -2,7 +2,8 @@
  * Stage 2 of loading: every document against its kind's schema. Each zod issue becomes
  * a located finding with a stable code; nothing is thrown and nothing is dropped.
  */
-import { toJSONSchema, type z } from 'zod';
+import { toJSONSchema } from './zod.js';
+import type * as z from './zod.js';
 import type { Finding } from '../../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
 import { API_VERSION, envelope, KINDS, kindJsonSchema, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
