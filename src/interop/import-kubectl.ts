@@ -19,7 +19,7 @@ import type { ImportedNode, ImportedQueuedJob, KubectlImport, KubectlOptions, Po
 import { asObject, readLocated, Report, where } from './located-json.js';
 
 export { KOORDINATOR_QUOTA_LABEL, KUEUE_QUEUE_LABEL } from './kubectl-types.js';
-export type { WorkloadCounts } from './kubectl-workload.js';
+export type { WorkloadCounts } from './kubectl-types.js';
 export type { ImportedJob, ImportedNode, ImportedQueuedJob, KubectlImport, KubectlOptions, NameSource, Skipped } from './kubectl-types.js';
 
 /** Reads a kubectl List; a document that is not one is a located error. */

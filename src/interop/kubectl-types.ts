@@ -8,7 +8,6 @@ import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import type { LocalQueueIndex } from './kueue-local-queues.js';
 import type { Report } from './located-json.js';
 import type { PriorityBand } from './priority-map.js';
-import type { WorkloadCounts } from './kubectl-workload.js';
 
 /** Kueue's pod label naming the LocalQueue (kueue pkg/controller/constants/constants.go `QueueLabel`). */
 export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
@@ -130,4 +129,19 @@ export interface PodFacts {
   pending?: { createdAt: number };
   /** Why a name of the pod was rewritten (imported-name.ts), for the job's comment. */
   rewritten: string[];
+}
+
+/** What became of the Workloads read, for the summary. */
+export interface WorkloadCounts {
+  read: number;
+  queued: number;
+  /** QuotaReserved or Admitted True: holding quota; their running pods are the running jobs. */
+  admitted: number;
+  finished: number;
+  /** spec.active false: Kueue never admits it. */
+  inactive: number;
+  /** Listed in the skipped objects with the reason. */
+  skipped: number;
+  /** Pending pods of a Workload's job, left to the Workload. */
+  podsOfWorkloads: number;
 }

@@ -14,27 +14,12 @@ import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { importedName } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
 import { clusterQueueOf, containerSum, cpuAndMemory, INT32_MAX, moduleOf, nameFrom, ownerOf, readCreated, readKubePriority, safeNamer } from './kubectl-pod.js';
-import type { ImportedQueuedJob, KubectlOptions, PodFacts } from './kubectl-types.js';
+import type { ImportedQueuedJob, KubectlOptions, PodFacts, WorkloadCounts } from './kubectl-types.js';
 import { asObject, type Report, shown, stringMap, where } from './located-json.js';
 import { mapPriority } from './priority-map.js';
 
 /** Kueue's API group: a `Workload` of another group is not Kueue's. */
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
-
-/** What became of the Workloads read, for the summary. */
-export interface WorkloadCounts {
-  read: number;
-  queued: number;
-  /** QuotaReserved or Admitted True: holding quota; their running pods are the running jobs. */
-  admitted: number;
-  finished: number;
-  /** spec.active false: Kueue never admits it. */
-  inactive: number;
-  /** Listed in the skipped objects with the reason. */
-  skipped: number;
-  /** Pending pods of a Workload's job, left to the Workload. */
-  podsOfWorkloads: number;
-}
 
 /** One Workload as read: its state, the objects that own it (pods of its job), and its queued job when it waits. */
 interface ReadWorkload {
