@@ -26,8 +26,9 @@
  * written is silently not written: the cache never fails a command.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { withRegularFile } from '../io/regular-file.js';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Finding } from '../errors.js';
@@ -333,28 +334,16 @@ export async function loadThroughCacheLazily(files: InputFile[], options: LoadOp
  * swapped file is refused before a byte is read.
  */
 function readEntryFile(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const s = fstatSync(fd);
-    if (!s.isFile() || s.size > MAX_BYTES) return undefined;
-    const bytes = Buffer.allocUnsafe(s.size);
-    let at = 0;
-    while (at < s.size) {
-      const n = readSync(fd, bytes, at, s.size - at, at);
+  return withRegularFile(path, (fd, size) => {
+    if (size > MAX_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(size);
+    for (let at = 0; at < size;) {
+      const n = readSync(fd, bytes, at, size - at, at);
       if (n === 0) return undefined; // shrank while read: not intact
       at += n;
     }
     return bytes;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**

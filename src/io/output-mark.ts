@@ -11,7 +11,8 @@
  * A file is quotient's own when its first or second line starts with the mark (in either
  * syntax). Any other existing file is the user's: it is never replaced without `--force`.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
+import { withRegularFile } from './regular-file.js';
 
 /** The kinds of output file, by the comment syntax their mark takes. */
 export type OutputKind = 'html' | 'text' | 'yaml';
@@ -38,21 +39,11 @@ export function hasOutputMark(head: string): boolean {
 
 /** True when the regular file at `path` carries the mark; false for anything unreadable or not a regular file. */
 export function carriesOutputMark(path: string): boolean {
-  let fd: number;
-  try {
-    // Non-blocking: a FIFO swapped in at the name must not hang the look.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return false;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return false;
-    const head = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
-    return hasOutputMark(head.subarray(0, n).toString('utf8'));
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
+  return (
+    withRegularFile(path, (fd) => {
+      const head = Buffer.alloc(HEAD_BYTES);
+      const n = readSync(fd, head, 0, HEAD_BYTES, 0);
+      return hasOutputMark(head.subarray(0, n).toString('utf8'));
+    }) ?? false
+  );
 }
