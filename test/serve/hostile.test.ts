@@ -4,12 +4,15 @@
  * routed path and from a header sent once, and Fastify's own refusals (a URL that does
  * not decode, a path outside the web app, a taken port) say what happened in our words.
  */
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAuth } from '../../src/serve/auth.js';
 import { startServer } from '../../src/serve/server.js';
 import { ROOT } from '../helpers/run-cli.js';
-import { serve, TEAM_A_JOB, type TestServer } from './serve-helpers.js';
+import { serve, TEAM_A_JOB, until, type TestServer } from './serve-helpers.js';
 import { join } from 'node:path';
 
 const POLICY = 'policies/inference-preempts-training';
@@ -133,5 +136,56 @@ describe("Fastify's own refusals, in our words", () => {
       code: 'serve/port-in-use',
       message: expect.stringContaining('port in use'),
     });
+  });
+});
+
+describe('the token file', () => {
+  const sha = (t: string): string => createHash('sha256').update(t).digest('hex');
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const tokenFile = (text: string): string => {
+    const file = join(mkdtempSync(join(tmpdir(), 'quotient-tokens-')), 'tokens');
+    writeFileSync(file, text, { mode: 0o600 });
+    return file;
+  };
+
+  it('is read by content: a revocation that keeps its size and time is taken', async () => {
+    const file = tokenFile(`${sha('alice-token')} alice\n`);
+    // A whole second, so that putting it back is exact (a Date keeps only milliseconds).
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    const t = await serve([POLICY], { authText: `tokens:${file}`, tokenPollMs: 50 });
+    expect((await t.get('/v1/status', undefined, bearer('alice-token'))).status).toBe(200);
+    const before = statSync(file);
+    // Alice's line replaced by Bob's (same length), the time put back as `touch -r` or `cp -p` would.
+    writeFileSync(file, `${sha('bob-token')} alice\n`);
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    expect([statSync(file).size, statSync(file).mtimeMs, statSync(file).ino]).toEqual([before.size, before.mtimeMs, before.ino]);
+    await until(async () => (await t.get('/v1/status', undefined, bearer('alice-token'))).status === 401, 5000, 'the revocation');
+    expect((await t.get('/v1/status', undefined, bearer('bob-token'))).status).toBe(200);
+  });
+
+  it('deleted, revokes every token until it is back', async () => {
+    const file = tokenFile(`${sha('alice-token')} alice\n`);
+    const t = await serve([POLICY], { authText: `tokens:${file}`, tokenPollMs: 50 });
+    expect((await t.get('/v1/status', undefined, bearer('alice-token'))).status).toBe(200);
+    rmSync(file);
+    await until(async () => (await t.get('/v1/status', undefined, bearer('alice-token'))).status === 401, 5000, 'the tokens revoked');
+    expect(t.logText()).toContain('was deleted: every token is revoked');
+    writeFileSync(file, `${sha('alice-token')} alice\n`, { mode: 0o600 });
+    await until(async () => (await t.get('/v1/status', undefined, bearer('alice-token'))).status === 200, 5000, 'the file back');
+  });
+
+  it('writable by every user is refused at start (exit 2 from the CLI), and not taken on a reload', async () => {
+    const file = tokenFile(`${sha('alice-token')} alice\n`);
+    chmodSync(file, 0o666);
+    await expect(startServer({ paths: [join(ROOT, POLICY)], host: '127.0.0.1', port: 0, auth: parseAuth(`tokens:${file}`), processMetrics: false })).rejects.toMatchObject({
+      code: 'serve/token-file-writable',
+    });
+    chmodSync(file, 0o600);
+    const t = await serve([POLICY], { authText: `tokens:${file}`, tokenPollMs: 50 });
+    writeFileSync(file, `${sha('mallory-token')} alice\n`);
+    chmodSync(file, 0o666);
+    await until(() => t.logText().includes('may be written by every user'), 5000, 'the refusal in the log');
+    expect((await t.get('/v1/status', undefined, bearer('mallory-token'))).status).toBe(401);
+    expect((await t.get('/v1/status', undefined, bearer('alice-token'))).status).toBe(200);
   });
 });
