@@ -5,6 +5,8 @@
  * with the request id, the caller, the version and the decisions, every text from a
  * request or a policy escaped, and the metrics.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -63,6 +65,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // Requests are checked exactly as sent: no type coercion, no silently dropped fields, no defaults.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   });
+  // A connection that sends nothing is closed after the headers' time whatever Node's own
+  // check does (some Node 20 releases left such connections open): Node destroys a socket
+  // whose timeout passes with no request on it. Once a request starts, its own timeouts rule.
+  app.server.on('connection', (socket: Socket) => socket.setTimeout(o.headersTimeoutMs));
+  app.server.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   // Every handler sends rendered text; the response schemas are documentation (and held to it by the tests).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 

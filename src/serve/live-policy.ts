@@ -189,7 +189,8 @@ export class LivePolicy {
     const version = versionOf(files);
     if (version === this.current?.version) {
       // Back to the version serving (a broken edit undone): that is the latest attempt now, and it is good.
-      if (this.lastLoad && !this.lastLoad.ok) this.backToServing();
+      // A failed snapshot run is not undone by the files: only a good run clears it (runSnapshot).
+      if (this.lastLoad && !this.lastLoad.ok && this.lastLoad.stage !== 'snapshot-command') this.backToServing();
       return;
     }
     // The same broken content again (a poll, a touch): nothing new to try.
