@@ -13,6 +13,7 @@ interface ServeFlags {
   snapshotCommand?: string;
   every: string;
   snapshotTimeout: string;
+  snapshotMaxBytes: string;
   poll: string;
   bodyLimit: string;
   requestTimeout: string;
@@ -65,6 +66,7 @@ export function registerServe(program: Command): void {
     .option('--snapshot-command <command>', "the cluster snapshot from a command's output (run with sh -c): kubectl JSON, e.g. 'kubectl get nodes,pods -A -o json', or a Cluster document")
     .option('--every <duration>', 'run the snapshot command this often', '30s')
     .option('--snapshot-timeout <duration>', 'stop a snapshot command running longer than this', '60s')
+    .option('--snapshot-max-bytes <size>', 'the most output read from the snapshot command (a run printing more is stopped and fails)', '64m')
     .option('--poll <duration>', 'look at the files for changes this often (besides file-system events)', '2s')
     .option('--body-limit <size>', 'the largest request body (413 over it)', '256k')
     .option('--request-timeout <duration>', 'cut a client that has not sent its whole request in this time (408)', '10s')
@@ -101,7 +103,7 @@ export function registerServe(program: Command): void {
                 command: flags.snapshotCommand,
                 everyMs: durationFlag('--every', flags.every),
                 timeoutMs: durationFlag('--snapshot-timeout', flags.snapshotTimeout),
-                maxBytes: 1024 * 1024 * 1024,
+                maxBytes: bytesFlag('--snapshot-max-bytes', flags.snapshotMaxBytes),
               },
             }
           : {}),

@@ -5,11 +5,16 @@
  * with the request id, the caller, the version and the decisions, every text from a
  * request or a policy escaped, and the metrics.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { documentJson, report } from '../engine/report-document.js';
+import type { Finding } from '../errors.js';
 import { escapeDisplay } from '../model/display-text.js';
+import { bodyProblem } from './body-limits.js';
 import { noteOf } from './request-notes.js';
 import { jobSubmitSchema } from './schemas.js';
 import { refuse, registerV1, type V1Deps } from './v1-routes.js';
@@ -47,11 +52,24 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestIdHeader: false,
+    // Errors Fastify raises before routing (a URL that does not decode) are our error document too: a request id, nosniff.
+    frameworkErrors: (error, req, reply) => {
+      const status = error.statusCode ?? 400;
+      const code = error.code === 'FST_ERR_BAD_URL' ? 'serve/bad-url' : status >= 500 ? 'serve/internal' : 'serve/bad-request';
+      const hint = error.code === 'FST_ERR_BAD_URL' ? 'percent-encode the path as UTF-8 (see /openapi.json for the routes)' : 'see docs/serve.md for what this route takes';
+      void reply.header('x-request-id', req.id).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+      void refuse(req, reply, status, code, escapeDisplay(error.message).text, hint);
+    },
     genReqId: () => `${prefix}-${(++counter).toString(36)}`,
     http: { headersTimeout: o.headersTimeoutMs, requestTimeout: o.requestTimeoutMs, connectionsCheckingInterval: o.connectionsCheckingIntervalMs ?? 1000 },
     // Requests are checked exactly as sent: no type coercion, no silently dropped fields, no defaults.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   });
+  // A connection that sends nothing is closed after the headers' time whatever Node's own
+  // check does (some Node 20 releases left such connections open): Node destroys a socket
+  // whose timeout passes with no request on it. Once a request starts, its own timeouts rule.
+  app.server.on('connection', (socket: Socket) => socket.setTimeout(o.headersTimeoutMs));
+  app.server.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   // Every handler sends rendered text; the response schemas are documentation (and held to it by the tests).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
@@ -61,14 +79,27 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
     (req as unknown as { rawBody?: string }).rawBody = text;
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch (e) {
       const err = new Error(`the body is not JSON: ${(e as Error).message}`) as FastifyError;
       err.statusCode = 400;
       (err as { code: string }).code = 'serve/bad-json';
       done(err, undefined);
+      return;
     }
+    // Bounded here, before anything walks it: a body nested thousands deep overflowed the stack handing it to the engine thread.
+    const problem = bodyProblem(text, value);
+    if (problem) {
+      const err = new Error(problem.message) as FastifyError & { finding?: Finding };
+      err.statusCode = 400;
+      (err as { code: string }).code = problem.code;
+      err.finding = problem;
+      done(err, undefined);
+      return;
+    }
+    done(null, value);
   });
 
   app.addHook('onRequest', (req, _reply, done) => {
@@ -81,7 +112,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     void reply.header('referrer-policy', 'no-referrer');
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html')) void reply.header('content-security-policy', HTML_POLICY);
-    if (req.url.startsWith('/v1/') || req.url === '/metrics' || req.url === '/readyz') void reply.header('cache-control', 'no-store');
+    const route = req.routeOptions.url;
+    if (req.url.startsWith('/v1/') || route?.startsWith('/v1/') || route === '/metrics' || route === '/readyz') void reply.header('cache-control', 'no-store');
     return payload;
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -110,7 +142,15 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     else o.log.info(line, 'request');
   });
 
-  app.setErrorHandler((error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError & { finding?: Finding }, req: FastifyRequest, reply: FastifyReply) => {
+    if (error.finding) {
+      // A body past its bounds: a WhatIfReport with the one finding, as an invalid job's findings come back.
+      noteOf(req).code = error.finding.code;
+      return reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send(documentJson(report('WhatIfReport', { findings: [error.finding], answers: [] })));
+    }
     if (error.validation && error.validation.length > 0) {
       const v = error.validation[0]!;
       const params = v.params as { missingProperty?: string; additionalProperty?: string };
@@ -121,6 +161,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (status === 413) return refuse(req, reply, 413, 'serve/body-too-large', `the body is over ${o.bodyLimit} bytes`, 'send a smaller request (at most 100 jobs in submits)');
     if (status === 415) return refuse(req, reply, 415, 'serve/unsupported-media-type', 'the body must be application/json', 'send Content-Type: application/json');
     if (error.code === 'serve/bad-json' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return refuse(req, reply, 400, 'serve/bad-json', escapeDisplay(error.message).text, 'send a JSON object');
+    // @fastify/static refuses a path outside the web app's folder (an encoded `..`) with 403.
+    if (status === 403) return refuse(req, reply, 403, 'serve/forbidden-path', 'that path is outside the web app', 'ask for a file the web app serves, or a /v1 route (see /openapi.json)');
     if (status < 500) return refuse(req, reply, status, 'serve/bad-request', escapeDisplay(error.message).text, 'see docs/serve.md for what this route takes');
     noteOf(req).error = error.stack ?? error.message;
     return refuse(req, reply, 500, 'serve/internal', `the request failed (request ${req.id})`, 'this is a bug in Quotient; the server log has the details under the request id');

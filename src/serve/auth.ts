@@ -14,7 +14,7 @@
  * A user named in `--admin` is an administrator (the full view) in every mode.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync, unwatchFile, watchFile } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { QuotientError } from '../errors.js';
 import { escapeDisplay, unsafeCharacter } from '../model/display-text.js';
@@ -66,40 +66,81 @@ export function isLoopback(host: string): boolean {
 /** Identifies callers by the configured mode. */
 export class Authenticator {
   private tokens = new Map<string, string>();
-  private watching = false;
+  /** The SHA-256 of the token file's content last taken, or 'deleted'. */
+  private taken = '';
+  private timer?: NodeJS.Timeout;
 
   constructor(
     readonly mode: AuthMode,
     private readonly admins: ReadonlySet<string> = new Set(),
-    /** Says why a changed token file was not taken. */
+    /** Says why a changed token file was not taken, or that it was deleted. */
     private readonly warn: (message: string) => void = () => {},
   ) {
-    if (mode.kind === 'tokens') this.tokens = readTokens(mode.file);
+    if (mode.kind === 'tokens') {
+      const read = readTokenFile(mode.file);
+      this.tokens = read.tokens;
+      this.taken = read.hash;
+    }
   }
 
-  /** Watches the token file and takes each readable new version (every `intervalMs`). */
+  /**
+   * Reads the token file every `intervalMs` and takes a version whose content changed
+   * (by its hash: a revocation that keeps the file's size and time is still read). A
+   * deleted file revokes every token until it is back; a version that does not read
+   * (a bad line, writable by everyone) keeps the previous tokens, and the log says why.
+   */
   watch(intervalMs = 1000): void {
-    if (this.mode.kind !== 'tokens' || this.watching) return;
+    if (this.mode.kind !== 'tokens' || this.timer) return;
     const file = this.mode.file;
-    this.watching = true;
-    watchFile(file, { interval: intervalMs, persistent: false }, (cur, prev) => {
-      if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size && cur.ino === prev.ino) return;
-      try {
-        this.tokens = readTokens(file);
-      } catch (e) {
-        this.warn(`the token file ${file} was not reloaded: ${(e as Error).message}; the previous tokens stay in use`);
-      }
-    });
+    this.timer = setInterval(() => this.reread(file), intervalMs);
+    this.timer.unref();
   }
+
+  private reread(file: string): void {
+    try {
+      statSync(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return this.notTaken(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message, 'unreadable');
+      if (this.taken !== 'deleted') this.warn(`the token file ${file} was deleted: every token is revoked until it is back`);
+      this.tokens = new Map();
+      this.taken = 'deleted';
+      return;
+    }
+    try {
+      const read = readTokenFile(file);
+      if (read.hash === this.taken) return;
+      this.tokens = read.tokens;
+      this.taken = read.hash;
+      this.rejected = '';
+    } catch (e) {
+      this.notTaken(file, (e as Error).message, (e as Error).message);
+    }
+  }
+
+  /** Says once (per reason) that a version of the file was not taken. */
+  private notTaken(file: string, why: string, key: string): void {
+    if (this.rejected !== key) this.warn(`the token file ${file} was not reloaded: ${why}; the previous tokens stay in use`);
+    this.rejected = key;
+  }
+
+  private rejected = '';
 
   /** Stops watching the token file. */
   close(): void {
-    if (this.mode.kind === 'tokens' && this.watching) unwatchFile(this.mode.file);
-    this.watching = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
-  /** The caller of a request with these headers (lower-case names, as Node gives them). */
-  identify(headers: Record<string, string | string[] | undefined>): Identity | IdentityRefusal {
+  /**
+   * The caller of a request with these headers (lower-case names, as Node gives them).
+   * `rawHeaders` (name, value, name, value…, as received) tells a header sent twice: Node
+   * joins two `X-Remote-User` into one value, `"root, bob"`, and keeps only the first
+   * `Authorization`, so neither shows in `headers`.
+   */
+  identify(headers: Record<string, string | string[] | undefined>, rawHeaders: readonly string[] = []): Identity | IdentityRefusal {
+    const name = this.mode.kind === 'header' ? this.mode.header : this.mode.kind === 'tokens' ? 'authorization' : undefined;
+    if (name !== undefined && timesSent(rawHeaders, name) > 1)
+      return { code: 'auth/bad-identity', message: `the ${name} header is given more than once`, hint: 'send it once: a proxy must replace the header, not add a second one' };
     switch (this.mode.kind) {
       case 'none':
         return { admin: true };
@@ -131,6 +172,13 @@ export class Authenticator {
   }
 }
 
+/** How many times the header `name` (lower case) was sent. */
+function timesSent(rawHeaders: readonly string[], name: string): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) n++;
+  return n;
+}
+
 /**
  * A header's text: Node reads header bytes as Latin-1, a proxy writes a name such as
  * "José" as UTF-8, so bytes that are valid UTF-8 are read as UTF-8 (and then checked for
@@ -146,16 +194,28 @@ function utf8Header(value: string): string {
   }
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+function sha256(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
-/** Reads a token file: `SHA-256-HEX USER` per line; a bad line is an error naming it. */
-export function readTokens(file: string): Map<string, string> {
-  let text: string;
+/**
+ * Reads a token file: its tokens and the hash of its content. A file anyone may write is
+ * refused (anyone could add a token for any user), as ssh refuses such a key file.
+ */
+export function readTokenFile(file: string): { tokens: Map<string, string>; hash: string } {
+  let text: Buffer;
+  let mode: number;
   try {
-    statSync(file);
-    text = readFileSync(file, 'utf8');
+    // Without blocking: a FIFO put at the name must not hang the server.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+      mode = st.mode;
+      text = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     throw new QuotientError(
       'serve/bad-token-file',
@@ -163,6 +223,22 @@ export function readTokens(file: string): Map<string, string> {
       'give a readable file of SHA-256-HEX USER lines',
     );
   }
+  if ((mode & 0o002) !== 0)
+    throw new QuotientError(
+      'serve/token-file-writable',
+      `the token file ${file} may be written by every user of the machine, who could add a token for anyone`,
+      `make it writable by its owner only: chmod o-w ${file}`,
+    );
+  return { tokens: parseTokens(file, text.toString('utf8')), hash: sha256(text) };
+}
+
+/** Reads a token file: `SHA-256-HEX USER` per line; a bad line is an error naming it. */
+export function readTokens(file: string): Map<string, string> {
+  return readTokenFile(file).tokens;
+}
+
+/** The tokens of a token file's text. */
+function parseTokens(file: string, text: string): Map<string, string> {
   const out = new Map<string, string>();
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();

@@ -105,7 +105,15 @@ export class EngineThread {
         }, timeoutMs);
       this.pending.set(id, entry);
       const message: EngineRequest = { ...call, id };
-      this.worker.postMessage(message);
+      try {
+        this.worker.postMessage(message);
+      } catch (e) {
+        // Not sent (a value the structured clone cannot copy): its slot is freed now, not at the answer timeout.
+        this.pending.delete(id);
+        if (entry.timer) clearTimeout(entry.timer);
+        resolve({ type: 'reply', id, status: 500, error: `the request could not be handed to the engine thread: ${(e as Error).message}` });
+        this.maybeEnd();
+      }
     });
   }
 

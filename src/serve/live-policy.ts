@@ -9,7 +9,7 @@
  * last good one serving, and its findings are shown (status, metrics, log). Loads never
  * overlap: a change seen during a load is looked at once that load is done.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.
 import { clusterYaml } from '../interop/write-cluster.js';
 import { escapeDisplay } from '../model/display-text.js';
 import { processPolicyCacheDir } from '../engine/cache-folder.js';
+import { formatBytes } from '../policy/parse/limits.js';
 import { readBundles, type Bundle } from '../policy/parse/read-files.js';
 import type { InputFile } from '../policy/parse/source-doc.js';
 import type { NamedJob } from './engine-messages.js';
@@ -47,6 +48,8 @@ export interface LivePolicyOptions {
   snapshot?: SnapshotCommandOptions;
   metrics: ServeMetrics;
   log: Logger;
+  /** How often the files are read and hashed (ms; default every 5th poll, 10 s without a poll; 0: never). */
+  hashEveryMs?: number;
   /** Called after a new version is swapped in. */
   onSwap?: (thread: EngineThread) => void;
 }
@@ -64,6 +67,10 @@ export interface LoadAttempt {
   /** Jobs the failed version's files name, for scrubbing its findings. */
   jobs: NamedJob[];
 }
+
+/** The files are hashed on every this many polls (10 s at the default 2 s poll). */
+const HASH_EVERY_POLLS = 5;
+const DEFAULT_HASH_EVERY_MS = 10_000;
 
 /** The file name the snapshot command's output is read as (a flag-like name: its findings have no line). */
 export const SNAPSHOT_FILE = '--snapshot-command';
@@ -182,10 +189,8 @@ export class LivePolicy {
     const version = versionOf(files);
     if (version === this.current?.version) {
       // Back to the version serving (a broken edit undone): that is the latest attempt now, and it is good.
-      if (this.lastLoad && !this.lastLoad.ok) {
-        this.lastLoad = { version, at: new Date().toISOString(), ok: true, findings: this.current.info.findings, jobs: [] };
-        this.options.metrics.lastLoadOk.set(1);
-      }
+      // A failed snapshot run is not undone by the files: only a good run clears it (runSnapshot).
+      if (this.lastLoad && !this.lastLoad.ok && this.lastLoad.stage !== 'snapshot-command') this.backToServing();
       return;
     }
     // The same broken content again (a poll, a touch): nothing new to try.
@@ -224,6 +229,14 @@ export class LivePolicy {
       void this.check();
     });
     old?.retire();
+  }
+
+  /** The latest attempt gave the version serving: good again, in the status and the metric. */
+  private backToServing(): void {
+    const t = this.current;
+    if (!t) return;
+    this.lastLoad = { version: t.version, at: new Date().toISOString(), ok: true, findings: t.info.findings, jobs: [] };
+    this.options.metrics.lastLoadOk.set(1);
   }
 
   private failed(attempt: Omit<LoadAttempt, 'at' | 'ok'>): void {
@@ -276,7 +289,11 @@ export class LivePolicy {
     }
     const hash = createHash('sha256').update(out.stdout).digest('hex');
     this.snapshotCheckedAt = new Date().toISOString();
-    if (hash === this.snapshotHash) return false;
+    if (hash === this.snapshotHash) {
+      // The snapshot serving, read again after a failed run: the latest attempt is good again.
+      if (this.lastLoad?.stage === 'snapshot-command' && !this.lastLoad.ok) this.backToServing();
+      return false;
+    }
     let text = out.stdout;
     if (/^\s*[{[]/.test(out.stdout)) {
       // kubectl's JSON: read as `quotient import kubectl` reads it.
@@ -327,6 +344,15 @@ export class LivePolicy {
       if (fp !== this.fingerprint) void this.check();
     };
     if (this.options.pollMs > 0) this.timers.push(setInterval(poll, this.options.pollMs));
+    // Sizes and times miss an edit that keeps both (`touch -r`, `cp -p`, `rsync -t`): the files are
+    // read and hashed on this schedule too, and a content that is not the version serving is loaded.
+    const every = this.options.hashEveryMs ?? (this.options.pollMs > 0 ? this.options.pollMs * HASH_EVERY_POLLS : DEFAULT_HASH_EVERY_MS);
+    if (every > 0)
+      this.timers.push(
+        setInterval(() => {
+          if (!this.stopped && !this.loading) void this.check();
+        }, every),
+      );
     if (this.options.watch === false) return;
     let pending: NodeJS.Timeout | undefined;
     const soon = (): void => {
@@ -347,19 +373,57 @@ export class LivePolicy {
   }
 }
 
-/** Runs `command` with `sh -c`; its output, or why there is none. */
-function runCommand(command: string, timeoutMs: number, maxBytes: number): Promise<{ stdout: string; error?: undefined } | { error: string }> {
+/**
+ * Runs `command` with `sh -c` in a process group of its own; its output, or why there is
+ * none. On the timeout the whole group is killed (killing `sh` alone left what it started
+ * running), and so it is once the output passes `maxBytes`: it is counted as it arrives,
+ * never held past the bound (300 MB of output had taken 2.5 GB of memory).
+ */
+export function runCommand(command: string, timeoutMs: number, maxBytes: number): Promise<{ stdout: string; error?: undefined } | { error: string }> {
   return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', command], { timeout: timeoutMs, maxBuffer: maxBytes, killSignal: 'SIGKILL', encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (!err) return resolve({ stdout });
-      const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
-      const why =
-        e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
-          ? `its output is over ${maxBytes} bytes`
-          : e.killed
-            ? `it ran longer than ${timeoutMs} ms`
-            : `exit ${String(e.code ?? '?')}${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`;
-      resolve({ error: escapeDisplay(why).text });
+    let child;
+    try {
+      child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      resolve({ error: escapeDisplay(`it could not be started: ${(e as Error).message}`).text });
+      return;
+    }
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    let why: string | undefined;
+    const killGroup = (reason?: string): void => {
+      if (reason !== undefined) why ??= reason;
+      try {
+        // The negative pid is the group: sh and everything it started.
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => killGroup(`it ran longer than ${timeoutMs} ms (it and every process it started were stopped)`), timeoutMs);
+    child.stdout.on('data', (c: Buffer) => {
+      if (why !== undefined) return;
+      outBytes += c.length;
+      if (outBytes > maxBytes) {
+        out.length = 0;
+        killGroup(`its output is over ${formatBytes(maxBytes)} (--snapshot-max-bytes)`);
+        return;
+      }
+      out.push(c);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      // The first line is all a finding quotes: keep a little.
+      if (err.length < 4096) err += c.toString('utf8');
+    });
+    child.on('error', (e) => killGroup(`it could not be started: ${e.message}`));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      // Whatever the command left behind in its group goes with it.
+      killGroup();
+      if (why !== undefined) return resolve({ error: escapeDisplay(why).text });
+      if (code !== 0) return resolve({ error: escapeDisplay(`exit ${code ?? signal ?? '?'}${err ? `: ${err.trim().split('\n')[0]}` : ''}`).text });
+      resolve({ stdout: Buffer.concat(out).toString('utf8') });
     });
   });
 }

@@ -124,7 +124,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   } catch (e) {
     auth.close();
     await app.close();
-    throw e;
+    throw listenError(e, o.host, o.port);
   }
   // The first version opens while the server already answers /livez (and /readyz: not yet).
   const loaded = live.start();
@@ -159,4 +159,16 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         }
       })()),
   };
+}
+
+/** Why listening failed, in words (a taken port is the user's to fix, not a bug). */
+function listenError(e: unknown, host: string, port: number): unknown {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE') return new QuotientError('serve/port-in-use', `port in use: another process listens on ${where}`, 'stop it, or choose another port with --listen HOST:PORT');
+  if (code === 'EACCES')
+    return new QuotientError('serve/port-not-allowed', `not allowed to listen on ${where}`, 'ports below 1024 need privileges: choose a port from 1024 up with --listen HOST:PORT');
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new QuotientError('serve/bad-listen-address', `cannot listen on ${where}: no such address on this machine`, 'listen on an address of this machine, e.g. --listen 127.0.0.1:8080');
+  return e;
 }

@@ -62,8 +62,10 @@ function callerOf(req: FastifyRequest, reply: FastifyReply, as: string | undefin
 /** Registers the /v1 routes on `app`. */
 export function registerV1(app: FastifyInstance, deps: V1Deps): void {
   app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/v1/')) return;
-    const who = deps.auth.identify(req.headers);
+    // The route the router chose (it decodes the path: `/%761/jobs` is /v1/jobs), never the raw URL; an unmatched /v1 path too.
+    const route = req.routeOptions.url;
+    if (!(route === undefined ? req.url.startsWith('/v1/') : route.startsWith('/v1/'))) return;
+    const who = deps.auth.identify(req.headers, req.raw.rawHeaders);
     if ('code' in who) return refuse(req, reply, 401, who.code, who.message, who.hint);
     noteOf(req).identity = who;
   });

@@ -1,8 +1,9 @@
 /**
  * The web app's client of `quotient serve` (docs/serve.md): same-origin requests (relative URLs, so a proxy may serve it under a path), so the
- * identity is whatever the proxy in front adds (X-Remote-User) or the browser's bearer
- * token; the app itself holds no credential. Every failure becomes an `ApiError` with the
- * server's code, which the views show as text.
+ * identity is whatever the proxy in front adds (X-Remote-User), or under `--auth
+ * tokens:FILE` the token the user signed in with: kept in sessionStorage (this tab only,
+ * gone when it closes; never localStorage or a cookie) and sent as a bearer token. Every
+ * failure becomes an `ApiError` with the server's code, which the views show as text.
  */
 import type { ErrorDocument, JobExplanation, JobSubmit, JobView, NodeView, QuotaView, ServeStatus, WhatIfReport } from './api-types.js';
 
@@ -16,6 +17,34 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Where the signed-in token is kept: this tab's session only. */
+const TOKEN_KEY = 'quotient.token';
+
+/** The token signed in with, if any. */
+export function signedInToken(): string | undefined {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps `token` for this tab's session (undefined: signs out). */
+export function keepToken(token: string | undefined): void {
+  try {
+    if (token === undefined) sessionStorage.removeItem(TOKEN_KEY);
+    else sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Storage refused (a private window's quota): the token lasts as long as nothing reloads the page.
+  }
+}
+
+/** The headers of a request: JSON, and the bearer token when one is signed in. */
+function headersWith(extra: Record<string, string> = {}): Record<string, string> {
+  const token = signedInToken();
+  return { accept: 'application/json', ...extra, ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}) };
 }
 
 /** The body of a response as JSON, or an ApiError saying it was not. */
@@ -37,7 +66,7 @@ function errorOf(status: number, body: unknown): ApiError {
 async function getJson<T>(path: string): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    response = await fetch(path, { headers: headersWith(), cache: 'no-store' });
   } catch {
     throw new ApiError(0, 'web/unreachable', 'the server did not answer', 'is quotient serve still running?');
   }
@@ -68,7 +97,7 @@ export interface WhatIfResult {
 export async function askWhatIf(submit: JobSubmit): Promise<WhatIfResult> {
   let response: Response;
   try {
-    response = await fetch('v1/whatif', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ submit }) });
+    response = await fetch('v1/whatif', { method: 'POST', headers: headersWith({ 'content-type': 'application/json' }), body: JSON.stringify({ submit }) });
   } catch {
     throw new ApiError(0, 'web/unreachable', 'the server did not answer', 'is quotient serve still running?');
   }

@@ -8,7 +8,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, askWhatIf, fetchMyJobs, fetchNodes, fetchQuotas, fetchStatus, type WhatIfResult } from './api.js';
+import { ApiError, askWhatIf, fetchMyJobs, fetchNodes, fetchQuotas, fetchStatus, keepToken, signedInToken, type WhatIfResult } from './api.js';
 import type { JobSubmit, JobView, NodeView, QuotaView, ServeStatus } from './api-types.js';
 import { BrokenEditBanner, PolicyFindings } from './findings.js';
 import { time } from './format.js';
@@ -16,6 +16,7 @@ import { HeatMap } from './heat-map.js';
 import { marksOf, NO_MARKS } from './heat-map-marks.js';
 import { MyJobs } from './my-jobs.js';
 import { QuotaTree } from './quota-tree.js';
+import { SignIn } from './sign-in.js';
 import { WhatIfAnswerView } from './whatif-answer.js';
 import { WhatIfForm } from './whatif-form.js';
 
@@ -48,7 +49,8 @@ function Show<T>({ loaded, children }: { loaded: Loaded<T>; children: (doc: T) =
 function useView<T>(version: string | null, fetcher: () => Promise<T>): Loaded<T> {
   const [loaded, setLoaded] = useState<Loaded<T>>(undefined);
   useEffect(() => {
-    if (!version) return;
+    // Signed out (no version): what was read for the last user goes.
+    if (!version) return setLoaded(undefined);
     let stale = false;
     fetcher().then(
       (doc) => !stale && setLoaded({ doc }),
@@ -68,6 +70,9 @@ export function App() {
   const [result, setResult] = useState<{ result: WhatIfResult; asked: number }>();
   const [askError, setAskError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
+  // Bumped on signing in or out: the status is asked again at once, with the new token.
+  const [session, setSession] = useState(0);
+  const [tokenRefused, setTokenRefused] = useState(false);
 
   useEffect(() => {
     let stopped = false;
@@ -80,7 +85,18 @@ export function App() {
           setStatusError(undefined);
         }
       } catch (e) {
-        if (!stopped) setStatusError(asError(e));
+        const error = asError(e);
+        if (!stopped) {
+          setStatusError(error);
+          if (error.code.startsWith('auth/')) {
+            // Not (or no longer) let in: nothing of the last view stays on the page, and a refused token is dropped.
+            setStatus(undefined);
+            if (signedInToken() !== undefined) {
+              keepToken(undefined);
+              setTokenRefused(true);
+            }
+          }
+        }
       }
       if (!stopped) timer = setTimeout(() => void tick(), POLL_MS);
     };
@@ -89,7 +105,7 @@ export function App() {
       stopped = true;
       clearTimeout(timer);
     };
-  }, []);
+  }, [session]);
 
   const version = status?.version ?? null;
   const quotas = useView<QuotaView>(version, fetchQuotas);
@@ -122,7 +138,18 @@ export function App() {
           <>
             <p>The server did not let this page read the policy.</p>
             <ErrorText error={statusError} />
-            {statusError.code.startsWith('auth/') ? <p>Open this page through the proxy that signs you in, or with a bearer token the server knows.</p> : null}
+            {statusError.code.startsWith('auth/') ? (
+              <>
+                <p>Open this page through the proxy that signs you in, or sign in with an access token the server knows.</p>
+                <SignIn
+                  refused={tokenRefused}
+                  onSignedIn={() => {
+                    setTokenRefused(false);
+                    setSession((n) => n + 1);
+                  }}
+                />
+              </>
+            ) : null}
           </>
         ) : (
           <p class="muted">Connecting to quotient serve…</p>
@@ -154,6 +181,20 @@ export function App() {
             {viewer.user ?? 'administrator'}
             {viewer.admin ? ' (sees everything)' : viewer.workspaces.length > 0 ? ` · ${viewer.workspaces.join(', ')}` : ' · no workspace'}
           </span>
+          {signedInToken() !== undefined ? (
+            <button
+              type="button"
+              class="sign-out"
+              onClick={() => {
+                keepToken(undefined);
+                setStatus(undefined);
+                setResult(undefined);
+                setSession((n) => n + 1);
+              }}
+            >
+              Sign out
+            </button>
+          ) : null}
         </p>
         {statusError ? <ErrorText error={statusError} /> : null}
       </header>

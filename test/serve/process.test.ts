@@ -4,6 +4,7 @@
  * refused at start with exit 2 and one line saying why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quotient, ROOT } from '../helpers/run-cli.js';
@@ -62,5 +63,19 @@ describe('quotient serve (process)', () => {
     expect(noAuth.status).toBe(2);
     expect(noAuth.stderr).toMatch(/needs --auth/);
     for (const r of [none, several, noAuth]) expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a taken port: exit 2 and "port in use", not an internal error', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = quotient(['serve', 'policies/inference-preempts-training', '--listen', `127.0.0.1:${port}`, '--auth', 'none', '--log-level', 'silent']);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`port in use: another process listens on 127.0.0.1:${port}`);
+      expect(r.stderr).not.toMatch(/internal error|bug in Quotient/);
+    } finally {
+      taken.close();
+    }
   });
 });

@@ -4,15 +4,17 @@
 export function nearest(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  const lower = name.toLowerCase();
   for (const k of known) {
-    const d = editDistance(name.toLowerCase(), k.toLowerCase());
+    const d = editDistance(lower, k.toLowerCase(), limit);
     if (d < bestD) {
       bestD = d;
       best = k;
     }
   }
   // One edit for short names ("bea" is not a typo of "dev"), more for longer ones.
-  return best !== undefined && bestD <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+  return best !== undefined && bestD <= limit ? best : undefined;
 }
 
 /** A hint naming the closest known name, or listing the known ones when none is close. */
@@ -29,9 +31,14 @@ export function closest(name: string, known: readonly string[], what: string): s
 
 /**
  * Edit distance counting a swap of two neighbouring letters as one edit (optimal string
- * alignment), since `mni` for `min` is one slip of the fingers, not two.
+ * alignment), since `mni` for `min` is one slip of the fingers, not two. With `atMost`,
+ * any distance over it may be answered as `atMost + 1` without being worked out: the
+ * lengths' difference is a lower bound, so a 250,000-character key is compared with a
+ * field name in one step, not in a table of 250,000 rows per field (which made
+ * `quotient check` take seconds per long key, and the server's engine thread with it).
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string, atMost = Infinity): number {
+  if (Math.abs(a.length - b.length) > atMost) return atMost + 1;
   // Three rows: the one before the previous is needed for a swap.
   let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -70,8 +77,9 @@ export function nearestField(key: string, places: FieldPlaces): string | undefin
   const limit = Math.max(1, Math.floor(key.length / 3));
   let best: string | undefined;
   let bestD = Infinity;
+  const lower = key.toLowerCase();
   const consider = (candidate: string, name: string): void => {
-    const d = editDistance(key.toLowerCase(), name.toLowerCase());
+    const d = editDistance(lower, name.toLowerCase(), limit);
     if (d < bestD && d <= limit) {
       bestD = d;
       best = candidate;

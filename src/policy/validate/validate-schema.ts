@@ -11,6 +11,7 @@ import { findingAt, formatPath, type Doc, type PathSeg, type SourceDoc } from '.
 import { linkedPath, type LinkedStep } from '../parse/node-path.js';
 import { nearest, nearestField, type FieldPlaces } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../../model/display-text.js';
+import { SHORT_TEXT_MAX, shortText } from '../../model/short-text.js';
 
 /** A document that passed its schema, with its plain-JS value. */
 export interface TypedDoc {
@@ -128,6 +129,12 @@ function isMissing(issue: Issue): boolean {
  * `policy/unknown-field` finding naming the field it should be, and the
  * `policy/missing-field` it caused is not reported.
  */
+/** A `policy/unknown-field` finding on `key` of the object at `path`: located by the key itself, its path quoting it shortened. */
+function keyFinding(sd: Doc, path: PathSeg[], key: string, message: string, hint: string): Finding {
+  const f = findingAt(sd, [...path, key], 'policy/unknown-field', message, hint, { key: true });
+  return key.length > SHORT_TEXT_MAX ? { ...f, path: formatPath([...path, shortText(key)]) } : f;
+}
+
 function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[], placesAt: (path: PathSeg[]) => FieldPlaces): Finding[] {
   const missing = new Map<string, string[]>();
   for (const issue of issues) {
@@ -143,23 +150,20 @@ function issuesToFindings(sd: Doc, prefix: PathSeg[], issues: readonly Issue[], 
     const path = [...prefix, ...(issue.path as PathSeg[])];
     const where = formatPath(path) || 'the document';
     for (const key of issue.keys) {
+      const shown = shortText(key);
       const wanted = nearest(
         key,
         (missing.get(formatPath(path)) ?? []).filter((m) => !renamed.has(`${formatPath(path)}|${m}`)),
       );
       if (wanted !== undefined) {
         renamed.add(`${formatPath(path)}|${wanted}`);
-        out.push(
-          findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}: did you mean "${wanted}"?`, `rename "${key}" to "${wanted}", which ${where} requires`, {
-            key: true,
-          }),
-        );
+        out.push(keyFinding(sd, path, key, `unknown field "${shown}" in ${where}: did you mean "${wanted}"?`, `rename "${shown}" to "${wanted}", which ${where} requires`));
       } else {
         const placed = nearestField(key, placesAt(path));
         // `gpu` beside a missing `resources` is one mistake, not two: the missing-field finding it caused is not reported either.
         const parent = placed?.includes('.') ? placed.split('.')[0]! : undefined;
         if (parent !== undefined && (missing.get(formatPath(path)) ?? []).includes(parent)) renamed.add(`${formatPath(path)}|${parent}`);
-        out.push(findingAt(sd, [...path, key], 'policy/unknown-field', `unknown field "${key}" in ${where}`, suggestField(key, placed), { key: true }));
+        out.push(keyFinding(sd, path, key, `unknown field "${shown}" in ${where}`, suggestField(key, placed)));
       }
     }
   }

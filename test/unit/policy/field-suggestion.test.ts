@@ -82,3 +82,22 @@ spec:
     }
   });
 });
+
+describe('a very long unknown key (issue 27 item 2)', () => {
+  it('is checked in time linear in its length and quoted back shortened', () => {
+    // 1,000,000 characters: the unbounded edit distance took ~9 s here (a row per character, per field name).
+    const key = 'k'.repeat(1_000_000);
+    const started = performance.now();
+    const findings = load(whatIf(`name: j, workspace: ws, quota: Root, module: DLC, priority: 5, resources: { gpu: 1 }, ${key}: 1`));
+    const ms = performance.now() - started;
+    const f = findings.find((x) => x.code === 'policy/unknown-field')!;
+    expect(f.message).toContain('(1,000,000 characters)');
+    expect(f.message.length + f.hint.length + f.path.length).toBeLessThan(400);
+    expect(f.line).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(4000);
+  });
+
+  it('a long key close to a long field name is still compared in full (the bound only skips what cannot be close)', () => {
+    expect(nearestField('resourcse', { here: ['resources'], below: new Map() })).toBe('resources');
+  });
+});
