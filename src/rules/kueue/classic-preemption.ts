@@ -95,7 +95,9 @@ function attemptOrder(ledger: UsageLedger, tree: KueueQuotaTree, preemptor: Kueu
 export function classicPreemption(state: KueueState, preemptor: KueuePreemptor, needPreemption: Iterable<FlavorResource>): ClassicPreemptionResult {
   const tree = KueueQuotaTree.of(state);
   const ledger = tree.ledger();
-  const wl = preemptor.workload;
+  // Kueue counts only non-zero requests (TotalRequestsFor): a zero on a flavor-resource its
+  // queue already borrows must not make the workload "borrow" or "not fit".
+  const wl: KueueWorkload = { ...preemptor.workload, usage: new Map([...preemptor.workload.usage].filter(([, v]) => v > 0)) };
   const queue = wl.clusterQueue;
   const frs = new Set(needPreemption);
   const list = collectCandidates(tree, ledger, wl, frs);

@@ -57,6 +57,26 @@ describe('classicPreemption: explanation and speed', () => {
     expect(r.why).toBeUndefined();
   });
 
+  // a borrows memory; the incoming workload asks cpu within a's nominal and memory 0. Counting
+  // the zero would cost it its hierarchical advantage over b and leave it no victim at all.
+  it('ignores a zero request on a flavor-resource its queue already borrows, as Kueue does', () => {
+    const MEM = 'default/memory';
+    const s = kueueState(
+      [
+        { name: 'co', kind: 'Cohort' },
+        { name: 'a', kind: 'ClusterQueue', parent: 'co', quota: { [CPU]: [4], [MEM]: [4] }, preemption: { reclaimWithinCohort: 'Any' } },
+        { name: 'b', kind: 'ClusterQueue', parent: 'co', quota: { [CPU]: [4], [MEM]: [4] } },
+      ],
+      [
+        { name: 'a-mem', clusterQueue: 'a', usage: { [MEM]: 6 } },
+        { name: 'b-1', clusterQueue: 'b', usage: { [CPU]: 4 } },
+        { name: 'b-2', clusterQueue: 'b', usage: { [CPU]: 4 }, admittedAt: 5 },
+      ],
+    );
+    const r = classicPreemption(s, { workload: workload({ name: 'in', clusterQueue: 'a', usage: { [CPU]: 4, [MEM]: 0 } }) }, [CPU]);
+    expect(r.targets).toEqual([{ workload: 'b-2', reason: 'InCohortReclamation' }]);
+  });
+
   it('says why when nothing can be preempted', () => {
     const r = classicPreemption(state, { workload: workload({ name: 'in', clusterQueue: 'b', usage: { [CPU]: 3 }, priority: 9 }) }, [CPU]);
     expect(r.targets).toEqual([]);
