@@ -11,6 +11,7 @@
  */
 import { borrowWithinCohortForbidden, collectCandidates, stillCandidate, VARIANT_REASON, type Candidate, type CandidateVariant } from './classic-candidates.js';
 import type { FlavorResource, KueuePreemptor, KueueState, KueueTarget, KueueWorkload } from './kueue-state.js';
+import { fillBack, workloadFits } from './preemption-fit.js';
 import { KueueQuotaTree, type UsageLedger } from './quota-math.js';
 
 export const CLASSIC_ALGORITHM = 'kueue-classic';
@@ -37,41 +38,14 @@ export interface ClassicPreemptionResult {
   /** Kueue's targets, in Kueue's order after fill-back; empty when preemption cannot help. */
   targets: KueueTarget[];
   victims: ClassicVictim[];
-  /** The passes in the order tried; the last one with `fits` is the one that chose the targets. */
+  /** The passes in the order tried. */
   attempts: ClassicAttempt[];
+  /** The pass that chose the targets (absent when none did). */
+  chosenBy?: ClassicAttempt;
   /** How many workloads were candidates at all. */
   candidates: number;
   /** Why there are no targets (absent when there are). */
   why?: string;
-}
-
-/** Whether the preemptor's usage fits its ClusterQueue now (Kueue's workloadFits, without TAS). */
-function workloadFits(ledger: UsageLedger, queue: string, usage: ReadonlyMap<FlavorResource, number>, allowBorrowing: boolean): boolean {
-  for (const [fr, v] of usage) {
-    if (!allowBorrowing && ledger.isBorrowing(queue, fr, v)) return false;
-    if (v > ledger.available(queue, fr)) return false;
-  }
-  return true;
-}
-
-/**
- * Kueue's fill-back: newest victim first (the last one taken stays), put each back and keep
- * it out of the list if the workload still fits. Kueue drops a victim by moving the last one
- * into its place, which is why the result is not in the order taken; kept as Kueue does it.
- */
-function fillBack(ledger: UsageLedger, queue: string, usage: ReadonlyMap<FlavorResource, number>, taken: Candidate[], allowBorrowing: boolean): Candidate[] {
-  const targets = [...taken];
-  for (let i = targets.length - 2; i >= 0; i--) {
-    const t = targets[i]!;
-    ledger.addWorkload(t.workload);
-    if (workloadFits(ledger, queue, usage, allowBorrowing)) {
-      targets[i] = targets[targets.length - 1]!;
-      targets.pop();
-    } else {
-      ledger.removeWorkload(t.workload);
-    }
-  }
-  return targets;
 }
 
 /** The attempts Kueue makes, in its order (see preemption.go: why false is sometimes first). */
@@ -121,8 +95,10 @@ export function classicPreemption(state: KueueState, preemptor: KueuePreemptor, 
     }
     // Every removal is undone whatever the outcome: the ledger is scratch for this call only.
     for (const c of chosen ?? taken) ledger.addWorkload(c.workload);
-    result.attempts.push({ allowBorrowing, fits: chosen !== null, taken: taken.length });
+    const attempt: ClassicAttempt = { allowBorrowing, fits: chosen !== null, taken: taken.length };
+    result.attempts.push(attempt);
     if (chosen !== null) {
+      result.chosenBy = attempt;
       result.victims = chosen.map((c) => ({
         workload: c.workload.name,
         reason: VARIANT_REASON[c.variant],
@@ -147,4 +123,13 @@ function noCandidateWhy(tree: KueueQuotaTree, queue: string): string {
     `no candidate: no workload of ${queue} using the contested flavor-resources is allowed by withinClusterQueue: ${p.withinClusterQueue}` +
     (inCohort ? `, and no workload of a ClusterQueue over its nominal quota on them is allowed by reclaimWithinCohort: ${p.reclaimWithinCohort}` : ` (${queue} is in no cohort)`)
   );
+}
+
+/** One line for an explanation: the algorithm, the victims, and the pass that chose them. */
+export function classicSummary(r: ClassicPreemptionResult): string {
+  if (r.chosenBy === undefined) return `${r.algorithm}: no victims; ${r.why ?? 'the workload fits without preemption'}`;
+  const pass = r.attempts.length > 1 ? ` (pass ${r.attempts.indexOf(r.chosenBy) + 1} of ${r.attempts.length})` : '';
+  const how = r.chosenBy.allowBorrowing ? 'letting the workload borrow from its cohort' : 'keeping the workload within its nominal quota';
+  const victims = r.victims.map((v) => `${v.workload} (${v.clusterQueue}, ${v.reason})`).join(', ');
+  return `${r.algorithm}: ${r.victims.length} victim${r.victims.length === 1 ? '' : 's'} of ${r.candidates} candidates, ${how}${pass}: ${victims}`;
 }

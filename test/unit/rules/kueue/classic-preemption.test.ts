@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classicPreemption } from '../../../../src/rules/kueue/classic-preemption.js';
+import { classicPreemption, classicSummary } from '../../../../src/rules/kueue/classic-preemption.js';
 import { caseState, readCases, type KueueCase } from './kueue-cases.js';
 import { kueueState, workload } from './kueue-fixtures.js';
 
@@ -53,8 +53,9 @@ describe('classicPreemption: explanation and speed', () => {
     const r = classicPreemption(state, { workload: workload({ name: 'in', clusterQueue: 'a', usage: { [CPU]: 3 }, priority: 1 }) }, [CPU]);
     expect(r.targets).toEqual([{ workload: 'b-2', reason: 'InCohortReclamation' }]);
     expect(r.victims[0]).toMatchObject({ clusterQueue: 'b', variant: 'HierarchicalReclaim' });
-    expect(r.attempts.at(-1)).toMatchObject({ fits: true });
+    expect(r.chosenBy).toMatchObject({ fits: true, allowBorrowing: true });
     expect(r.why).toBeUndefined();
+    expect(classicSummary(r)).toMatch(/^kueue-classic: 1 victim of \d+ candidates, letting the workload borrow .*: b-2 \(b, InCohortReclamation\)$/);
   });
 
   // a borrows memory; the incoming workload asks cpu within a's nominal and memory 0. Counting
@@ -81,6 +82,8 @@ describe('classicPreemption: explanation and speed', () => {
     const r = classicPreemption(state, { workload: workload({ name: 'in', clusterQueue: 'b', usage: { [CPU]: 3 }, priority: 9 }) }, [CPU]);
     expect(r.targets).toEqual([]);
     expect(r.why).toMatch(/withinClusterQueue: Never/);
+    expect(r.chosenBy).toBeUndefined();
+    expect(classicSummary(r)).toMatch(/^kueue-classic: no victims; no candidate/);
   });
 
   it('leaves no trace: the same question twice gives the same answer', () => {
