@@ -254,3 +254,36 @@ describe("Kueue's TestAvailable, translated", () => {
     expect(potential()).toEqual(c.potential);
   });
 });
+
+describe('KueueQuotaTree: the shape of the tree', () => {
+  it('keeps the parent-declared order of children, then adds children the parent did not list', () => {
+    const state = kueueState(
+      [
+        { name: 'co', kind: 'Cohort' },
+        { name: 'b', kind: 'ClusterQueue', parent: 'co' },
+        { name: 'a', kind: 'ClusterQueue', parent: 'co' },
+      ],
+      [],
+    );
+    const nodes = new Map(state.nodes);
+    nodes.set('co', { ...nodes.get('co')!, children: ['a'] });
+    const tree = KueueQuotaTree.of({ ...state, nodes });
+    expect(tree.childClusterQueues('co')).toEqual(['a', 'b']);
+  });
+
+  it('names a cycle in the cohort tree', () => {
+    const state = kueueState(
+      [
+        { name: 'x', kind: 'Cohort', parent: 'y' },
+        { name: 'y', kind: 'Cohort', parent: 'x' },
+      ],
+      [],
+    );
+    expect(() => KueueQuotaTree.of(state)).toThrow(/kueue\/cohort-cycle/);
+  });
+
+  it('refuses a workload admitted to a Cohort', () => {
+    const state = kueueState([{ name: 'co', kind: 'Cohort' }], [{ name: 'w', clusterQueue: 'co', usage: {} }]);
+    expect(() => KueueQuotaTree.of(state)).toThrow(/kueue\/unknown-cluster-queue/);
+  });
+});
