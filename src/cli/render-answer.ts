@@ -105,7 +105,9 @@ function renderEstimate(e: StartEstimate, quota: string): Display[] {
     e.start === null
       ? display`  ${colour.bold('estimated start:')} none — ${e.reason ?? ''}; ${where}`
       : display`  ${colour.bold('estimated start:')} ${e.start} (in ${e.inHours ?? ''} h), ${where}; runs ${e.standing ?? ''}${e.victims.length ? `, preempting ${e.victims.join(', ')}` : ''}`;
-  return [head, display`  the estimate assumes:`, ...e.assumptions.map((x) => display`    - ${x}`)];
+  // An estimate that rests on runtimeDefault's assumed ends says so on its first line.
+  const assumed = e.assumedEnds.length ? [display`  ${colour.yellow('assumed:')} ${e.assumedEnds.length} running job(s) give no expected end; their ends are assumed from runtimeDefault`] : [];
+  return [head, ...assumed, ...(e.assumptions.length ? [display`  the estimate assumes:`] : []), ...e.assumptions.map((x) => display`    - ${x}`)];
 }
 
 /** The queues at the snapshot time (SEMANTICS 8): the job's place, the queued jobs served before it, the one holding it. */
