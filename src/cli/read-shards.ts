@@ -62,8 +62,25 @@ export function readShard(file: string, text: string): { doc?: unknown; findings
   if (read.docs.length !== 1) {
     const report = new Report();
     const at = read.docs[1];
-    if (at) report.error(at.sd, [], 'report/invalid-shard', `${file} holds ${read.docs.length} documents; a shard report is one`, 'give each shard in its own file, as quotient simulate --shard i/N --json printed it');
-    else findings.push({ file, line: 1, column: 1, code: 'report/invalid-shard', severity: 'error', path: '', message: `${file} is empty`, hint: 'give the document quotient simulate --shard i/N --json printed' });
+    if (at)
+      report.error(
+        at.sd,
+        [],
+        'report/invalid-shard',
+        `${file} holds ${read.docs.length} documents; a shard report is one`,
+        'give each shard in its own file, as quotient simulate --shard i/N --json printed it',
+      );
+    else
+      findings.push({
+        file,
+        line: 1,
+        column: 1,
+        code: 'report/invalid-shard',
+        severity: 'error',
+        path: '',
+        message: `${file} is empty`,
+        hint: 'give the document quotient simulate --shard i/N --json printed',
+      });
     return { findings: [...findings, ...report.findings] };
   }
   const { sd, value } = read.docs[0]!;

@@ -92,10 +92,7 @@ export function bullet(text: string, lead: string, width: number): Display[] {
   if (wrapped.length <= REASON_LINES) return wrapped.map((l, i) => display`${i === 0 ? lead : indent}${l}`);
   const shown = wrapped.slice(0, REASON_LINES - 1);
   const left = [...text].length - shown.reduce((n, l) => n + [...l].length + 1, 0);
-  return [
-    ...shown.map((l, i) => display`${i === 0 ? lead : indent}${l}`),
-    display`${indent}… ${left.toLocaleString('en-US')} more character(s); --json or -o yaml holds the whole reason`,
-  ];
+  return [...shown.map((l, i) => display`${i === 0 ? lead : indent}${l}`), display`${indent}… ${left.toLocaleString('en-US')} more character(s); --json or -o yaml holds the whole reason`];
 }
 
 /** A wait answer's start estimate: when (or why not), the queue position, and what it assumes. */

@@ -137,9 +137,10 @@ async function runOne(
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
   // Every input is read by now: a --html that would replace one is refused before the run, not after it.
   if (opts.html !== undefined) checkOutputFile(opts.html, htmlOutput(opts));
-  const report = await simulate({ policy, label, nodes, workload, market, ...start }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: (done, total) => progress.update(done, total) }).finally(
-    progress.stop,
-  );
+  const report = await simulate(
+    { policy, label, nodes, workload, market, ...start },
+    { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: (done, total) => progress.update(done, total) },
+  ).finally(progress.stop);
   return { report, rejected: workload.rejected.length };
 }
 

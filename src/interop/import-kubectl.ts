@@ -93,7 +93,13 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     else if (kind === 'Workload' && typeof it.obj.apiVersion === 'string' && it.obj.apiVersion.startsWith(`${KUEUE_GROUP}/`)) workloads.push(it);
     else if (kind === 'ReplicaSet') noteReplicaSet(it.obj, replicaSets);
     else if (kind !== 'Node')
-      skip(it.sd, it.path, kind, name, `kind ${kind}${kind === 'Workload' ? ` of apiVersion ${String(it.obj.apiVersion)}` : ''} is not read (only Node, Pod, Kueue's Workload, and a ReplicaSet's owner)`);
+      skip(
+        it.sd,
+        it.path,
+        kind,
+        name,
+        `kind ${kind}${kind === 'Workload' ? ` of apiVersion ${String(it.obj.apiVersion)}` : ''} is not read (only Node, Pod, Kueue's Workload, and a ReplicaSet's owner)`,
+      );
     else if (!name) report.error(it.sd, [...it.path, 'metadata'], 'interop/missing-name', 'a Node without metadata.name', 'every Kubernetes object has a name');
     else {
       const safe = importedName(name);

@@ -209,7 +209,13 @@ export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: 
     // 1e308, or 20 digits: a whole number, but past what a policy holds (check would refuse the tree).
     const huge = (typeof value === 'number' && Number.isInteger(value) && value > 0) || (typeof value === 'string' && /^\d{16,}$/.test(value.trim()));
     if (n === undefined && huge)
-      report.error(sd, path, 'interop/out-of-range', `${what}: ${key} ${shown(sd, path, value)} is past the largest GPU count a policy holds (${Number.MAX_SAFE_INTEGER})`, 'give the real count of GPUs');
+      report.error(
+        sd,
+        path,
+        'interop/out-of-range',
+        `${what}: ${key} ${shown(sd, path, value)} is past the largest GPU count a policy holds (${Number.MAX_SAFE_INTEGER})`,
+        'give the real count of GPUs',
+      );
     else if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${shown(sd, path, value)} is not a whole number of GPUs`, 'GPU quantities are whole counts such as "8"');
     else into.gpu += n;
   } else if (key === 'cpu' || key === 'memory') {

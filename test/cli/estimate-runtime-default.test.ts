@@ -60,7 +60,7 @@ describe('start estimates without ends in the snapshot', () => {
     expect(e.assumptions.join('\n')).toMatch(/^ASSUMED: 2 running job\(s\) give no expected end/m);
     const table = stripVTControlCharacters(quotient(['whatif', p, '--query', 'team-b-next']).stdout);
     expect(table).toContain('estimated start: 2026-11-20T13:00:00.000Z (in 1 h)');
-    expect(table).toContain("assumed: 2 running job(s) give no expected end; their ends are assumed from runtimeDefault");
+    expect(table).toContain('assumed: 2 running job(s) give no expected end; their ends are assumed from runtimeDefault');
   });
 
   it('takes the nearest runtimeDefault up the path: on Lab, it reaches TeamB', () => {

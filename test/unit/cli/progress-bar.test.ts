@@ -25,7 +25,7 @@ describe('progressBar off a terminal', () => {
     p.stop();
     expect(lines).toEqual(['risk over the horizon: run 1/2, 30/100 arrivals (30 %), 1 s', 'risk over the horizon: run 2/2, 1,500/3,000 arrivals (50 %), 6 s']);
     // No cursor moves or colours in a log (NO_COLOR, a CI log, a file).
-    for (const l of lines) expect(l).not.toMatch(/[\u001b\r]/);
+    for (const l of lines) expect(l).not.toMatch(/[\u001b\r]/); // eslint-disable-line no-control-regex -- looking for escapes on purpose
   });
 
   it('stays silent when asked to off a terminal (a document piped to a program)', () => {

@@ -7,17 +7,26 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bullet, renderAnswer } from '../../../src/cli/render-answer.js';
 import type { Answer, QueueAnswer } from '../../../src/engine/answer.js';
+import type { Reason } from '../../../src/engine/reason-codes.js';
 
-const HOLDER_REASONS = Array.from({ length: 30 }, (_, i) => ({ code: 'quota/over-min', message: `QuotaA would use ${i + 20} GPUs, over its min of 16 GPUs at QuotaA (and at Research, priority ${i % 9})` }));
+const HOLDER_REASONS: Reason[] = Array.from({ length: 30 }, (_, i) => ({
+  code: 'quota/over-min',
+  message: `QuotaA would use ${i + 20} GPUs, over its min of 16 GPUs at QuotaA (and at Research, priority ${i % 9})`,
+}));
 const HELD = `QuotaA's queue is fifo: the job waits behind big-job (QuotaA, priority 5, 64 GPUs), the head of the queue; that job cannot run now: ${HOLDER_REASONS.map((r) => r.message).join('; ')}`;
 
-const queue: QueueAnswer = { position: 1, strategy: 'fifo', started: [], heldBy: { job: 'big-job', quota: 'QuotaA', priority: 5, gpus: 64, submittedAt: '2026-01-01T00:00:00.000Z', reasons: HOLDER_REASONS } };
+const queue: QueueAnswer = {
+  position: 1,
+  strategy: 'fifo',
+  started: [],
+  heldBy: { job: 'big-job', quota: 'QuotaA', priority: 5, gpus: 64, submittedAt: '2026-01-01T00:00:00.000Z', reasons: HOLDER_REASONS },
+};
 const base: Answer = { query: 'q', job: 'j', quota: 'QuotaA', decision: 'wait', standing: null, placement: [], victims: [], lostGpuHours: 0, reasons: [], notes: [] };
 const text = (a: Answer, width = 100) => stripVTControlCharacters(renderAnswer(a, width).text);
 
 describe('renderAnswer: the queue', () => {
   it('prints no queue position for a rejected job, and prints it for a waiting one', () => {
-    const reason = { code: 'gang/no-fit', message: 'the gang fits no node of the pool' };
+    const reason: Reason = { code: 'placement/never-fits-pool', message: 'the gang fits no node of the pool' };
     expect(text({ ...base, decision: 'reject', reasons: [reason], queue: { ...queue, heldBy: null } })).not.toContain('queue:');
     expect(text({ ...base, reasons: [reason], queue: { ...queue, heldBy: null } })).toContain('queue: position 1 in QuotaA (fifo)');
   });

@@ -13,7 +13,12 @@ function pod(name: string, rs: string, hash: string | undefined): unknown {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'serve', labels: hash === undefined ? {} : { 'pod-template-hash': hash }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, controller: true }] },
+    metadata: {
+      name,
+      namespace: 'serve',
+      labels: hash === undefined ? {} : { 'pod-template-hash': hash },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, controller: true }],
+    },
     spec: { nodeName: 'n0', containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': '1' } } }] },
     status: { phase: 'Running' },
   };
