@@ -29,6 +29,8 @@ export interface TreeQuota {
   max?: { gpu?: number; cpu?: number; memory?: number };
   /** Who borrows (SEMANTICS 5.2), a priority range. */
   borrowing?: { priority: string };
+  /** The running time assumed for a job without an expected end (a duration as written: `8h`), for start estimates. */
+  runtimeDefault?: string;
   /** `file:line:col` of the object it came from (imports). */
   origin?: string;
   /** How an import chose a value, written in the quota's comment. */
@@ -421,6 +423,7 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
       ...(q.reclaim ? { reclaim: q.reclaim } : {}),
       ...(q.selfPreemption ? { selfPreemption: q.selfPreemption } : {}),
       ...(q.childPreemption ? { childPreemption: q.childPreemption } : {}),
+      ...(q.runtimeDefault ? { runtimeDefault: q.runtimeDefault } : {}),
       ...(kids.length ? { children: kids.map(node) } : {}),
     };
   };
@@ -449,6 +452,20 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
   };
   annotate((doc.get('spec') as YAMLMap).get('quotas'));
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/**
+ * `import ... --runtime-default 8h`: the running time a job without an expected end is
+ * assumed to have (policy-format.md `runtimeDefault`), on each root of the imported tree
+ * so that it reaches every quota; start estimates from a Kubernetes snapshot (which gives
+ * no ends) then exist, and say they rest on it. The quota's comment says where it came from.
+ */
+export function setRuntimeDefault(quotas: TreeQuota[], duration: string): void {
+  for (const q of quotas) {
+    if (q.parent !== null) continue;
+    q.runtimeDefault = duration;
+    (q.notes ??= []).push(`runtimeDefault ${duration} from --runtime-default: the running time assumed for a job of this tree that gives no expected end (start estimates only)`);
+  }
 }
 
 /** A Kubernetes object name (RFC 1123 subdomain) for a Quotient name: lower case, other characters as `-`. */

@@ -76,4 +76,18 @@ describe('start estimates without ends in the snapshot', () => {
     ]);
     expect(e.start).toBe('2026-11-20T14:00:00.000Z');
   });
+
+  it('lets an import supply it: import kueue --runtime-default puts it on the root quotas, and check loads the tree', () => {
+    const r = quotient(['import', 'kueue', 'test/fixtures/interop/quotas/kueue-v1beta2.yaml', '--runtime-default', '8h']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {6}runtimeDefault: 8h$/m);
+    const p = join(dir, 'imported');
+    cpSync('policies/when-will-it-start', p, { recursive: true });
+    writeFileSync(join(p, 'quotas.yaml'), r.stdout);
+    rmSync(join(p, 'cluster.yaml'));
+    rmSync(join(p, 'whatif.yaml'));
+    expect(quotient(['check', p]).status).toBe(0);
+    // A bad duration is a usage error, before any input is read.
+    expect(quotient(['import', 'kueue', 'test/fixtures/interop/quotas/kueue-v1beta2.yaml', '--runtime-default', 'soon']).status).toBe(2);
+  });
 });
