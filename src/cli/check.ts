@@ -9,6 +9,7 @@ import { outputOptions } from './flags.js';
 import { formatOf, printDocument, report, say, colour, type OutputOptions } from './output.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { noteSnapshot } from './snapshot-note.js';
+import { marketFileFindings } from './market-files.js';
 
 interface CheckOptions extends OutputOptions {
   failOnWarning?: boolean;
@@ -32,10 +33,8 @@ export function registerCheck(program: Command): void {
         const opened = await SessionCore.load(b.files, { backend: 'reference' });
         noteSnapshot(b.label, opened.session?.policy);
         for (const f of opened.findings) findings.push(f); // one by one: a spread of 160,000 overflowed the stack
-        // What `simulate` reads beside the YAML, read by the same reader: a clean check means the policy runs.
-        // Its reader (with the CSV library) loads only for a policy that has spot markets.
-        const markets = opened.session?.policy.spotMarkets ?? [];
-        if (markets.length > 0) findings.push(...(await import('../simulate/market.js')).readMarketFiles(markets).findings);
+        // The market CSVs the policy names, by the reader `simulate` uses: a clean check means the policy runs (market-files.ts).
+        findings.push(...(await marketFileFindings(opened.session?.policy)));
       }
       const sorted = sortFindings(findings);
       if (format !== 'table') printDocument(format, report('CheckReport', { findings: sorted }));

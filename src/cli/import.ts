@@ -11,9 +11,12 @@ import { clusterYaml, startedAfter, submittedAfter } from '../interop/write-clus
 import { localQueuesOfFiles } from '../interop/kueue-local-queues.js';
 import { DEFAULT_OWNER_MODULES, describeModuleMap, parseModuleMap } from '../interop/owner-module.js';
 import { importedTreeYaml, importQuotas, QUOTA_FORMATS, type QuotaFormat } from '../interop/import-quotas.js';
+import { setRuntimeDefault } from '../interop/tree-quota.js';
 import { MODULES, type Module } from '../model/policy.js';
 import { parseTime } from '../model/quantity.js';
+import { readDuration } from '../policy/parse/number-text.js';
 import { display, joinDisplay, type Display } from '../model/display-text.js';
+import { numberFlag } from './flags.js';
 import { EXIT } from './exit.js';
 import { log, printYamlText } from './output.js';
 import { readInput } from './read-input.js';
@@ -129,8 +132,14 @@ export function registerImport(program: Command): Command {
       .option('--pool <name>', 'the pool of the QuotaTree', 'gpu-pool')
       .option('--name <name>', "the QuotaTree document's name", `${format}-import`)
       .option('--gpu-resource <name>', 'the resource counted as GPUs', 'nvidia.com/gpu')
+      .option(
+        '--runtime-default <duration>',
+        'runtimeDefault on the root quotas: the running time assumed for a running job without an expected end (Kubernetes gives none), so start estimates exist (e.g. 8h)',
+      )
       .addHelpText('after', `\nExit codes: 0 imported (fields without a counterpart are warnings on stderr), 1 the input cannot be read as ${format} quotas (located errors), 2 could not run.`)
-      .action((files: string[], flags: { pool: string; name: string; gpuResource: string }) => {
+      .action((files: string[], flags: { pool: string; name: string; gpuResource: string; runtimeDefault?: string }) => {
+        // Checked before any input is read: a bad flag is exit 2.
+        if (flags.runtimeDefault !== undefined) numberFlag('--runtime-default', flags.runtimeDefault, readDuration(flags.runtimeDefault), 'cli/bad-duration');
         const inputs = files.map(readInput);
         const { quotas, workspaces, report } = importQuotas(format, inputs, { gpu: flags.gpuResource });
         const findings = sortFindings(report.findings);
@@ -139,6 +148,7 @@ export function registerImport(program: Command): Command {
           process.exitCode = EXIT.findings;
           return;
         }
+        if (flags.runtimeDefault !== undefined) setRuntimeDefault(quotas, flags.runtimeDefault.trim());
         printYamlText(importedTreeYaml(flags.name, flags.pool, quotas, inputs, workspaces));
         const ws = workspaces.length ? ` and ${workspaces.length} workspace(s) (one per namespace of its LocalQueues)` : '';
         log(display`imported ${quotas.length} quota(s)${ws} from ${format}; ${findings.length} field(s) or object(s) not carried over or approximated are listed above`);

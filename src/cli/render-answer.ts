@@ -1,7 +1,7 @@
 /** A what-if answer for people: a headline, the placement, a victims table, the reasons. */
 import { display, joinDisplay, type Display } from '../model/display-text.js';
 import { formatGpu } from '../model/resources.js';
-import { fitTable, terminalWidth } from './fit-table.js';
+import { fitTable, terminalWidth, wrapWords } from './fit-table.js';
 import { colour } from './output.js';
 import { describeSnapshot } from './snapshot-note.js';
 import type { QueueAnswer, QueuedJobAnswer } from '../engine/answer.js';
@@ -62,15 +62,37 @@ export function renderAnswer(a: FullAnswer, width = terminalWidth()): Display {
   }
   if (a.reasons.length) {
     lines.push(display`  ${a.decision === 'wait' || a.decision === 'reject' ? 'why not:' : 'why:'}`);
-    for (const r of a.reasons) lines.push(display`    - ${r.message}`);
+    for (const r of a.reasons) lines.push(...bullet(r.message, '    - ', width));
   }
-  if (a.queue) lines.push(...renderQueue(a.queue, a.quota));
+  // A rejected job never runs, so it never takes a place in its queue: no position to print.
+  if (a.queue && a.decision !== 'reject') lines.push(...renderQueue(a.queue, a.quota, width));
   if (a.estimate) lines.push(...renderEstimate(a.estimate, a.quota));
   if (a.notes.length) {
     lines.push(display`  note:`);
     for (const n of a.notes) lines.push(display`    - ${n.message}`);
   }
   return joinDisplay(lines);
+}
+
+/** A reason longer than this is wrapped and, past REASON_LINES lines, shortened for people (`--json` keeps it whole). */
+const LONG_REASON = 240;
+/** The most lines one reason takes in the table. */
+const REASON_LINES = 6;
+
+/**
+ * One bullet for people. A short one is one line as it is (a script's grep finds it); a
+ * long one (a queue/held sentence holding its holder's every reason ran to 1,500
+ * characters on one line) is wrapped under its bullet to `width`, and past REASON_LINES
+ * lines cut with how much was left out and where it is whole.
+ */
+export function bullet(text: string, lead: string, width: number): Display[] {
+  if ([...text].length <= LONG_REASON) return [display`${lead}${text}`];
+  const indent = ' '.repeat(lead.length);
+  const wrapped = wrapWords(text.replace(/\s*\n\s*/g, ' '), Math.max(40, width - lead.length));
+  if (wrapped.length <= REASON_LINES) return wrapped.map((l, i) => display`${i === 0 ? lead : indent}${l}`);
+  const shown = wrapped.slice(0, REASON_LINES - 1);
+  const left = [...text].length - shown.reduce((n, l) => n + [...l].length + 1, 0);
+  return [...shown.map((l, i) => display`${i === 0 ? lead : indent}${l}`), display`${indent}… ${left.toLocaleString('en-US')} more character(s); --json or -o yaml holds the whole reason`];
 }
 
 /** A wait answer's start estimate: when (or why not), the queue position, and what it assumes. */
@@ -80,14 +102,19 @@ function renderEstimate(e: StartEstimate, quota: string): Display[] {
     e.start === null
       ? display`  ${colour.bold('estimated start:')} none — ${e.reason ?? ''}; ${where}`
       : display`  ${colour.bold('estimated start:')} ${e.start} (in ${e.inHours ?? ''} h), ${where}; runs ${e.standing ?? ''}${e.victims.length ? `, preempting ${e.victims.join(', ')}` : ''}`;
-  return [head, display`  the estimate assumes:`, ...e.assumptions.map((x) => display`    - ${x}`)];
+  // An estimate that rests on runtimeDefault's assumed ends says so on its first line.
+  const assumed = e.assumedEnds.length ? [display`  ${colour.yellow('assumed:')} ${e.assumedEnds.length} running job(s) give no expected end; their ends are assumed from runtimeDefault`] : [];
+  return [head, ...assumed, ...(e.assumptions.length ? [display`  the estimate assumes:`] : []), ...e.assumptions.map((x) => display`    - ${x}`)];
 }
 
 /** The queues at the snapshot time (SEMANTICS 8): the job's place, the queued jobs served before it, the one holding it. */
-function renderQueue(q: QueueAnswer, quota: string): Display[] {
+function renderQueue(q: QueueAnswer, quota: string, width: number): Display[] {
   const name = (j: QueuedJobAnswer): Display => ('hidden' in j ? display`${j.job} ${j.quota} ${j.priorityBand}` : display`${j.job} (${j.quota}, priority ${j.priority})`);
   const lines = [display`  ${colour.bold('queue:')} position ${q.position} in ${quota} (${q.strategy})${q.started.length ? `; ${q.started.length} queued job(s) taken as started first` : ''}`];
   for (const s of q.started) lines.push(display`    - ${name(s)}: ${s.decision}, runs ${s.standing}${s.victims.length ? `, preempting ${s.victims.join(', ')}` : ''}`);
-  if (q.heldBy) lines.push(display`  ${colour.bold('held by:')} ${name(q.heldBy)}, which cannot run now`);
+  if (q.heldBy) {
+    lines.push(display`  ${colour.bold('held by:')} ${name(q.heldBy)}, which cannot run now:`);
+    for (const r of q.heldBy.reasons) lines.push(...bullet(r.message, '    - ', width));
+  }
   return lines;
 }

@@ -1,13 +1,14 @@
 /** `quotient report merge FILES...`: the shards of a simulation sweep, merged into the document one unsharded run prints. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { QuotientError } from '../errors.js';
 import { noteReadFile } from '../io/input-registry.js';
 import { mergeSweeps } from '../simulate/sweep.js';
 import { EXIT } from './exit.js';
 import { outputOptions } from './flags.js';
-import { formatOf, printDocument, say, type OutputOptions } from './output.js';
+import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { readShard } from './read-shards.js';
+import { renderFindings } from './render-findings.js';
 import { renderSweep, sweepDocumentOf, sweepReport } from '../simulate/report-document.js';
 
 /** Registers `report` and its subcommand `merge`. */
@@ -31,14 +32,19 @@ export function registerReport(program: Command): void {
         } catch (e) {
           throw new QuotientError('cli/unreadable-file', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
         }
-        try {
-          const doc: unknown = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text);
-          return { file, doc: sweepDocumentOf(doc) };
-        } catch (e) {
-          throw new QuotientError('report/unreadable', `${file} is not JSON or YAML: ${(e as Error).message.split('\n')[0]}`, 'give the documents quotient simulate --shard printed');
-        }
+        return { file, ...readShard(file, text) };
       });
-      const merged = mergeSweeps(docs);
+      // Every shard is checked before any is merged: each problem located, then exit 2.
+      const findings = docs.flatMap((d) => d.findings);
+      if (findings.length) log(renderFindings(findings));
+      const bad = docs.filter((d) => d.doc === undefined);
+      if (bad.length)
+        throw new QuotientError(
+          'report/invalid-shard',
+          `${bad.map((d) => d.file).join(', ')} ${bad.length === 1 ? 'is not a shard report' : 'are not shard reports'} of quotient simulate --shard i/N (listed above)`,
+          'give the documents quotient simulate --shard i/N --json (or -o yaml) printed, unedited',
+        );
+      const merged = mergeSweeps(docs.map((d) => ({ file: d.file, doc: sweepDocumentOf(d.doc) })));
       if (typeof merged === 'string') throw new QuotientError('report/incomplete-sweep', merged, 'give every shard of one sweep once: quotient simulate ... --shard i/N for i = 0 .. N-1');
       if (format === 'table') say(renderSweep(merged));
       else printDocument(format, sweepReport(merged));

@@ -7,13 +7,14 @@ import { readBundles } from '../policy/parse/read-files.js';
 import { readSimTime, readWhole, readPositive } from '../policy/parse/number-text.js';
 import type { ArrivalSource } from '../simulate/risk-arrivals.js';
 import { riskBody } from '../simulate/risk-document.js';
-import { horizonRisk } from '../simulate/risk-horizon.js';
+import { checkHorizonWork, horizonRisk, type HorizonOptions, type HorizonProgress, type HorizonRisk } from '../simulate/risk-horizon.js';
 import { assessRisk } from '../simulate/risk.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
 import { kernelFlag, kernelOption, numberFlag, outputOptions, seedFlag } from './flags.js';
 import { formatOf, log, printDocument, report, say, type OutputOptions } from './output.js';
 import { renderFindings, countFindings } from './render-findings.js';
+import { progressBar } from './progress-bar.js';
 import { renderRisk } from './render-risk.js';
 import { readWorkload } from '../simulate/sim-inputs.js';
 import { stderrSimLog } from './sim-log.js';
@@ -67,9 +68,11 @@ export function registerRisk(program: Command): void {
         source = { kind: 'trace', path: opts.trace, jobs: workload.jobs };
       }
       const { samples, seed, horizon, runs, rate, backend } = flags;
+      // A horizon too long for one report is refused before the instant's answers are asked.
+      if (horizon !== undefined) checkHorizonWork({ horizon, runs, source, ratePerHour: rate });
       const assessment = await assessRisk(session, { samples, seed, source, viewer, backend });
       if (assessment.asked === 0) throw new QuotientError('risk/no-arrivals', `the policy ${label} lets no one submit a job`, 'add a Workspace with members, quotas and modules, or give --trace');
-      const h = horizon === undefined ? undefined : await horizonRisk(session.policy, { horizon, runs, seed, source, ratePerHour: rate, backend });
+      const h = horizon === undefined ? undefined : await runHorizon(session, { horizon, runs, seed, source, ratePerHour: rate, backend });
       const body = riskBody(label, user, source, assessment, h);
       if (format === 'table') say(renderRisk(body));
       else printDocument(format, report('RiskReport', { findings: sortFindings(findings), ...body }));
@@ -77,6 +80,13 @@ export function registerRisk(program: Command): void {
     });
   kernelOption(cmd);
   outputOptions(cmd, 'print a RiskReport as JSON: {apiVersion, kind, findings, policy, as, arrivals, horizon, jobs: [...], hiddenJobs} (schemas/risk-report.json)');
+}
+
+/** The horizon's runs, with their progress on stderr once they take more than a second. */
+async function runHorizon(session: Session, options: HorizonOptions): Promise<HorizonRisk> {
+  const progress = progressBar({ label: 'risk over the horizon', unit: 'arrivals' });
+  const onProgress = (p: HorizonProgress): void => progress.update(p.arrived, p.arrivals, `run ${p.run + 1}/${p.runs}`);
+  return horizonRisk(session.policy, { ...options, onProgress }).finally(progress.stop);
 }
 
 /** The checked flags of `quotient risk`. */

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { checkOutputFile, refuseEmptyPath, writeOutputFile, type OutputFileOptions } from '../io/write-in-folder.js';
 import { noteReadFile } from '../io/input-registry.js';
 import type { Command } from 'commander';
-import { SingleBar } from 'cli-progress';
 import { QuotientError } from '../errors.js';
 import type { ClusterNode, Policy, RunningJob } from '../model/policy.js';
 import { queuedAtStart, runningAtStart } from '../simulate/snapshot-start.js';
@@ -22,6 +21,7 @@ import { cycleFlag, kernelFlag, kernelOption, numberFlag, outputOptions, seedFla
 import { formatCount, MAX_DAYS, MAX_JOBS, MAX_SWEEP_RUNS } from '../policy/parse/number-limits.js';
 import { readPositive, readWhole } from '../policy/parse/number-text.js';
 import { formatOf, log, printDocument, say, type OutputOptions } from './output.js';
+import { progressBar } from './progress-bar.js';
 import { renderFindings } from './render-findings.js';
 import { renderReport } from './render-report.js';
 import { renderHtml, withSectionBeforeNotes } from './render-html.js';
@@ -133,13 +133,14 @@ async function runOne(
   const start = snapshotStart(policy, !!opts.cluster);
   const workload = opts.trace ? readWorkload(opts.trace, policy, !!opts.strict, stderrSimLog, start.running) : opts.openb ? readOpenbFlag(opts, policy) : generateFlag(opts, policy, seed);
   const market = readMarket(policy, seed, horizonOf(workload, until), stderrSimLog);
-  const progress = progressBar(format !== 'table' && !process.stderr.isTTY);
+  const progress = progressBar({ label: 'simulating', unit: 'jobs arrived', quietOffTerminal: format !== 'table' });
   const cycle = opts.cycle === undefined ? 0 : cycleFlag(opts.cycle);
   // Every input is read by now: a --html that would replace one is refused before the run, not after it.
   if (opts.html !== undefined) checkOutputFile(opts.html, htmlOutput(opts));
-  const report = await simulate({ policy, label, nodes, workload, market, ...start }, { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: progress.update }).finally(
-    progress.stop,
-  );
+  const report = await simulate(
+    { policy, label, nodes, workload, market, ...start },
+    { seed, backend, cycle, ...(until !== undefined ? { until } : {}), onProgress: (done, total) => progress.update(done, total) },
+  ).finally(progress.stop);
   return { report, rejected: workload.rejected.length };
 }
 
@@ -211,30 +212,6 @@ function horizonOf(w: Workload, until: number | undefined): number {
   if (until !== undefined) return until;
   const last = w.jobs.reduce((m, j) => Math.max(m, j.submit + j.duration * 4), 0);
   return last + 86_400_000;
-}
-
-/** A progress bar on stderr, shown only once a run has taken a second; `off` keeps it silent. */
-function progressBar(off: boolean): { update: (done: number, total: number) => void; stop: () => void } {
-  const started = Date.now();
-  let bar: SingleBar | undefined;
-  return {
-    update: (done, total) => {
-      if (off) return;
-      if (!bar && Date.now() - started < 1000) return;
-      if (!bar) {
-        bar = new SingleBar({
-          stream: process.stderr,
-          format: 'simulating [{bar}] {percentage}% | {value}/{total} jobs arrived | {duration}s',
-          hideCursor: true,
-          noTTYOutput: true,
-          notTTYSchedule: 2000,
-          clearOnComplete: true,
-        });
-        bar.start(total, done);
-      } else bar.update(done);
-    },
-    stop: () => bar?.stop(),
-  };
 }
 
 /** `--cluster FORMAT:FILE` → nodes of the pool `--pool` names (or the policy's only pool). */

@@ -16,6 +16,7 @@ import { readInput } from './read-input.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { submitFlags } from './submit-flags.js';
+import { marketFileFindings } from './market-files.js';
 
 /**
  * A job asked about (a PAI request or a --submit job) that is bad input, not a failure to
@@ -161,7 +162,10 @@ export function registerWhatIf(program: Command): void {
         // Through the cache first: the loader (zod, the builders) loads only on a miss.
         const opened: Array<{ b: (typeof bundles)[number]; session: SessionCore }> = [];
         for (const b of bundles) {
-          const { session, findings } = await SessionCore.load(b.files, { backend: kernel, now, label: b.label, estimator });
+          const loaded = await SessionCore.load(b.files, { backend: kernel, now, label: b.label, estimator });
+          // The market CSVs belong to the policy (market-files.ts): their errors refuse it as check does.
+          const findings = [...loaded.findings, ...(await marketFileFindings(loaded.session?.policy))];
+          const session = findings.some((f) => f.severity === 'error') ? undefined : loaded.session;
           if (!session) {
             log(renderFindings(sortFindings(findings)));
             throw new QuotientError(

@@ -14,7 +14,7 @@ import { snapshotOf, type AnswerSnapshot } from './answer-snapshot.js';
 import { memoizedAnswer, requestKey, type AnswerMemoStats } from './answer-memo.js';
 import type { Answer } from './answer.js';
 import { noteAssignedIndices } from './assigned-indices.js';
-import { canEstimate, type StartEstimate, type StartEstimator } from './estimate.js';
+import { canEstimate, noEndsEstimate, type StartEstimate, type StartEstimator } from './estimate.js';
 import { noteModelBlock } from './model-reasons.js';
 import type { Reason } from './reason-codes.js';
 import { redactAnswer, type ViewedAnswer } from './visibility.js';
@@ -93,8 +93,10 @@ async function wholeAnswer(engine: EngineContext, query: string, job: JobSpec, o
   const viewed: Answer | ViewedAnswer = engine.viewer ? redactAnswer(answer, on.jobs, engine.viewer) : answer;
   // Whether any job gives an expected end, read once per snapshot state (a scan of every job: per answer it was a third of a distinct answer's CPU through the CLI).
   const estimator = options.estimator;
-  const estimable = estimator !== undefined && viewed.decision === 'wait' && snap.memo('can-estimate', () => canEstimate(snap.policy));
-  const estimate = estimable ? await estimator(snap.policy, job, engine.viewer ? { viewer: engine.viewer } : {}) : undefined;
+  const waits = estimator !== undefined && viewed.decision === 'wait';
+  // Without any end in the snapshot (an import from Kubernetes) the estimate is none, and says why.
+  const estimable = waits && snap.memo('can-estimate', () => canEstimate(snap.policy));
+  const estimate = estimable ? await estimator(snap.policy, job, engine.viewer ? { viewer: engine.viewer } : {}) : waits ? noEndsEstimate(snap.policy, job) : undefined;
   const snapshot = options.label === undefined ? undefined : snapshotOf(snap.policy);
   if (options.label === undefined && !options.notes?.length && !estimate) return viewed;
   // Field order is the report's: policy and snapshot first, the answer, the estimate last.

@@ -12,6 +12,7 @@ import type { InputFile, PathSeg, SourceDoc } from '../policy/parse/source-doc.j
 import { importedName, writableText } from './imported-name.js';
 import { groupJobs } from './kubectl-jobs.js';
 import { readNode } from './kubectl-node.js';
+import { liftToDeployment, noteReplicaSet, type ReplicaSetOwners } from './kubectl-owner.js';
 import { readPod } from './kubectl-pod.js';
 import { bySubmission, groupQueued } from './kubectl-queue.js';
 import { KUEUE_GROUP, readWorkloads } from './kubectl-workload.js';
@@ -81,6 +82,8 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
   const nodes = new Map<string, ImportedNode>();
   const nodeNames = new Map<string, string>();
   const counts = { poolLabel: 0, poolDefault: 0, model: 0, unschedulable: 0 };
+  // ReplicaSets are read only for their owner: a Deployment's pods are its job (kubectl-owner.ts).
+  const replicaSets: ReplicaSetOwners = new Map();
   for (const it of items) {
     const kind = typeof it.obj.kind === 'string' ? it.obj.kind : '(no kind)';
     out.read[writableText(kind)] = (out.read[writableText(kind)] ?? 0) + 1;
@@ -88,8 +91,15 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     const name = typeof meta.name === 'string' ? meta.name : '';
     if (kind === 'Pod') pods.push(it);
     else if (kind === 'Workload' && typeof it.obj.apiVersion === 'string' && it.obj.apiVersion.startsWith(`${KUEUE_GROUP}/`)) workloads.push(it);
+    else if (kind === 'ReplicaSet') noteReplicaSet(it.obj, replicaSets);
     else if (kind !== 'Node')
-      skip(it.sd, it.path, kind, name, `kind ${kind}${kind === 'Workload' ? ` of apiVersion ${String(it.obj.apiVersion)}` : ''} is not read (only Node, Pod and Kueue's Workload)`);
+      skip(
+        it.sd,
+        it.path,
+        kind,
+        name,
+        `kind ${kind}${kind === 'Workload' ? ` of apiVersion ${String(it.obj.apiVersion)}` : ''} is not read (only Node, Pod, Kueue's Workload, and a ReplicaSet's owner)`,
+      );
     else if (!name) report.error(it.sd, [...it.path, 'metadata'], 'interop/missing-name', 'a Node without metadata.name', 'every Kubernetes object has a name');
     else {
       const safe = importedName(name);
@@ -144,7 +154,10 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     }
     podNames.set(key, where(it.sd, it.path));
     const f = readPod(it.sd, it.path, it.obj, nodes, opts, report, (name, reason) => skip(it.sd, it.path, 'Pod', name, reason));
-    if (f) facts.push(f);
+    if (f) {
+      liftToDeployment(f, it.obj, replicaSets, opts);
+      facts.push(f);
+    }
   }
   if (report.failed) return out;
   // Pods name their node as the input does; jobs are placed by the name the node is written as.
@@ -162,6 +175,7 @@ export function importKubectl(file: InputFile, opts: KubectlOptions): KubectlImp
     fromWorkloads = read.queue;
     pending = read.pending;
     out.workloads = read.counts;
+    if (report.failed) return out;
     const c = read.counts;
     out.mapped.push(
       `workloads: ${c.read} Kueue Workload(s) read, ${c.queued} queued (not admitted, not finished; submitted at metadata.creationTimestamp, pods and resources from spec.podSets, quota from spec.queueName), ${c.admitted} admitted or holding quota (their running pods are the running jobs), ${c.finished} finished, ${c.inactive} inactive (spec.active false), ${c.skipped} skipped (listed below); ${c.podsOfWorkloads} pending pod(s) of a Workload's job left to the Workload`,

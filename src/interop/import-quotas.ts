@@ -51,7 +51,8 @@ export function importQuotas(format: QuotaFormat, files: InputFile[], names: Res
   if (report.failed || format !== 'kueue') return { quotas, workspaces: [], report };
   // A LocalQueue names its ClusterQueue by object name; the Workspace names the quota as imported.
   const byObject = new Map(flat.map((q) => [q.objectName ?? q.name, q.name]));
-  const leaves = new Set(flat.filter((q) => !flat.some((k) => k.parent === q.name)).map((q) => q.name));
+  const parents = new Set(flat.map((q) => q.parent));
+  const leaves = new Set(flat.filter((q) => !parents.has(q.name)).map((q) => q.name));
   const workspaces = workspacesOfLocalQueues(readLocalQueues(objects, report), (cq) => (leaves.has(byObject.get(cq) ?? '') ? byObject.get(cq) : undefined), report);
   return report.failed ? none() : { quotas, workspaces, report };
 }

@@ -38,7 +38,7 @@ export function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, ou
       const notes: string[] = [];
       notes.push(
         head.owner
-          ? `${group.length} pod(s) of ${head.owner.kind} ${head.namespace}/${head.owner.name}${shapes.size > 1 ? ` (pods of one shape; the owner has ${shapes.size} shapes)` : ''}`
+          ? `${group.length} pod(s) of ${head.owner.kind} ${head.namespace}/${head.owner.name}${head.ownerVia ? ` (${head.ownerVia})` : ''}${shapes.size > 1 ? ` (pods of one shape; the owner has ${shapes.size} shapes)` : ''}`
           : `standalone pod ${head.name}`,
       );
       notes.push(...new Set(group.flatMap((p) => p.rewritten)));

@@ -124,6 +124,10 @@ export interface PodFacts {
   /** How the module was chosen (label, owner kind, default), for the job's comment. */
   moduleFrom: string;
   owner: { kind: string; name: string } | undefined;
+  /** How the owner was found above the pod's own (a Deployment through its ReplicaSet: kubectl-owner.ts), for the job's comment. */
+  ownerVia?: string;
+  /** The pod's own owner when `owner` was found above it (the ReplicaSet): a Kueue Workload may be owned by it. */
+  directOwner?: { kind: string; name: string };
   startedAt?: number;
   /** Set for a pending pod that names a queue: when it was created (undefined: not known). */
   pending?: { createdAt: number };

@@ -222,7 +222,24 @@ export function readWorkloads(
   const counts: WorkloadCounts = { read: items.length, queued: 0, admitted: 0, finished: 0, inactive: 0, skipped: 0, podsOfWorkloads: 0 };
   const queue: ImportedQueuedJob[] = [];
   const owned = new Map<string, ReadWorkload>();
+  // Every Workload by namespace and name: the same Workload twice would be queued twice.
+  const seen = new Map<string, string>();
   for (const it of items) {
+    const meta = asObject(it.obj.metadata) ?? {};
+    const id = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      report.error(
+        it.sd,
+        [...it.path, 'metadata', 'name'],
+        'interop/duplicate-workload',
+        `the Workload ${id} is in the input twice (the first at ${first})`,
+        'a namespace has one Workload of each name: take the snapshot again (`kubectl get nodes,pods,workloads -A -o json`), or remove one of them',
+      );
+      counts.read--;
+      continue;
+    }
+    seen.set(id, where(it.sd, it.path));
     const w = readWorkload(it, opts, report, (name, reason) => skip(it, 'Workload', name, reason));
     counts[w.state]++;
     for (const k of w.owners) owned.set(k, w);
@@ -236,7 +253,8 @@ export function readWorkloads(
   }
   // A pending pod of a Workload's job (Kueue's pod integration owns the Workload by the pod; a Job's pods and its Workload share the owner).
   const left = pending.filter((p) => {
-    const w = owned.get(ownerKey(p.namespace, 'Pod', p.name.slice(p.namespace ? p.namespace.length + 1 : 0))) ?? (p.owner ? owned.get(ownerKey(p.namespace, p.owner.kind, p.owner.name)) : undefined);
+    const byOwner = (o: { kind: string; name: string } | undefined) => (o ? owned.get(ownerKey(p.namespace, o.kind, o.name)) : undefined);
+    const w = owned.get(ownerKey(p.namespace, 'Pod', p.name.slice(p.namespace ? p.namespace.length + 1 : 0))) ?? byOwner(p.owner) ?? byOwner(p.directOwner);
     if (!w) return true;
     counts.podsOfWorkloads++;
     skip(

@@ -16,7 +16,7 @@ import { borrowingLimits, type CeilingParts } from './kueue-ceiling.js';
 import { flavorModels, type FlavorModels } from './kueue-flavors.js';
 import { readPreemption } from './kueue-preemption.js';
 import { asObject, type ForeignObject, type Report, where } from './located-json.js';
-import { addResource, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
+import { addChildrenMins, addResource, kubeNames, NAME_ANNOTATION, resolveParentObjects, resourceList, type LocatedQuota, type MappingRow, type ResourceNames, type TreeQuota } from './tree-quota.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export type KueueVersion = 'v1beta1' | 'v1beta2';
@@ -122,22 +122,8 @@ export function importKueue(objects: ForeignObject[], names: ResourceNames, repo
     quotas.push({ name: cohort, parent: null, min: { gpu: 0 }, origin: `implicit cohort named at ${first.origin}`, sd: first.sd, path: first.path });
     cohorts.set(cohort, quotas[quotas.length - 1]!);
   }
-  // A Cohort's min is its own nominalQuota plus its children's (bottom-up).
-  const total = (q: Located, seen: Set<string>): TreeQuota['min'] => {
-    if (seen.has(q.name)) return q.min;
-    seen.add(q.name);
-    if (!cohorts.has(q.name)) return q.min;
-    const kids = quotas.filter((k) => k.parent === q.name);
-    const min = { ...q.min };
-    for (const k of kids) {
-      const m = total(k, seen);
-      min.gpu += m.gpu;
-      for (const r of ['cpu', 'memory'] as const) if (m[r] !== undefined) min[r] = (min[r] ?? 0) + m[r];
-    }
-    return min;
-  };
-  const totals = new Map(quotas.map((q) => [q.name, total(q, new Set())]));
-  for (const q of quotas) q.min = totals.get(q.name)!;
+  // A Cohort's min is its own nominalQuota plus its children's (bottom-up, iteratively: a chain of Cohorts may be thousands long).
+  addChildrenMins(quotas, (q) => cohorts.has(q.name), report);
   // borrowingLimit → max: the (total) nominal quota plus the limit, per resource every flavor limits.
   for (const [q, parts] of ceilings) {
     const max = borrowingLimits(q, parts, report);

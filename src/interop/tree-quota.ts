@@ -10,6 +10,7 @@ import { formatRange } from '../model/priority.js';
 import { parseCpu, parseMemory } from '../model/quantity.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import { API_VERSION } from '../policy/validate/schema.js';
+import { currentLimits, LIMIT_ENV } from '../policy/parse/limits.js';
 import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { writableText } from './imported-name.js';
 import { parseCount } from './kube-quantity.js';
@@ -28,6 +29,8 @@ export interface TreeQuota {
   max?: { gpu?: number; cpu?: number; memory?: number };
   /** Who borrows (SEMANTICS 5.2), a priority range. */
   borrowing?: { priority: string };
+  /** The running time assumed for a job without an expected end (a duration as written: `8h`), for start estimates. */
+  runtimeDefault?: string;
   /** `file:line:col` of the object it came from (imports). */
   origin?: string;
   /** How an import chose a value, written in the quota's comment. */
@@ -145,9 +148,8 @@ export function readCeiling(q: LocatedQuota, path: PathSeg[], raw: unknown, name
  * tree uses more than the root's guarantee (SEMANTICS 3 and 5), and a `max` at or above it
  * is no ceiling. Undefined when nothing binds.
  */
-export function bindingCeiling(q: TreeQuota, quotas: readonly TreeQuota[]): TreeQuota['max'] {
+export function bindingCeiling(q: TreeQuota, quotas: readonly TreeQuota[], byName: ReadonlyMap<string, TreeQuota> = new Map(quotas.map((x) => [x.name, x]))): TreeQuota['max'] {
   if (!q.max) return undefined;
-  const byName = new Map(quotas.map((x) => [x.name, x]));
   let root = q;
   for (let hops = 0; root.parent !== null && byName.has(root.parent) && hops < quotas.length; hops++) root = byName.get(root.parent)!;
   const out: NonNullable<TreeQuota['max']> = {};
@@ -165,9 +167,10 @@ export function bindingCeiling(q: TreeQuota, quotas: readonly TreeQuota[]): Tree
  * to mean "none"; either way the written policy says none, and the comment says why.
  */
 export function dropVacuousCeilings(quotas: LocatedQuota[], report: Report): void {
+  const byName = new Map(quotas.map((x) => [x.name, x]));
   for (const q of quotas) {
     if (!q.max) continue;
-    const binding = bindingCeiling(q, quotas);
+    const binding = bindingCeiling(q, quotas, byName);
     const dropped = (Object.keys(q.max) as Array<keyof NonNullable<TreeQuota['max']>>).filter((r) => binding?.[r] === undefined);
     if (dropped.length === 0) continue;
     report.warn(
@@ -205,7 +208,17 @@ export function ceilingList(max: NonNullable<TreeQuota['max']>, names: ResourceN
 export function addResource(sd: SourceDoc, path: PathSeg[], key: string, value: unknown, into: TreeQuota['min'], names: ResourceNames, report: Report, what: string): void {
   if (key === names.gpu) {
     const n = parseCount(value);
-    if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${shown(sd, path, value)} is not a whole number of GPUs`, 'GPU quantities are whole counts such as "8"');
+    // 1e308, or 20 digits: a whole number, but past what a policy holds (check would refuse the tree).
+    const huge = (typeof value === 'number' && Number.isInteger(value) && value > 0) || (typeof value === 'string' && /^\d{16,}$/.test(value.trim()));
+    if (n === undefined && huge)
+      report.error(
+        sd,
+        path,
+        'interop/out-of-range',
+        `${what}: ${key} ${shown(sd, path, value)} is past the largest GPU count a policy holds (${Number.MAX_SAFE_INTEGER})`,
+        'give the real count of GPUs',
+      );
+    else if (n === undefined) report.error(sd, path, 'interop/bad-quantity', `${what}: ${key} ${shown(sd, path, value)} is not a whole number of GPUs`, 'GPU quantities are whole counts such as "8"');
     else into.gpu += n;
   } else if (key === 'cpu' || key === 'memory') {
     const n = key === 'cpu' ? parseCpu(value) : parseMemory(value);
@@ -235,8 +248,80 @@ export function resolveParentObjects(quotas: LocatedQuota[]): void {
 }
 
 /**
- * Checks a flat tree (unknown parents, cycles, duplicate names) and orders it parents
- * first; problems are located errors at the quota's origin.
+ * The deepest quota tree an import writes: a QuotaTree nests each level of children two
+ * YAML collections deeper (a `children` list, then the quota's map), under four for the
+ * document, `spec`, `quotas` and a quota's own `min` or `selfPreemption.modules`. So a
+ * tree deeper than this would be written, then refused by `check` as `policy/too-deep`
+ * (docs/policy-format.md "Limits"): the import refuses it itself, at the quota.
+ * Follows QUOTIENT_MAX_DEPTH as the policy's limit does (48 levels at its default 100).
+ */
+export function maxTreeDepth(maxDepth = currentLimits().maxDepth): number {
+  return Math.max(1, Math.floor((maxDepth - 4) / 2));
+}
+
+/** Each quota's children, in input order, by the parent's name. */
+export function childrenOf<Q extends TreeQuota>(quotas: readonly Q[]): Map<string, Q[]> {
+  const kids = new Map<string, Q[]>();
+  for (const q of quotas) if (q.parent !== null) (kids.get(q.parent) ?? kids.set(q.parent, []).get(q.parent)!).push(q);
+  return kids;
+}
+
+/**
+ * Adds to each inner quota's `min` its children's totals, bottom-up (a Kueue Cohort
+ * guarantees its own nominalQuota plus its members'). Iterative and linear, so a chain of
+ * thousands of Cohorts neither overflows the stack nor takes minutes; on a parent cycle
+ * (reported by orderTree) a quota met again counts its own `min`. A total past 2^53 GPUs
+ * (or millicores, MiB) is `interop/out-of-range` at the quota: the policy could not hold it.
+ */
+export function addChildrenMins(quotas: LocatedQuota[], inner: (q: LocatedQuota) => boolean, report: Report): void {
+  const kids = childrenOf(quotas);
+  const totals = new Map<LocatedQuota, TreeQuota['min']>();
+  const visiting = new Set<LocatedQuota>();
+  for (const start of quotas) {
+    if (totals.has(start)) continue;
+    // Depth first with an explicit stack: a quota is summed once all its children are.
+    const stack: Array<{ q: LocatedQuota; next: number }> = [{ q: start, next: 0 }];
+    visiting.add(start);
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const children = inner(top.q) ? (kids.get(top.q.name) ?? []) : [];
+      if (top.next < children.length) {
+        const k = children[top.next++]!;
+        if (totals.has(k) || visiting.has(k)) continue;
+        visiting.add(k);
+        stack.push({ q: k, next: 0 });
+        continue;
+      }
+      stack.pop();
+      visiting.delete(top.q);
+      const min = { ...top.q.min };
+      for (const k of children) {
+        const m = totals.get(k) ?? k.min;
+        min.gpu += m.gpu;
+        for (const r of ['cpu', 'memory'] as const) if (m[r] !== undefined) min[r] = (min[r] ?? 0) + m[r];
+      }
+      totals.set(top.q, min);
+    }
+  }
+  for (const q of quotas) {
+    const min = totals.get(q)!;
+    const over = (['gpu', 'cpu', 'memory'] as const).find((r) => min[r] !== undefined && !Number.isSafeInteger(min[r]));
+    if (over !== undefined)
+      report.error(
+        q.sd,
+        q.path,
+        'interop/out-of-range',
+        `${q.objectName ?? q.name}: its guarantee with its members' comes to ${min[over]} ${over === 'gpu' ? 'GPUs' : over === 'cpu' ? 'millicores' : 'MiB'}, past the largest a policy holds (${Number.MAX_SAFE_INTEGER})`,
+        'lower the nominalQuota of it or of its members',
+      );
+    q.min = min;
+  }
+}
+
+/**
+ * Checks a flat tree (unknown parents, cycles, duplicate names, a tree deeper than a
+ * policy may nest: `interop/tree-too-deep`) and orders it parents first; problems are
+ * located errors at the quota's origin. Iterative and linear in the quotas.
  */
 export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
   const byName = new Map<string, LocatedQuota>();
@@ -258,35 +343,52 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
   if (report.failed) return [];
   const out: TreeQuota[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  // The quotas being visited, outermost first: when a parent reference leads back into it,
-  // the quotas from there on are the cycle.
-  const stack: string[] = [];
   const onCycle = new Set<string>();
-  const visit = (q: LocatedQuota): void => {
-    if (state.get(q.name) === 'done') return;
-    if (state.get(q.name) === 'visiting') {
-      report.error(q.sd, q.parentPath ?? q.path, 'interop/parent-cycle', `quota "${q.name}" is its own ancestor`, 'break the cycle of parent references');
-      for (const n of stack.slice(stack.indexOf(q.name))) onCycle.add(n);
-      return;
+  // Levels from the root (1): a quota's is its parent's plus one, known when it is written (parents first).
+  const depth = new Map<string, number>();
+  const deepest = maxTreeDepth();
+  for (const start of byName.values()) {
+    // Up the parent references to a quota already written (or a root); then written top down.
+    const chain: LocatedQuota[] = [];
+    let q: LocatedQuota | undefined = start;
+    while (q !== undefined && !state.has(q.name)) {
+      state.set(q.name, 'visiting');
+      chain.push(q);
+      q = q.parent === null ? undefined : byName.get(q.parent)!;
     }
-    state.set(q.name, 'visiting');
-    stack.push(q.name);
-    if (q.parent !== null) visit(byName.get(q.parent)!);
-    stack.pop();
-    state.set(q.name, 'done');
-    const { sd: _sd, path: _path, objectName: _o, ...plain } = q;
-    out.push(plain);
-  };
-  for (const q of byName.values()) visit(q);
+    if (q !== undefined && state.get(q.name) === 'visiting') {
+      // A parent reference led back into this chain: the quotas from there on are the cycle.
+      report.error(q.sd, q.parentPath ?? q.path, 'interop/parent-cycle', `quota "${q.name}" is its own ancestor`, 'break the cycle of parent references');
+      for (const n of chain.slice(chain.indexOf(q))) onCycle.add(n.name);
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const c = chain[i]!;
+      state.set(c.name, 'done');
+      const d = c.parent === null || onCycle.has(c.name) ? 1 : (depth.get(c.parent) ?? 0) + 1;
+      depth.set(c.name, d);
+      // Said once per branch, at the first quota past the limit.
+      if (d === deepest + 1)
+        report.error(
+          c.sd,
+          c.parentPath ?? c.path,
+          'interop/tree-too-deep',
+          `quota "${c.name}" is ${d} levels below its root, deeper than the ${deepest} a QuotaTree may nest (check would refuse the written tree as policy/too-deep)`,
+          `give the tree at most ${deepest} levels (a chain of Cohorts is one level each), or raise ${LIMIT_ENV.maxDepth} (now ${currentLimits().maxDepth}; ${deepest} levels) for both import and check`,
+        );
+      const { sd: _sd, path: _path, objectName: _o, ...plain } = c;
+      out.push(plain);
+    }
+  }
   // Quotient requires a parent to guarantee at least what its children do. A quota on a
   // parent cycle is its own descendant, so its children's sum counts itself: only the
   // cycle (an error already) is reported for it.
+  const sums = new Map<string, number>();
+  for (const k of out) if (k.parent !== null) sums.set(k.parent, (sums.get(k.parent) ?? 0) + k.min.gpu);
   for (const q of out) {
     if (onCycle.has(q.name)) continue;
-    const kids = out.filter((k) => k.parent === q.name);
-    const sum = kids.reduce((s, k) => s + k.min.gpu, 0);
+    const sum = sums.get(q.name);
     const src = byName.get(q.name)!;
-    if (kids.length && sum > q.min.gpu)
+    if (sum !== undefined && sum > q.min.gpu)
       report.warn(
         src.sd,
         src.path,
@@ -300,8 +402,10 @@ export function orderTree(quotas: LocatedQuota[], report: Report): TreeQuota[] {
 
 /** A QuotaTree document of `quotas` (parents first), with a comment per quota saying where it came from. */
 export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], source: string): string {
+  const children = childrenOf(quotas);
+  // Recursive, over a tree orderTree has bounded to maxTreeDepth levels.
   const node = (q: TreeQuota): Record<string, unknown> => {
-    const kids = quotas.filter((k) => k.parent === q.name);
+    const kids = children.get(q.name) ?? [];
     return {
       name: q.name,
       min: { gpu: q.min.gpu, ...(q.min.cpu !== undefined ? { cpu: formatCpu(q.min.cpu) } : {}), ...(q.min.memory !== undefined ? { memory: formatMemory(q.min.memory) } : {}) },
@@ -319,6 +423,7 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
       ...(q.reclaim ? { reclaim: q.reclaim } : {}),
       ...(q.selfPreemption ? { selfPreemption: q.selfPreemption } : {}),
       ...(q.childPreemption ? { childPreemption: q.childPreemption } : {}),
+      ...(q.runtimeDefault ? { runtimeDefault: q.runtimeDefault } : {}),
       ...(kids.length ? { children: kids.map(node) } : {}),
     };
   };
@@ -347,6 +452,20 @@ export function quotaTreeYaml(name: string, pool: string, quotas: TreeQuota[], s
   };
   annotate((doc.get('spec') as YAMLMap).get('quotas'));
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/**
+ * `import ... --runtime-default 8h`: the running time a job without an expected end is
+ * assumed to have (policy-format.md `runtimeDefault`), on each root of the imported tree
+ * so that it reaches every quota; start estimates from a Kubernetes snapshot (which gives
+ * no ends) then exist, and say they rest on it. The quota's comment says where it came from.
+ */
+export function setRuntimeDefault(quotas: TreeQuota[], duration: string): void {
+  for (const q of quotas) {
+    if (q.parent !== null) continue;
+    q.runtimeDefault = duration;
+    (q.notes ??= []).push(`runtimeDefault ${duration} from --runtime-default: the running time assumed for a job of this tree that gives no expected end (start estimates only)`);
+  }
 }
 
 /** A Kubernetes object name (RFC 1123 subdomain) for a Quotient name: lower case, other characters as `-`. */

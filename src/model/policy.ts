@@ -147,6 +147,12 @@ export interface Quota {
   allowedModules?: Restriction<Module>;
   /** Roles whose members may submit to this quota; undefined = every role. */
   allowedRoles?: Restriction<string>;
+  /**
+   * How long a running job of this subtree that gives no expected end is assumed to run
+   * (ms), and where it is written; the nearest quota up the path that has one applies.
+   * Only start estimates read it, and they say the end was assumed (engine/estimate.ts).
+   */
+  runtimeDefault?: { ms: number; src: Source };
 }
 
 /** A list that restricts who or what may use a quota, with where it was written. */

@@ -9,6 +9,7 @@
  * some start preempted it at least once. Every decision is the engine call a what-if
  * makes, on the cluster as it is then.
  */
+import { QuotientError } from '../errors.js';
 import type { Policy } from '../model/policy.js';
 import { r4 } from './report.js';
 import { Random } from './random.js';
@@ -22,6 +23,23 @@ const HOUR = 3_600_000;
 /** Mean running time of an arrival drawn from the policy (a trace gives its own durations): docs/risk.md. */
 export const POLICY_MEAN_DURATION_HOURS = 4;
 
+/**
+ * Most arrivals, expected over all runs together (runs x rate x hours), one `risk --horizon`
+ * simulates: about 1-4 ms each on this project's machines (2,000 per second early in a run,
+ * slower as a saturated cluster's queue grows), so a few minutes at most. 1,000 runs of the
+ * default day at the default rate (48,000) fit. More is refused before anything runs:
+ * `--horizon 3650d --rate 1000000` would draw 87.6 billion arrival times and abort Node.
+ */
+export const MAX_HORIZON_ARRIVALS = 50_000;
+
+/** Where a horizon run is: `run` runs finished of `runs`, and `arrived` of this run's `arrivals` submitted. */
+export interface HorizonProgress {
+  run: number;
+  runs: number;
+  arrived: number;
+  arrivals: number;
+}
+
 /** What a horizon run needs. */
 export interface HorizonOptions {
   /** ms of simulated time from the snapshot. */
@@ -32,6 +50,33 @@ export interface HorizonOptions {
   /** Arrivals per hour when the source is the policy (a trace's rate is its own). */
   ratePerHour: number;
   backend?: 'wasm' | 'reference';
+  /** Called as arrivals are submitted (the CLI's progress on stderr). */
+  onProgress?: (p: HorizonProgress) => void;
+}
+
+/** The arrivals the runs are expected to draw in all: runs x rate x hours (the rate is the trace's own with a trace). */
+export function horizonArrivals(options: Pick<HorizonOptions, 'horizon' | 'runs' | 'source' | 'ratePerHour'>): number {
+  return options.runs * rateOf(options).rate * (options.horizon / HOUR);
+}
+
+/**
+ * Refuses a horizon whose runs would draw more than MAX_HORIZON_ARRIVALS arrivals
+ * (`risk/too-much-work`, exit 2), before anything runs; the hint gives the longest horizon
+ * that fits at this rate and count of runs.
+ */
+export function checkHorizonWork(options: Pick<HorizonOptions, 'horizon' | 'runs' | 'source' | 'ratePerHour'>): void {
+  const expected = horizonArrivals(options);
+  if (expected <= MAX_HORIZON_ARRIVALS) return;
+  const { rate } = rateOf(options);
+  const fits = Math.floor(MAX_HORIZON_ARRIVALS / (options.runs * rate));
+  const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+  throw new QuotientError(
+    'risk/too-much-work',
+    `--horizon ${count(options.horizon / HOUR)}h x ${count(options.runs)} run(s) x ${r4(rate)} arrivals per hour is ${expected < 1e15 ? count(expected) : expected.toExponential(1)} arrivals to simulate, more than the ${count(MAX_HORIZON_ARRIVALS)} one risk report simulates`,
+    fits >= 1
+      ? `shorten --horizon to at most ${count(fits)}h at this rate and --runs, or lower --runs or --rate (docs/risk.md "Over a horizon")`
+      : `lower --rate or --runs: at this rate even one hour is too much (docs/risk.md "Over a horizon")`,
+  );
 }
 
 /** One running job over the horizon. */
@@ -58,6 +103,7 @@ export interface HorizonRisk {
 export async function horizonRisk(policy: Policy, options: HorizonOptions): Promise<HorizonRisk> {
   const cluster = policy.cluster;
   if (!cluster) throw new Error('horizonRisk: the policy has no Cluster snapshot');
+  checkHorizonWork(options);
   const { rate, meanDuration, durations } = rateOf(options);
   const taken = new Set([...cluster.jobs.map((j) => j.name), ...(cluster.queue ?? []).map((j) => j.name)]);
   const preempted = new Map<string, number>(cluster.jobs.map((j) => [j.name, 0]));
@@ -92,6 +138,7 @@ export async function horizonRisk(policy: Policy, options: HorizonOptions): Prom
         backend: options.backend ?? 'wasm',
         until: options.horizon,
         sampleEvery: options.horizon,
+        ...(options.onProgress ? { onProgress: (arrived: number, arrivals: number) => options.onProgress!({ run, runs: options.runs, arrived, arrivals }) } : {}),
         onStart: (s) => {
           for (const v of s.victims) if (preempted.has(v)) hit.add(v);
         },
@@ -120,7 +167,7 @@ export async function horizonRisk(policy: Policy, options: HorizonOptions): Prom
 }
 
 /** The arrival rate (per hour) and the durations (ms) of the source. */
-function rateOf(options: HorizonOptions): { rate: number; meanDuration: number; durations?: number[] } {
+function rateOf(options: Pick<HorizonOptions, 'source' | 'ratePerHour'>): { rate: number; meanDuration: number; durations?: number[] } {
   if (options.source.kind === 'policy') return { rate: options.ratePerHour, meanDuration: POLICY_MEAN_DURATION_HOURS * HOUR };
   const jobs = options.source.jobs.filter((j) => !j.spot);
   const durations = jobs.map((j) => j.duration).filter((d) => Number.isFinite(d) && d > 0);

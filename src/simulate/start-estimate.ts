@@ -17,7 +17,7 @@
  * starts: the run stops there and the answer is "no estimate", naming the jobs assumed
  * to run on.
  */
-import type { StartEstimate } from '../engine/estimate.js';
+import { endOf, type StartEstimate } from '../engine/estimate.js';
 import type { JobSpec, Policy, QueuedJob, QueueStrategy, RunningJob } from '../model/policy.js';
 import { queuePlace } from '../engine/queue-serve.js';
 import { hiddenLabel, type Viewer } from '../engine/visibility.js';
@@ -35,7 +35,15 @@ const HOUR = 3_600_000;
 export async function estimateStart(policy: Policy, job: JobSpec, options: { backend: 'wasm' | 'reference'; viewer?: Viewer }): Promise<StartEstimate> {
   const cluster = policy.cluster;
   if (!cluster) throw new Error('estimateStart: the policy has no Cluster snapshot');
-  const running = runningAtStart(cluster);
+  // A job without an expected end ends by its quota's runtimeDefault when one applies (assumed, and said so).
+  const assumed: StartEstimate['assumedEnds'] = [];
+  const withEnds = cluster.jobs.map((j) => {
+    const e = endOf(policy, j);
+    if (!e?.assumed) return j;
+    assumed.push({ job: j.name, quota: j.quota, end: new Date(e.end).toISOString(), runtimeDefault: `${e.assumed.quota}'s ${formatHours(e.assumed.ms)}` });
+    return { ...j, expectedEnd: e.end };
+  });
+  const running = runningAtStart({ ...cluster, jobs: withEnds });
   const queued = queuedAtStart(cluster);
   // Every end happens by then: the last running job's, then each queued job's, one after another at worst.
   const lastEnd = running.reduce((m, j) => Math.max(m, j.expectedEnd ?? 0), 0) + queued.reduce((s, j) => s + (Number.isFinite(j.duration) ? j.duration : 0), 0);
@@ -74,10 +82,11 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
   // Its place at the snapshot time, as the answer gives it (SEMANTICS 8): the engine's one home of it.
   const place = queuePlace(policy, job);
   const strategy = place?.strategy ?? policy.quotas.find((q) => q.name === job.quota)?.queueStrategy ?? 'fifo';
-  const forever = cluster.jobs.filter((j) => j.expectedEnd === undefined);
+  const forever = withEnds.filter((j) => j.expectedEnd === undefined);
   const withoutExpectedEnd = forever.map((j) => label(j.name));
-  const assumptions = assume(cluster.jobs, forever, withoutExpectedEnd, job.quota, strategy, cluster.queue ?? [], place?.position ?? 1);
-  const base = { queuePosition: place?.position ?? 1, queueStrategy: strategy, withoutExpectedEnd, assumptions };
+  const assumedEnds = assumed.map((a) => ({ ...a, job: label(a.job) }));
+  const assumptions = assume(cluster.jobs, forever, withoutExpectedEnd, job.quota, strategy, cluster.queue ?? [], place?.position ?? 1, assumedEnds);
+  const base = { queuePosition: place?.position ?? 1, queueStrategy: strategy, withoutExpectedEnd, assumedEnds, assumptions };
   if (started) {
     return {
       start: new Date(cluster.at + started.t).toISOString(),
@@ -92,13 +101,22 @@ export async function estimateStart(policy: Policy, job: JobSpec, options: { bac
   const reason =
     forever.length > 0
       ? `the job does not start once ${ended}, and ${forever.length} running job(s) give none (${listed(withoutExpectedEnd)}): they are assumed to run on, so nothing frees the room it waits for`
-      : `the job does not start even once ${queued.length ? 'every running job has ended at its expected end and every queued job that starts has run its duration' : 'every running job has ended at its expected end'}`;
+      : `the job does not start even once ${queued.length ? 'every running job has ended at its expected end and every queued job that starts has run its duration' : 'every running job has ended at its expected end'}${assumed.length ? ` (${assumed.length} of those ends assumed by runtimeDefault)` : ''}`;
   return { start: null, inHours: null, ...base, standing: null, victims: [], reason };
 }
 
 /** The estimate's assumptions, in the order they matter. */
-function assume(jobs: RunningJob[], forever: RunningJob[], foreverLabels: string[], quota: string, strategy: QueueStrategy, queue: readonly QueuedJob[], position: number): string[] {
-  const ending = jobs.length - forever.length;
+function assume(
+  jobs: RunningJob[],
+  forever: RunningJob[],
+  foreverLabels: string[],
+  quota: string,
+  strategy: QueueStrategy,
+  queue: readonly QueuedJob[],
+  position: number,
+  assumed: StartEstimate['assumedEnds'],
+): string[] {
+  const ending = jobs.length - forever.length - assumed.length;
   const waiting =
     queue.length === 0
       ? `${quota}'s queue strategy is ${strategy}; the snapshot lists running jobs only, so no job waits ahead of this one at the snapshot time`
@@ -106,10 +124,20 @@ function assume(jobs: RunningJob[], forever: RunningJob[], foreverLabels: string
   return [
     'no other job is submitted after this one (no new arrivals)',
     `running jobs end at their expected end (expectedEnd, or startedAt + duration), not earlier: ${ending} of the ${jobs.length} running job(s) give one`,
+    ...(assumed.length > 0
+      ? [
+          `ASSUMED: ${assumed.length} running job(s) give no expected end and are assumed to end by their quota's runtimeDefault (startedAt + the default, or the snapshot time when they have run longer): ${listed(assumed.map((a) => `${a.job} at ${a.end} (${a.runtimeDefault})`))}`,
+        ]
+      : []),
     ...(forever.length > 0 ? [`the ${forever.length} running job(s) without an expected end run on: ${listed(foreverLabels)}`] : []),
     waiting,
     "every decision on the way is the one this what-if makes (admission, preemption by the policy's rules, reclaim of idle capacity, placement), taken on the cluster as it is then (quotient simulate)",
   ];
+}
+
+/** A runtimeDefault as people read it: `8 h`, `1.5 h`. */
+function formatHours(ms: number): string {
+  return `${r4(ms / HOUR)} h runtimeDefault`;
 }
 
 /** At most five names, then how many more. */

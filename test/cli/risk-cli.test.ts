@@ -74,4 +74,16 @@ describe('quotient risk', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });
+
+  // Issue 27 item 4: this aborted Node (exit 133, 1.9 GB) drawing 87.6 billion arrival times.
+  it('refuses a horizon too long for one report at once, with exit 2 and its code, before any run', () => {
+    const started = Date.now();
+    const r = quotient(['risk', SEEDS, '--horizon', '3650d', '--runs', '1', '--rate', '1000000', '--json']);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    // The code (risk/too-much-work) is pinned in test/unit/cli/risk-flags.test.ts; the words name the limit.
+    expect(r.stderr).toMatch(/^quotient: .*more than the 50,000 one risk report simulates\n {2}hint: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
 });

@@ -11,15 +11,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM } from '../serve/web-browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test-results');
 const dir = mkdtempSync(join(tmpdir(), 'quotient-html-layout-'));
 let browser: Browser;
 
 beforeAll(async () => {
-  expect(existsSync(CHROMIUM), 'Chromium is missing: apt-get install -y chromium (.ci/run does it)').toBe(true);
+  expect(existsSync(CHROMIUM), `Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (npm test's pretest does it as root)`).toBe(true);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 60_000);

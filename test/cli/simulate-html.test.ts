@@ -1,6 +1,6 @@
 /**
  * The HTML report as a person sees it: opened in headless Chromium (Debian's package,
- * installed by .ci/run), with no network, its charts must have drawn (SVG marks with
+ * installed by npm test's pretest, scripts/check-chromium.mjs), with no network, its charts must have drawn (SVG marks with
  * real size) and its key numbers must be on the page.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,15 +10,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHROMIUM } from '../serve/web-browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM = '/usr/bin/chromium';
 const dir = mkdtempSync(join(tmpdir(), 'quotient-html-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('quotient simulate --html', () => {
   it("writes a self-contained page whose charts render in Chromium and show the report's numbers", async () => {
-    expect(existsSync(CHROMIUM), 'Chromium is missing: apt-get install -y chromium (.ci/run does it)').toBe(true);
+    expect(existsSync(CHROMIUM), `Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (npm test's pretest does it as root)`).toBe(true);
     const html = join(dir, 'report.html');
     const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'simulate', 'policies/spot-market', '--trace', 'policies/spot-market/jobs.csv', '--html', html, '--json'], {
       cwd: ROOT,

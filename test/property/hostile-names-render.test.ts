@@ -127,6 +127,7 @@ function renderAll(h: string, where: number): Array<[string, Display]> {
     standing: null,
     victims: ['v'],
     withoutExpectedEnd: [],
+    assumedEnds: [{ job: 'j', quota: 'Q', end: '2026-11-20T13:00:00.000Z', runtimeDefault: "Q's 3 h runtimeDefault" }],
     assumptions: ['an assumption'],
     reason: 'no end',
   });

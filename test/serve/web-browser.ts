@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT } from '../helpers/run-cli.js';
 
-/** Debian's Chromium. */
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium, or QUOTIENT_CHROMIUM (scripts/check-chromium.mjs, npm test's pretest, checks it is there). */
+export const CHROMIUM = process.env.QUOTIENT_CHROMIUM || '/usr/bin/chromium';
 
 /** Quiet, sandbox-free headless flags: no GPU, no QUIC, nothing fetched in the background. */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -31,7 +31,7 @@ export interface TestBrowser {
 
 /** Launches Chromium on a fresh --user-data-dir (a persistent context on a new temporary folder, removed on close). */
 export async function launchBrowser(viewport = { width: 1400, height: 1000 }): Promise<TestBrowser> {
-  if (!existsSync(CHROMIUM)) throw new Error('Chromium is missing: apt-get install -y chromium (.ci/run does it)');
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (npm test's pretest does it as root)`);
   const profile = mkdtempSync(join(tmpdir(), 'quotient-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: FLAGS, headless: true, viewport, reducedMotion: 'reduce' });
   return {

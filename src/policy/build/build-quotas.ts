@@ -17,6 +17,7 @@ import {
   type SelfPreemption,
   type TypicalPod,
 } from '../../model/policy.js';
+import type { Source } from '../../model/source.js';
 import { VICTIM_CRITERIA, type VictimCriterion } from '../../model/victim-order.js';
 import { formatRange, inRange } from '../../model/priority.js';
 import { parseCpu, parseMemory } from '../../model/quantity.js';
@@ -197,7 +198,15 @@ function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaIn
     reclaimSrc: sourceAt(sd, input.reclaim ? [...path, 'reclaim'] : path),
     allowedModules: restriction(sd, [...path, 'allowedModules'], input.allowedModules),
     allowedRoles: restriction(sd, [...path, 'allowedRoles'], input.allowedRoles),
+    ...runtimeDefault(c, sd, [...path, 'runtimeDefault'], input.runtimeDefault),
   };
+}
+
+/** `runtimeDefault: 8h` → ms with its Source; a bad duration is policy/bad-duration at the field (and no default). */
+function runtimeDefault(c: Collector, sd: SourceDoc, path: PathSeg[], value: string | undefined): { runtimeDefault?: { ms: number; src: Source } } {
+  if (value === undefined) return {};
+  const ms = parseDurationField(c, sd, path, value);
+  return ms === undefined ? {} : { runtimeDefault: { ms, src: sourceAt(sd, path) } };
 }
 
 /**

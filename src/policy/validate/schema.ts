@@ -74,6 +74,7 @@ export interface QuotaInput {
   childPreemption?: z.infer<typeof childPreemption>;
   allowedModules?: Array<(typeof MODULES)[number]>;
   allowedRoles?: string[];
+  runtimeDefault?: string;
   children?: QuotaInput[];
 }
 
@@ -102,6 +103,12 @@ const quota: z.ZodType<QuotaInput> = z.strictObject({
   childPreemption: childPreemption.optional(),
   allowedModules: moduleList.optional().describe('Modules whose jobs may use this quota. Default: every module the workspace allows.'),
   allowedRoles: z.array(name).min(1).optional().describe('Roles (admin, developer, operator, or a custom role) whose users may submit to this quota. Default: every role.'),
+  runtimeDefault: z
+    .string()
+    .optional()
+    .describe(
+      "How long a running job of this quota's subtree that gives no expected end is assumed to run (8h, 3d), so start estimates exist for snapshots without ends (an import from Kubernetes); estimates say so. Default: none, such a job runs on.",
+    ),
   get children() {
     return z.array(quota).optional();
   },

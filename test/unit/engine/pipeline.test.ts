@@ -25,9 +25,13 @@ describe('answerJob (the one answer pipeline)', () => {
       asked++;
       return Promise.resolve(estimate);
     };
-    // Two teams give no expected end: never asked.
-    expect((await answerJob(engine, 'q', submit('B', 5), { estimator })).estimate).toBeUndefined();
+    // Two teams give no expected end: never asked; the wait answer's estimate is none, saying why (issue 27 item 19).
+    const a = await answerJob(engine, 'q', submit('B', 5), { estimator });
     expect(asked).toBe(0);
+    expect(a.decision).toBe('wait');
+    expect(a.estimate).toMatchObject({ start: null, assumedEnds: [] });
+    expect(a.estimate?.reason).toContain('runtimeDefault');
+    expect(Object.keys(a).at(-1)).toBe('estimate');
   });
 
   it('serves an equal earlier request from the memo, under this request’s names', async () => {

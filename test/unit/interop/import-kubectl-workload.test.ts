@@ -278,3 +278,14 @@ describe('a pending pod of a Workload is not queued twice', () => {
     ]);
   });
 });
+
+describe('a Workload twice (issue 27 item 6)', () => {
+  it('is a located error at the second, naming the first, and is never queued twice', () => {
+    const w = workload({ name: 'job-a-1', owner: 'Job/a', conditions: pendingConditions });
+    const r = run({}, w, workload({ name: 'other-2', owner: 'Job/b', conditions: pendingConditions }), w);
+    expect(r.report.findings.map((f) => [f.code, f.severity, f.path])).toEqual([['interop/duplicate-workload', 'error', 'items[3].metadata.name']]);
+    expect(r.report.findings[0]!.message).toMatch(/the first at state\.json:\d+:\d+/);
+    expect(r.report.failed).toBe(true);
+    expect(r.queue.filter((j) => j.name === 'team/a').length).toBeLessThanOrEqual(1);
+  });
+});

@@ -187,6 +187,12 @@ const cases: BadCase[] = [
   },
   { name: 'a time that is not one', yaml: variant(['  at: 2026-11-20T12:00:00Z', '  at: «yesterday']), code: 'policy/bad-time', path: 'spec.at' },
   {
+    name: 'a runtimeDefault that is not a duration',
+    yaml: variant(['        - name: B\n          min: { gpu: 8 }\n', '        - name: B\n          min: { gpu: 8 }\n          runtimeDefault: «soon\n']),
+    code: 'policy/bad-duration',
+    path: 'spec.quotas[0].children[1].runtimeDefault',
+  },
+  {
     name: 'a count-only pod with the wrong GPU count',
     yaml: variant(['{ node: n-0, gpus: [0, 1, 2, 3] }', '{ node: n-0, gpuCount: «2 }']),
     code: 'policy/placement-gpu-count',
