@@ -68,9 +68,7 @@ program.hook('preAction', async (cmd) => {
   if (opts.cache !== false && !folder.cacheOffByEnv()) {
     folder.usePolicyCacheDir(folder.policyCacheDir());
     // A cache folder or entry another user could have written is not used: said once, on stderr (never in a machine document).
-    const { log } = await import('./output.js');
-    const { escapeDisplay } = await import('../model/display-text.js');
-    folder.onCacheWarning((message) => log(escapeDisplay(`quotient: warning: ${message}`)));
+    folder.onCacheWarning((message) => log(display`quotient: warning: ${message}`));
   }
   if (!opts.timings) return;
   timings = true;

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION, documentJson } from '../engine/report-document.js';
-import type { Finding } from '../errors.js';
 import type { Authenticator } from './auth.js';
 import type { Caller, StatusFindings, WhatIfBody } from './engine-messages.js';
 import type { EngineCall, EngineThread } from './engine-thread.js';
@@ -190,7 +189,15 @@ export function registerV1(app: FastifyInstance, deps: V1Deps): void {
           }
         : null,
       findings: scrubbed.findings,
-      lastLoad: last ? { version: last.version, at: last.at, ok: last.ok, ...(last.stage ? { stage: last.stage } : {}), findings: last.ok ? scrubbed.findings : last.stage === 'snapshot-command' ? snapshotFailureFindings(caller, last.findings) : (scrubbed.lastLoad ?? []) } : null,
+      lastLoad: last
+        ? {
+            version: last.version,
+            at: last.at,
+            ok: last.ok,
+            ...(last.stage ? { stage: last.stage } : {}),
+            findings: last.ok ? scrubbed.findings : last.stage === 'snapshot-command' ? snapshotFailureFindings(caller, last.findings) : (scrubbed.lastLoad ?? []),
+          }
+        : null,
       viewer: {
         ...(caller.user !== undefined ? { user: caller.user } : {}),
         admin: caller.admin,

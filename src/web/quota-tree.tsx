@@ -112,7 +112,8 @@ export function QuotaTree({ view }: { view: QuotaView }) {
         <span class="swatch swatch-min" /> guarantee <span class="swatch swatch-max" /> max
       </p>
       <p class="muted small">
-        GPUs of each quota's subtree. Used counts in-quota and borrowing jobs against the guarantee; lent is guarantee other quotas are borrowing; max is the ceiling in-quota and borrowing jobs together never exceed.
+        GPUs of each quota's subtree. Used counts in-quota and borrowing jobs against the guarantee; lent is guarantee other quotas are borrowing; max is the ceiling in-quota and borrowing jobs
+        together never exceed.
       </p>
     </div>
   );

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scenarioArbitrary, scenarioYaml, type Doc, type Scenario } from '../../src/testing/index.js';
 import { handleRequest, openVersion } from '../../src/serve/engine-handler.js';
-import type { Caller, EngineRequest, WhatIfBody } from '../../src/serve/engine-messages.js';
+import type { Caller, EngineRequest } from '../../src/serve/engine-messages.js';
 import { serve, type TestServer } from './serve-helpers.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 60);
@@ -76,9 +76,9 @@ function split(s: Scenario, w: number, extras: Extras = { queued: 0, derive: fal
   const spec = cluster.spec as { jobs?: Doc[]; queue?: Doc[]; standings?: string; at?: string };
   const all = spec.jobs ?? [];
   // The last `queued` jobs wait instead of running: a queued job has no placement, standing or start.
-  const queued = all.splice(Math.max(0, all.length - extras.queued)).map((j, k) => {
+  const queued = all.splice(Math.max(0, all.length - extras.queued)).map((j, k): Doc => {
     const { placement: _p, standing: _s, startedAt: _t, expectedEnd: _e, checkpoint: _c, ...rest } = j;
-    return { ...rest, submittedAt: new Date(Date.parse(spec.at!) - (30 - k) * 60_000).toISOString() } as Doc;
+    return { ...rest, submittedAt: new Date(Date.parse(spec.at!) - (30 - k) * 60_000).toISOString() };
   });
   if (queued.length) spec.queue = queued;
   if (extras.derive) {
@@ -214,7 +214,7 @@ describe('isolation', () => {
               const asked = async (name: string): Promise<string> => {
                 let out = '';
                 for (const body of [{ submit: { ...submit, name, gpuModels: [name] } }, { submit: { ...submit, submittedBy: name } }]) {
-                  const reply = await handleRequest(loaded!, { id: ++id, caller, op: 'whatif', body: body as WhatIfBody });
+                  const reply = await handleRequest(loaded!, { id: ++id, caller, op: 'whatif', body: body });
                   out += 'error' in reply ? reply.error : reply.text;
                 }
                 const pai = await handleRequest(loaded!, { id: ++id, caller, op: 'pai', body: paiBody(submit, name), estimate: false });

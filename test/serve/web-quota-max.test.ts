@@ -12,7 +12,13 @@ import { policyCopy, serve, type TestServer } from './serve-helpers.js';
 
 const policy = policyCopy('policies/inference-preempts-training');
 const quotas = join(policy, 'quotas.yaml');
-writeFileSync(quotas, readFileSync(quotas, 'utf8').replace('        - name: Quota1.1          # Team B: DLC training\n          min: { gpu: 48 }\n', '        - name: Quota1.1          # Team B: DLC training\n          min: { gpu: 48 }\n          max: { gpu: 64 }\n'));
+writeFileSync(
+  quotas,
+  readFileSync(quotas, 'utf8').replace(
+    '        - name: Quota1.1          # Team B: DLC training\n          min: { gpu: 48 }\n',
+    '        - name: Quota1.1          # Team B: DLC training\n          min: { gpu: 48 }\n          max: { gpu: 64 }\n',
+  ),
+);
 let s: TestServer;
 let browser: TestBrowser;
 
