@@ -264,7 +264,12 @@ const jobExplanation = {
     },
     path: {
       type: 'array',
-      items: { type: 'object', required: ['quota', 'min', 'used'], properties: { quota: { type: 'string' }, min: gpusOf, used: gpusOf }, additionalProperties: false },
+      items: {
+        type: 'object',
+        required: ['quota', 'min', 'max', 'used'],
+        properties: { quota: { type: 'string' }, min: gpusOf, max: { type: ['number', 'null'], description: 'The GPU ceiling; null when the quota has none' }, used: gpusOf },
+        additionalProperties: false,
+      },
     },
     preemptibleBy: {
       type: 'array',
