@@ -11,7 +11,10 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scenarioArbitrary, scenarioYaml, type Doc, type Scenario } from '../../src/testing/index.js';
 import { handleRequest, openVersion } from '../../src/serve/engine-handler.js';
+import type { Finding } from '../../src/errors.js';
 import type { Caller, EngineRequest } from '../../src/serve/engine-messages.js';
+import { namedJobs } from '../../src/serve/named-jobs.js';
+import { failedLoadFindings, snapshotFailureFindings } from '../../src/serve/status-view.js';
 import { serve, type TestServer } from './serve-helpers.js';
 
 const RUNS = Number(process.env.QUOTIENT_PROPERTY_RUNS ?? 60);
@@ -165,6 +168,28 @@ describe('isolation', () => {
           if (extras.queued > 0) queuedCases++;
           if (loaded!.info.findings.some((f) => f.code === 'policy/derived-standing')) derivedCases++;
           let id = 0;
+          const brokenJobs = namedJobs([{ path: 'case.yaml', text: sp.yaml }]);
+          expect(brokenJobs.map((j) => j.name).sort()).toEqual(sp.names.slice().sort());
+          const brokenFindings: Finding[] = brokenJobs.map((j) => ({
+            file: 'case.yaml',
+            line: 1,
+            column: 1,
+            code: 'policy/invalid-value',
+            severity: 'error',
+            path: `${j.at!.path}.priority`,
+            message: `job "${j.name}" has priority 12, over 9`,
+            hint: 'priorities are 1-9',
+          }));
+          const snapshotFailure: Finding = {
+            file: '--snapshot-command',
+            line: 0,
+            column: 0,
+            code: 'serve/snapshot-command-failed',
+            severity: 'error',
+            path: '',
+            message: `the snapshot command failed: exit 3: token s3cr3t denied for ${sp.names.join(', ')}`,
+            hint: 'run the command by hand',
+          };
           const submit = (JSON.parse(JSON.stringify(scenario.docs.find((d) => d.kind === 'WhatIf')!.spec)) as { submit: Doc }).submit;
           submit.workspace = sp.jobs.find((j) => j.quota === submit.quota)?.workspace ?? submit.workspace;
           for (const user of sp.users.keys()) {
@@ -176,7 +201,8 @@ describe('isolation', () => {
               { id: ++id, caller, op: 'nodes' },
               { id: ++id, caller, op: 'jobs', mine: false },
               { id: ++id, caller, op: 'jobs', mine: true },
-              { id: ++id, caller, op: 'status', lastLoad: { findings: [], jobs: [] } },
+              // A broken edit of the same files, its findings about each job located in the job's entry.
+              { id: ++id, caller, op: 'status', lastLoad: { findings: brokenFindings, jobs: brokenJobs } },
               { id: ++id, caller, op: 'whatif', body: { query: 'q' } },
               { id: ++id, caller, op: 'whatif', body: { submit } },
               // Explanations are of running jobs.
@@ -201,6 +227,10 @@ describe('isolation', () => {
                 if (about) expect(sees(sp, user, about), `${user} read a finding about ${about.name}: ${JSON.stringify(f)}`).toBe(true);
               }
             }
+            // What /v1/status adds when no version serves (a failed load) and when the snapshot command failed (its stderr quotes every job and a token).
+            text += JSON.stringify(failedLoadFindings(caller, brokenFindings, brokenJobs));
+            text += JSON.stringify(snapshotFailureFindings(caller, [snapshotFailure]));
+            expect(text, `${user} read the snapshot command's words`).not.toContain('s3cr3t');
             for (const j of hidden) expect(text.includes(j.name), `${user} read ${j.name}\n${sp.yaml}`).toBe(false);
             // A hidden job is named by its workspace and priority band only: never with its exact priority.
             expect(text, `${user} read a hidden job's priority`).not.toMatch(/(\(hidden: [^)]*\)|a job of \S+) on \S+ \(priority \d/);
