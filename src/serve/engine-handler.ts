@@ -6,6 +6,7 @@
  */
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import { API_VERSION, documentJson, report } from '../engine/report-document.js';
+import { onCacheWarning } from '../engine/cache-folder.js';
 import { PolicyCache } from '../engine/policy-cache.js';
 import { Session } from '../engine/session.js';
 import { FindingsViews, viewFindings, type LocatedJob } from '../engine/views/findings-view.js';
@@ -44,7 +45,23 @@ export function openVersion(init: EngineInit): { loaded?: LoadedVersion; message
   try {
     const backend = init.backend;
     const cache = init.cache ? new PolicyCache(init.cache) : false;
-    const { session, findings } = Session.open(init.files, { backend, now: init.now, label: init.label, cache, estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }) });
+    // A cache folder or entry another user could have written is not used (engine/cache-folder.ts); the server says so as a warning of the version, not on stderr (its log is JSON lines).
+    const untrusted: Finding[] = [];
+    onCacheWarning((message) =>
+      untrusted.push({
+        file: init.cache || '',
+        line: 0,
+        column: 0,
+        code: 'serve/cache-untrusted',
+        severity: 'warning',
+        path: '',
+        message,
+        hint: "chmod 700 the folder if it is the server user's own, or give the server a cache folder of its own",
+      }),
+    );
+    const opened = Session.open(init.files, { backend, now: init.now, label: init.label, cache, estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }) });
+    const { session } = opened;
+    const findings = untrusted.length ? [...opened.findings, ...untrusted] : opened.findings;
     if (!session) return { message: { type: 'loaded', ok: false, findings, jobs: namedJobs(init.files) } };
     if (!session.snapshot) {
       const f: Finding = {

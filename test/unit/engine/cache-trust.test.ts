@@ -103,3 +103,18 @@ describe('cache trust', () => {
     expect(warnings.at(-1)).toContain(`the cache folder ${other.dir} is owned by uid 4242`);
   });
 });
+
+describe('cache trust in the server', () => {
+  // Last in this file: opening a version sets the warning sink to its own.
+  it('says so as a warning of the version when its cache folder is not its own (its log is JSON lines, not stderr text)', async () => {
+    const { openVersion } = await import('../../../src/serve/engine-handler.js');
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    const { loaded, message } = openVersion({ files: FILES, label: 'two-teams', version: 'v', backend: 'reference', now: NOW, cache: dir });
+    expect(message.ok).toBe(true);
+    const found = loaded!.info.findings.filter((f) => f.code === 'serve/cache-untrusted');
+    expect(found).toEqual([expect.objectContaining({ severity: 'warning', file: dir })]);
+    expect(found[0]!.message).toContain('is writable by every user (mode 777)');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
