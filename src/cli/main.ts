@@ -65,7 +65,11 @@ program.hook('preAction', async (cmd) => {
   const opts = cmd.optsWithGlobals<{ timings?: boolean; cache?: boolean }>();
   // Every policy a command opens goes through the compiled-policy cache (engine/policy-cache.ts), unless --no-cache.
   const folder = await import('../engine/cache-folder.js');
-  if (opts.cache !== false && !folder.cacheOffByEnv()) folder.usePolicyCacheDir(folder.policyCacheDir());
+  if (opts.cache !== false && !folder.cacheOffByEnv()) {
+    folder.usePolicyCacheDir(folder.policyCacheDir());
+    // A cache folder or entry another user could have written is not used: said once, on stderr (never in a machine document).
+    folder.onCacheWarning((message) => log(display`quotient: warning: ${message}`));
+  }
   if (!opts.timings) return;
   timings = true;
   (await import('../policy/stages.js')).recordTimings();

@@ -90,7 +90,7 @@ async function wholeAnswer(engine: EngineContext, query: string, job: JobSpec, o
   // With the snapshot's queue served first (queue-answer.ts), the answer is on the state the jobs ahead leave: `on`.
   const { answer: decided, snapshot: on } = await answerInQueue(engine, query, job);
   const answer = noteAssignedIndices(noteModelBlock(decided, on, job), on);
-  const viewed: Answer | ViewedAnswer = engine.viewer ? redactAnswer(answer, on.jobs, engine.viewer) : answer;
+  const viewed: Answer | ViewedAnswer = engine.viewer ? redactAnswer(answer, on, engine.viewer) : answer;
   // Whether any job gives an expected end, read once per snapshot state (a scan of every job: per answer it was a third of a distinct answer's CPU through the CLI).
   const estimator = options.estimator;
   const waits = estimator !== undefined && viewed.decision === 'wait';

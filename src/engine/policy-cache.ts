@@ -26,7 +26,7 @@
  * written is silently not written: the cache never fails a command.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { fstatSync, mkdirSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { withRegularFile } from '../io/regular-file.js';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +38,7 @@ import type { Policy } from '../model/policy.js';
 import type { loadPolicy as LoadPolicy, LoadOptions, LoadResult } from '../policy/load-policy.js';
 import { reopenedDocs, type InputFile, type SourceDoc } from '../policy/parse/source-doc.js';
 import { recordTiming } from '../policy/stages.js';
-import { processPolicyCacheDir } from './cache-folder.js';
+import { distrust, processPolicyCacheDir, warnCache } from './cache-folder.js';
 import { Decoder, Encoder, Unencodable, type Column, type DocRef } from './policy-codec.js';
 
 /** Bumped whenever the entry's layout or what it holds changes: older entries are then foreign. */
@@ -66,6 +66,8 @@ export interface PolicyCacheStats {
   rejected: number;
   unstored: number;
   unwritable: number;
+  /** Folders or entries not used because another user owns them or may write them (cache-folder.ts `distrust`). */
+  untrusted: number;
 }
 
 let codeKey: string | undefined;
@@ -136,7 +138,7 @@ interface Entry {
 
 /** A cache of loaded policies in one folder. */
 export class PolicyCache {
-  readonly stats: PolicyCacheStats = { hits: 0, misses: 0, writes: 0, rejected: 0, unstored: 0, unwritable: 0 };
+  readonly stats: PolicyCacheStats = { hits: 0, misses: 0, writes: 0, rejected: 0, unstored: 0, unwritable: 0, untrusted: 0 };
 
   constructor(readonly dir: string) {}
 
@@ -174,9 +176,16 @@ export class PolicyCache {
 
   /** The entry for a key, or undefined when there is none or it is not intact (never trusted: checked before it is read). */
   read(key: Buffer, files: readonly InputFile[]): Entry | undefined {
+    if (!this.trustedFolder()) return undefined;
     const path = this.pathOf(key);
-    const bytes = readEntryFile(path);
-    if (!bytes) return undefined;
+    const read = readEntryFile(path);
+    if (!read) return undefined;
+    if (typeof read === 'string') {
+      this.stats.untrusted++;
+      warnCache(`${read}: ignored, the policy is loaded from its files (remove the entry, or the whole cache folder)`);
+      return undefined;
+    }
+    const bytes = read;
     const entry = decodeEntry(bytes, key, files);
     if (!entry) {
       this.stats.rejected++;
@@ -202,6 +211,8 @@ export class PolicyCache {
     const tmp = join(this.dir, `.${key.toString('hex').slice(0, 16)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       makeFolder(this.dir);
+      // A folder another user may write to is never written to either: an entry there could be replaced.
+      if (!this.trustedFolder()) return;
       writeFileSync(tmp, bytes, { mode: 0o600 });
       renameSync(tmp, path);
       this.stats.writes++;
@@ -215,6 +226,25 @@ export class PolicyCache {
       return;
     }
     this.evict();
+  }
+
+  /**
+   * True when the folder is this user's and no one else may write to it (or is not there
+   * yet: makeFolder makes it 0700); else a warning, once, and the cache is not used.
+   */
+  private trustedFolder(): boolean {
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(this.dir, { throwIfNoEntry: false });
+    } catch {
+      return false;
+    }
+    if (!s) return true;
+    const why = distrust('folder', this.dir, s);
+    if (!why) return true;
+    this.stats.untrusted++;
+    warnCache(`${why}: the compiled-policy cache is not used (chmod 700 it if it is yours, or set QUOTIENT_CACHE_DIR to a folder of your own)`);
+    return false;
   }
 
   /** Removes the least recently used entries beyond MAX_ENTRIES or MAX_BYTES, and temporary files left by writers that died an hour ago. */
@@ -331,10 +361,13 @@ export async function loadThroughCacheLazily(files: InputFile[], options: LoadOp
  * The bytes of a cache entry, or undefined: only a regular file no larger than the cache's
  * byte budget is read. Opened without blocking (a FIFO put in an entry's place would hang
  * a read) and checked on the open descriptor, so a device (a link to /dev/zero) or a
- * swapped file is refused before a byte is read.
+ * swapped file is refused before a byte is read. An entry another user owns or may write
+ * to is not read either: the reason (a string) instead of its bytes.
  */
-function readEntryFile(path: string): Buffer | undefined {
-  return withRegularFile(path, (fd, size) => {
+function readEntryFile(path: string): Buffer | string | undefined {
+  return withRegularFile(path, (fd, size): Buffer | string | undefined => {
+    const why = distrust('entry', path, fstatSync(fd));
+    if (why) return why;
     if (size > MAX_BYTES) return undefined;
     const bytes = Buffer.allocUnsafe(size);
     for (let at = 0; at < size;) {

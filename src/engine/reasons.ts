@@ -11,7 +11,7 @@ import { formatAmount, RESOURCE_NAMES } from '../model/resources.js';
 import { sourceText } from '../model/source.js';
 import { podsGpus, type Snapshot } from './snapshot.js';
 import { countsAt, type Overrun } from './usage.js';
-import { jobLabel, type Viewer } from './visibility.js';
+import { jobLabel, priorityBand, type Viewer } from './visibility.js';
 import type { AnswerContext } from './answer-context.js';
 import type { PreemptionProblem } from './preemption-problem.js';
 import type { VictimAnswer } from './answer.js';
@@ -174,9 +174,10 @@ export function explainBlockingBorrowers(ctx: AnswerContext, problem: Preemption
       named.add(i);
       const gpus = j.pods * j.resources.gpu;
       const through = tree.quotas[vq]!.parent;
-      out.push(
-        `preemption (${problem.standing}): ${a.name} is full partly because ${jobLabel(j, viewer)} on ${j.quota} (priority ${j.priority}, ${j.module}, ${gpus} GPUs) borrows through ${through} beyond ${j.quota}'s guarantee; ${wouldNeed(ctx, problem.standing, j)}`,
-      );
+      // A job the asker may not see is named by its workspace and priority band only: never its name, priority or module (SEMANTICS 10).
+      const seen = !viewer || viewer.canSee(j);
+      const who = seen ? `${j.name} on ${j.quota} (priority ${j.priority}, ${j.module}, ${gpus} GPUs)` : `a job of ${j.workspace} on ${j.quota} (${priorityBand(j.priority)} priority, ${gpus} GPUs)`;
+      out.push(`preemption (${problem.standing}): ${a.name} is full partly because ${who} borrows through ${through} beyond ${j.quota}'s guarantee; ${wouldNeed(ctx, problem.standing, j, seen)}`);
     }
   }
   return out;
@@ -207,8 +208,8 @@ function borrowersAt(snap: Snapshot, a: number): readonly number[] {
   return byQuota.get(a) ?? [];
 }
 
-/** The rule that would have to allow the job to preempt `victim`, and why it does not. */
-function wouldNeed(ctx: AnswerContext, standing: 'in-quota' | 'borrowing', victim: RunningJob): string {
+/** The rule that would have to allow the job to preempt `victim`, and why it does not; of a victim the asker may not see (`seen` false), without its priority or module. */
+function wouldNeed(ctx: AnswerContext, standing: 'in-quota' | 'borrowing', victim: RunningJob, seen: boolean): string {
   const tree = ctx.snapshot.tree;
   const quota = ctx.quota;
   const vq = tree.indexOf(victim.quota);
@@ -218,15 +219,15 @@ function wouldNeed(ctx: AnswerContext, standing: 'in-quota' | 'borrowing', victi
     const rule = `${quota.name}/childPreemption`;
     if (!cp) return `preempting it would need ${rule}, and ${quota.name} has no childPreemption (${sourceText(quota.src)})`;
     if (!inRange(cp.preemptiblePriority, victim.priority))
-      return `preempting it would need ${rule} to cover priority ${victim.priority}, outside its preemptiblePriority ${formatRange(cp.preemptiblePriority)} (${sourceText(cp.src)})`;
-    return `preempting it would need ${rule} to cover module ${victim.module}, not in its modules [${cp.modules.join(', ')}] (${sourceText(cp.src)})`;
+      return `preempting it would need ${rule} to cover ${seen ? `priority ${victim.priority}` : 'its priority'}, outside its preemptiblePriority ${formatRange(cp.preemptiblePriority)} (${sourceText(cp.src)})`;
+    return `preempting it would need ${rule} to cover ${seen ? `module ${victim.module}` : 'its module'}, not in its modules [${cp.modules.join(', ')}] (${sourceText(cp.src)})`;
   }
   if (relation === 'sibling' || relation === 'lent') {
     const l = tree.quotas[tree.lender(ctx.q, vq)]!;
     const rule = `${l.name}/reclaim`;
     if (standing === 'borrowing') return `preempting it would need ${rule}, which serves only jobs that run in quota, and this way the job would borrow`;
     if (l.reclaim === 'never') return `preempting it would need ${rule}, and ${l.name} has reclaim: never (${sourceText(l.reclaimSrc)})`;
-    return `preempting it would need ${rule}, and ${l.name} has reclaim: lower-priority while its priority ${victim.priority} is not below the job's ${ctx.job.priority} (${sourceText(l.reclaimSrc)})`;
+    return `preempting it would need ${rule}, and ${l.name} has reclaim: lower-priority while its priority${seen ? ` ${victim.priority}` : ''} is not below the job's ${ctx.job.priority} (${sourceText(l.reclaimSrc)})`;
   }
   if (relation === 'self') {
     const sp = quota.selfPreemption;

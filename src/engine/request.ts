@@ -14,7 +14,7 @@ import { escapeDisplay, unsafeCharacter } from '../model/display-text.js';
 import { requestKey } from './answer-memo.js';
 import type { Reason } from './reason-codes.js';
 import type { Snapshot } from './snapshot.js';
-import type { Viewer } from './visibility.js';
+import { outsiderView, type Viewer } from './visibility.js';
 
 /** A question, as plain values (docs/cli.md "Requests"; the server's `POST /v1/whatif` body takes the same fields). */
 export interface AnswerRequest {
@@ -104,7 +104,7 @@ export function readRequest(ctx: RequestContext, request: unknown, origin: Reque
   if (typeof r.as === 'string') {
     viewer = ctx.viewerOf(r.as);
     // Asked about several policies (or through the server), a user may belong to some only: in the others every job is anonymous usage.
-    if (!viewer && origin.outsider) viewer = { user: r.as, canSee: () => false };
+    if (!viewer && origin.outsider) viewer = outsiderView(r.as);
     if (!viewer) return { findings: [problem('as', 'request/unknown-user', `user "${escapeDisplay(r.as).text}" is not a member or guest of any workspace`, knownUsers(ctx.policy))] };
   }
   const estimate = r.estimate !== false;

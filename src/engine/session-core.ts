@@ -31,7 +31,7 @@ import type * as Request from './request.js';
 import type { AnswerRequest, RequestContext, RequestOrigin } from './request.js';
 import { answerScale, type ScaleAnswer } from './scale.js';
 import { Snapshot } from './snapshot.js';
-import { viewerFor, type Viewer } from './visibility.js';
+import { outsiderView, viewerCache, type Viewer } from './visibility.js';
 
 /**
  * The answer pipeline and the request reader, loaded on a session's first question
@@ -133,6 +133,9 @@ export class SessionCore {
   readonly answerMemoStats: AnswerMemoStats = { hits: 0, misses: 0, skipped: 0 };
   /** The policy's quotas and workspaces by name, for checking submitted jobs (made on first use). */
   private jobNames?: NameIndex;
+  /** Each user's view, made once per session (SEMANTICS 10): a server asks as the same users again and again. */
+  private viewers?: (user: string) => Viewer | undefined;
+  private readonly viewerOf = (user: string): Viewer | undefined => (this.viewers ??= viewerCache(this.policy, this.tree))(user);
 
   protected constructor(
     readonly policy: Policy,
@@ -240,7 +243,7 @@ export class SessionCore {
 
   /** What checking a request needs of this session. */
   private requestContext(snapshot: Snapshot): RequestContext {
-    return { policy: this.policy, snapshot, names: (this.jobNames ??= nameIndex(this.policy)), viewerOf: (user) => viewerFor(this.policy, this.tree, user) };
+    return { policy: this.policy, snapshot, names: (this.jobNames ??= nameIndex(this.policy)), viewerOf: this.viewerOf };
   }
 
   private requireSnapshot(): Snapshot {
@@ -253,10 +256,10 @@ export class SessionCore {
    * (`cli/unknown-user`): an answer for a misspelt name would silently show nothing.
    */
   viewer(user: string, options: ViewOptions = {}): Viewer {
-    const v = viewerFor(this.policy, this.tree, user);
+    const v = this.viewerOf(user);
     // Asked about several policies, a user may belong to some of them only: in the others
     // they are an outsider and every job shows as anonymous usage.
-    if (!v && options.outsider) return { user, canSee: () => false };
+    if (!v && options.outsider) return outsiderView(user);
     if (!v) {
       const users = [...new Set(this.policy.workspaces.flatMap((w) => w.members.map((m) => m.user)))];
       throw new QuotientError('cli/unknown-user', `user "${user}" is not a member or guest of any workspace`, users.length ? `known users: ${users.join(', ')}` : 'no workspace lists members');
@@ -266,7 +269,7 @@ export class SessionCore {
 
   /** True when some workspace of this policy lists `user` as a member or guest. */
   knows(user: string): boolean {
-    return viewerFor(this.policy, this.tree, user) !== undefined;
+    return this.viewerOf(user) !== undefined;
   }
 
   /** Answers a quota scaling (SEMANTICS 9), as `user` may see it when given. */

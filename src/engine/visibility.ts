@@ -15,6 +15,13 @@ export interface Viewer {
   user: string;
   /** True when the user may see this job in full. */
   canSee(job: Pick<RunningJob, 'workspace' | 'quota'>): boolean;
+  /**
+   * What the view depends on, as a string: the workspaces the user is in and the quotas
+   * they administer. Two users with the same key see the same jobs, so a view computed
+   * for one (the findings a version shows, engine-handler.ts) serves the other; absent
+   * for a view made on the spot (an outsider's).
+   */
+  key?: string;
 }
 
 /** A victim the asker may not see: anonymous usage only. */
@@ -39,7 +46,16 @@ export interface ViewedAnswer extends Omit<Answer, 'victims'> {
   victims: Array<VictimAnswer | HiddenVictim>;
 }
 
-/** The view of `user`, or undefined when no workspace lists them (an unknown user). */
+/** A user no workspace lists: every job anonymous. */
+export function outsiderView(user: string): Viewer {
+  return { user, canSee: () => false, key: 'outsider' };
+}
+
+/**
+ * The view of `user`, or undefined when no workspace lists them (an unknown user). Made
+ * once per policy and user (`viewerCache`): which quotas the user administers is a table
+ * over the quota tree, so `canSee` is two lookups, never a scan of the jobs or the tree.
+ */
 export function viewerFor(policy: Policy, tree: QuotaTree, user: string): Viewer | undefined {
   const own = policy.workspaces.filter((w) => w.members.some((m) => m.user === user));
   if (own.length === 0) return undefined;
@@ -49,9 +65,30 @@ export function viewerFor(policy: Policy, tree: QuotaTree, user: string): Viewer
     .flatMap((w) => w.quotas)
     .map((q) => tree.indexOf(q))
     .filter((i) => i >= 0);
+  // An admin of a quota's workspace sees its whole subtree: marked once here, per quota.
+  const administered = new Uint8Array(tree.quotas.length);
+  for (let q = 0; q < administered.length; q++) if (adminRoots.some((r) => tree.inSubtree(q, r))) administered[q] = 1;
+  const key = `${[...names].sort().join(',')}|${[...new Set(adminRoots)].sort((a, b) => a - b).join(',')}`;
   return {
     user,
-    canSee: (job) => names.has(job.workspace) || adminRoots.some((r) => tree.inSubtree(tree.indexOf(job.quota), r)),
+    key,
+    canSee: (job) => {
+      if (names.has(job.workspace)) return true;
+      const q = tree.indexOf(job.quota);
+      return q >= 0 && administered[q] === 1;
+    },
+  };
+}
+
+/** Views of the users of one policy, each made once (a server answers the same users again and again). */
+export function viewerCache(policy: Policy, tree: QuotaTree): (user: string) => Viewer | undefined {
+  const made = new Map<string, Viewer | undefined>();
+  const members = new Set(policy.workspaces.flatMap((w) => w.members.map((m) => m.user)));
+  return (user) => {
+    // Only listed users are kept: an unknown name is not remembered, so callers cannot grow the map.
+    if (!members.has(user)) return undefined;
+    if (!made.has(user)) made.set(user, viewerFor(policy, tree, user));
+    return made.get(user);
   };
 }
 
@@ -70,17 +107,26 @@ export function jobLabel(job: RunningJob, viewer: Viewer | undefined): string {
   return !viewer || viewer.canSee(job) ? job.name : hiddenLabel(job);
 }
 
+/** What redacting an answer reads of the state it was answered on: the running jobs by name. */
+export interface JobsByName {
+  jobIndex: ReadonlyMap<string, number>;
+  job(i: number): RunningJob;
+}
+
 /**
- * Redacts an answer for `viewer`: hidden victims become anonymous usage, and as a last
- * guard every remaining string is scrubbed of hidden jobs' names (longest first), so a
- * sentence written without the viewer in mind still cannot leak one.
+ * Redacts an answer for `viewer`: hidden victims become anonymous usage. The answer's
+ * sentences are not searched for names: every sentence that names a running or queued
+ * job was written for the viewer from the job itself (reasons.ts `jobLabel`,
+ * queue-answer.ts), and text the caller supplied (the job's name, its GPU models, its
+ * submitter) is theirs and reads the same whatever jobs exist — substituting by string
+ * search would turn a guessed hidden name into `(hidden: WORKSPACE)` and confirm it.
+ * Reads only the victims: no scan of the jobs.
  */
-export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer): ViewedAnswer {
-  const byName = new Map(jobs.map((j) => [j.name, j]));
-  const scrub = scrubber(jobs.filter((j) => !viewer.canSee(j)));
+export function redactAnswer(answer: Answer, on: JobsByName, viewer: Viewer): ViewedAnswer {
   const victims = answer.victims.map((v): VictimAnswer | HiddenVictim => {
-    const job = byName.get(v.job);
-    if (!job || viewer.canSee(job)) return { ...v, reason: scrub(v.reason) };
+    const i = on.jobIndex.get(v.job);
+    const job = i === undefined ? undefined : on.job(i);
+    if (!job || viewer.canSee(job)) return v;
     return {
       job: hiddenLabel(job),
       hidden: true,
@@ -96,10 +142,7 @@ export function redactAnswer(answer: Answer, jobs: RunningJob[], viewer: Viewer)
     };
   });
   // The total counts only victims the viewer may see: it never reveals a hidden job's lost work.
-  const scrubbed = (r: Answer['reasons'][number]) => ({ ...r, message: scrub(r.message) });
-  // A queue's holder's reasons were written for the viewer (queue-answer.ts); scrubbed all the same, as every sentence here.
-  const queue = answer.queue?.heldBy ? { queue: { ...answer.queue, heldBy: { ...answer.queue.heldBy, reasons: answer.queue.heldBy.reasons.map(scrubbed) } } } : {};
-  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims), reasons: answer.reasons.map(scrubbed), notes: answer.notes.map(scrubbed), ...queue };
+  return { ...answer, as: viewer.user, victims, lostGpuHours: totalLostGpuHours(victims) };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { FullAnswer } from '../engine/pipeline.js';
 import type { Session } from '../engine/session.js';
 import { readPaiJob } from '../interop/pai-job.js';
 import { paiRequest } from '../interop/pai-whatif.js';
+import { escapeDisplay } from '../model/display-text.js';
 
 /** A question, as plain values (the pipeline's request). */
 export interface AskRequest {
@@ -22,6 +23,12 @@ export interface AskRequest {
   as?: string;
   /** Estimate when a `wait` answer would start (default true, as the CLI). */
   estimate?: boolean;
+  /**
+   * The caller is not an administrator: the submitter is the caller (`as`), and a
+   * `submittedBy` naming anyone else is refused (`request/not-submitter`). Otherwise a
+   * member could ask as a colleague of another team and pass its membership check.
+   */
+  submitterIsCaller?: boolean;
 }
 
 /** One element of a WhatIfReport's `answers`. */
@@ -43,7 +50,11 @@ export const REQUEST_FILE = 'request';
 
 /** Answers one request. A user no workspace lists asks as an outsider: every job anonymous. */
 export async function ask(ctx: AskContext, request: AskRequest): Promise<AskResult> {
-  const { submit, ...rest } = request;
+  const { submit, submitterIsCaller, ...rest } = request;
+  if (submitterIsCaller) {
+    const refused = notSubmitter(submit, request.as);
+    if (refused) return { findings: [refused] };
+  }
   const shaped = submit === undefined ? rest : { ...rest, submit: withDefaults(submit, request.as) };
   const r = await ctx.session.ask(shaped, { file: REQUEST_FILE, path: ['submit'], outsider: true });
   return r.answer ? { answer: r.answer, findings: r.findings } : { findings: sortFindings(r.findings) };
@@ -60,6 +71,24 @@ export async function askPai(ctx: AskContext, body: string, request: Omit<AskReq
   const { request: asked, origin } = paiRequest(sub, REQUEST_FILE, request.as);
   const r = await ctx.session.ask({ ...asked, ...(request.estimate === undefined ? {} : { estimate: request.estimate }) }, { ...origin, outsider: true });
   return r.answer ? { answer: r.answer, findings: r.findings } : { findings: sortFindings(r.findings) };
+}
+
+/** The finding when a caller who is not an administrator names another submitter; undefined when the job names the caller or no one. */
+function notSubmitter(submit: unknown, as: string | undefined): Finding | undefined {
+  if (typeof submit !== 'object' || submit === null || Array.isArray(submit)) return undefined;
+  const by = (submit as { submittedBy?: unknown }).submittedBy;
+  if (by === undefined || by === as) return undefined;
+  // The value is not quoted back: it is the caller's, and a hidden colleague's name must read as any other.
+  return {
+    file: REQUEST_FILE,
+    line: 0,
+    column: 0,
+    code: 'request/not-submitter',
+    severity: 'error',
+    path: 'submit.submittedBy',
+    message: `submittedBy must be you${as !== undefined ? ` (${escapeDisplay(as).text})` : ''}: you ask as yourself`,
+    hint: 'leave submittedBy out (it defaults to you); an administrator may ask as another user with `as`',
+  };
 }
 
 /** A submitted job with the defaults `--submit` gives: its name, and the caller as its submitter. */

@@ -6,9 +6,10 @@
  */
 import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import { API_VERSION, documentJson, report } from '../engine/report-document.js';
+import { onCacheWarning } from '../engine/cache-folder.js';
 import { PolicyCache } from '../engine/policy-cache.js';
 import { Session } from '../engine/session.js';
-import { scrubFindings } from '../engine/views/findings-view.js';
+import { FindingsViews, viewFindings, type LocatedJob } from '../engine/views/findings-view.js';
 import { explainJob } from '../engine/views/job-explanation.js';
 import { jobView } from '../engine/views/job-view.js';
 import { nodeView } from '../engine/views/node-view.js';
@@ -23,11 +24,19 @@ import { namedJobs } from './named-jobs.js';
 /** Viewers kept per user (the view is a pure function of the version and the user); bounded. */
 const MAX_VIEWERS = 4096;
 
-/** An opened version, its info, and the viewers made so far. */
+/** An opened version, its info, the viewers made so far and its findings as each view reads them. */
 export interface LoadedVersion {
   ctx: AskContext;
   info: VersionInfo;
   viewers: Map<string, Viewer>;
+  findings: FindingsViews;
+}
+
+/** The running and queued jobs of a session's snapshot, each with where its entry is (findings about it are located there). */
+function locatedJobs(session: Session): LocatedJob[] {
+  const cluster = session.policy.cluster;
+  if (!cluster) return [];
+  return [...cluster.jobs, ...(cluster.queue ?? [])].map((j) => ({ name: j.name, workspace: j.workspace, quota: j.quota, at: { file: j.src.file, path: j.src.path } }));
 }
 
 /** Opens the Session of a version: the version, and the message that says so (or why not). */
@@ -36,7 +45,23 @@ export function openVersion(init: EngineInit): { loaded?: LoadedVersion; message
   try {
     const backend = init.backend;
     const cache = init.cache ? new PolicyCache(init.cache) : false;
-    const { session, findings } = Session.open(init.files, { backend, now: init.now, label: init.label, cache, estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }) });
+    // A cache folder or entry another user could have written is not used (engine/cache-folder.ts); the server says so as a warning of the version, not on stderr (its log is JSON lines).
+    const untrusted: Finding[] = [];
+    onCacheWarning((message) =>
+      untrusted.push({
+        file: init.cache || '',
+        line: 0,
+        column: 0,
+        code: 'serve/cache-untrusted',
+        severity: 'warning',
+        path: '',
+        message,
+        hint: "chmod 700 the folder if it is the server user's own, or give the server a cache folder of its own",
+      }),
+    );
+    const opened = Session.open(init.files, { backend, now: init.now, label: init.label, cache, estimator: (policy, job, o) => estimateStart(policy, job, { backend, ...o }) });
+    const { session } = opened;
+    const findings = untrusted.length ? [...opened.findings, ...untrusted] : opened.findings;
     if (!session) return { message: { type: 'loaded', ok: false, findings, jobs: namedJobs(init.files) } };
     if (!session.snapshot) {
       const f: Finding = {
@@ -60,7 +85,9 @@ export function openVersion(init: EngineInit): { loaded?: LoadedVersion; message
       findings,
       openMs: Math.round(performance.now() - started),
     };
-    return { loaded: { ctx: { session }, info, viewers: new Map() }, message: { type: 'loaded', ok: true, info } };
+    let jobs: LocatedJob[] | undefined;
+    const views = new FindingsViews(findings, () => (jobs ??= locatedJobs(session)));
+    return { loaded: { ctx: { session }, info, viewers: new Map(), findings: views }, message: { type: 'loaded', ok: true, info } };
   } catch (e) {
     const q = e instanceof QuotientError ? e : undefined;
     return {
@@ -106,12 +133,11 @@ function underSubmits(findings: Finding[], n: number): Finding[] {
 
 /** The WhatIfReport of a set of results: every answer, or (400) the findings of the requests that could not be asked. */
 function whatIfReply(l: LoadedVersion, id: number, viewer: Viewer | undefined, results: AskResult[], submits: boolean): EngineReply {
-  const jobs = l.ctx.session.snapshot!.jobs;
   if (results.some((r) => !r.answer)) {
     const findings = results.flatMap((r, i) => (r.answer ? [] : submits ? underSubmits(r.findings, i) : r.findings));
     return { type: 'reply', id, status: 400, text: documentJson(report('WhatIfReport', { findings: sortFindings(findings), answers: [] })), decisions: [] };
   }
-  const warnings = [...scrubFindings(l.info.findings, jobs, viewer), ...results.flatMap((r, i) => (submits ? underSubmits(r.findings, i) : r.findings))];
+  const warnings = [...l.findings.for(viewer), ...results.flatMap((r, i) => (submits ? underSubmits(r.findings, i) : r.findings))];
   const answers = results.map((r) => r.answer!);
   return { type: 'reply', id, status: 200, text: documentJson(report('WhatIfReport', { findings: sortFindings(warnings), answers })), decisions: answers.map((a) => a.decision) };
 }
@@ -130,7 +156,9 @@ export async function handleRequest(l: LoadedVersion, req: EngineRequest): Promi
       const b = req.body;
       const asks = b.query !== undefined ? [{ query: b.query }] : b.submits !== undefined ? b.submits.map((submit) => ({ submit })) : [{ submit: b.submit }];
       const results: AskResult[] = [];
-      for (const a of asks) results.push(await ask(l.ctx, { ...a, ...(as !== undefined ? { as } : {}), ...(b.estimate !== undefined ? { estimate: b.estimate } : {}) }));
+      // SEMANTICS 10: only an administrator may name a submitter other than themselves.
+      const own = { ...(as !== undefined ? { as } : {}), ...(b.estimate !== undefined ? { estimate: b.estimate } : {}), submitterIsCaller: !req.caller.admin };
+      for (const a of asks) results.push(await ask(l.ctx, { ...a, ...own }));
       return whatIfReply(l, req.id, viewer, results, b.submits !== undefined);
     }
     case 'pai':
@@ -168,8 +196,8 @@ export async function handleRequest(l: LoadedVersion, req: EngineRequest): Promi
     }
     case 'status': {
       const body: StatusFindings = {
-        findings: scrubFindings(l.info.findings, snap.jobs, viewer),
-        ...(req.lastLoad ? { lastLoad: scrubFindings(req.lastLoad.findings, [...snap.jobs, ...req.lastLoad.jobs], viewer) } : {}),
+        findings: l.findings.for(viewer),
+        ...(req.lastLoad ? { lastLoad: viewFindings(req.lastLoad.findings, [...locatedJobs(l.ctx.session), ...req.lastLoad.jobs], viewer) } : {}),
         workspaces: workspacesOf(l, req.caller.view ?? req.caller.user),
       };
       return { type: 'reply', id: req.id, status: 200, text: JSON.stringify(body), decisions: [] };

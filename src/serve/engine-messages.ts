@@ -26,6 +26,8 @@ export interface NamedJob {
   name: string;
   workspace: string;
   quota: string;
+  /** Where its entry is: findings located there are about it (engine/views/findings-view.ts). */
+  at?: { file: string; path: string };
 }
 
 /** What a loaded version says of itself. */

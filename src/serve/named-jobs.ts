@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import type { InputFile } from '../policy/parse/source-doc.js';
 import type { NamedJob } from './engine-messages.js';
 
-/** Every `spec.jobs[].name` of the Cluster documents of `files` that can be read, with its workspace and quota ('' when unreadable). */
+/** Every `spec.jobs[].name` and `spec.queue[].name` of the Cluster documents of `files` that can be read, with its workspace and quota ('' when unreadable) and where its entry is. */
 export function namedJobs(files: readonly InputFile[]): NamedJob[] {
   const out: NamedJob[] = [];
   for (const f of files) {
@@ -24,12 +24,21 @@ export function namedJobs(files: readonly InputFile[]): NamedJob[] {
       } catch {
         continue;
       }
-      const doc = v as { kind?: unknown; spec?: { jobs?: unknown } } | null;
-      if (!doc || doc.kind !== 'Cluster' || !Array.isArray(doc.spec?.jobs)) continue;
-      for (const j of doc.spec.jobs as unknown[]) {
-        const job = j as { name?: unknown; workspace?: unknown; quota?: unknown } | null;
-        if (job && typeof job.name === 'string' && job.name !== '')
-          out.push({ name: job.name, workspace: typeof job.workspace === 'string' ? job.workspace : '', quota: typeof job.quota === 'string' ? job.quota : '' });
+      const doc = v as { kind?: unknown; spec?: { jobs?: unknown; queue?: unknown } } | null;
+      if (!doc || doc.kind !== 'Cluster' || !doc.spec) continue;
+      for (const list of ['jobs', 'queue'] as const) {
+        const entries = doc.spec[list];
+        if (!Array.isArray(entries)) continue;
+        for (const [i, j] of (entries as unknown[]).entries()) {
+          const job = j as { name?: unknown; workspace?: unknown; quota?: unknown } | null;
+          if (job && typeof job.name === 'string' && job.name !== '')
+            out.push({
+              name: job.name,
+              workspace: typeof job.workspace === 'string' ? job.workspace : '',
+              quota: typeof job.quota === 'string' ? job.quota : '',
+              at: { file: f.path, path: `spec.${list}[${i}]` },
+            });
+        }
       }
     }
   }

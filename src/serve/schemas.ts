@@ -155,7 +155,7 @@ const quotaView = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['name', 'parent', 'children', 'depth', 'pool', 'workspaces', 'min', 'used', 'inQuota', 'borrowing', 'lent', 'idle', 'free', 'jobs', 'reclaim', 'source'],
+        required: ['name', 'parent', 'children', 'depth', 'pool', 'workspaces', 'min', 'max', 'used', 'inQuota', 'borrowing', 'lent', 'idle', 'free', 'jobs', 'reclaim', 'source'],
         properties: {
           name: { type: 'string' },
           parent: { type: ['string', 'null'] },
@@ -164,6 +164,12 @@ const quotaView = {
           pool: { type: 'string' },
           workspaces: { type: 'array', items: { type: 'string' } },
           min: { type: 'object', required: ['gpu'], properties: { gpu: gpusOf, cpu: { type: 'number', description: 'millicores' }, memory: { type: 'number', description: 'MiB' } } },
+          max: {
+            type: ['object', 'null'],
+            description: 'The ceiling (SEMANTICS 3): per resource it names, what the in-quota and borrowing jobs of the subtree never exceed; null when the quota has none',
+            properties: { gpu: gpusOf, cpu: { type: 'number', description: 'millicores' }, memory: { type: 'number', description: 'MiB' } },
+            additionalProperties: false,
+          },
           used: { ...gpusOf, description: 'usage(Q), what admission checks against min (SEMANTICS 3)' },
           inQuota: gpusOf,
           borrowing: gpusOf,
@@ -258,7 +264,12 @@ const jobExplanation = {
     },
     path: {
       type: 'array',
-      items: { type: 'object', required: ['quota', 'min', 'used'], properties: { quota: { type: 'string' }, min: gpusOf, used: gpusOf }, additionalProperties: false },
+      items: {
+        type: 'object',
+        required: ['quota', 'min', 'max', 'used'],
+        properties: { quota: { type: 'string' }, min: gpusOf, max: { type: ['number', 'null'], description: 'The GPU ceiling; null when the quota has none' }, used: gpusOf },
+        additionalProperties: false,
+      },
     },
     preemptibleBy: {
       type: 'array',

@@ -6,8 +6,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION, documentJson } from '../engine/report-document.js';
-import { scrubber } from '../engine/visibility.js';
-import type { Finding } from '../errors.js';
 import type { Authenticator } from './auth.js';
 import type { Caller, StatusFindings, WhatIfBody } from './engine-messages.js';
 import type { EngineCall, EngineThread } from './engine-thread.js';
@@ -17,6 +15,7 @@ import type { ServeMetrics } from './metrics.js';
 import { noteOf } from './request-notes.js';
 import type { ResponseCache } from './response-cache.js';
 import { ROUTE_SCHEMAS } from './schemas.js';
+import { commandPart, failedLoadFindings, snapshotFailureFindings } from './status-view.js';
 
 /** What the routes need. */
 export interface V1Deps {
@@ -169,7 +168,7 @@ export function registerV1(app: FastifyInstance, deps: V1Deps): void {
     const thread = deps.live.current;
     const last = deps.live.lastLoad;
     const failed = last && !last.ok ? last : undefined;
-    let scrubbed: StatusFindings = { findings: [], workspaces: [], ...(failed ? { lastLoad: hideAll(failed.findings, failed.jobs, caller) } : {}) };
+    let scrubbed: StatusFindings = { findings: [], workspaces: [], ...(failed ? { lastLoad: failedLoadFindings(caller, failed.findings, failed.jobs) } : {}) };
     if (thread) {
       noteOf(req).version = thread.version;
       const r = await thread.request({ op: 'status', caller, ...(failed ? { lastLoad: { findings: failed.findings, jobs: failed.jobs } } : {}) }, deps.answerTimeoutMs);
@@ -188,11 +187,19 @@ export function registerV1(app: FastifyInstance, deps: V1Deps): void {
         ? {
             ...info.snapshot,
             source: deps.snapshotCommand !== undefined ? 'command' : 'files',
-            ...(deps.snapshotCommand !== undefined ? { command: deps.snapshotCommand, ...(deps.live.snapshotCheckedAt ? { checkedAt: deps.live.snapshotCheckedAt } : {}) } : {}),
+            ...(deps.snapshotCommand !== undefined ? commandPart(caller, deps.snapshotCommand, deps.live.snapshotCheckedAt) : {}),
           }
         : null,
       findings: scrubbed.findings,
-      lastLoad: last ? { version: last.version, at: last.at, ok: last.ok, ...(last.stage ? { stage: last.stage } : {}), findings: last.ok ? scrubbed.findings : (scrubbed.lastLoad ?? []) } : null,
+      lastLoad: last
+        ? {
+            version: last.version,
+            at: last.at,
+            ok: last.ok,
+            ...(last.stage ? { stage: last.stage } : {}),
+            findings: last.ok ? scrubbed.findings : last.stage === 'snapshot-command' ? snapshotFailureFindings(caller, last.findings) : (scrubbed.lastLoad ?? []),
+          }
+        : null,
       viewer: {
         ...(caller.user !== undefined ? { user: caller.user } : {}),
         admin: caller.admin,
@@ -202,11 +209,4 @@ export function registerV1(app: FastifyInstance, deps: V1Deps): void {
     };
     return send(reply, 200, documentJson(doc), info?.version);
   });
-}
-
-/** Findings of a failed load when no version serves: a caller who is not an administrator reads no job's name. */
-function hideAll(findings: Finding[], jobs: ReadonlyArray<{ name: string; workspace: string }>, caller: Caller): Finding[] {
-  if (caller.view === undefined || jobs.length === 0) return findings;
-  const scrub = scrubber(jobs);
-  return findings.map((f) => ({ ...f, message: scrub(f.message), hint: scrub(f.hint) }));
 }

@@ -60,8 +60,8 @@ export interface QuotaEntry {
   pool: string;
   workspaces: string[];
   min: { gpu: number; cpu?: number; memory?: number };
-  /** A ceiling, when a later policy format has one (docs/serve.md: none yet). */
-  max?: { gpu: number };
+  /** The ceiling, per resource it names; null when the quota has none. */
+  max: { gpu?: number; cpu?: number; memory?: number } | null;
   used: number;
   inQuota: number;
   borrowing: number;
@@ -180,7 +180,7 @@ export interface JobExplanation extends ViewHeader {
   kind: 'JobExplanation';
   job: JobEntry;
   standing: { standing: Standing; code: string; reason: string };
-  path: Array<{ quota: string; min: number; used: number }>;
+  path: Array<{ quota: string; min: number; max: number | null; used: number }>;
   preemptibleBy: PreemptingRule[];
 }
 

@@ -34,7 +34,7 @@ function Explanation({ e }: { e: Explained }) {
           {e.path.map((p, i) => (
             <span key={p.quota}>
               {i > 0 ? ' → ' : ''}
-              {p.quota} uses {gpus(p.used)} of {gpus(p.min)} guaranteed
+              {p.quota} uses {gpus(p.used)} of {gpus(p.min)} guaranteed{p.max !== null ? `, max ${gpus(p.max)}` : ''}
             </span>
           ))}
         </p>

@@ -16,11 +16,16 @@ const FOLD_ABOVE = 40;
 const NUMBER_COLUMNS = ['Guaranteed', 'Max', 'Used', 'Borrowed', 'Lent', 'Idle', 'Jobs'] as const;
 
 function numbers(q: QuotaEntry): ComponentChild[] {
-  const max = q.max ? gpus(q.max.gpu) : <span title="the policy format has no quota ceiling">none</span>;
+  const max =
+    q.max?.gpu !== undefined ? (
+      gpus(q.max.gpu)
+    ) : (
+      <span title={q.max ? 'a ceiling on cpu or memory only, none on GPUs' : 'no ceiling: borrowing is bounded only by what the quotas above lend'}>none</span>
+    );
   return [gpus(q.min.gpu), max, gpus(q.used), gpus(q.borrowing), gpus(q.lent), gpus(q.idle), q.jobs.toLocaleString('en-US')];
 }
 
-/** The bar of one quota: in quota, borrowing, idle and lent GPUs, and a mark at the guarantee. */
+/** The bar of one quota: in quota, borrowing, idle and lent GPUs, a mark at the guarantee and one at the ceiling (when it has one). */
 function UsageBar({ q }: { q: QuotaEntry }) {
   const parts: Array<[string, number]> = [
     ['in-quota', q.inQuota],
@@ -39,6 +44,7 @@ function UsageBar({ q }: { q: QuotaEntry }) {
     <div class="bar" aria-hidden="true">
       {parts.map(([k, v]) => (v > 0 ? <span key={k} class={`seg seg-${k}`} style={{ width: pct(v) }} /> : null))}
       <span class="bar-min" style={{ left: pct(q.min.gpu) }} />
+      {q.max?.gpu !== undefined ? <span class="bar-max" style={{ left: pct(q.max.gpu) }} /> : null}
     </div>
   );
 }
@@ -103,9 +109,12 @@ export function QuotaTree({ view }: { view: QuotaView }) {
       </table>
       <p class="legend" aria-hidden="true">
         <span class="swatch seg-in-quota" /> in quota <span class="swatch seg-borrowing" /> borrowing <span class="swatch seg-idle" /> idle resources <span class="swatch seg-lent" /> lent{' '}
-        <span class="swatch swatch-min" /> guarantee
+        <span class="swatch swatch-min" /> guarantee <span class="swatch swatch-max" /> max
       </p>
-      <p class="muted small">GPUs of each quota's subtree. Used counts in-quota and borrowing jobs against the guarantee; lent is guarantee other quotas are borrowing.</p>
+      <p class="muted small">
+        GPUs of each quota's subtree. Used counts in-quota and borrowing jobs against the guarantee; lent is guarantee other quotas are borrowing; max is the ceiling in-quota and borrowing jobs
+        together never exceed.
+      </p>
     </div>
   );
 }

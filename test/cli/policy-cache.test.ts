@@ -5,7 +5,7 @@
  * leave a valid one.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quotient, ROOT } from '../helpers/run-cli.js';
@@ -96,5 +96,20 @@ describe('the compiled-policy cache, through the CLI', () => {
     const warm = quotient(['check', 'policies/queued-jobs', '--json', '--timings'], undefined, { QUOTIENT_CACHE_DIR: dir });
     expect(warm.stdout).toBe(cold.stdout);
     expect(hits(warm.stderr)).toBe(1);
+  });
+
+  it('does not use a folder others may write to: one warning line on stderr, the same output, nothing written', () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    const env = { QUOTIENT_CACHE_DIR: dir };
+    const cold = quotient(['check', 'policies/team-isolation', '--no-cache'], undefined, env);
+    const r = quotient(['check', 'policies/team-isolation'], undefined, env);
+    expect(r.status).toBe(cold.status);
+    expect(r.stdout).toBe(cold.stdout);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('quotient: warning: '));
+    expect(warnings).toEqual([
+      `quotient: warning: the cache folder ${dir} is writable by every user (mode 777): the compiled-policy cache is not used (chmod 700 it if it is yours, or set QUOTIENT_CACHE_DIR to a folder of your own)`,
+    ]);
+    expect(entries(dir)).toEqual([]);
   });
 });

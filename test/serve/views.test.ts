@@ -36,6 +36,24 @@ describe('listings', () => {
     expect(doc.pools).toEqual([{ name: 'pool', type: 'general', nodes: 2, gpus: 16, cordonedNodes: 1 }]);
   });
 
+  it('GET /v1/quotas and an explanation: max (the ceiling) beside every guarantee, null where there is none', async () => {
+    const dir = policyCopy('test/serve/fixtures');
+    const file = join(dir, 'two-teams.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('        - name: A\n          min: { gpu: 8 }\n', '        - name: A\n          min: { gpu: 8 }\n          max: { gpu: 12, cpu: 64 }\n'));
+    const c = await serve([file]);
+    const doc = (await (await c.get('/v1/quotas', 'bob')).json()) as { quotas: Array<{ name: string; max: unknown }> };
+    expect(doc.quotas.map((q) => [q.name, q.max])).toEqual([
+      ['Root', null],
+      ['A', { gpu: 12, cpu: 64000 }],
+      ['B', null],
+    ]);
+    const e = (await (await c.get('/v1/jobs/a-in/explain', 'alice')).json()) as { path: Array<{ quota: string; min: number; max: number | null }> };
+    expect(e.path.map((p) => [p.quota, p.min, p.max])).toEqual([
+      ['A', 8, 12],
+      ['Root', 16, null],
+    ]);
+  });
+
   it('GET /v1/nodes: GPUs used (shares counted), free, shared, cordoned, by standing, and the jobs on each as bob may see them', async () => {
     const doc = (await (await s.get('/v1/nodes', 'bob')).json()) as { nodes: Array<Record<string, unknown> & { jobs: Array<Record<string, unknown>> }> };
     const n1 = doc.nodes.find((n) => n.name === 'n-1')!;
@@ -115,8 +133,8 @@ describe('listings', () => {
     const bIn = (await (await s.get('/v1/jobs/b-in/explain', 'bob')).json()) as Record<string, unknown>;
     expect(bIn.standing).toMatchObject({ standing: 'in-quota', code: 'standing/in-quota' });
     expect(bIn.path).toEqual([
-      { quota: 'B', min: 8, used: 2 },
-      { quota: 'Root', min: 16, used: 14 },
+      { quota: 'B', min: 8, max: null, used: 2 },
+      { quota: 'Root', min: 16, max: null, used: 14 },
     ]);
     // A's self-level preemption reaches priority 2 DLC jobs on its sibling B, for A's jobs of priority 7-9.
     expect(bIn.preemptibleBy).toEqual([
@@ -169,7 +187,8 @@ describe('findings as a caller may read them', () => {
     expect(ana.findings.map((f) => f.message).join('\n')).toContain('"team-a/debug-0"');
     const benText = ben.findings.map((f) => f.message).join('\n');
     expect(benText).not.toContain('team-a/debug-0');
-    expect(benText).toContain('(hidden: team-a)');
+    // A finding about a hidden job is anonymous (test/serve/caller-isolation.test.ts has the rest).
+    expect(benText).toContain('a job of team-a on team-a, which you may not see');
     const answer = await (await s.post('/v1/whatif', { submit: { workspace: 'team-b', quota: 'team-b', module: 'DLC', priority: 3, pods: 1, resources: { gpu: 1 } } }, 'ben')).text();
     expect(answer).not.toContain('team-a/debug-0');
   });

@@ -44,8 +44,8 @@ export interface PreemptingRule {
 export interface JobExplanation {
   job: JobEntry;
   standing: { standing: Standing; code: `standing/${Standing}`; reason: string };
-  /** The job's quota and its ancestors, with their guarantee and usage in GPUs. */
-  path: Array<{ quota: string; min: number; used: number }>;
+  /** The job's quota and its ancestors, with their guarantee, their GPU ceiling (null: none) and usage in GPUs. */
+  path: Array<{ quota: string; min: number; max: number | null; used: number }>;
   preemptibleBy: PreemptingRule[];
 }
 
@@ -66,7 +66,7 @@ export async function explainJob(input: ExplainInput, name: string, viewer: View
   if (!job || !seesJob(viewer, job)) return undefined;
   const { tree, usage } = input;
   const v = tree.indexOf(job.quota);
-  const path = tree.pathToRoot(v).map((a) => ({ quota: tree.at(a).name, min: tree.at(a).min.gpu, used: usage[a]![0]! })); // a: a quota index, GPU is resource 0
+  const path = tree.pathToRoot(v).map((a) => ({ quota: tree.at(a).name, min: tree.at(a).min.gpu, max: tree.at(a).max?.gpu ?? null, used: usage[a]![0]! })); // a: a quota index, GPU is resource 0
   return { job: jobEntry(job, viewer), standing: standingOf(job, tree, v), path, preemptibleBy: await preemptingRules(input, job, v) };
 }
 

@@ -6,13 +6,14 @@
  * Per quota, over the running jobs of its subtree:
  * - `used`: usage(Q), what admission checks against `min` (SEMANTICS 3, model/usage-rule.ts);
  * - `inQuota`, `borrowing`, `idle`: the GPUs of the subtree's jobs of each standing;
+ * - `max`: the ceiling, per resource it names (null: none);
  * - `free`: max(0, min − used);
  * - `lent`: the part of `free` borrowers on same-level quotas are using, which the quota
  *   may take back under its `reclaim` setting: min(free, GPUs of borrowing jobs on its
  *   siblings). A borrower's lender is whichever sibling reclaims first (SEMANTICS 5.2),
  *   so siblings' `lent` may together exceed what is borrowed.
  */
-import type { Policy, Quota, RunningJob, Standing } from '../../model/policy.js';
+import type { Ceiling, Policy, Quota, RunningJob, Standing } from '../../model/policy.js';
 import type { Resources } from '../../model/resources.js';
 import { formatRange } from '../../model/priority.js';
 import type { QuotaTree } from '../../model/quota-tree.js';
@@ -40,6 +41,8 @@ export interface QuotaEntry {
   /** The workspaces associated with it. */
   workspaces: string[];
   min: Resources;
+  /** The quota's ceiling (SEMANTICS 3): per resource it names, what its in-quota and borrowing jobs together never exceed; null when it has none. */
+  max: Ceiling | null;
   used: number;
   inQuota: number;
   borrowing: number;
@@ -109,6 +112,7 @@ export function quotaView({ policy, tree, jobs, usage }: QuotaViewInput): QuotaV
       pool: q.pool,
       workspaces: workspaces.get(q.name) ?? [],
       min: { ...q.min },
+      max: q.max ? { ...q.max } : null,
       used: used(i),
       inQuota: inQuota[i]!,
       borrowing: borrowing[i]!,

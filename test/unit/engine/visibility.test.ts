@@ -89,6 +89,22 @@ describe('visibility', () => {
     expect(json).toContain('(hidden: workspace-c)');
   });
 
+  it("answers a guess of a hidden job's name exactly as a name no job has (what `whatif --as` prints)", async () => {
+    const s = openSession(files);
+    const w = s.policy.whatIfs.find((x) => x.name === 'team-a-service')!;
+    // The caller's own text: the job's name, the GPU model it asks for, its submitter.
+    const asked = async (name: string): Promise<string> => {
+      const job = { ...w.submit, name, gpuModels: [name], submittedBy: name };
+      return JSON.stringify(await s.answerJob(w.name, job, { viewer: s.viewer('bob') }))
+        .split(name)
+        .join('NAME');
+    };
+    // dsw-c-labeling is workspace-c's, hidden from bob; dsw-c-labelinq is no job at all.
+    const guess = await asked('dsw-c-labeling');
+    expect(guess).toBe(await asked('dsw-c-labelinq'));
+    expect(guess).not.toContain('(hidden: workspace-c)');
+  });
+
   it('refuses an unknown user rather than showing nothing', () => {
     const s = openSession(files);
     expect(() => s.viewer('nobody')).toThrow(coded('cli/unknown-user'));
