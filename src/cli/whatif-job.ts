@@ -33,10 +33,12 @@ export class BadJobInput extends Error {
 export async function isManifest(file: InputFile): Promise<boolean> {
   const { readLocated, asObject } = await import('../interop/located-json.js');
   const { docs, findings } = readLocated(file, { json: true });
-  if (docs.some(({ value }) => {
-    const o = asObject(value);
-    return o !== undefined && (typeof o.kind === 'string' || typeof o.apiVersion === 'string');
-  }))
+  if (
+    docs.some(({ value }) => {
+      const o = asObject(value);
+      return o !== undefined && (typeof o.kind === 'string' || typeof o.apiVersion === 'string');
+    })
+  )
     return true;
   // Text that does not parse: YAML is a manifest's (a PAI request is JSON).
   return findings.length > 0 && /\.ya?ml$/i.test(file.path);
@@ -70,7 +72,11 @@ export async function readJobInput(path: string, flags: ManifestFlags = {}): Pro
     return { kind: 'pai', path: input.path, submission };
   }
   const { readManifest } = await import('../interop/manifest-job.js');
-  const { job, context, report } = readManifest(input, { extra, ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}), ...(flags.gpuResource !== undefined ? { gpuResource: flags.gpuResource } : {}) });
+  const { job, context, report } = readManifest(input, {
+    extra,
+    ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+    ...(flags.gpuResource !== undefined ? { gpuResource: flags.gpuResource } : {}),
+  });
   if (report.findings.length) log(renderFindings(sortFindings(report.findings)));
   if (!job)
     throw new BadJobInput(

@@ -101,7 +101,7 @@ export function registerWhatIf(program: Command): void {
     )
     .option(
       '--kueue <file>',
-      "with a manifest --job: Kueue objects (LocalQueues, ClusterQueues, WorkloadPriorityClasses, PriorityClasses; repeatable) its queue-name label and priority class are looked up in",
+      'with a manifest --job: Kueue objects (LocalQueues, ClusterQueues, WorkloadPriorityClasses, PriorityClasses; repeatable) its queue-name label and priority class are looked up in',
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option('-n, --namespace <namespace>', 'with a manifest --job: the namespace of an object that names none (default: default)')
@@ -134,7 +134,8 @@ export function registerWhatIf(program: Command): void {
           throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', "ask about one PAI request, one ad-hoc job, or the files' WhatIf documents");
         if ((opts.kueue || opts.namespace !== undefined) && opts.job === undefined)
           throw new QuotientError('cli/conflicting-flags', '--kueue and --namespace go with a manifest --job', 'give the manifest with --job FILE');
-        const jobInput = opts.job === undefined ? undefined : await readJobInput(opts.job, { ...(opts.kueue ? { kueue: opts.kueue } : {}), ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}) });
+        const jobInput =
+          opts.job === undefined ? undefined : await readJobInput(opts.job, { ...(opts.kueue ? { kueue: opts.kueue } : {}), ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}) });
         const workers = workersFlag(opts.workers);
         const bundles = readBundles(paths);
         // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.

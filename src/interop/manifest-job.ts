@@ -231,7 +231,13 @@ function workloadOwnerKind(meta: Record<string, unknown>): string | undefined {
  * no object says the value of is an error at the name (a guessed priority would change
  * who may preempt whom).
  */
-function priorityOf(o: ForeignObject, sets: ReadonlyArray<{ template: Record<string, unknown> | undefined; templateAt: PathSeg[] }>, context: ManifestContext, who: string, report: Report): ManifestPriority | undefined {
+function priorityOf(
+  o: ForeignObject,
+  sets: ReadonlyArray<{ template: Record<string, unknown> | undefined; templateAt: PathSeg[] }>,
+  context: ManifestContext,
+  who: string,
+  report: Report,
+): ManifestPriority | undefined {
   const { sd, path, obj } = o;
   const wpc = o.labels[KUEUE_PRIORITY_CLASS_LABEL];
   const unknown = (at: PathSeg[], what: string, name: string, get: string): undefined => {

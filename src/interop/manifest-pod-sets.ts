@@ -60,12 +60,13 @@ function product(name: string, factors: Factor[], template: unknown, templateAt:
     if (!isCount(v)) return { name, count: v, countAt: f.at, countField: f.field, template: asObject(template), templateAt };
     total *= v;
   }
-  const given = factors.filter((f) => f.value !== undefined);
+  // The field findings about the count point at: the first written, else the first (a head of one pod: its template).
+  const shown = factors.find((f) => f.value !== undefined) ?? factors[0];
   return {
     name,
     count: total,
-    countAt: (given[0] ?? factors[0]!).at,
-    countField: (given[0] ?? factors[0]!).field,
+    countAt: shown?.at ?? templateAt,
+    countField: shown?.field ?? `pod set ${name}`,
     ...(factors.length > 1 ? { countFrom: factors.map((f) => `${f.field} ${f.value === undefined ? `(absent: ${f.absent})` : JSON.stringify(f.value)}`).join(' × ') } : {}),
     template: asObject(template),
     templateAt,
@@ -76,8 +77,7 @@ function product(name: string, factors: Factor[], template: unknown, templateAt:
 function jobPods(spec: Record<string, unknown>, at: PathSeg[], field: string): Factor {
   const parallelism = spec.parallelism;
   const completions = spec.completions;
-  if (isCount(completions) && completions < (isCount(parallelism) ? parallelism : 1))
-    return { value: completions, at: [...at, 'completions'], field: `${field}.completions`, absent: 1 };
+  if (isCount(completions) && completions < (isCount(parallelism) ? parallelism : 1)) return { value: completions, at: [...at, 'completions'], field: `${field}.completions`, absent: 1 };
   return { value: parallelism, at: [...at, 'parallelism'], field: `${field}.parallelism`, absent: 1 };
 }
 
@@ -164,7 +164,14 @@ export function podSetsOf(kind: string, obj: Record<string, unknown>, path: Path
         sets: podSets.map((raw, i) => {
           const ps = asObject(raw) ?? {};
           const at: PathSeg[] = [...sp, 'podSets', i];
-          return { name: typeof ps.name === 'string' ? ps.name : 'main', count: ps.count, countAt: [...at, 'count'], countField: `spec.podSets[${i}].count`, template: asObject(ps.template), templateAt: [...at, 'template'] };
+          return {
+            name: typeof ps.name === 'string' ? ps.name : 'main',
+            count: ps.count,
+            countAt: [...at, 'count'],
+            countField: `spec.podSets[${i}].count`,
+            template: asObject(ps.template),
+            templateAt: [...at, 'template'],
+          };
         }),
       };
     }

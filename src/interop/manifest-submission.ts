@@ -41,7 +41,13 @@ export interface ManifestSubmission extends LocatedSubmission {
  * The submission of `job` under `policy` (its quotas and workspaces resolve a LocalQueue
  * the context does not hold); a queue that leads nowhere is an error at the label.
  */
-export function manifestSubmission(job: ManifestJob, context: ManifestContext, policy: Pick<Policy, 'quotas' | 'workspaces'>, mapping: ManifestMapping, report: Report): ManifestSubmission | undefined {
+export function manifestSubmission(
+  job: ManifestJob,
+  context: ManifestContext,
+  policy: Pick<Policy, 'quotas' | 'workspaces'>,
+  mapping: ManifestMapping,
+  report: Report,
+): ManifestSubmission | undefined {
   const { sd, path } = job;
   const who = `${job.kind} "${job.namespace}/${job.name}"`;
   const rewritten: string[] = [];
@@ -56,7 +62,13 @@ export function manifestSubmission(job: ManifestJob, context: ManifestContext, p
   const q = job.queueName !== undefined ? { name: job.queueName, from: 'spec.queueName', path: ['spec', 'queueName'] as PathSeg[] } : nameFrom(mapping.quotaFrom, job.labels, job.namespace);
   const workspace = nameFrom(mapping.workspaceFrom, job.labels, job.namespace);
   if (!q || !workspace) {
-    report.error(sd, [...path, 'metadata'], 'interop/manifest-no-quota', `${who}: no ${!q ? 'quota' : 'workspace'} name from ${(!q ? mapping.quotaFrom : mapping.workspaceFrom).join(', ')}`, `label the job ${KUEUE_QUEUE_LABEL}=LOCALQUEUE, or give it a namespace`);
+    report.error(
+      sd,
+      [...path, 'metadata'],
+      'interop/manifest-no-quota',
+      `${who}: no ${!q ? 'quota' : 'workspace'} name from ${(!q ? mapping.quotaFrom : mapping.workspaceFrom).join(', ')}`,
+      `label the job ${KUEUE_QUEUE_LABEL}=LOCALQUEUE, or give it a namespace`,
+    );
     return undefined;
   }
   const workspaceName = workspace.from === 'namespace' ? namespace : safe(workspace.name, workspace.path, 'workspace');
@@ -84,7 +96,7 @@ export function manifestSubmission(job: ManifestJob, context: ManifestContext, p
   origin('pods', job.countAt);
   origin('resources', job.templateAt);
   const notes = [
-    `${job.kind} ${namespace}/${name}: ${pods} pod(s) from pod set(s) ${job.shapes.map((s) => `${s.name} × ${s.count}`).join(', ')}${job.noGpu.length ? `; pod sets without GPUs left out of the GPU gang: ${job.noGpu.join(', ')}` : ''}`,
+    `${job.kind} ${namespace}/${name}: ${pods} pod(s) from pod set(s) ${job.shapes.map((s) => `${s.name} × ${s.count}${s.countFrom !== undefined ? ` (${s.countFrom})` : ''}`).join(', ')}${job.noGpu.length ? `; pod sets without GPUs left out of the GPU gang: ${job.noGpu.join(', ')}` : ''}`,
     `GPUs per pod ${head.gpu}; priority ${priority} from ${job.priority.from}, by the priority bands; quota "${quota}" from ${quotaDetail}; workspace "${workspaceName}" from ${workspace.from === 'namespace' ? job.namespaceFrom : workspace.from}; module ${module.module} from ${module.from}`,
     ...(job.suspended ? [`${job.kind === 'Workload' ? 'spec.active: false' : 'spec.suspend: true'} is ignored: the question is what happens when the job is let run`] : []),
     ...new Set(rewritten),
@@ -141,7 +153,7 @@ function localQueueTarget(
     at,
     'interop/unknown-local-queue',
     `${who}: LocalQueue ${job.namespace}/${queue} leads to no quota: ${why}`,
-    'put the LocalQueue (and its ClusterQueue) beside the job, give `kubectl get localqueues,clusterqueues -A -o yaml` to --kueue, or ask through `kubectl quotient whatif`, which reads the cluster\'s',
+    "put the LocalQueue (and its ClusterQueue) beside the job, give `kubectl get localqueues,clusterqueues -A -o yaml` to --kueue, or ask through `kubectl quotient whatif`, which reads the cluster's",
   );
   return undefined;
 }

@@ -33,6 +33,8 @@ export interface PodSetShape {
   gpu: number;
   cpu?: number;
   memory?: number;
+  /** How a count made of several fields was worked out (`spec.replicatedJobs[0].replicas 2 × …`). */
+  countFrom?: string;
 }
 
 /** How a reader reports what it cannot read: a Workload in a snapshot is skipped (a warning), a job asked about is refused (an error). */
@@ -50,14 +52,8 @@ export interface ShapeProblems {
  * head), as `name (N pod(s))`; or `skip`, the reason, after a finding at the field.
  * Pod sets of count 0 are left out.
  */
-export function readPodSetShapes(
-  sd: SourceDoc,
-  sets: readonly PodSetInput[],
-  gpuResource: string,
-  p: ShapeProblems,
-): { shapes: PodSetShape[]; noGpu: string[] } | { skip: string } {
-  const say = (at: PathSeg[], code: string, message: string, hint: string): void =>
-    p.severity === 'error' ? p.report.error(sd, at, code, message, hint) : p.report.warn(sd, at, code, message, hint);
+export function readPodSetShapes(sd: SourceDoc, sets: readonly PodSetInput[], gpuResource: string, p: ShapeProblems): { shapes: PodSetShape[]; noGpu: string[] } | { skip: string } {
+  const say = (at: PathSeg[], code: string, message: string, hint: string): void => (p.severity === 'error' ? p.report.error(sd, at, code, message, hint) : p.report.warn(sd, at, code, message, hint));
   const shapes: PodSetShape[] = [];
   const noGpu: string[] = [];
   for (let i = 0; i < sets.length; i++) {
@@ -88,7 +84,7 @@ export function readPodSetShapes(
     const cm = cpuAndMemory(sd, ps.templateAt, tmplSpec, p.who, p.report);
     // A job asked about is refused rather than answered with a resource left untracked.
     if (p.severity === 'error') for (let k = before; k < p.report.findings.length; k++) p.report.findings[k] = { ...p.report.findings[k]!, severity: 'error' };
-    shapes.push({ index: i, name: ps.name, count, gpu: gpu.value, ...cm });
+    shapes.push({ index: i, name: ps.name, count, gpu: gpu.value, ...cm, ...(ps.countFrom !== undefined ? { countFrom: ps.countFrom } : {}) });
   }
   return { shapes, noGpu };
 }
