@@ -91,18 +91,10 @@ export async function readJobInput(path: string, flags: ManifestFlags = {}): Pro
 /** The request of a --job for one policy (a manifest's queue may lead through the policy's workspaces). */
 export async function jobRequest(input: JobInput, policy: Policy, user: string | undefined): Promise<{ request: AnswerRequest; origin: RequestOrigin }> {
   if (input.kind === 'pai') return (await import('../interop/pai-whatif.js')).paiRequest(input.submission, input.path, user);
-  const { manifestSubmission, manifestRequest } = await import('../interop/manifest-submission.js');
+  const { manifestSubmission, manifestRequest, defaultManifestMapping } = await import('../interop/manifest-submission.js');
   const { Report } = await import('../interop/located-json.js');
-  const { DEFAULT_PRIORITY_MAP, parsePriorityMap } = await import('../interop/priority-map.js');
   const report = new Report();
-  const sub = manifestSubmission(
-    input.job,
-    input.context,
-    policy,
-    // import kubectl's defaults (docs/interop.md): the same job reads the same either way.
-    { quotaFrom: ['kueue', 'koordinator', 'namespace'], workspaceFrom: ['namespace'], moduleLabel: 'quotient.dev/module', module: 'DLC', priorityMap: parsePriorityMap(DEFAULT_PRIORITY_MAP).bands! },
-    report,
-  );
+  const sub = manifestSubmission(input.job, input.context, policy, defaultManifestMapping(), report);
   if (report.findings.length) log(renderFindings(sortFindings(report.findings)));
   if (!sub)
     throw new BadJobInput(

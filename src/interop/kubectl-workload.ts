@@ -100,7 +100,14 @@ function readWorkload(it: Item, opts: KubectlOptions, report: Report, skip: (nam
     podSets.map((raw, i) => {
       const ps = asObject(raw) ?? {};
       const at: PathSeg[] = [...path, 'spec', 'podSets', i];
-      return { name: typeof ps.name === 'string' ? ps.name : 'main', count: ps.count, countAt: [...at, 'count'], countField: `podSets[${i}].count`, template: asObject(ps.template), templateAt: [...at, 'template'] };
+      return {
+        name: typeof ps.name === 'string' ? ps.name : 'main',
+        count: ps.count,
+        countAt: [...at, 'count'],
+        countField: `podSets[${i}].count`,
+        template: asObject(ps.template),
+        templateAt: [...at, 'template'],
+      };
     }),
     opts.gpuResource,
     { report, severity: 'warning', who, then: 'the Workload is not queued' },

@@ -13,16 +13,28 @@ import { because } from '../engine/reason-codes.js';
 import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import type { Policy } from '../model/policy.js';
-import type { PathSeg } from '../policy/parse/source-doc.js';
+import type { InputFile, PathSeg } from '../policy/parse/source-doc.js';
+import type { Finding } from '../errors.js';
 import { clusterQueueOf, moduleOf, nameFrom, safeNamer } from './kubectl-pod.js';
 import { KUEUE_QUEUE_LABEL, type KubectlOptions } from './kubectl-types.js';
 import { positionOf, type Report } from './located-json.js';
-import type { ManifestContext, ManifestJob } from './manifest-job.js';
+import { readManifest, type ManifestContext, type ManifestJob, type ManifestOptions } from './manifest-job.js';
 import { locateField, type LocatedSubmission } from './pai-whatif.js';
-import { mapPriority } from './priority-map.js';
+import { DEFAULT_PRIORITY_MAP, mapPriority, parsePriorityMap } from './priority-map.js';
 
 /** What the mapping needs of the `import kubectl` options (the quota and workspace sources, modules, priority bands). */
 export type ManifestMapping = Pick<KubectlOptions, 'quotaFrom' | 'workspaceFrom' | 'moduleLabel' | 'module' | 'moduleMap' | 'priorityMap'>;
+
+/** import kubectl's defaults (docs/interop.md): a job asked about reads as the same job running would. */
+export function defaultManifestMapping(): ManifestMapping {
+  return {
+    quotaFrom: ['kueue', 'koordinator', 'namespace'],
+    workspaceFrom: ['namespace'],
+    moduleLabel: 'quotient.dev/module',
+    module: 'DLC',
+    priorityMap: parsePriorityMap(DEFAULT_PRIORITY_MAP).bands!,
+  };
+}
 
 /** The submission of a manifest job, plain values as a WhatIf's `spec.submit` holds them. */
 export interface ManifestSubmission extends LocatedSubmission {
@@ -156,6 +168,23 @@ function localQueueTarget(
     "put the LocalQueue (and its ClusterQueue) beside the job, give `kubectl get localqueues,clusterqueues -A -o yaml` to --kueue, or ask through `kubectl quotient whatif`, which reads the cluster's",
   );
   return undefined;
+}
+
+/**
+ * A manifest's text as a request to `policy`: read (manifest-job.ts), mapped, and made the
+ * pipeline's request; or the located findings that stop it. The CLI and the server both
+ * come here.
+ */
+export function manifestAsk(
+  file: InputFile,
+  policy: Pick<Policy, 'quotas' | 'workspaces'>,
+  options: ManifestOptions & { as?: string; mapping?: ManifestMapping },
+): { request?: { request: AnswerRequest; origin: RequestOrigin }; findings: Finding[] } {
+  const { job, context, report } = readManifest(file, options);
+  if (!job) return { findings: report.findings };
+  const sub = manifestSubmission(job, context, policy, options.mapping ?? defaultManifestMapping(), report);
+  if (!sub) return { findings: report.findings };
+  return { request: manifestRequest(sub, file.path, options.as), findings: report.findings };
 }
 
 /** The request and its origin for a manifest submission: findings about a field are moved onto the manifest field it came from. */
