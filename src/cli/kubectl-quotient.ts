@@ -42,6 +42,7 @@ interface WhatIfFlags {
   context?: string;
   kubeconfig?: string;
   namespace?: string;
+  gpuResource?: string;
   at?: string;
   as?: string;
   json?: boolean;
@@ -124,7 +125,19 @@ function whatIf(flags: WhatIfFlags): number {
     }
     const withQueues = holdsLocalQueue(kueueText) ? ['--kueue', kueue] : [];
     // The live state as `quotient import kubectl` reads it; its summary is said only when it fails.
-    const imported = quotient(['import', 'kubectl', state, ...withQueues, ...(flags.at !== undefined ? ['--at', flags.at] : []), '--name', flags.context ?? 'live'], true);
+    const imported = quotient(
+      [
+        'import',
+        'kubectl',
+        state,
+        ...withQueues,
+        ...(flags.gpuResource !== undefined ? ['--gpu-resource', flags.gpuResource] : []),
+        ...(flags.at !== undefined ? ['--at', flags.at] : []),
+        '--name',
+        flags.context ?? 'live',
+      ],
+      true,
+    );
     if (imported.status !== EXIT.ok) {
       process.stderr.write(imported.stderr);
       process.stderr.write(`kubectl-quotient: the cluster's state could not be imported (quotient import kubectl exit ${imported.status})\n`);
@@ -147,6 +160,7 @@ function whatIf(flags: WhatIfFlags): number {
         '--kueue',
         kueue,
         ...(flags.namespace !== undefined ? ['--namespace', flags.namespace] : []),
+        ...(flags.gpuResource !== undefined ? ['--gpu-resource', flags.gpuResource] : []),
         ...(flags.as !== undefined ? ['--as', flags.as] : []),
         ...(flags.json ? ['--json'] : []),
         ...(flags.output !== undefined ? ['--output', flags.output] : []),
@@ -176,6 +190,7 @@ program
   .option('--context <name>', 'the kubeconfig context to read (passed to kubectl)')
   .option('--kubeconfig <file>', 'the kubeconfig file (passed to kubectl)')
   .option('-n, --namespace <namespace>', 'the namespace of a manifest that names none (default: default)')
+  .option('--gpu-resource <name>', 'the extended resource counted as GPUs (default: nvidia.com/gpu)')
   .option('--at <time>', 'the snapshot time (ISO 8601); default now')
   .option('--as <user>', "answer as this user sees it: other teams' jobs only as anonymous usage")
   .option('--fail-on-preempt', 'exit 1 when the answer would preempt a running job')

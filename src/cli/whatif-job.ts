@@ -4,7 +4,7 @@
  * interop/manifest-job.ts). A manifest's quota may depend on the policy (its workspaces
  * say where a LocalQueue leads), so its request is made per policy.
  */
-import { sortFindings, type Finding } from '../errors.js';
+import { QuotientError, sortFindings, type Finding } from '../errors.js';
 import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
 import type { ManifestContext, ManifestJob } from '../interop/manifest-job.js';
 import type { PaiSubmission } from '../interop/pai-job.js';
@@ -58,7 +58,8 @@ export async function readJobInput(path: string, flags: ManifestFlags = {}): Pro
   const input = readInput(path);
   const extra = (flags.kueue ?? []).map(readInput);
   if (!(await isManifest(input))) {
-    if (extra.length) throw new BadJobInput('cli/conflicting-flags', '--kueue goes with a Kubernetes manifest --job, not a PAI request', 'drop --kueue', []);
+    if (extra.length || flags.namespace !== undefined || flags.gpuResource !== undefined)
+      throw new QuotientError('cli/conflicting-flags', '--kueue, --namespace and --gpu-resource go with a Kubernetes manifest --job, not a PAI request', 'drop them, or give a manifest');
     // The PAI reader loads only for --job.
     const { submission, report } = (await import('../interop/pai-job.js')).readPaiJob(input);
     if (report.findings.length) log(renderFindings(sortFindings(report.findings)));

@@ -75,6 +75,7 @@ interface WhatIfOptions extends OutputOptions {
   job?: string;
   kueue?: string[];
   namespace?: string;
+  gpuResource?: string;
   failOnPreempt?: boolean;
   kernel?: string;
   as?: string;
@@ -105,6 +106,7 @@ export function registerWhatIf(program: Command): void {
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option('-n, --namespace <namespace>', 'with a manifest --job: the namespace of an object that names none (default: default)')
+    .option('--gpu-resource <name>', 'with a manifest --job: the extended resource counted as GPUs (default: nvidia.com/gpu, as import kubectl)')
     .option('--as <user>', "answer as this user sees it: other teams' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)")
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')

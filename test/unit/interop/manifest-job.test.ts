@@ -121,6 +121,15 @@ describe('manifest kinds', () => {
   });
 });
 
+describe('the GPU resource', () => {
+  it('counts the resource given (as import kubectl --gpu-resource), and only it', () => {
+    const text = `${meta('Job', 'batch/v1')}spec:\n  template:\n${pod(2).replace('nvidia.com/gpu', 'amd.com/gpu')}\n`;
+    const amd = readManifest({ path: 'job.yaml', text }, { gpuResource: 'amd.com/gpu' });
+    expect(amd.job?.shapes).toMatchObject([{ gpu: 2, count: 1 }]);
+    expect(errors(readManifest({ path: 'job.yaml', text }).report.findings)).toEqual([['interop/manifest-no-gpu', 'job.yaml:1:1', '']]);
+  });
+});
+
 describe('queues and priorities', () => {
   it("a LocalQueue beside the job leads to its ClusterQueue (by its quotient.dev/name), through import kubectl's clusterQueueOf", () => {
     const kueue = `apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: { name: q, namespace: shared }\nspec: { clusterQueue: cq-b }\n---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: { name: cq-b, annotations: { quotient.dev/name: shared-b } }\nspec: {}\n`;
