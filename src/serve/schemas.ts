@@ -374,6 +374,7 @@ export const ROUTE_SCHEMAS = {
     tags: ['answers'],
     description:
       'The body is the manifest as `kubectl apply -f` takes it, JSON (application/json) or YAML (application/yaml): one workload, with the LocalQueues, ClusterQueues and priority classes it needs beside it (several documents or a List). Read as `quotient whatif --job job.yaml` reads it (docs/interop.md "Kubernetes manifests"); findings point at the body\'s lines.',
+    consumes: ['application/json', 'application/yaml'],
     body: { anyOf: [{ type: 'object' }, { type: 'string' }], description: 'A Kubernetes manifest (docs/interop.md)' },
     querystring: {
       type: 'object',

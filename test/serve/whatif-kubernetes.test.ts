@@ -58,6 +58,18 @@ describe('POST /v1/whatif/kubernetes', () => {
     expect(gist((await r.json()) as Report)).toEqual(gist(cli));
   });
 
+  it('is in the OpenAPI document, taking JSON and YAML', async () => {
+    const doc = (await (await s.get('/openapi.json')).json()) as { paths: Record<string, { post?: { requestBody?: { content?: Record<string, unknown> } } }> };
+    expect(Object.keys(doc.paths['/v1/whatif/kubernetes']?.post?.requestBody?.content ?? {})).toEqual(['application/json', 'application/yaml']);
+  });
+
+  it('refuses nesting past the import limit at the bracket (interop/too-deep), as any import', async () => {
+    const deep = `${'['.repeat(150)}${']'.repeat(150)}`;
+    const r = await s.post('/v1/whatif/kubernetes', `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"x":${deep}}}`);
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as Report).findings.map((f) => f.code)).toEqual(['interop/too-deep']);
+  });
+
   it("points a bad manifest's findings at the body's lines: a 400 WhatIfReport", async () => {
     const body = readFileSync(join(ROOT, JOB), 'utf8').replace('nvidia.com/gpu: 4', 'nvidia.com/gpu: "four"');
     const r = await s.post('/v1/whatif/kubernetes', body, undefined, { 'content-type': 'application/yaml' });
