@@ -40,8 +40,8 @@ export async function isManifest(file: InputFile): Promise<boolean> {
     })
   )
     return true;
-  // Text that does not parse: YAML is a manifest's (a PAI request is JSON).
-  return findings.length > 0 && /\.ya?ml$/i.test(file.path);
+  // Text that does not parse: a PAI request is JSON, so YAML (or JSON naming a kind) is a manifest.
+  return findings.length > 0 && (/\.ya?ml$/i.test(file.path) || !/^\s*\{/.test(file.text) || /"(apiVersion|kind)"\s*:/.test(file.text));
 }
 
 /** Options of a manifest --job. */
