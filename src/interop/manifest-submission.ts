@@ -56,7 +56,7 @@ export interface ManifestSubmission extends LocatedSubmission {
 export function manifestSubmission(
   job: ManifestJob,
   context: ManifestContext,
-  policy: Pick<Policy, 'quotas' | 'workspaces'>,
+  policy: Pick<Policy, 'quotas' | 'workspaces' | 'pools'>,
   mapping: ManifestMapping,
   report: Report,
 ): ManifestSubmission | undefined {
@@ -101,7 +101,9 @@ export function manifestSubmission(
 
   const module = moduleOf(job.podLabels, job.podLabelsAt, job.ownerKind, { ...mapping } as KubectlOptions, report, sd, who, "the pod template's");
   origin('module', job.podLabelsAt);
-  const priority = mapPriority(job.priority.value, mapping.priorityMap);
+  const kueueRules = followsKueue(policy, quota);
+  // Under Kueue's rules a priority is Kueue's own number (SEMANTICS 12); under PAI's, the bands map it onto 1..9 as import kubectl does.
+  const priority = kueueRules ? job.priority.value : mapPriority(job.priority.value, mapping.priorityMap);
   if (job.priority.at) origin('priority', job.priority.at);
   const head = job.shapes[0]!;
   const pods = job.shapes.reduce((s, p) => s + p.count, 0);
@@ -109,7 +111,7 @@ export function manifestSubmission(
   origin('resources', job.templateAt);
   const notes = [
     `${job.kind} ${namespace}/${name}: ${pods} pod(s) from pod set(s) ${job.shapes.map((s) => `${s.name} × ${s.count}${s.countFrom !== undefined ? ` (${s.countFrom})` : ''}`).join(', ')}${job.noGpu.length ? `; pod sets without GPUs left out of the GPU gang: ${job.noGpu.join(', ')}` : ''}`,
-    `GPUs per pod ${head.gpu}; priority ${priority} from ${job.priority.from}, by the priority bands; quota "${quota}" from ${quotaDetail}; workspace "${workspaceName}" from ${workspace.from === 'namespace' ? job.namespaceFrom : workspace.from}; module ${module.module} from ${module.from}`,
+    `GPUs per pod ${head.gpu}; priority ${priority} from ${job.priority.from}, ${kueueRules ? "as Kueue's own number (the quota's pool follows rules: kueue)" : 'by the priority bands'}; quota "${quota}" from ${quotaDetail}; workspace "${workspaceName}" from ${workspace.from === 'namespace' ? job.namespaceFrom : workspace.from}; module ${module.module} from ${module.from}`,
     ...(job.suspended ? [`${job.kind === 'Workload' ? 'spec.active: false' : 'spec.suspend: true'} is ignored: the question is what happens when the job is let run`] : []),
     ...new Set(rewritten),
   ];
@@ -129,6 +131,16 @@ export function manifestSubmission(
 }
 
 /**
+ * Whether `quota`'s pool follows Kueue's rules (`spec.rules: kueue`, SEMANTICS 12; the
+ * field is h28-kueue's: read where present, so a policy without it is PAI's, the default).
+ */
+function followsKueue(policy: Pick<Policy, 'quotas' | 'pools'>, quota: string): boolean {
+  const pool = policy.quotas.find((q) => q.name === quota)?.pool;
+  const rules = (policy.pools.find((p) => p.name === pool) as { rules?: string } | undefined)?.rules;
+  return rules === 'kueue';
+}
+
+/**
  * The quota a LocalQueue `namespace/queue` leads to: its ClusterQueue through the given
  * LocalQueues (import kubectl's `clusterQueueOf`), else through the policy's Workspace of
  * the namespace when it holds one quota, else a quota named as the LocalQueue (as import
@@ -140,7 +152,7 @@ function localQueueTarget(
   at: PathSeg[],
   field: string,
   context: ManifestContext,
-  policy: Pick<Policy, 'quotas' | 'workspaces'>,
+  policy: Pick<Policy, 'quotas' | 'workspaces' | 'pools'>,
   workspace: string,
   mapping: ManifestMapping,
   report: Report,
@@ -177,7 +189,7 @@ function localQueueTarget(
  */
 export function manifestAsk(
   file: InputFile,
-  policy: Pick<Policy, 'quotas' | 'workspaces'>,
+  policy: Pick<Policy, 'quotas' | 'workspaces' | 'pools'>,
   options: ManifestOptions & { as?: string; mapping?: ManifestMapping },
 ): { request?: { request: AnswerRequest; origin: RequestOrigin }; findings: Finding[] } {
   const { job, context, report } = readManifest(file, options);

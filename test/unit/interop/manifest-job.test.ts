@@ -24,13 +24,20 @@ const MAPPING: ManifestMapping = {
 
 /** A policy as import kueue writes one: a Workspace per namespace with the ClusterQueues its LocalQueues feed. */
 const POLICY = {
-  quotas: [{ name: 'research-cq' }, { name: 'prod-cq' }, { name: 'shared-a' }, { name: 'shared-b' }],
+  pools: [{ name: 'gpu-pool' }, { name: 'kueue-pool', rules: 'kueue' }],
+  quotas: [
+    { name: 'research-cq', pool: 'gpu-pool' },
+    { name: 'prod-cq', pool: 'gpu-pool' },
+    { name: 'shared-a', pool: 'gpu-pool' },
+    { name: 'shared-b', pool: 'gpu-pool' },
+    { name: 'kueue-cq', pool: 'kueue-pool' },
+  ],
   workspaces: [
     { name: 'research', quotas: ['research-cq'] },
     { name: 'prod', quotas: ['prod-cq'] },
     { name: 'shared', quotas: ['shared-a', 'shared-b'] },
   ],
-} as unknown as Pick<Policy, 'quotas' | 'workspaces'>;
+} as unknown as Pick<Policy, 'quotas' | 'workspaces' | 'pools'>;
 
 const pod = (gpu: number | string, extra = '', indent = '      '): string =>
   [
@@ -157,6 +164,10 @@ describe('queues and priorities', () => {
     expect(pods.sub!.job.priority).toBe(2);
     const system = ask(`${meta('Job', 'batch/v1')}spec:\n  template:\n${pod(8, 'priorityClassName: system-cluster-critical')}\n`);
     expect(system.sub!.job.priority).toBe(9);
+    // A quota whose pool follows Kueue's rules takes the number as Kueue has it, never banded.
+    const kueue = ask(`${meta('Job', 'batch/v1', 'kueue.x-k8s.io/queue-name: kueue-cq, kueue.x-k8s.io/priority-class: high')}spec:\n  template:\n${pod(8)}\n`, classes);
+    expect(kueue.sub!.job).toMatchObject({ quota: 'kueue-cq', priority: 10000 });
+    expect(kueue.sub!.notes[1]).toMatch(/priority 10000 from WorkloadPriorityClass high .* as Kueue's own number/);
     const unknown = ask(`${meta('Job', 'batch/v1')}spec:\n  template:\n${pod(8, 'priorityClassName: nope')}\n`);
     expect(errors(unknown.findings)).toEqual([['interop/unknown-priority-class', 'job.yaml:15:28', 'spec.template.spec.priorityClassName']]);
   });
