@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { display } from '../model/display-text.js';
+import { colour, commanderOutput, log } from './output.js';
 
 const EXIT = { ok: 0, findings: 1, failure: 2 };
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
@@ -84,7 +86,9 @@ function itemsOf(text: string, resources: string): unknown[] {
 
 /** Runs `quotient ARGS`; its exit code, its stdout and stderr captured (`capture`) or passed through. */
 function quotient(args: string[], capture: boolean): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: capture ? 'pipe' : 'inherit', maxBuffer: 1024 * 1024 * 1024 });
+  // What is captured is said again line by line (escaped): it is asked without colour.
+  const env = capture ? { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } : process.env;
+  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', stdio: capture ? 'pipe' : 'inherit', env, maxBuffer: 1024 * 1024 * 1024 });
   return { status: r.status ?? EXIT.failure, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
@@ -139,17 +143,15 @@ function whatIf(flags: WhatIfFlags): number {
       true,
     );
     if (imported.status !== EXIT.ok) {
-      process.stderr.write(imported.stderr);
-      process.stderr.write(`kubectl-quotient: the cluster's state could not be imported (quotient import kubectl exit ${imported.status})\n`);
+      for (const line of imported.stderr.replace(/\n$/, '').split('\n')) log(display`${line}`);
+      log(display`${colour.red('kubectl-quotient:')} the cluster's state could not be imported (quotient import kubectl exit ${imported.status})`);
       return imported.status;
     }
     const cluster = join(dir, 'cluster.yaml');
     writeFileSync(cluster, imported.stdout);
     const said = imported.stderr.split('\n').find((l) => l.startsWith('imported:'));
-    if (said)
-      process.stderr.write(
-        `kubectl-quotient: ${flags.snapshot !== undefined ? `from ${flags.snapshot}` : `from the cluster${flags.context !== undefined ? ` (context ${flags.context})` : ''}`}: ${said.slice('imported: '.length)}\n`,
-      );
+    const from = flags.snapshot !== undefined ? `from ${flags.snapshot}` : `from the cluster${flags.context !== undefined ? ` (context ${flags.context})` : ''}`;
+    if (said) log(display`kubectl-quotient: ${from}: ${said.slice('imported: '.length)}`);
     const asked = quotient(
       [
         'whatif',
@@ -180,7 +182,9 @@ program
   .description('Quotient as a kubectl plugin: ask what would happen to a job on this cluster, with its Kueue queues and priorities, before you submit it.')
   .version('0.1.0')
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Commander echoes the arguments it refuses: escaped, as quotient's own.
+  .configureOutput(commanderOutput(process.argv.slice(2)));
 program
   .command('whatif')
   .description('what if this manifest were submitted now? admit, preempt (whom, under which rule), wait or reject, and why')
@@ -208,11 +212,9 @@ try {
   program.parse(process.argv);
 } catch (e) {
   if (e instanceof CommanderError) process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.failure;
-  else if (e instanceof PluginError) {
-    process.stderr.write(`kubectl-quotient: ${e.message}\n  hint: ${e.hint}\n`);
-    process.exitCode = EXIT.failure;
-  } else {
-    process.stderr.write(`kubectl-quotient: ${(e as Error).message}\n  hint: this is a bug in Quotient: please report it\n`);
+  else {
+    const known = e instanceof PluginError;
+    log(display`${colour.red('kubectl-quotient:')} ${(e as Error).message}\n  ${colour.cyan('hint:')} ${known ? e.hint : 'this is a bug in Quotient: please report it'}`);
     process.exitCode = EXIT.failure;
   }
 }
