@@ -5,18 +5,17 @@ import type { StartEstimator } from '../engine/estimate.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 import type { AnswerRequest, RequestOrigin } from '../engine/request.js';
 import { SessionCore } from '../engine/session-core.js';
-import type { PaiSubmission } from '../interop/pai-job.js';
 import { readBundles } from '../policy/parse/read-files.js';
 import { display, joinDisplay } from '../model/display-text.js';
 import { asUser, unknownUser } from './as-user.js';
 import { EXIT } from './exit.js';
 import { isName, isPair, kernelFlag, kernelOption, outputOptions, takeBackPaths, workersFlag } from './flags.js';
 import { colour, formatOf, log, printDocument, report, say, type Format, type OutputOptions } from './output.js';
-import { readInput } from './read-input.js';
 import { renderAnswer } from './render-answer.js';
 import { countFindings, renderFindings } from './render-findings.js';
 import { submitFlags } from './submit-flags.js';
 import { marketFileFindings } from './market-files.js';
+import { BadJobInput, jobRequest, readJobInput, type JobInput } from './whatif-job.js';
 
 /**
  * A job asked about (a PAI request or a --submit job) that is bad input, not a failure to
@@ -38,7 +37,8 @@ class InvalidJob extends QuotientError {
 async function exitOneOnBadJob(format: Format, body: () => Promise<void>): Promise<void> {
   try {
     await body();
-  } catch (e) {
+  } catch (thrown) {
+    const e = thrown instanceof BadJobInput ? new InvalidJob(thrown.code, thrown.message, thrown.hint, thrown.findings) : thrown;
     if (!(e instanceof InvalidJob)) throw e;
     if (format !== 'table') printDocument(format, report('WhatIfReport', { findings: sortFindings(e.findings), answers: [] }));
     log(display`${colour.red('quotient:')} ${e.message}\n  ${colour.cyan('hint:')} ${e.hint}`);
@@ -46,34 +46,22 @@ async function exitOneOnBadJob(format: Format, body: () => Promise<void>): Promi
   }
 }
 
-/** Reads `--job`; a bad request is its located findings and exit 1. */
-async function readJobRequest(path: string): Promise<{ path: string; submission: PaiSubmission }> {
-  const input = readInput(path);
-  // The PAI reader loads only for --job.
-  const { submission, report: read } = (await import('../interop/pai-job.js')).readPaiJob(input);
-  if (read.findings.length) log(renderFindings(sortFindings(read.findings)));
-  if (!submission) {
-    throw new InvalidJob(
-      'whatif/invalid-job',
-      `the PAI request ${input.path} is not valid (${countFindings(read.findings)})`,
-      'fix the JSON fields named above (docs/interop.md lists what each one means)',
-      read.findings,
-    );
-  }
-  return { path: input.path, submission };
-}
-
 /**
  * The error of an ad-hoc job (--submit, --job) a policy cannot take: its findings on
  * stderr and in a machine format, exit 1. The policy's own warnings were told when it
  * was opened; the report is about the job.
  */
-function invalidJob(request: Finding[], label: string, paiPath: string | undefined): InvalidJob {
+function invalidJob(request: Finding[], label: string, job: JobInput | undefined): InvalidJob {
   log(renderFindings(sortFindings(request)));
   const errors = request.filter((f) => f.severity === 'error');
   const findings = request;
-  if (paiPath !== undefined)
-    return new InvalidJob('whatif/invalid-job', `the PAI request ${paiPath} does not fit the policy ${label} (${countFindings(errors)})`, 'fix the request fields named above', findings);
+  if (job !== undefined)
+    return new InvalidJob(
+      'whatif/invalid-job',
+      `the ${job.kind === 'pai' ? 'PAI request' : 'Kubernetes manifest'} ${job.path} does not fit the policy ${label} (${countFindings(errors)})`,
+      `fix the ${job.kind === 'pai' ? 'request' : 'manifest'} fields named above`,
+      findings,
+    );
   return new InvalidJob(
     'whatif/invalid-submit',
     `the --submit job is not valid (${countFindings(errors)})`,
@@ -86,6 +74,9 @@ interface WhatIfOptions extends OutputOptions {
   query?: string[];
   submit?: string[];
   job?: string;
+  kueue?: string[];
+  namespace?: string;
+  gpuResource?: string;
   failOnPreempt?: boolean;
   kernel?: string;
   as?: string;
@@ -107,9 +98,16 @@ export function registerWhatIf(program: Command): void {
       'an ad-hoc job instead: name, workspace, quota, module, priority, pods, gpu, cpu, memory, idleResources, submittedBy, maxRuntime, gpuModel (repeatable) or gpuModels=A|B',
     )
     .option(
-      '--job <request.json>',
-      'a PAI DLC CreateJob request body instead (JobSpecs, ResourceConfig.GPU/GPUType, Priority, ResourceId as the quota, WorkspaceId, SpotSpec, Settings.OversoldType); see docs/interop.md',
+      '--job <file>',
+      'a job to ask about instead: a Kubernetes manifest (Job, JobSet, PyTorchJob/TFJob/MPIJob, RayJob/RayCluster, Pod, Deployment/StatefulSet, LeaderWorkerSet or a Kueue Workload; YAML or JSON) or a PAI DLC CreateJob request body; see docs/interop.md',
     )
+    .option(
+      '--kueue <file>',
+      'with a manifest --job: Kueue objects (LocalQueues, ClusterQueues, WorkloadPriorityClasses, PriorityClasses; repeatable) its queue-name label and priority class are looked up in',
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
+    .option('-n, --namespace <namespace>', 'with a manifest --job: the namespace of an object that names none (default: default)')
+    .option('--gpu-resource <name>', 'with a manifest --job: the extended resource counted as GPUs (default: nvidia.com/gpu, as import kubectl)')
     .option('--as <user>', "answer as this user sees it: other teams' jobs only as anonymous usage (default: $QUOTIENT_USER; unset = everything)")
     .option('--fail-on-preempt', 'exit 1 when an answer would preempt a running job')
     .option('-w, --workers <n>', 'answer on n worker threads in batches (Piscina); worth it for hundreds of queries, 1 = this thread', '1')
@@ -137,7 +135,10 @@ export function registerWhatIf(program: Command): void {
           throw new QuotientError('cli/conflicting-flags', '--submit and --query cannot be used together', "ask about the files' WhatIf documents or about one ad-hoc job");
         if (opts.job && (opts.submit || opts.query))
           throw new QuotientError('cli/conflicting-flags', '--job cannot be used with --submit or --query', "ask about one PAI request, one ad-hoc job, or the files' WhatIf documents");
-        const pai = opts.job === undefined ? undefined : await readJobRequest(opts.job);
+        if ((opts.kueue || opts.namespace !== undefined) && opts.job === undefined)
+          throw new QuotientError('cli/conflicting-flags', '--kueue and --namespace go with a manifest --job', 'give the manifest with --job FILE');
+        const jobInput =
+          opts.job === undefined ? undefined : await readJobInput(opts.job, { ...(opts.kueue ? { kueue: opts.kueue } : {}), ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}) });
         const workers = workersFlag(opts.workers);
         const bundles = readBundles(paths);
         // One clock reading for every thread: a snapshot without `at` is taken at the same moment everywhere.
@@ -153,11 +154,9 @@ export function registerWhatIf(program: Command): void {
         const wanted = new Set(opts.query ?? []);
         const found = new Set<string>();
         // One ad-hoc question (--submit, --job) is asked of every policy; else each policy's WhatIf documents.
-        const adhoc = opts.submit
+        const submitted = opts.submit
           ? { request: { submit: submitFlags(opts.submit, user) } as AnswerRequest, origin: { file: '--submit', path: ['spec', 'submit'], query: 'submit' } as RequestOrigin }
-          : pai
-            ? (await import('../interop/pai-whatif.js')).paiRequest(pai.submission, pai.path, user)
-            : undefined;
+          : undefined;
         // Open and validate every policy first, in order: nothing is answered from a set with errors.
         // Through the cache first: the loader (zod, the builders) loads only on a miss.
         const opened: Array<{ b: (typeof bundles)[number]; session: SessionCore }> = [];
@@ -187,11 +186,13 @@ export function registerWhatIf(program: Command): void {
             opened.map((o) => o.session),
           );
         const as = user === undefined ? {} : { as: user };
-        if (adhoc) {
+        if (submitted || jobInput) {
           // Every policy's answer first: a job one policy refuses is told before any answer is printed.
           for (const { b, session } of opened) {
+            // A manifest's quota may lead through the policy's workspaces: its request is made per policy.
+            const adhoc = submitted ?? (await jobRequest(jobInput!, session.policy, user));
             const asked = await session.ask({ ...adhoc.request, ...as }, { ...adhoc.origin, outsider: true });
-            if (!asked.answer) throw invalidJob(asked.findings, b.label, pai?.path);
+            if (!asked.answer) throw invalidJob(asked.findings, b.label, jobInput);
             answers.push(asked.answer);
           }
         } else {

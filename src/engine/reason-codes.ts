@@ -52,6 +52,7 @@ export const REASON_CODES = {
   'queue/served-first': 'queued jobs submitted before this one were served first and those that can run were taken as started: the answer is on what they leave',
   // Input that came from elsewhere.
   'interop/pai-request': 'a note on how a PAI CreateJob request was read',
+  'interop/kubernetes-manifest': 'a note on how a Kubernetes manifest (a Job, PyTorchJob, Kueue Workload…) was read',
   // Quota scaling (SEMANTICS 9): the reasons of a ScaleQuota answer, and each job whose standing changes.
   'scale/min-set': "a quota's min is set to a new value (and what its parent's children then guarantee in all)",
   'scale/jobs-turn-borrowing': "a shrunk quota's jobs use more than its new min: the fewest of its newest lowest-priority jobs that cover the excess turn borrowing",

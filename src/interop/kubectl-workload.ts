@@ -9,13 +9,12 @@
  * counts each. A pending pod of a Workload's job (by owner reference) is the Workload's,
  * never queued twice.
  */
-import { formatCpu, formatMemory } from '../model/resources.js';
 import type { PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
 import { importedName } from './imported-name.js';
-import { parseCount } from './kube-quantity.js';
-import { clusterQueueOf, containerSum, cpuAndMemory, INT32_MAX, moduleOf, nameFrom, ownerOf, readCreated, readKubePriority, safeNamer } from './kubectl-pod.js';
+import { clusterQueueOf, moduleOf, nameFrom, ownerOf, readCreated, readKubePriority, safeNamer } from './kubectl-pod.js';
 import type { ImportedQueuedJob, KubectlOptions, PodFacts, WorkloadCounts } from './kubectl-types.js';
-import { asObject, type Report, shown, stringMap, where } from './located-json.js';
+import { asObject, type Report, stringMap, where } from './located-json.js';
+import { otherShape, readPodSetShapes, shapeText } from './pod-set-shape.js';
 import { mapPriority } from './priority-map.js';
 
 /** Kueue's API group: a `Workload` of another group is not Kueue's. */
@@ -96,59 +95,28 @@ function readWorkload(it: Item, opts: KubectlOptions, report: Report, skip: (nam
     );
     return skipped('no spec.podSets');
   }
-  interface Shape {
-    index: number;
-    name: string;
-    count: number;
-    gpu: number;
-    cpu?: number;
-    memory?: number;
-  }
-  const shapes: Shape[] = [];
-  const noGpu: string[] = [];
-  for (let i = 0; i < podSets.length; i++) {
-    const ps = asObject(podSets[i]) ?? {};
-    const at: PathSeg[] = [...path, 'spec', 'podSets', i];
-    const name = typeof ps.name === 'string' ? ps.name : 'main';
-    const count = ps.count === undefined ? 1 : ps.count;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > INT32_MAX) {
-      report.warn(
-        sd,
-        [...at, 'count'],
-        'interop/bad-workload',
-        `${who}: podSets[${i}].count ${shown(sd, [...at, 'count'], count)} is not a pod count; the Workload is not queued`,
-        'count is a whole number of pods, 0 or more',
-      );
-      return skipped(`podSets[${i}].count is not a pod count`);
-    }
-    const tmplAt: PathSeg[] = [...at, 'template'];
-    const tmplSpec = asObject(asObject(ps.template)?.spec) ?? {};
-    const gpu = containerSum(tmplAt, tmplSpec, opts.gpuResource, parseCount, 'limits');
-    if (gpu.bad) {
-      const read = shown(sd, gpu.bad.path, gpu.bad.raw);
-      report.warn(
-        sd,
-        gpu.bad.path,
-        'interop/bad-quantity',
-        `${who}: ${opts.gpuResource} ${read} is not a whole number of GPUs; the Workload is not queued`,
-        'GPU limits are a whole count such as "8"',
-      );
-      return skipped(`${opts.gpuResource} ${read} is not a whole number`);
-    }
-    if (count === 0) continue;
-    if (!gpu.value) {
-      noGpu.push(`${name} (${count} pod(s))`);
-      continue;
-    }
-    const shape: Shape = { index: i, name, count, gpu: gpu.value, ...cpuAndMemory(sd, tmplAt, tmplSpec, who, report) };
-    shapes.push(shape);
-  }
+  const read = readPodSetShapes(
+    sd,
+    podSets.map((raw, i) => {
+      const ps = asObject(raw) ?? {};
+      const at: PathSeg[] = [...path, 'spec', 'podSets', i];
+      return {
+        name: typeof ps.name === 'string' ? ps.name : 'main',
+        count: ps.count,
+        countAt: [...at, 'count'],
+        countField: `podSets[${i}].count`,
+        template: asObject(ps.template),
+        templateAt: [...at, 'template'],
+      };
+    }),
+    opts.gpuResource,
+    { report, severity: 'warning', who, then: 'the Workload is not queued' },
+  );
+  if ('skip' in read) return skipped(read.skip);
+  const { shapes, noGpu } = read;
   if (shapes.length === 0) return skipped(`no ${opts.gpuResource} in its podSets' containers`);
-  const shapeText = (s: Shape): string =>
-    [`${s.gpu} GPU(s)`, ...(s.cpu !== undefined ? [`cpu ${formatCpu(s.cpu)}`] : []), ...(s.memory !== undefined ? [`memory ${formatMemory(s.memory)}`] : [])].join(', ');
-  const key = (s: Shape): string => `${s.gpu}/${s.cpu ?? '-'}/${s.memory ?? '-'}`;
   const head = shapes[0]!;
-  const other = shapes.find((s) => key(s) !== key(head));
+  const other = otherShape(shapes);
   if (other) {
     // A Quotient job is pods of one shape (SEMANTICS 1); two jobs would be admitted apart, which a Workload never is.
     report.warn(

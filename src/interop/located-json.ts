@@ -204,6 +204,12 @@ export class Report {
   }
 }
 
+/** The line and column of the value at `path` of `sd`, and the path as findings write it (an origin a later finding is moved onto). */
+export function positionOf(sd: SourceDoc, path: readonly PathSeg[]): { line: number; column: number; path: string } {
+  const f = locatedFinding(sd, path, '', '', '', 'warning');
+  return { line: f.line, column: f.column, path: f.path };
+}
+
 /** `file:line:col` of the value at `path`, safe to print (the file's name escaped as names are). */
 export function where(sd: SourceDoc, path: readonly PathSeg[]): string {
   const locator = LOCATORS.get(sd);

@@ -24,8 +24,14 @@ export function paiRequest(sub: PaiSubmission, requestPath: string, as?: string)
   };
 }
 
+/** A submission read from another tool's request, with where each Quotient field came from (a PAI request, a Kubernetes manifest). */
+export interface LocatedSubmission {
+  origins: Map<string, { path: string; line: number; column: number }>;
+  notes: string[];
+}
+
 /** The request field a Quotient field came from: the most specific known one (`resources.gpu` before `resources`), else the request as a whole. */
-function locateField(sub: PaiSubmission, file: string, path: readonly PathSeg[]): { file: string; line: number; column: number; path: string } {
+export function locateField(sub: LocatedSubmission, file: string, path: readonly PathSeg[]): { file: string; line: number; column: number; path: string } {
   const field = formatPath(path);
   const key = [...sub.origins.keys()].filter((k) => field === k || field.startsWith(`${k}.`) || field.startsWith(`${k}[`)).sort((a, b) => b.length - a.length)[0];
   const o = key === undefined ? undefined : sub.origins.get(key);

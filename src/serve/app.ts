@@ -102,6 +102,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     done(null, value);
   });
 
+  // A Kubernetes manifest may come as YAML (POST /v1/whatif/kubernetes): kept as text, read by that route alone (any other route's schema refuses a string).
+  app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml'], { parseAs: 'string' }, (req, body, done) => {
+    (req as unknown as { rawBody?: string }).rawBody = body as string;
+    done(null, body);
+  });
+
   app.addHook('onRequest', (req, _reply, done) => {
     (req as unknown as { started: number }).started = performance.now();
     done();

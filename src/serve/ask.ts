@@ -10,6 +10,7 @@ import { sortFindings, type Finding } from '../errors.js';
 import type { FullAnswer } from '../engine/pipeline.js';
 import type { Session } from '../engine/session.js';
 import { readPaiJob } from '../interop/pai-job.js';
+import { manifestAsk } from '../interop/manifest-submission.js';
 import { paiRequest } from '../interop/pai-whatif.js';
 import { escapeDisplay } from '../model/display-text.js';
 
@@ -89,6 +90,22 @@ function notSubmitter(submit: unknown, as: string | undefined): Finding | undefi
     message: `submittedBy must be you${as !== undefined ? ` (${escapeDisplay(as).text})` : ''}: you ask as yourself`,
     hint: 'leave submittedBy out (it defaults to you); an administrator may ask as another user with `as`',
   };
+}
+
+/**
+ * Answers a Kubernetes manifest (`POST /v1/whatif/kubernetes`, as `quotient whatif --job
+ * job.yaml`): read and mapped by interop/manifest-submission.ts, its LocalQueue led
+ * through the objects beside it or the policy's workspaces, findings on the body's lines.
+ */
+export async function askKubernetes(ctx: AskContext, body: string, request: Omit<AskRequest, 'submit' | 'query'> & { namespace?: string }): Promise<AskResult> {
+  const read = manifestAsk({ path: REQUEST_FILE, text: body }, ctx.session.policy, {
+    ...(request.as !== undefined ? { as: request.as } : {}),
+    ...(request.namespace !== undefined ? { namespace: request.namespace } : {}),
+  });
+  if (!read.request) return { findings: sortFindings(read.findings) };
+  const { request: asked, origin } = read.request;
+  const r = await ctx.session.ask({ ...asked, ...(request.estimate === undefined ? {} : { estimate: request.estimate }) }, { ...origin, outsider: true });
+  return r.answer ? { answer: r.answer, findings: [...read.findings, ...r.findings] } : { findings: sortFindings([...read.findings, ...r.findings]) };
 }
 
 /** A submitted job with the defaults `--submit` gives: its name, and the caller as its submitter. */

@@ -16,7 +16,7 @@ import { nodeView } from '../engine/views/node-view.js';
 import { quotaView } from '../engine/views/quota-view.js';
 import type { Viewer } from '../engine/visibility.js';
 import { estimateStart } from '../simulate/start-estimate.js';
-import { ask, askPai, type AskContext, type AskResult } from './ask.js';
+import { ask, askKubernetes, askPai, type AskContext, type AskResult } from './ask.js';
 import type { Caller, EngineInit, EngineReply, EngineRequest, LoadedMessage, StatusFindings, VersionInfo } from './engine-messages.js';
 import { errorText } from './error-document.js';
 import { namedJobs } from './named-jobs.js';
@@ -163,6 +163,14 @@ export async function handleRequest(l: LoadedVersion, req: EngineRequest): Promi
     }
     case 'pai':
       return whatIfReply(l, req.id, viewer, [await askPai(l.ctx, req.body, { ...(as !== undefined ? { as } : {}), estimate: req.estimate })], false);
+    case 'kubernetes':
+      return whatIfReply(
+        l,
+        req.id,
+        viewer,
+        [await askKubernetes(l.ctx, req.body, { ...(as !== undefined ? { as } : {}), estimate: req.estimate, ...(req.namespace !== undefined ? { namespace: req.namespace } : {}) })],
+        false,
+      );
     case 'quotas':
       return {
         type: 'reply',

@@ -69,6 +69,7 @@ export interface Caller {
 export type EngineRequest = { id: number; caller: Caller } & (
   | { op: 'whatif'; body: WhatIfBody }
   | { op: 'pai'; body: string; estimate: boolean }
+  | { op: 'kubernetes'; body: string; estimate: boolean; namespace?: string }
   | { op: 'quotas' }
   | { op: 'nodes'; pool?: string }
   | { op: 'jobs'; quota?: string; workspace?: string; mine: boolean }

@@ -380,6 +380,24 @@ export const ROUTE_SCHEMAS = {
       400: { description: 'An invalid request (a WhatIfReport whose findings point into the body) or a body that does not fit (an Error)', anyOf: [whatIfReport, errorSchema] },
     },
   },
+  kubernetes: {
+    summary: 'What if this Kubernetes manifest (a Job, JobSet, PyTorchJob, RayJob, Deployment, Kueue Workload…) were submitted now?',
+    tags: ['answers'],
+    description:
+      'The body is the manifest as `kubectl apply -f` takes it, JSON (application/json) or YAML (application/yaml): one workload, with the LocalQueues, ClusterQueues and priority classes it needs beside it (several documents or a List). Read as `quotient whatif --job job.yaml` reads it (docs/interop.md "Kubernetes manifests"); findings point at the body\'s lines.',
+    consumes: ['application/json', 'application/yaml'],
+    body: { anyOf: [{ type: 'object' }, { type: 'string' }], description: 'A Kubernetes manifest (docs/interop.md)' },
+    querystring: {
+      type: 'object',
+      properties: { ...asQuery, estimate: { type: 'string', enum: ['true', 'false'] }, namespace: { type: 'string', minLength: 1, maxLength: 63 } },
+      additionalProperties: false,
+    },
+    response: {
+      200: whatIfReport,
+      ...errors,
+      400: { description: 'An invalid manifest (a WhatIfReport whose findings point into the body) or a body that does not fit (an Error)', anyOf: [whatIfReport, errorSchema] },
+    },
+  },
   quotas: {
     summary: 'The quota tree with guarantees and usage',
     tags: ['listings'],

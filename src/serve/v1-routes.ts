@@ -130,6 +130,20 @@ export function registerV1(app: FastifyInstance, deps: V1Deps): void {
     return answer(req, reply, caller, { op: 'pai', caller, body: raw(req), estimate }, `${estimate}\n${raw(req)}`);
   });
 
+  app.post<{ Querystring: { as?: string; estimate?: 'true' | 'false'; namespace?: string } }>('/v1/whatif/kubernetes', { schema: ROUTE_SCHEMAS.kubernetes }, async (req, reply) => {
+    const caller = callerOf(req, reply, req.query.as);
+    if (!caller) return reply;
+    const estimate = req.query.estimate !== 'false';
+    const { namespace } = req.query;
+    return answer(
+      req,
+      reply,
+      caller,
+      { op: 'kubernetes', caller, body: raw(req), estimate, ...(namespace !== undefined ? { namespace } : {}) },
+      `kubernetes\n${estimate}\n${namespace ?? ''}\n${raw(req)}`,
+    );
+  });
+
   app.get<{ Querystring: { as?: string } }>('/v1/quotas', { schema: ROUTE_SCHEMAS.quotas }, async (req, reply) => {
     const caller = callerOf(req, reply, req.query.as);
     if (!caller) return reply;

@@ -1,6 +1,6 @@
 /**
  * Bad input in every format Quotient reads from other tools — kubectl JSON, Kueue,
- * Koordinator and Volcano quota objects, PAI CreateJob requests — is a located error
+ * Koordinator and Volcano quota objects, PAI CreateJob requests, Kubernetes manifests — is a located error
  * through the CLI: exit 1, `<stdin>:line:col`, the code, the field path where there is
  * one, nothing on stdout, and never a stack trace or an internal error.
  */
@@ -86,6 +86,23 @@ const CASES: Array<[string, string[], string, string, string, string | undefined
     '4:16',
     'policy/unknown-quota',
     'ResourceId',
+  ],
+  ['manifest: YAML syntax', ['whatif', POLICY, '--job', '-'], 'kind: Job\n  bad: [\n', '1:7', 'interop/yaml-syntax', undefined],
+  [
+    'manifest: a count that is not a pod count',
+    ['whatif', POLICY, '--job', '-'],
+    `apiVersion: batch/v1\nkind: Job\nmetadata: { name: j, namespace: team-a }\nspec:\n  parallelism: -2\n  template:\n    spec:\n      containers: [{ name: c, resources: { limits: { nvidia.com/gpu: 8 } } }]\n`,
+    '5:16',
+    'interop/bad-manifest',
+    'spec.parallelism',
+  ],
+  [
+    'manifest: a quota the policy lacks',
+    ['whatif', POLICY, '--job', '-'],
+    `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  namespace: team-a\n  labels: { quota.scheduling.koordinator.sh/name: team-z }\nspec:\n  template:\n    spec:\n      containers: [{ name: c, resources: { limits: { nvidia.com/gpu: 8 } } }]\n`,
+    '6:51',
+    'policy/unknown-quota',
+    'metadata.labels.quota.scheduling.koordinator.sh/name',
   ],
 ];
 
