@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { KueueQuotaTree } from '../../../../src/rules/kueue/quota-math.js';
+import { kueueState, workload } from './kueue-fixtures.js';
+
+const CPU = 'default/cpu';
+
+// Kueue's TestSnapshotAddRemoveWorkloadWithLendingLimit (pkg/cache/scheduler/snapshot_test.go):
+// two ClusterQueues of 10 cpu lending 4 and 6; lend-a holds 16, lend-b 4 (in cores here).
+const lending = kueueState(
+  [
+    { name: 'lend', kind: 'Cohort' },
+    { name: 'lend-a', kind: 'ClusterQueue', parent: 'lend', quota: { [CPU]: [10, null, 4] } },
+    { name: 'lend-b', kind: 'ClusterQueue', parent: 'lend', quota: { [CPU]: [10, null, 6] } },
+  ],
+  [
+    { name: 'lend-a-1', clusterQueue: 'lend-a', usage: { [CPU]: 1 } },
+    { name: 'lend-a-2', clusterQueue: 'lend-a', usage: { [CPU]: 9 } },
+    { name: 'lend-a-3', clusterQueue: 'lend-a', usage: { [CPU]: 6 } },
+    { name: 'lend-b-1', clusterQueue: 'lend-b', usage: { [CPU]: 4 } },
+  ],
+);
+
+// A two-level tree: root R (own 5) > cohort C (borrowingLimit 3) > x (4, lends 1), y (6).
+const nested = kueueState(
+  [
+    { name: 'R', kind: 'Cohort', quota: { [CPU]: [5] } },
+    { name: 'C', kind: 'Cohort', parent: 'R', quota: { [CPU]: [0, 3] } },
+    { name: 'x', kind: 'ClusterQueue', parent: 'C', quota: { [CPU]: [4, null, 1] } },
+    { name: 'y', kind: 'ClusterQueue', parent: 'C', quota: { [CPU]: [6] } },
+  ],
+  [{ name: 'x-1', clusterQueue: 'x', usage: { [CPU]: 5 } }],
+);
+
+describe('KueueQuotaTree: subtree and local quota (Kueue resource_node.go)', () => {
+  it('a lendingLimit keeps the rest of the quota local; the cohort sees only what is lent', () => {
+    const tree = KueueQuotaTree.of(lending);
+    expect(tree.localQuota('lend-a', CPU)).toBe(6);
+    expect(tree.localQuota('lend-b', CPU)).toBe(4);
+    expect(tree.subtreeQuota('lend', CPU)).toBe(10);
+    expect(tree.baseUsage('lend-a', CPU)).toBe(16);
+    expect(tree.baseUsage('lend', CPU)).toBe(10);
+  });
+
+  it('sums nested cohorts with their own quota', () => {
+    const tree = KueueQuotaTree.of(nested);
+    expect(tree.subtreeQuota('C', CPU)).toBe(7);
+    expect(tree.subtreeQuota('R', CPU)).toBe(12);
+    expect(tree.baseUsage('C', CPU)).toBe(2);
+    expect(tree.baseUsage('R', CPU)).toBe(2);
+    expect(tree.pathToRoot('x')).toEqual(['C', 'R']);
+    expect(tree.subtreeClusterQueues('R')).toEqual(['x', 'y']);
+  });
+
+  it('is built once per state', () => {
+    expect(KueueQuotaTree.of(nested)).toBe(KueueQuotaTree.of(nested));
+  });
+
+  it('names a workload of an unknown ClusterQueue', () => {
+    const bad = kueueState([{ name: 'a', kind: 'ClusterQueue' }], [{ name: 'w', clusterQueue: 'nope', usage: {} }]);
+    expect(() => KueueQuotaTree.of(bad)).toThrow(/kueue\/unknown-cluster-queue/);
+  });
+});
+
+describe('UsageLedger: removal and addition bubble as Kueue does', () => {
+  it('matches Kueue after removing lend-a-2 (still above the local part)', () => {
+    const ledger = KueueQuotaTree.of(lending).ledger();
+    ledger.removeWorkload(workload({ name: 'lend-a-2', clusterQueue: 'lend-a', usage: { [CPU]: 9 } }));
+    expect(ledger.usage('lend-a', CPU)).toBe(7);
+    expect(ledger.usage('lend', CPU)).toBe(1);
+    expect(ledger.usage('lend-b', CPU)).toBe(4);
+  });
+
+  it('matches Kueue after removing lend-a-1 and lend-a-2 (down to the local part)', () => {
+    const ledger = KueueQuotaTree.of(lending).ledger();
+    ledger.remove('lend-a', new Map([[CPU, 1]]));
+    ledger.remove('lend-a', new Map([[CPU, 9]]));
+    expect(ledger.usage('lend-a', CPU)).toBe(6);
+    expect(ledger.usage('lend', CPU)).toBe(0);
+  });
+
+  it('restores exactly when every removal is added back, and never touches the tree', () => {
+    const tree = KueueQuotaTree.of(nested);
+    const ledger = tree.ledger();
+    const x1 = nested.workloads[0]!;
+    ledger.removeWorkload(x1);
+    expect([ledger.usage('x', CPU), ledger.usage('C', CPU), ledger.usage('R', CPU)]).toEqual([0, 0, 0]);
+    ledger.addWorkload(x1);
+    expect([ledger.usage('x', CPU), ledger.usage('C', CPU), ledger.usage('R', CPU)]).toEqual([5, 2, 2]);
+    expect(tree.ledger().usage('x', CPU)).toBe(5);
+  });
+});
+
+describe('UsageLedger: available, potential available, borrowing', () => {
+  it('caps what the parent gives by the borrowingLimit along the path', () => {
+    const ledger = KueueQuotaTree.of(nested).ledger();
+    // C: 7 lent by its children, 2 of it used, plus 3 it may borrow from R (which has 10 free).
+    expect(ledger.available('C', CPU)).toBe(8);
+    expect(ledger.available('x', CPU)).toBe(8);
+    expect(ledger.available('y', CPU)).toBe(8);
+    expect(ledger.potentialAvailable('x', CPU)).toBe(13);
+    expect(ledger.potentialAvailable('C', CPU)).toBe(10);
+    expect(ledger.potentialAvailable('R', CPU)).toBe(12);
+  });
+
+  it('a ClusterQueue borrowingLimit limits it below what the cohort has free', () => {
+    const state = kueueState(
+      [
+        { name: 'co', kind: 'Cohort' },
+        { name: 'a', kind: 'ClusterQueue', parent: 'co', quota: { [CPU]: [6, 2] } },
+        { name: 'b', kind: 'ClusterQueue', parent: 'co', quota: { [CPU]: [4] } },
+      ],
+      [{ name: 'a-1', clusterQueue: 'a', usage: { [CPU]: 7 } }],
+    );
+    const ledger = KueueQuotaTree.of(state).ledger();
+    expect(ledger.available('a', CPU)).toBe(1);
+    expect(ledger.available('b', CPU)).toBe(3);
+    expect(ledger.isBorrowing('a', CPU)).toBe(true);
+    expect(ledger.isBorrowing('b', CPU)).toBe(false);
+    expect(ledger.isBorrowing('b', CPU, 4)).toBe(false);
+    expect(ledger.isBorrowing('b', CPU, 5)).toBe(true);
+    expect(ledger.fits('a', new Map([[CPU, 1]]))).toBe(true);
+    expect(ledger.fits('a', new Map([[CPU, 2]]))).toBe(false);
+  });
+
+  it('available is never negative, though over-admission makes the raw value so', () => {
+    const state = kueueState([{ name: 'solo', kind: 'ClusterQueue', quota: { [CPU]: [2] } }], [{ name: 's', clusterQueue: 'solo', usage: { [CPU]: 3 } }]);
+    const ledger = KueueQuotaTree.of(state).ledger();
+    expect(ledger.rawAvailable('solo', CPU)).toBe(-1);
+    expect(ledger.available('solo', CPU)).toBe(0);
+  });
+
+  it('within nominal and QuantitiesFitInQuota', () => {
+    const ledger = KueueQuotaTree.of(nested).ledger();
+    expect(ledger.isWithinNominal('x', [CPU])).toBe(false);
+    expect(ledger.isWithinNominal('C', [CPU])).toBe(true);
+    const { fits, remaining } = ledger.fitsInQuota('x', new Map([[CPU, 3]]));
+    expect(fits).toBe(false);
+    expect(remaining.get(CPU)).toBe(3);
+    const atY = ledger.fitsInQuota('y', new Map([[CPU, 3]]));
+    expect(atY.fits).toBe(true);
+    expect(atY.remaining.get(CPU)).toBe(3);
+  });
+});
