@@ -60,11 +60,18 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
   const wait = (reasons: Reason[]): KueueDecided => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
   const clauses = quota.kueue!;
   if (clauses.kind !== 'ClusterQueue') {
-    return { ...wait([]), decision: 'reject', reasons: [because('kueue/not-a-cluster-queue', `"${quota.name}" is a Cohort (it has children); a workload is submitted to a ClusterQueue: ${quota.children.join(', ')}`)] };
+    return {
+      ...wait([]),
+      decision: 'reject',
+      reasons: [because('kueue/not-a-cluster-queue', `"${quota.name}" is a Cohort (it has children); a workload is submitted to a ClusterQueue: ${quota.children.join(', ')}`)],
+    };
   }
   const { state, unmatched } = kueueStateOf(snap, pool);
   const notes: Reason[] = unmatched.map((u) =>
-    because('kueue/unmatched-node', `running job ${u.job} has a pod on node ${u.node}, which no flavor of its ClusterQueue's group for ${u.resources.join(', ')} matches; counted on the group's first flavor`),
+    because(
+      'kueue/unmatched-node',
+      `running job ${u.job} has a pod on node ${u.node}, which no flavor of its ClusterQueue's group for ${u.resources.join(', ')} matches; counted on the group's first flavor`,
+    ),
   );
   const flavors = new Map((pool.flavors ?? []).map((f) => [f.name, f]));
   const perPod = podRequests(job, clauses.resourceGroups);
@@ -81,7 +88,7 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
   const req = gangRequest(job, snap.poolIndexOf(job.quota), pool, mask >>> 0);
   const standing = fa.borrow ? 'borrowing' : 'in-quota';
   const flavorNames = fa.groups.map((g) => g.flavor).filter((f): f is string => f !== undefined);
-  const noNodes = (mask >>> 0) === 0;
+  const noNodes = mask >>> 0 === 0;
   const nodeRoom = (what: string): Reason =>
     because(
       'kueue/no-node-room',
@@ -98,10 +105,19 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
   }
 
   // Preempt: Kueue's classic preemption on the assigned flavors.
-  const result = classicPreemption(state, { workload: { name: job.name, clusterQueue: quota.name, priority: job.priority, createdAt: at, admittedAt: at, evicted: false, usage: fa.usage } }, fa.needPreemption);
+  const result = classicPreemption(
+    state,
+    { workload: { name: job.name, clusterQueue: quota.name, priority: job.priority, createdAt: at, admittedAt: at, evicted: false, usage: fa.usage } },
+    fa.needPreemption,
+  );
   const algorithm = because('kueue/algorithm', `victims chosen by Kueue's classic preemption (${CLASSIC_ALGORITHM}), not Quotient's minimal set`);
   if (result.targets.length === 0) {
-    return wait([...notes, assigned, because('kueue/pending', `Kueue would show: ${fa.pending ?? 'insufficient unused quota'}; ${result.why ?? 'no victims'} (${sourceText(clauses.preemption!.src)})`), algorithm]);
+    return wait([
+      ...notes,
+      assigned,
+      because('kueue/pending', `Kueue would show: ${fa.pending ?? 'insufficient unused quota'}; ${result.why ?? 'no victims'} (${sourceText(clauses.preemption!.src)})`),
+      algorithm,
+    ]);
   }
   const victims = result.targets.map((t) => victimAnswer(snap, quota, t));
   const indices = result.targets.map((t) => snap.jobIndex.get(t.workload)!);
@@ -124,11 +140,7 @@ function placeAfter(snap: Snapshot, req: ReturnType<typeof gangRequest>, victims
   const cpu = jobs.reduce((s, j) => s + j.pods.reduce((t, p) => t + p.cpu, 0), 0);
   const mem = jobs.reduce((s, j) => s + j.pods.reduce((t, p) => t + p.mem, 0), 0);
   // One constraint per resource the victims hold, of their whole amount: only the whole list relieves it.
-  const constraints = [
-    ...(gpus > 0 ? [{ resource: 0, deficit: gpus }] : []),
-    ...(cpu > 0 ? [{ resource: 1, deficit: cpu }] : []),
-    ...(mem > 0 ? [{ resource: 2, deficit: mem }] : []),
-  ];
+  const constraints = [...(gpus > 0 ? [{ resource: 0, deficit: gpus }] : []), ...(cpu > 0 ? [{ resource: 1, deficit: cpu }] : []), ...(mem > 0 ? [{ resource: 2, deficit: mem }] : [])];
   const mask = constraints.reduce((m, _c, k) => m | (1 << k), 0);
   const res = snap.kernel.selectVictims(req, [{ standing, candidates: victims.map((job) => ({ job, constraintMask: mask })), constraints }]);
   return res.ok && res.victims.length === victims.length ? res.pods : undefined;
