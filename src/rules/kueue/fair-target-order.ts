@@ -1,0 +1,162 @@
+/**
+ * Which ClusterQueue fair-sharing preemption takes its next victim from (SEMANTICS 13),
+ * after Kueue's pkg/scheduler/preemption/fairsharing (ordering.go, target.go,
+ * least_common_ancestor.go at ff69552), and the candidates' order within a queue
+ * (preemption/common/ordering.go).
+ *
+ * From the root down, at each Cohort the child with the highest share is entered: queues
+ * that are not borrowing (other than the preemptor's own) or have no candidate left are
+ * pruned, as are Cohorts that are not borrowing and are not above the preemptor; a Cohort
+ * wins a tie with a ClusterQueue (inside it the most unfair node can then be chosen). Two
+ * queues with equal shares: the one whose first candidate Kueue's candidate order puts
+ * first. Two Cohorts with equal shares: the first in the policy's order (ours: Kueue takes
+ * them from an unordered set). A Cohort whose children are all pruned is pruned; the walk
+ * ends when the root is.
+ *
+ * Shares are compared between the children of the lowest common ancestor of the preemptor's
+ * queue and the target's (the "almost-LCAs"): in a flat cohort, the two queues themselves.
+ */
+import type { KueueWorkload } from './kueue-state.js';
+import type { KueueQuotaTree, UsageLedger } from './quota-math.js';
+import { BELOW_ANY_SHARE, compareShares, dominantResourceShare, type FairShare } from './fair-share.js';
+
+/**
+ * Kueue's candidate order: already evicted first, other queues before the preemptor's own,
+ * lower priority, more recently admitted, then by name (Kueue's cases set UID = name).
+ */
+export function candidateOrder(preemptorQueue: string): (a: KueueWorkload, b: KueueWorkload) => number {
+  return (a, b) => {
+    if (a.evicted !== b.evicted) return a.evicted ? -1 : 1;
+    const aOwn = a.clusterQueue === preemptorQueue;
+    const bOwn = b.clusterQueue === preemptorQueue;
+    if (aOwn !== bOwn) return aOwn ? 1 : -1;
+    if (a.priority !== b.priority) return a.priority - b.priority;
+    if (a.admittedAt !== b.admittedAt) return b.admittedAt - a.admittedAt;
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  };
+}
+
+/** The node below `lca` on the way from `queue` to the root (the queue itself when its parent is the LCA). */
+function almostLca(tree: KueueQuotaTree, queue: string, lca: string): string {
+  let below = queue;
+  for (const ancestor of tree.pathToRoot(queue)) {
+    if (ancestor === lca) return below;
+    below = ancestor;
+  }
+  throw new Error(`kueue/fair-lca: ${lca} is not above ${queue}`);
+}
+
+/**
+ * One walk over the candidates of one preemption attempt. `next()` names the queue to take
+ * from now (recomputed after every change to the ledger), or null when none is left; the
+ * caller then takes a workload (`pop`) or gives the queue up (`drop`) before asking again.
+ */
+export class TargetOrder {
+  private readonly queues = new Map<string, KueueWorkload[]>();
+  private readonly ancestors: Set<string>;
+  private readonly prunedQueues = new Set<string>();
+  private readonly prunedCohorts = new Set<string>();
+  private readonly root: string;
+  private readonly order: (a: KueueWorkload, b: KueueWorkload) => number;
+
+  /** `candidates` in candidate order; each queue keeps its own in that order. */
+  constructor(
+    private readonly ledger: UsageLedger,
+    readonly preemptorQueue: string,
+    candidates: readonly KueueWorkload[],
+  ) {
+    const tree = ledger.tree;
+    this.ancestors = new Set(tree.pathToRoot(preemptorQueue));
+    this.root = tree.rootOf(preemptorQueue);
+    this.order = candidateOrder(preemptorQueue);
+    for (const c of candidates) {
+      const list = this.queues.get(c.clusterQueue) ?? [];
+      list.push(c);
+      this.queues.set(c.clusterQueue, list);
+    }
+  }
+
+  has(queue: string): boolean {
+    return (this.queues.get(queue)?.length ?? 0) > 0;
+  }
+
+  pop(queue: string): KueueWorkload {
+    const w = this.queues.get(queue)?.shift();
+    if (w === undefined) throw new Error(`kueue/fair-order: no candidate left in ${queue}`);
+    return w;
+  }
+
+  /** Take the rest of a queue's candidates, in order. */
+  popAll(queue: string): KueueWorkload[] {
+    const rest = this.queues.get(queue) ?? [];
+    this.queues.set(queue, []);
+    return rest;
+  }
+
+  /** Consider no more candidates of this queue. */
+  drop(queue: string): void {
+    this.prunedQueues.add(queue);
+  }
+
+  /** The queue to take the next victim from, or null when every queue is pruned. */
+  next(): string | null {
+    const tree = this.ledger.tree;
+    if (tree.parentOf(this.preemptorQueue) === null) {
+      const q = this.preemptorQueue;
+      return !this.prunedQueues.has(q) && this.has(q) ? q : null;
+    }
+    while (!this.prunedCohorts.has(this.root)) {
+      const target = this.descend(this.root);
+      if (target !== null) return target;
+    }
+    return null;
+  }
+
+  /** Kueue's nextTarget: the highest child of `cohort`, entering Cohorts; null when this pass only pruned. */
+  private descend(cohort: string): string | null {
+    const tree = this.ledger.tree;
+    let bestQueue: string | null = null;
+    let bestQueueShare: FairShare = BELOW_ANY_SHARE;
+    for (const q of tree.childClusterQueues(cohort)) {
+      if (this.prunedQueues.has(q)) continue;
+      const share = dominantResourceShare(this.ledger, q);
+      if ((!share.borrowing && q !== this.preemptorQueue) || !this.has(q)) {
+        this.prunedQueues.add(q);
+        continue;
+      }
+      const cmp = compareShares(share, bestQueueShare);
+      if (cmp > 0 || (cmp === 0 && bestQueue !== null && this.order(this.queues.get(q)![0]!, this.queues.get(bestQueue)![0]!) < 0)) {
+        bestQueue = q;
+        bestQueueShare = share;
+      }
+    }
+    let bestCohort: string | null = null;
+    let bestCohortShare: FairShare = BELOW_ANY_SHARE;
+    for (const c of tree.childCohorts(cohort)) {
+      if (this.prunedCohorts.has(c)) continue;
+      const share = dominantResourceShare(this.ledger, c);
+      if (!share.borrowing && !this.ancestors.has(c)) {
+        this.prunedCohorts.add(c);
+        continue;
+      }
+      if (compareShares(share, bestCohortShare) > 0) {
+        bestCohort = c;
+        bestCohortShare = share;
+      }
+    }
+    if (bestCohort === null && bestQueue === null) {
+      this.prunedCohorts.add(cohort);
+      return null;
+    }
+    if (bestCohort !== null && compareShares(bestCohortShare, bestQueueShare) >= 0) return this.descend(bestCohort);
+    return bestQueue;
+  }
+
+  /** The almost-LCAs of the preemptor's queue and `target` (a queue of another branch or the same cohort). */
+  almostLcas(target: string): { preemptorSide: string; targetSide: string } {
+    const tree = this.ledger.tree;
+    const lca = tree.pathToRoot(target).find((a) => this.ancestors.has(a));
+    if (lca === undefined) throw new Error(`kueue/fair-lca: ${target} and ${this.preemptorQueue} share no cohort`);
+    return { preemptorSide: almostLca(tree, this.preemptorQueue, lca), targetSide: almostLca(tree, target, lca) };
+  }
+}
