@@ -39,6 +39,12 @@ export interface FairPreemptionResult {
   targets: KueueTarget[];
   /** The strategies in the order they were applied (the state's, or Kueue's default). */
   strategies: readonly FairPreemptionStrategy[];
+  /**
+   * Workloads the walk took and fill-back gave back (W fits without them). Their eviction
+   * was simulated when later shares were compared, so a target's cited shares may assume
+   * one of them gone.
+   */
+  returned: string[];
 }
 
 /** Whether a strategy lets W of P take U of T: shares are P's with W, T's before and after losing U. */
@@ -182,14 +188,14 @@ function secondStrategy(a: Attempt, retry: readonly KueueWorkload[]): boolean {
 }
 
 /** Kueue's fill-back: newest target kept, earlier ones returned while W still fits. */
-function fillBack(ledger: UsageLedger, preemptor: KueueWorkload, taken: KueueWorkload[], targets: KueueTarget[]): KueueTarget[] {
+function fillBack(ledger: UsageLedger, preemptor: KueueWorkload, taken: KueueWorkload[], targets: KueueTarget[]): { targets: KueueTarget[]; returned: string[] } {
   const keep = targets.map(() => true);
   for (let i = taken.length - 2; i >= 0; i--) {
     ledger.addWorkload(taken[i]!);
     if (ledger.fits(preemptor.clusterQueue, preemptor.usage)) keep[i] = false;
     else ledger.removeWorkload(taken[i]!);
   }
-  return targets.filter((_, i) => keep[i]);
+  return { targets: targets.filter((_, i) => keep[i]), returned: taken.filter((_, i) => !keep[i]).map((w) => w.name) };
 }
 
 /** The victims fair sharing chooses for `preemptor` (SEMANTICS 13), in the order taken. */
@@ -201,7 +207,7 @@ export function fairPreemption(state: KueueState, preemptor: KueuePreemptor, opt
   const queue = w.clusterQueue;
   const need = new Set(options.needPreemption ?? [...w.usage].filter(([fr, v]) => v > 0 && v > ledger.available(queue, fr)).map(([fr]) => fr));
   const candidates = findCandidates(tree, ledger, w, need);
-  if (candidates.length === 0) return { targets: [], strategies };
+  if (candidates.length === 0) return { targets: [], strategies, returned: [] };
 
   ledger.add(queue, w.usage);
   const withinNominal = [...need].every((fr) => !ledger.isBorrowing(queue, fr));
@@ -209,6 +215,6 @@ export function fairPreemption(state: KueueState, preemptor: KueuePreemptor, opt
   const first = firstStrategy(attempt, candidates, strategies[0]!, withinNominal);
   const fits = first.fits || (strategies.length > 1 && secondStrategy(attempt, first.retry));
   ledger.remove(queue, w.usage);
-  if (!fits) return { targets: [], strategies };
-  return { targets: fillBack(ledger, w, attempt.taken, attempt.targets), strategies };
+  if (!fits) return { targets: [], strategies, returned: [] };
+  return { ...fillBack(ledger, w, attempt.taken, attempt.targets), strategies };
 }
