@@ -21,22 +21,26 @@
  * 5. No fit: no targets. A fit: fill-back, from the second-to-last target back to the first,
  *    returns each target whose workload W still fits beside.
  */
-import type { FairPreemptionStrategy, FlavorResource, KueuePreemptor, KueueState, KueueTarget, KueueWorkload, WithinClusterQueue, ReclaimWithinCohort } from './kueue-state.js';
-import { KueueQuotaTree, type UsageLedger } from './quota-math.js';
+import { compareCandidates, satisfiesPolicy, usesAny } from './classic-candidates.js';
 import { compareShares, dominantResourceShare, weightedShare, type FairShare } from './fair-share.js';
-import { candidateOrder, TargetOrder } from './fair-target-order.js';
+import { TargetOrder } from './fair-target-order.js';
+import type { FairPreemptionStrategy, FlavorResource, KueuePreemptor, KueueState, KueueTarget, KueueWorkload, ReclaimWithinCohort, WithinClusterQueue } from './kueue-state.js';
+import { fillBack, workloadFits } from './preemption-fit.js';
+import { KueueQuotaTree, type UsageLedger } from './quota-math.js';
+
+export const FAIR_ALGORITHM = 'kueue-fair-sharing';
 
 /** Kueue's default when fair sharing names no strategies. */
 export const DEFAULT_FAIR_STRATEGIES: readonly FairPreemptionStrategy[] = ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'];
 
-export interface FairPreemptionOptions {
-  /** The flavor-resources needing preemption; default: those of W's usage that do not fit now. */
-  needPreemption?: Iterable<FlavorResource>;
-}
-
 export interface FairPreemptionResult {
-  /** The victims; empty when W cannot be made to fit. */
+  algorithm: typeof FAIR_ALGORITHM;
+  /** The victims, in Kueue's order after fill-back; empty when W cannot be made to fit. */
   targets: KueueTarget[];
+  /** How many workloads were candidates at all. */
+  candidates: number;
+  /** Why there are no targets (absent when there are). */
+  why?: string;
   /** The strategies in the order they were applied (the state's, or Kueue's default). */
   strategies: readonly FairPreemptionStrategy[];
   /**
@@ -52,32 +56,13 @@ export function strategyHolds(strategy: FairPreemptionStrategy, preemptorNew: Fa
   return strategy === 'LessThanOrEqualToFinalShare' ? compareShares(preemptorNew, targetNew) <= 0 : compareShares(preemptorNew, targetOld) < 0;
 }
 
-/** Kueue's SatisfiesPreemptionPolicy for withinClusterQueue / reclaimWithinCohort. */
-function policyAllows(policy: WithinClusterQueue | ReclaimWithinCohort, preemptor: KueueWorkload, candidate: KueueWorkload): boolean {
-  switch (policy) {
-    case 'Never':
-      return false;
-    case 'Any':
-      return true;
-    case 'LowerPriority':
-      return preemptor.priority > candidate.priority;
-    case 'LowerOrNewerEqualPriority':
-      return preemptor.priority > candidate.priority || (preemptor.priority === candidate.priority && preemptor.createdAt < candidate.createdAt);
-  }
-}
-
-function usesAny(w: KueueWorkload, frs: ReadonlySet<FlavorResource>): boolean {
-  for (const [fr, v] of w.usage) if (v > 0 && frs.has(fr)) return true;
-  return false;
-}
-
 function findCandidates(tree: KueueQuotaTree, ledger: UsageLedger, preemptor: KueueWorkload, need: ReadonlySet<FlavorResource>): KueueWorkload[] {
   const queue = preemptor.clusterQueue;
   const policy = tree.node(queue).preemption;
   if (policy === undefined) return [];
   const out: KueueWorkload[] = [];
   const take = (q: string, p: WithinClusterQueue | ReclaimWithinCohort): void => {
-    for (const w of tree.workloadsOf(q)) if (w.name !== preemptor.name && policyAllows(p, preemptor, w) && usesAny(w, need)) out.push(w);
+    for (const w of tree.workloadsOf(q)) if (w.name !== preemptor.name && satisfiesPolicy(preemptor, w, p) && usesAny(w, need)) out.push(w);
   };
   if (policy.withinClusterQueue !== 'Never') take(queue, policy.withinClusterQueue);
   if (tree.parentOf(queue) !== null && policy.reclaimWithinCohort !== 'Never') {
@@ -86,13 +71,18 @@ function findCandidates(tree: KueueQuotaTree, ledger: UsageLedger, preemptor: Ku
       take(q, policy.reclaimWithinCohort);
     }
   }
-  return out.sort(candidateOrder(queue));
+  return out.sort((a, b) => compareCandidates(a, b, queue));
 }
 
-/** One attempt's scratch: the ledger (with W's usage added), W, and the targets so far. */
+/** A victim as taken, before fill-back. */
+interface Taken {
+  workload: KueueWorkload;
+  target: KueueTarget;
+}
+
+/** One attempt's scratch: the ledger (with W's usage added), W, and the victims so far. */
 class Attempt {
-  readonly targets: KueueTarget[] = [];
-  readonly taken: KueueWorkload[] = [];
+  readonly taken: Taken[] = [];
 
   constructor(
     readonly ledger: UsageLedger,
@@ -102,8 +92,7 @@ class Attempt {
   /** Evict `w` in the simulation and record it; true once W fits. */
   take(w: KueueWorkload, target: KueueTarget): boolean {
     this.ledger.removeWorkload(w);
-    this.taken.push(w);
-    this.targets.push(target);
+    this.taken.push({ workload: w, target });
     return this.fits();
   }
 
@@ -111,7 +100,7 @@ class Attempt {
   fits(): boolean {
     const { ledger, preemptor } = this;
     ledger.remove(preemptor.clusterQueue, preemptor.usage);
-    const fits = ledger.fits(preemptor.clusterQueue, preemptor.usage);
+    const fits = workloadFits(ledger, preemptor.clusterQueue, preemptor.usage, true);
     ledger.add(preemptor.clusterQueue, preemptor.usage);
     return fits;
   }
@@ -187,27 +176,23 @@ function secondStrategy(a: Attempt, retry: readonly KueueWorkload[]): boolean {
   return false;
 }
 
-/** Kueue's fill-back: newest target kept, earlier ones returned while W still fits. */
-function fillBack(ledger: UsageLedger, preemptor: KueueWorkload, taken: KueueWorkload[], targets: KueueTarget[]): { targets: KueueTarget[]; returned: string[] } {
-  const keep = targets.map(() => true);
-  for (let i = taken.length - 2; i >= 0; i--) {
-    ledger.addWorkload(taken[i]!);
-    if (ledger.fits(preemptor.clusterQueue, preemptor.usage)) keep[i] = false;
-    else ledger.removeWorkload(taken[i]!);
-  }
-  return { targets: targets.filter((_, i) => keep[i]), returned: taken.filter((_, i) => !keep[i]).map((w) => w.name) };
-}
-
-/** The victims fair sharing chooses for `preemptor` (SEMANTICS 13), in the order taken. */
-export function fairPreemption(state: KueueState, preemptor: KueuePreemptor, options: FairPreemptionOptions = {}): FairPreemptionResult {
+/**
+ * The victims fair sharing chooses for `preemptor` (SEMANTICS 13). `needPreemption` are the
+ * flavor-resources its flavor assignment marked Preempt (Kueue's frsNeedPreemption); when
+ * not given, those of its usage that do not fit its queue now. The preemptor's usage is on
+ * its assigned flavors, and it must not be among the state's admitted workloads.
+ */
+export function fairPreemption(state: KueueState, preemptor: KueuePreemptor, needPreemption?: Iterable<FlavorResource>): FairPreemptionResult {
   const strategies = state.fairSharing?.strategies.length ? state.fairSharing.strategies : DEFAULT_FAIR_STRATEGIES;
   const tree = KueueQuotaTree.of(state);
   const ledger = tree.ledger();
-  const w = preemptor.workload;
+  // Kueue counts only non-zero requests (TotalRequestsFor), as classic preemption does.
+  const w: KueueWorkload = { ...preemptor.workload, usage: new Map([...preemptor.workload.usage].filter(([, v]) => v > 0)) };
   const queue = w.clusterQueue;
-  const need = new Set(options.needPreemption ?? [...w.usage].filter(([fr, v]) => v > 0 && v > ledger.available(queue, fr)).map(([fr]) => fr));
+  const need = new Set(needPreemption ?? [...w.usage].filter(([fr, v]) => v > ledger.available(queue, fr)).map(([fr]) => fr));
   const candidates = findCandidates(tree, ledger, w, need);
-  if (candidates.length === 0) return { targets: [], strategies, returned: [] };
+  const result: FairPreemptionResult = { algorithm: FAIR_ALGORITHM, targets: [], candidates: candidates.length, strategies, returned: [] };
+  if (candidates.length === 0) return { ...result, why: noCandidateWhy(tree, queue) };
 
   ledger.add(queue, w.usage);
   const withinNominal = [...need].every((fr) => !ledger.isBorrowing(queue, fr));
@@ -215,6 +200,36 @@ export function fairPreemption(state: KueueState, preemptor: KueuePreemptor, opt
   const first = firstStrategy(attempt, candidates, strategies[0]!, withinNominal);
   const fits = first.fits || (strategies.length > 1 && secondStrategy(attempt, first.retry));
   ledger.remove(queue, w.usage);
-  if (!fits) return { targets: [], strategies, returned: [] };
-  return { ...fillBack(ledger, w, attempt.taken, attempt.targets), strategies };
+  if (!fits) {
+    const tried = strategies.join(' then ');
+    return { ...result, why: `no way to fit ${w.name} in ${queue}: its own queue's candidates and the ones ${tried} allows from other queues are not enough` };
+  }
+  const kept = fillBack(ledger, queue, w.usage, attempt.taken, true);
+  const keptNames = new Set(kept.map((k) => k.workload.name));
+  return { ...result, targets: kept.map((k) => k.target), returned: attempt.taken.filter((t) => !keptNames.has(t.workload.name)).map((t) => t.workload.name) };
+}
+
+function noCandidateWhy(tree: KueueQuotaTree, queue: string): string {
+  const p = tree.node(queue).preemption!;
+  const inCohort = tree.parentOf(queue) !== null;
+  return (
+    `no candidate: no workload of ${queue} using the contested flavor-resources is allowed by withinClusterQueue: ${p.withinClusterQueue}` +
+    (inCohort ? `, and no workload of a ClusterQueue borrowing them is allowed by reclaimWithinCohort: ${p.reclaimWithinCohort}` : ` (${queue} is in no cohort)`)
+  );
+}
+
+/** A share for a sentence: rounded as Kueue's status shows it, "infinite" for weight 0 while borrowing. */
+export function shareText(share: number): string {
+  return share === Infinity ? 'infinite' : String(Math.round(share * 100) / 100);
+}
+
+/** One line for an explanation: the algorithm, each victim with the shares compared, or why none. */
+export function fairSummary(r: FairPreemptionResult): string {
+  if (r.targets.length === 0) return `${r.algorithm}: no victims; ${r.why ?? 'the workload fits without preemption'}`;
+  const victims = r.targets.map((t) =>
+    t.fairness
+      ? `${t.workload} (${t.reason}: ${t.fairness.strategy}, share ${shareText(t.fairness.preemptorShare)} after admission against ${t.fairness.targetQueue} at ${shareText(t.fairness.targetShare)})`
+      : `${t.workload} (${t.reason})`,
+  );
+  return `${r.algorithm}: ${r.targets.length} victim${r.targets.length === 1 ? '' : 's'} of ${r.candidates} candidates: ${victims.join(', ')}`;
 }

@@ -1,8 +1,7 @@
 /**
  * Which ClusterQueue fair-sharing preemption takes its next victim from (SEMANTICS 13),
  * after Kueue's pkg/scheduler/preemption/fairsharing (ordering.go, target.go,
- * least_common_ancestor.go at ff69552), and the candidates' order within a queue
- * (preemption/common/ordering.go).
+ * least_common_ancestor.go at ff69552).
  *
  * From the root down, at each Cohort the child with the highest share is entered: queues
  * that are not borrowing (other than the preemptor's own) or have no candidate left are
@@ -11,30 +10,15 @@
  * queues with equal shares: the one whose first candidate Kueue's candidate order puts
  * first. Two Cohorts with equal shares: the first in the policy's order (ours: Kueue takes
  * them from an unordered set). A Cohort whose children are all pruned is pruned; the walk
- * ends when the root is.
+ * ends when the root is. The candidate order is classic preemption's (classic-candidates.ts).
  *
  * Shares are compared between the children of the lowest common ancestor of the preemptor's
  * queue and the target's (the "almost-LCAs"): in a flat cohort, the two queues themselves.
  */
 import type { KueueWorkload } from './kueue-state.js';
 import type { KueueQuotaTree, UsageLedger } from './quota-math.js';
+import { compareCandidates } from './classic-candidates.js';
 import { BELOW_ANY_SHARE, compareShares, dominantResourceShare, type FairShare } from './fair-share.js';
-
-/**
- * Kueue's candidate order: already evicted first, other queues before the preemptor's own,
- * lower priority, more recently admitted, then by name (Kueue's cases set UID = name).
- */
-export function candidateOrder(preemptorQueue: string): (a: KueueWorkload, b: KueueWorkload) => number {
-  return (a, b) => {
-    if (a.evicted !== b.evicted) return a.evicted ? -1 : 1;
-    const aOwn = a.clusterQueue === preemptorQueue;
-    const bOwn = b.clusterQueue === preemptorQueue;
-    if (aOwn !== bOwn) return aOwn ? 1 : -1;
-    if (a.priority !== b.priority) return a.priority - b.priority;
-    if (a.admittedAt !== b.admittedAt) return b.admittedAt - a.admittedAt;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-  };
-}
 
 /** The node below `lca` on the way from `queue` to the root (the queue itself when its parent is the LCA). */
 function almostLca(tree: KueueQuotaTree, queue: string, lca: string): string {
@@ -57,7 +41,6 @@ export class TargetOrder {
   private readonly prunedQueues = new Set<string>();
   private readonly prunedCohorts = new Set<string>();
   private readonly root: string;
-  private readonly order: (a: KueueWorkload, b: KueueWorkload) => number;
 
   /** `candidates` in candidate order; each queue keeps its own in that order. */
   constructor(
@@ -68,7 +51,6 @@ export class TargetOrder {
     const tree = ledger.tree;
     this.ancestors = new Set(tree.pathToRoot(preemptorQueue));
     this.root = tree.rootOf(preemptorQueue);
-    this.order = candidateOrder(preemptorQueue);
     for (const c of candidates) {
       const list = this.queues.get(c.clusterQueue) ?? [];
       list.push(c);
@@ -125,7 +107,7 @@ export class TargetOrder {
         continue;
       }
       const cmp = compareShares(share, bestQueueShare);
-      if (cmp > 0 || (cmp === 0 && bestQueue !== null && this.order(this.queues.get(q)![0]!, this.queues.get(bestQueue)![0]!) < 0)) {
+      if (cmp > 0 || (cmp === 0 && bestQueue !== null && compareCandidates(this.queues.get(q)![0]!, this.queues.get(bestQueue)![0]!, this.preemptorQueue) < 0)) {
         bestQueue = q;
         bestQueueShare = share;
       }

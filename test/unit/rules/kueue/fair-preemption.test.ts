@@ -5,7 +5,7 @@
  * plus the shares and strategy each fairness victim cites.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FAIR_STRATEGIES, fairPreemption, strategyHolds } from '../../../../src/rules/kueue/fair-preemption.js';
+import { DEFAULT_FAIR_STRATEGIES, fairPreemption, fairSummary, strategyHolds } from '../../../../src/rules/kueue/fair-preemption.js';
 import type { FairShare } from '../../../../src/rules/kueue/fair-share.js';
 import { buildState, workload } from './fair-cases/build-state.js';
 import { TEST_FAIR_PREEMPTIONS, type FairCase } from './fair-cases/test-fair-preemptions.js';
@@ -76,5 +76,26 @@ describe('the strategies', () => {
   });
   it('with no strategies configured, Kueue applies both, LessThanOrEqualToFinalShare first', () => {
     expect(DEFAULT_FAIR_STRATEGIES).toEqual(['LessThanOrEqualToFinalShare', 'LessThanInitialShare']);
+  });
+});
+
+describe('the answer in words', () => {
+  const byName = (suffix: string): FairCase => TEST_FAIR_PREEMPTIONS.find((c) => c.name.endsWith(`/${suffix}`))!;
+
+  it('names the algorithm, each victim, the strategy and both shares', () => {
+    expect(fairSummary(run(byName('reclaim borrowable quota from user using the most')))).toBe(
+      'kueue-fair-sharing: 1 victim of 5 candidates: b1 (InCohortFairSharing: LessThanOrEqualToFinalShare, share 111.11 after admission against b at 111.11)',
+    );
+  });
+
+  it('says an infinite share in words', () => {
+    expect(fairSummary(run(byName('can preempt anything borrowing from CQ with 0 weight')))).toContain('against b at infinite');
+  });
+
+  it('says why there is no victim: no candidate, or not enough', () => {
+    expect(fairSummary(run(byName("can't preempt when everyone under nominal")))).toBe(
+      'kueue-fair-sharing: no victims; no candidate: no workload of c using the contested flavor-resources is allowed by withinClusterQueue: LowerPriority, and no workload of a ClusterQueue borrowing them is allowed by reclaimWithinCohort: Any',
+    );
+    expect(run(byName("can't preempt when it would switch the imbalance")).why).toMatch(/^no way to fit a_incoming in a: .*LessThanOrEqualToFinalShare then LessThanInitialShare/);
   });
 });

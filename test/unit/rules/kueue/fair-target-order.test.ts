@@ -2,13 +2,13 @@
  * The target order of fair-sharing preemption (src/rules/kueue/fair-target-order.ts):
  * Kueue's TestMakeClusterQueueOrdering (pkg/scheduler/preemption/fairsharing/ordering_test.go
  * at ff69552), all 7 cases, and the tie rules SEMANTICS 13 names (a Cohort wins a tie with a
- * ClusterQueue; two queues tie by their first candidates), the almost-LCAs, and the candidate order.
+ * ClusterQueue; two queues tie by their first candidates), and the almost-LCAs. The candidate
+ * order itself is classic preemption's, tested with it.
  */
 import { describe, expect, it } from 'vitest';
-import { candidateOrder, TargetOrder } from '../../../../src/rules/kueue/fair-target-order.js';
-import type { KueueWorkload } from '../../../../src/rules/kueue/kueue-state.js';
+import { TargetOrder } from '../../../../src/rules/kueue/fair-target-order.js';
 import { KueueQuotaTree } from '../../../../src/rules/kueue/quota-math.js';
-import { buildState, workload, type NodeSpec, type WorkloadSpec } from './fair-cases/build-state.js';
+import { buildState, type NodeSpec, type WorkloadSpec } from './fair-cases/build-state.js';
 
 const CPU = 'default/cpu';
 
@@ -143,21 +143,5 @@ describe('the target order', () => {
     expect(order.almostLcas('sibling')).toEqual({ preemptorSide: 'p', targetSide: 'sibling' });
     expect(order.almostLcas('far')).toEqual({ preemptorSide: 'left', targetSide: 'right' });
     expect(order.almostLcas('top')).toEqual({ preemptorSide: 'left', targetSide: 'top' });
-  });
-});
-
-describe("Kueue's candidate order", () => {
-  const w = (name: string, more: Partial<WorkloadSpec> = {}): KueueWorkload => workload(wl(name, 'other', 1000, more));
-  it('evicted first, other queues before the preemptor, lower priority, most recently admitted, then name', () => {
-    const list = [
-      w('own', { cq: 'mine' }),
-      w('b-old', { admittedAt: 1 }),
-      w('a-old', { admittedAt: 1 }),
-      w('new', { admittedAt: 5 }),
-      w('high', { priority: 9, admittedAt: 9 }),
-      w('low', { priority: -1 }),
-      w('evicted', { priority: 100, cq: 'mine', evicted: true }),
-    ];
-    expect(list.sort(candidateOrder('mine')).map((x) => x.name)).toEqual(['evicted', 'low', 'new', 'a-old', 'b-old', 'high', 'own']);
   });
 });
