@@ -99,3 +99,27 @@ describe('the answer in words', () => {
     expect(run(byName("can't preempt when it would switch the imbalance")).why).toMatch(/^no way to fit a_incoming in a: .*LessThanOrEqualToFinalShare then LessThanInitialShare/);
   });
 });
+
+describe('the worked example of docs/fair-sharing.md', () => {
+  const G = 'a100/nvidia.com/gpu';
+  const any = { reclaimWithinCohort: 'Any' as const };
+  const nodes = [
+    { name: 'org', kind: 'Cohort' as const },
+    { name: 'research', parent: 'org', weight: 2, quota: { [G]: 6 }, preemption: any },
+    { name: 'vision', parent: 'org', quota: { [G]: 6 }, preemption: any },
+    { name: 'nlp', parent: 'org', quota: { [G]: 6 }, preemption: any },
+  ];
+  const running = [
+    { name: 'v-train', cq: 'vision', usage: { [G]: 4 }, admittedAt: 1 },
+    { name: 'v-eval', cq: 'vision', usage: { [G]: 2 }, admittedAt: 2 },
+    { name: 'v-sweep', cq: 'vision', usage: { [G]: 4 }, admittedAt: 3 },
+    { name: 'n-ft', cq: 'nlp', usage: { [G]: 4 }, admittedAt: 4 },
+    { name: 'r-run', cq: 'research', usage: { [G]: 4 }, admittedAt: 5 },
+  ];
+
+  it('evicts v-sweep by LessThanInitialShare, research at 27.8 against vision at 111.1, v-eval returned', () => {
+    const r = fairPreemption(buildState(nodes, running, DEFAULT_FAIR_STRATEGIES), { workload: workload({ name: 'r-pretrain', cq: 'research', usage: { [G]: 3 } }) });
+    expect(fairSummary(r)).toBe('kueue-fair-sharing: 1 victim of 3 candidates: v-sweep (InCohortFairSharing: LessThanInitialShare, share 27.78 after admission against vision at 111.11)');
+    expect(r.returned).toEqual(['v-eval']);
+  });
+});
