@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KueueQuotaTree } from '../../../../src/rules/kueue/quota-math.js';
-import { kueueState, workload } from './kueue-fixtures.js';
+import { kueueState, workload, type NodeSpec } from './kueue-fixtures.js';
 
 const CPU = 'default/cpu';
 
@@ -139,5 +139,111 @@ describe('UsageLedger: available, potential available, borrowing', () => {
     const atY = ledger.fitsInQuota('y', new Map([[CPU, 3]]));
     expect(atY.fits).toBe(true);
     expect(atY.remaining.get(CPU)).toBe(3);
+  });
+});
+
+// Kueue's TestAvailable (pkg/cache/scheduler/resource_test.go), all eight cases: available
+// and potential available per ClusterQueue before usage (equal), with usage, and after the
+// usage is removed again (equal again). Amounts in millicores as Kueue's; `red/cpu` unless
+// named. Quotas [nominal, borrowingLimit, lendingLimit], null = not set.
+type AvailableCase = {
+  nodes: NodeSpec[];
+  usage: Record<string, Record<string, number>>;
+  available: Record<string, Record<string, number>>;
+  potential: Record<string, Record<string, number>>;
+};
+const RED = 'red/cpu';
+const BLUE = 'blue/cpu';
+const cq = (name: string, parent: string | null, quota: NodeSpec['quota']): NodeSpec => ({ name, kind: 'ClusterQueue', parent, quota });
+const cohort = (name: string, parent: string | null, quota: NodeSpec['quota'] = {}): NodeSpec => ({ name, kind: 'Cohort', parent, quota });
+const red = (n: number) => ({ [RED]: n });
+
+const AVAILABLE_CASES: Record<string, AvailableCase> = {
+  'base cqs': {
+    nodes: [cq('cq1', null, { [RED]: [0] }), cq('cq2', null, { [RED]: [5000], [BLUE]: [10000] })],
+    usage: { cq1: red(1000), cq2: { [RED]: 2500, [BLUE]: 1000 } },
+    available: { cq1: red(0), cq2: { [RED]: 2500, [BLUE]: 9000 } },
+    potential: { cq1: red(0), cq2: { [RED]: 5000, [BLUE]: 10000 } },
+  },
+  'cqs with cohort': {
+    nodes: [cohort('cohort', null, { [RED]: [10000] }), cq('cq1', 'cohort', { [RED]: [10000] }), cq('cq2', 'cohort', { [RED]: [10000, null, 9000] })],
+    usage: { cq1: red(1000), cq2: red(500) },
+    available: { cq1: red(28000), cq2: red(28500) },
+    potential: { cq1: red(29000), cq2: red(30000) },
+  },
+  'cq borrows from cohort': {
+    nodes: [cohort('cohort', null, { [RED]: [10000] }), cq('cq1', 'cohort', { [RED]: [10000] })],
+    usage: { cq1: red(11000) },
+    available: { cq1: red(9000) },
+    potential: { cq1: red(20000) },
+  },
+  'cq oversubscription spills into cohort': {
+    nodes: [cohort('cohort', null, { [RED]: [10000] }), cq('cq1', 'cohort', { [RED]: [10000] }), cq('cq2', 'cohort', { [RED]: [10000, 0, 0] })],
+    usage: { cq1: red(31000) },
+    available: { cq1: red(0), cq2: red(0) },
+    potential: { cq1: red(20000), cq2: red(10000) },
+  },
+  'lending and borrowing limits respected': {
+    nodes: [cohort('cohort', null, { [RED]: [10000] }), cq('cq1', 'cohort', { [RED]: [10000] }), cq('cq2', 'cohort', { [RED]: [10000, 2000] }), cq('cq3', 'cohort', { [RED]: [10000, null, 5000] })],
+    usage: { cq1: red(20000), cq2: red(10000), cq3: red(6000) },
+    available: { cq1: red(4000), cq2: red(2000), cq3: red(4000) },
+    potential: { cq1: red(35000), cq2: red(12000), cq3: red(40000) },
+  },
+  'hierarchical cohort': {
+    nodes: [
+      cohort('root', null),
+      cohort('left', 'root', { [RED]: [10000] }),
+      cohort('right', 'root', { [RED]: [10000] }),
+      cq('cq1', 'left', { [RED]: [10000] }),
+      cq('cq2', 'right', { [RED]: [10000, null, 0] }),
+    ],
+    usage: { cq1: red(10000), cq2: red(5000) },
+    available: { cq1: red(20000), cq2: red(25000) },
+    potential: { cq1: red(30000), cq2: red(40000) },
+  },
+  'hierarchical cohort respects borrowing limit': {
+    nodes: [
+      cohort('root', null),
+      cohort('left', 'root', { [RED]: [10000, 5000] }),
+      cohort('right', 'root', { [RED]: [10000] }),
+      cq('left-cq1', 'left', { [RED]: [10000] }),
+      cq('left-cq2', 'left', { [RED]: [10000, 5000] }),
+      cq('right-cq', 'right', { [RED]: [10000] }),
+    ],
+    usage: {},
+    available: { 'left-cq1': red(35000), 'left-cq2': red(15000), 'right-cq': red(50000) },
+    potential: { 'left-cq1': red(35000), 'left-cq2': red(15000), 'right-cq': red(50000) },
+  },
+  'hierarchical cohort respects lending limit': {
+    nodes: [
+      cohort('root', null),
+      cohort('left', 'root', { [RED]: [0, null, 5000] }),
+      cohort('right', 'root', { [RED]: [0] }),
+      cq('left-cq1', 'left', { [RED]: [10000, null, 5000] }),
+      cq('left-cq2', 'left', { [RED]: [10000] }),
+      cq('right-cq', 'right', { [RED]: [0] }),
+      cq('root-cq', 'root', { [RED]: [0] }),
+    ],
+    usage: {},
+    available: { 'left-cq1': red(20000), 'left-cq2': red(15000), 'right-cq': red(5000), 'root-cq': red(5000) },
+    potential: { 'left-cq1': red(20000), 'left-cq2': red(15000), 'right-cq': red(5000), 'root-cq': red(5000) },
+  },
+};
+
+describe("Kueue's TestAvailable, translated", () => {
+  it.each(Object.entries(AVAILABLE_CASES))('TestAvailable/%s', (_name, c) => {
+    const tree = KueueQuotaTree.of(kueueState(c.nodes, []));
+    const ledger = tree.ledger();
+    const read = (f: (q: string, fr: string) => number) => Object.fromEntries(Object.keys(c.potential).map((q) => [q, Object.fromEntries(Object.keys(c.potential[q]!).map((fr) => [fr, f(q, fr)]))]));
+    const available = () => read((q, fr) => ledger.available(q, fr));
+    const potential = () => read((q, fr) => ledger.potentialAvailable(q, fr));
+    expect(available()).toEqual(c.potential);
+    expect(potential()).toEqual(c.potential);
+    for (const [q, u] of Object.entries(c.usage)) ledger.add(q, new Map(Object.entries(u)));
+    expect(available()).toEqual(c.available);
+    expect(potential()).toEqual(c.potential);
+    for (const [q, u] of Object.entries(c.usage)) ledger.remove(q, new Map(Object.entries(u)));
+    expect(available()).toEqual(c.potential);
+    expect(potential()).toEqual(c.potential);
   });
 });
