@@ -21,6 +21,7 @@ import { sourceText } from '../model/source.js';
 import { assignFlavors, type FlavorAssignment } from '../rules/kueue/assign-flavors.js';
 import { buildKueueState, podRequests, type BuiltKueueState } from '../rules/kueue/build-kueue-state.js';
 import { CLASSIC_ALGORITHM, classicPreemption } from '../rules/kueue/classic-preemption.js';
+import { FAIR_ALGORITHM, fairPreemption, shareText } from '../rules/kueue/fair-preemption.js';
 import type { KueuePreemptionReason, KueueTarget } from '../rules/kueue/kueue-state.js';
 import { placementOf, type Answer, type VictimAnswer } from './answer.js';
 import { gangRequest } from './gang.js';
@@ -104,13 +105,16 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
     return { ...base, decision: 'admit', standing, placement: placementOf(snap, res.pods, req), victims: [], reasons: [...notes, assigned, fits, ...admissionNotes] };
   }
 
-  // Preempt: Kueue's classic preemption on the assigned flavors.
-  const result = classicPreemption(
-    state,
-    { workload: { name: job.name, clusterQueue: quota.name, priority: job.priority, createdAt: at, admittedAt: at, evicted: false, usage: fa.usage } },
-    fa.needPreemption,
+  // Preempt: Kueue's fair-sharing preemption when the tree enables fair sharing (then
+  // borrowWithinCohort is ignored, as in Kueue), its classic preemption otherwise.
+  const preemptor = { workload: { name: job.name, clusterQueue: quota.name, priority: job.priority, createdAt: at, admittedAt: at, evicted: false, usage: fa.usage } };
+  const result = state.fairSharing ? fairPreemption(state, preemptor, fa.needPreemption) : classicPreemption(state, preemptor, fa.needPreemption);
+  const algorithm = because(
+    'kueue/algorithm',
+    state.fairSharing
+      ? `victims chosen by Kueue's fair-sharing preemption (${FAIR_ALGORITHM}, strategies ${state.fairSharing.strategies.join(', ')}), not Quotient's minimal set`
+      : `victims chosen by Kueue's classic preemption (${CLASSIC_ALGORITHM}), not Quotient's minimal set`,
   );
-  const algorithm = because('kueue/algorithm', `victims chosen by Kueue's classic preemption (${CLASSIC_ALGORITHM}), not Quotient's minimal set`);
   if (result.targets.length === 0) {
     return wait([
       ...notes,
@@ -163,7 +167,9 @@ function victimAnswer(snap: Snapshot, preemptorQueue: Quota, t: KueueTarget): Vi
     rule: `${preemptorQueue.name}/preemption.${clause}`,
     source: sourceText(p.src),
     code: VICTIM_CODE[t.reason],
-    reason: `${t.reason}: ${explainReason(t.reason, v.quota, v.priority, preemptorQueue.name)} (${setting})`,
+    reason: `${t.reason}: ${explainReason(t.reason, v.quota, v.priority, preemptorQueue.name)} (${setting}${
+      t.fairness ? `; ${t.fairness.strategy}: share ${shareText(t.fairness.preemptorShare)} against ${t.fairness.targetQueue}'s ${shareText(t.fairness.targetShare)}` : ''
+    })`,
   };
 }
 

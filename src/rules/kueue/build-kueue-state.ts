@@ -11,7 +11,7 @@
  */
 import { isGpuResource, nodeMatchesFlavor, type KueueFlavor, type KueueResourceGroup } from '../../model/kueue-policy.js';
 import type { ClusterNode, Pool, Quota, RunningJob } from '../../model/policy.js';
-import { flavorResource, type FlavorResource, type KueueQuotaNode, type KueueState, type KueueWorkload } from './kueue-state.js';
+import { flavorResource, type FairPreemptionStrategy, type FlavorResource, type KueueQuotaNode, type KueueState, type KueueWorkload } from './kueue-state.js';
 
 /** The inputs of one pool's state: its quotas (parents before children), the Cluster's nodes and running jobs. */
 export interface KueueStateInputs {
@@ -65,7 +65,7 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
       parent: q.parent,
       children: [...q.children],
       quota,
-      weight: 1,
+      weight: fairWeightOf(q),
       ...(k.preemption
         ? {
             preemption: {
@@ -101,7 +101,20 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
     }
     workloads.push({ name: job.name, clusterQueue: job.quota, priority: job.priority, createdAt: job.startedAt, admittedAt: job.startedAt, evicted: false, usage });
   }
-  return { state: { nodes, workloads }, unmatched };
+  const fair = fairSharingOf(pool);
+  return { state: { nodes, workloads, ...(fair ? { fairSharing: fair } : {}) }, unmatched };
+}
+
+// The policy format's fairSharing clauses are h29-fair's to add (KUEUE-PLAN.md): a tree's
+// `fairSharing.preemptionStrategies` (present = enabled) and a quota's `fairSharing.weight`.
+// Read here by those names so the state carries them as soon as the model does.
+function fairSharingOf(pool: Pool): KueueState['fairSharing'] {
+  const f = (pool as { fairSharing?: { preemptionStrategies?: readonly FairPreemptionStrategy[] } }).fairSharing;
+  return f ? { strategies: [...(f.preemptionStrategies ?? ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'])] } : undefined;
+}
+
+function fairWeightOf(q: Quota): number {
+  return (q as { fairSharing?: { weight?: number } }).fairSharing?.weight ?? 1;
 }
 
 /** The first flavor of the group, in its order, whose nodeLabels the node matches; undefined when none does. */
