@@ -13,9 +13,12 @@ export type ModelIndex = Map<string, number>;
 /** The most distinct models a snapshot may have (kernel masks are 32 bits, index 0 reserved). */
 export const MAX_MODELS = 31;
 
-/** Numbers the nodes' models (name order, from 1). */
-export function modelIndex(nodes: readonly ClusterNode[]): ModelIndex {
-  const names = [...new Set(nodes.map((n) => n.gpuModel).filter((m): m is string => m !== undefined))].sort(compareText);
+/**
+ * Numbers the nodes' models (name order, from 1). `keyOf` names a node's model (default
+ * its gpuModel; in a Kueue-rules pool, kueue-nodes.ts adds the flavors it matches).
+ */
+export function modelIndex(nodes: readonly ClusterNode[], keyOf: (n: ClusterNode) => string | undefined = (n) => n.gpuModel): ModelIndex {
+  const names = [...new Set(nodes.map(keyOf).filter((m): m is string => m !== undefined))].sort(compareText);
   return new Map(names.slice(0, MAX_MODELS).map((m, i) => [m, i + 1]));
 }
 

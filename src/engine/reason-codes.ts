@@ -61,11 +61,23 @@ export const REASON_CODES = {
   'scale/no-change': 'no running job changes standing: every quota still covers the jobs it holds in quota',
   'scale/job-turns-borrowing': "the job now runs borrowing (reclaimable by its quota's siblings): its quota's min dropped below what its jobs use",
   'scale/job-returns-in-quota': "the job runs in quota again: its quota's new min has room for it",
+  // Kueue's rules (SEMANTICS 12).
+  'kueue/not-a-cluster-queue': "under Kueue's rules the job names a Cohort (a quota with children); workloads are submitted to ClusterQueues",
+  'kueue/flavor-assigned': "the flavor Kueue assigns the job's pod set in each resource group, and how each flavor tried fared (Fit, Preempt, NoCandidates, NoFit)",
+  'kueue/fits': "the job fits its ClusterQueue's quota on the assigned flavors (and whether it borrows from its cohort)",
+  'kueue/pending': 'the reason Kueue would show for a workload that does not fit now',
+  'kueue/algorithm': "Kueue's algorithm (classic or fair-sharing preemption) chose the victims, not Quotient's minimal set",
+  'kueue/no-node-room': "Kueue admits on quota, but the assigned flavor's nodes have no room for the pods (or no node matches the flavor)",
+  'kueue/unmatched-node': 'a running job has a pod on a node no flavor of its ClusterQueue matches: its usage is counted on the first flavor of the group',
   // Victims: why each one is eligible, by the kind of rule.
   'victim/reclaim-idle': 'the victim runs on idle capacity, which any job running on quota reclaims',
   'victim/reclaim-borrowed': "the victim borrows a share that the job's quota path lent and may take back",
   'victim/self-preemption': "the victim is eligible under the job's quota's selfPreemption clause",
   'victim/child-preemption': 'the victim is eligible under a childPreemption clause above it',
+  'victim/kueue-in-cluster-queue': "Kueue's InClusterQueue: a workload of the job's own ClusterQueue, allowed by withinClusterQueue",
+  'victim/kueue-in-cohort-reclamation': "Kueue's InCohortReclamation: a borrowing workload of another ClusterQueue of the cohort, allowed by reclaimWithinCohort",
+  'victim/kueue-in-cohort-reclaim-while-borrowing': "Kueue's InCohortReclaimWhileBorrowing: taken while the job borrows, allowed by borrowWithinCohort",
+  'victim/kueue-in-cohort-fair-sharing': "Kueue's InCohortFairSharing: chosen by fair sharing's share comparison",
 } as const;
 
 /** A stable reason code (see REASON_CODES). */

@@ -15,6 +15,7 @@ import { computeUsage, type UsageTable } from './usage.js';
 import { gangRequest } from './gang.js';
 import { learnPoolWorkload } from './pool-workload.js';
 import { maskOf, modelIndex, type ModelIndex } from './gpu-models.js';
+import { modelKeyOf } from './kueue-nodes.js';
 
 /** "No limit" for nodes whose cpu or memory the snapshot does not track. */
 export const UNTRACKED = 1_000_000_000;
@@ -73,14 +74,15 @@ export class Snapshot {
     // A cordoned node sits in a pool index no quota draws from: its pods stay and count,
     // new pods never land on it, and preempting its pods frees nothing a submission can use.
     const cordoned = policy.pools.length;
-    const models = modelIndex(cluster.nodes);
+    const keyOf = modelKeyOf(policy);
+    const models = modelIndex(cluster.nodes, keyOf);
     const nodes: KernelNode[] = cluster.nodes.map((n) => ({
       gpus: n.gpus,
       usedMask: 0,
       freeCpu: n.cpu ?? UNTRACKED,
       freeMem: n.memory ?? UNTRACKED,
       pool: n.unschedulable ? cordoned : (poolIndex.get(n.pool) ?? -1),
-      model: n.gpuModel === undefined ? 0 : (models.get(n.gpuModel) ?? 0),
+      model: models.get(keyOf(n) ?? '') ?? 0,
     }));
     // Criterion 5's tie-break is name order, over the running jobs and `names` (jobs the
     // caller will start later, queue-serve.ts: their order must interleave with these).

@@ -27,6 +27,7 @@ import { placementOf, totalLostGpuHours, victimAnswers, type Answer } from './an
 import { because, type Reason } from './reason-codes.js';
 import { formatGpu } from '../model/resources.js';
 import { neverRuns } from './never-runs.js';
+import { decideKueue } from './kueue-whatif.js';
 import { kernelOrder, problemFor, type PreemptionProblem } from './preemption-problem.js';
 import { modelRefusal } from './model-reasons.js';
 import { VICTIM_CRITERION_TEXT, isDefaultVictimOrder } from '../model/victim-order.js';
@@ -88,6 +89,8 @@ async function decide(engine: EngineContext, query: string, job: JobSpec): Promi
   // 0. SEMANTICS 10: access, per-module settings and resource caps come before any quota arithmetic.
   const admission = await checkAdmission(snap, job);
   if (admission.reject) return reject(admission.reject);
+  // A quota of a Kueue-rules tree is decided by Kueue's algorithm (SEMANTICS 12): the same answer, its own steps.
+  if (snap.tree.get(job.quota).kueue) return decideKueue(snap, query, job, admission.notes);
   const ctx = answerContext(engine, query, job);
   // A job asking only for models no node of the pool has can never run: the model is what blocks it.
   const noModel = modelRefusal(snap, job, ctx.pool.name);

@@ -7,6 +7,8 @@ import type { PolicyPromise } from './promise.js';
 import type { Resources } from './resources.js';
 import type { Source } from './source.js';
 import type { VictimCriterion } from './victim-order.js';
+import type { KueueFlavor, KueueQuotaClauses, RuleSet } from './kueue-policy.js';
+export * from './kueue-policy.js';
 
 // The kinds a job is described by live apart (job-kinds.ts): promises name them too, and
 // importing them from here made model/policy.ts and model/promise.ts import each other.
@@ -119,6 +121,12 @@ export interface Pool {
   victimOrderSrc?: Source;
   /** The QuotaTree that declares the pool. */
   tree: string;
+  /** Whose rules the tree's answers follow (`spec.rules`): PAI's (absent: the default) or Kueue's (SEMANTICS 12). */
+  rules?: RuleSet;
+  /** Where `rules` was written; absent when defaulted. */
+  rulesSrc?: Source;
+  /** Kueue's ResourceFlavors (`spec.flavors`), under `rules: kueue` only. */
+  flavors?: KueueFlavor[];
   src: Source;
 }
 
@@ -153,6 +161,11 @@ export interface Quota {
    * Only start estimates read it, and they say the end was assumed (engine/estimate.ts).
    */
   runtimeDefault?: { ms: number; src: Source };
+  /**
+   * Under `rules: kueue` (SEMANTICS 12): the quota's ClusterQueue or Cohort spec. `min` is
+   * then the sum of its nominal quota over flavors (GPUs, cpu, memory), for the views.
+   */
+  kueue?: KueueQuotaClauses;
 }
 
 /** A list that restricts who or what may use a quota, with where it was written. */
@@ -307,6 +320,8 @@ export interface ClusterNode {
   gpuModel?: string;
   /** Cordoned: its running pods count, new pods never land on it. */
   unschedulable?: boolean;
+  /** The node's Kubernetes labels (a Kueue flavor's nodeLabels select nodes by them); absent = none given. */
+  labels?: Record<string, string>;
   src: Source;
 }
 

@@ -66,7 +66,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       if (t !== undefined) at = t;
       else atBroken = true;
     }
-    const nodeFields = (path: PathSeg[], n: { gpus: number; cpu?: number | string; memory?: number | string; pool: string; instanceType?: string; gpuModel?: string; unschedulable?: boolean }) => {
+    const nodeFields = (path: PathSeg[], n: { gpus: number; cpu?: number | string; memory?: number | string; pool: string; instanceType?: string; gpuModel?: string; unschedulable?: boolean; labels?: Record<string, string> }) => {
       if (!poolNames.includes(n.pool)) {
         c.error(sd, [...path, 'pool'], 'policy/unknown-pool', `pool "${n.pool}" is not declared by any QuotaTree`, closest(n.pool, poolNames, 'pool'));
       }
@@ -74,7 +74,7 @@ export function buildCluster(c: Collector, docs: TypedDoc[], pools: Pool[], name
       const memory = n.memory === undefined ? undefined : parseMemory(n.memory);
       if (n.cpu !== undefined && cpu === undefined) c.error(sd, [...path, 'cpu'], 'policy/bad-quantity', `cpu "${String(n.cpu)}" is not a quantity`, 'write cores (96) or millicores (500m)');
       if (n.memory !== undefined && memory === undefined) c.error(sd, [...path, 'memory'], 'policy/bad-quantity', `memory "${String(n.memory)}" is not a quantity`, 'write a size such as 768Gi');
-      return { gpus: n.gpus, cpu, memory, pool: n.pool, instanceType: n.instanceType, gpuModel: n.gpuModel, unschedulable: n.unschedulable };
+      return { gpus: n.gpus, cpu, memory, pool: n.pool, instanceType: n.instanceType, gpuModel: n.gpuModel, unschedulable: n.unschedulable, ...(n.labels ? { labels: { ...n.labels } } : {}) };
     };
     (spec.nodeGroups ?? []).forEach((g, gi) => {
       const path: PathSeg[] = ['spec', 'nodeGroups', gi];

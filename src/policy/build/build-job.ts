@@ -6,6 +6,7 @@
  */
 import type { JobSpec, Policy, Quota, Workspace } from '../../model/policy.js';
 import { MILLI_PER_GPU } from '../../model/resources.js';
+import { MAX_PRIORITY, MIN_PRIORITY } from '../../model/priority.js';
 import type { Collector } from '../collector.js';
 import { parseDurationField, parseResources, parseTimeField } from './parse-fields.js';
 import type { JobInput } from '../validate/schema.js';
@@ -62,9 +63,15 @@ export function buildJobSpec(c: Collector, sd: Doc, path: PathSeg[], input: JobI
  * names exist, and its GPUs per pod are whole or a share of one GPU. False (after
  * findings) when one fails.
  */
-export function checkJobFields(c: Collector, sd: Doc, path: PathSeg[], input: Pick<JobInput, 'name' | 'quota' | 'workspace' | 'resources'>, names: NameIndex): boolean {
+export function checkJobFields(c: Collector, sd: Doc, path: PathSeg[], input: Pick<JobInput, 'name' | 'quota' | 'workspace' | 'resources'> & { priority?: number }, names: NameIndex): boolean {
   let ok = true;
-  if (!names.quotas.has(input.quota)) {
+  const quota = names.quotas.get(input.quota);
+  // PAI's priorities are 1..9; under Kueue's rules any int32 (the schema's range) is a priority.
+  if (quota && !quota.kueue && input.priority !== undefined && (input.priority < MIN_PRIORITY || input.priority > MAX_PRIORITY)) {
+    c.error(sd, [...path, 'priority'], 'policy/priority-out-of-range', `priority must be between 1 and 9`, 'priorities run from 1 (least important) to 9 (most important)');
+    ok = false;
+  }
+  if (!quota) {
     c.error(sd, [...path, 'quota'], 'policy/unknown-quota', `job "${input.name}" names quota "${input.quota}", which no QuotaTree declares`, closest(input.quota, [...names.quotas.keys()], 'quota'));
     ok = false;
   }

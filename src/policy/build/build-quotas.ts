@@ -27,6 +27,8 @@ import { parseDurationField, parseRange, parseResources } from './parse-fields.j
 import type { QuotaInput, QuotaTreeSpec } from '../validate/schema.js';
 import { sourceAt, type PathSeg, type SourceDoc } from '../parse/source-doc.js';
 import type { TypedDoc } from '../validate/validate-schema.js';
+import type { KueueFlavor } from '../../model/kueue-policy.js';
+import { buildFlavors, buildKueueQuota, refuseKueueClauses } from './build-kueue.js';
 
 export interface QuotaBuild {
   pools: Pool[];
@@ -45,6 +47,11 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
     const spec = td.spec as QuotaTreeSpec;
     const sd = td.sd;
     const poolName = spec.pool.name;
+    const rules = spec.rules ?? 'pai';
+    // Each family of clauses is read under its own rules only (SEMANTICS 12): the other's is a located error.
+    let flavors: KueueFlavor[] = [];
+    if (rules === 'kueue') flavors = buildFlavors(c, sd, spec);
+    else refuseKueueClauses(c, sd, spec);
     if (pools.some((p) => p.name === poolName)) {
       c.error(sd, ['spec', 'pool', 'name'], 'policy/duplicate-pool', `pool "${poolName}" is declared by another QuotaTree too`, 'one QuotaTree owns each pool; merge the trees or rename the pool');
     } else {
@@ -57,6 +64,8 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
         victimOrder: buildVictimOrder(c, sd, spec.victimOrder),
         ...(spec.victimOrder ? { victimOrderSrc: sourceAt(sd, ['spec', 'victimOrder']) } : {}),
         tree: td.name,
+        ...(spec.rules ? { rules, rulesSrc: sourceAt(sd, ['spec', 'rules']) } : {}),
+        ...(rules === 'kueue' ? { flavors } : {}),
         src: sourceAt(sd, ['spec', 'pool']),
       });
     }
@@ -74,12 +83,14 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
         return;
       }
       quotaDocs.set(input.name, { sd, path });
-      const q = buildQuota(c, sd, path, input, parent, poolName);
+      const q = rules === 'kueue' ? buildKueueModel(c, sd, path, input, parent, poolName, flavors) : buildQuota(c, sd, path, input, parent, poolName);
       if (q) quotas.push(q);
       (input.children ?? []).forEach((child, i) => walk(child, [...path, 'children', i], input.name));
-      checkChildrenFit(c, sd, path, input);
+      if (rules === 'pai') checkChildrenFit(c, sd, path, input);
     };
+    const first = quotas.length;
     spec.quotas.forEach((q, i) => walk(q, ['spec', 'quotas', i], null));
+    if (rules === 'kueue') addSubtreeNominal(quotas.slice(first));
   }
   return { pools, quotas, quotaDocs };
 }
@@ -120,7 +131,49 @@ function buildVictimOrder(c: Collector, sd: SourceDoc, order: VictimCriterion[] 
   return ok ? [...order] : [...VICTIM_CRITERIA];
 }
 
+/**
+ * A quota of a Kueue-rules tree: its Kueue clauses, PAI's fields at their inert values
+ * (no PAI preemption clause; reclaim never, so no PAI rule is compiled for it), and its
+ * queue strategy as SEMANTICS 12 reads Kueue's (StrictFIFO is fifo, BestEffortFIFO round-robin).
+ */
+function buildKueueModel(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput, parent: string | null, pool: string, flavors: readonly KueueFlavor[]): Quota | undefined {
+  const built = buildKueueQuota(c, sd, path, input, parent, flavors);
+  if (!built) return undefined;
+  return {
+    name: input.name,
+    parent,
+    children: (input.children ?? []).map((ch) => ch.name),
+    min: built.min,
+    queueStrategy: built.kueue.queueingStrategy === 'StrictFIFO' ? 'fifo' : 'round-robin',
+    queue: { ...DEFAULT_QUEUE_PARAMETERS },
+    reclaim: 'never',
+    pool,
+    src: sourceAt(sd, path),
+    reclaimSrc: sourceAt(sd, path),
+    allowedModules: restriction(sd, [...path, 'allowedModules'], input.allowedModules),
+    allowedRoles: restriction(sd, [...path, 'allowedRoles'], input.allowedRoles),
+    kueue: built.kueue,
+  };
+}
+
+/** A Cohort's `min` (for the views): its own nominal quota plus its subtree's. `quotas` lists parents before children. */
+function addSubtreeNominal(quotas: Quota[]): void {
+  const byName = new Map(quotas.map((q) => [q.name, q]));
+  for (let i = quotas.length - 1; i >= 0; i--) {
+    const q = quotas[i]!;
+    const parent = q.parent === null ? undefined : byName.get(q.parent);
+    if (!parent) continue;
+    parent.min = {
+      gpu: parent.min.gpu + q.min.gpu,
+      ...(parent.min.cpu === undefined && q.min.cpu === undefined ? {} : { cpu: (parent.min.cpu ?? 0) + (q.min.cpu ?? 0) }),
+      ...(parent.min.memory === undefined && q.min.memory === undefined ? {} : { memory: (parent.min.memory ?? 0) + (q.min.memory ?? 0) }),
+    };
+  }
+}
+
 function buildQuota(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput, parent: string | null, pool: string): Quota | undefined {
+  // A missing min is refuseKueueClauses' finding.
+  if (!input.min) return undefined;
   const min = parseResources(c, sd, [...path, 'min'], input.min);
   let selfPreemption: SelfPreemption | undefined;
   if (input.selfPreemption) {
@@ -299,7 +352,7 @@ function queueParameters(c: Collector, sd: SourceDoc, path: PathSeg[], input: Qu
 /** SEMANTICS 1: the children's `min` must not exceed the parent's, for each resource the parent names. */
 function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: QuotaInput): void {
   const children = input.children ?? [];
-  if (children.length === 0) return;
+  if (children.length === 0 || !input.min) return;
   const parsers = { gpu: (v: unknown) => (typeof v === 'number' ? v : undefined), cpu: parseCpu, memory: parseMemory } as const;
   for (const res of ['gpu', 'cpu', 'memory'] as const) {
     const parentMin = parsers[res](input.min[res]);
@@ -307,7 +360,7 @@ function checkChildrenFit(c: Collector, sd: SourceDoc, path: PathSeg[], input: Q
     let sum = 0;
     const parts: string[] = [];
     for (const ch of children) {
-      const v = parsers[res](ch.min[res]) ?? 0;
+      const v = parsers[res](ch.min?.[res]) ?? 0;
       sum += v;
       parts.push(`${ch.name} ${formatAmount(res, v)}`);
     }

@@ -27,6 +27,8 @@ export function checkSnapshot(c: Collector, cluster: Cluster, pools: Pool[], qb:
 
 function checkRootsFitPools(c: Collector, cluster: Cluster, pools: Pool[], qb: QuotaBuild): void {
   for (const pool of pools) {
+    // Kueue does not bound nominal quota by the nodes (SEMANTICS 12: quota alone decides admission).
+    if (pool.rules === 'kueue') continue;
     const capacity = cluster.nodes.filter((n) => n.pool === pool.name).reduce((s, n) => s + n.gpus, 0);
     const roots = qb.quotas.filter((q) => q.parent === null && q.pool === pool.name);
     const total = roots.reduce((s, q) => s + q.min.gpu, 0);
@@ -69,6 +71,8 @@ function checkQuotaUsage(c: Collector, cluster: Cluster, quotas: Quota[], origin
     for (let a = q; a !== -1; a = tree.parentOf(a)) {
       // A borrower is over its own quota's min by design (SEMANTICS 5.2): not counted there.
       if (!countsAt(tree, job.standing, q, a)) continue;
+      // Under Kueue's rules a ClusterQueue over nominal is borrowing, its jobs need no standing (SEMANTICS 12).
+      if (tree.at(a).kueue) continue;
       const min = tree.at(a).min;
       const used = usage[a]!; // one row per quota
       // GPU sums of shares stay in whole milli-GPUs, or 0.2 + 0.684 + 0.116 would exceed 1.

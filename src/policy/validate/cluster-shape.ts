@@ -73,6 +73,13 @@ function everyItem(v: unknown, fits: (item: unknown) => boolean): boolean {
   return true;
 }
 
+/** A mapping of strings to strings (a node's labels). */
+function isStringMap(v: unknown): boolean {
+  if (!isObj(v)) return false;
+  for (const key in v) if (typeof v[key] !== 'string') return false;
+  return true;
+}
+
 /** One field shared by nodes and node groups; undefined for a key that is none of them. */
 function nodeFieldFits(key: string, v: unknown): boolean | undefined {
   switch (key) {
@@ -89,6 +96,8 @@ function nodeFieldFits(key: string, v: unknown): boolean | undefined {
       return isName(v);
     case 'unschedulable':
       return typeof v === 'boolean';
+    case 'labels':
+      return isStringMap(v);
     default:
       return undefined;
   }

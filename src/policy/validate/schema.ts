@@ -8,6 +8,18 @@
 import * as z from './zod.js';
 import { IDLE_MODES, MODULES, PAI_QUEUE_STRATEGIES, POOL_TYPES, QUEUE_STRATEGIES, RECLAIM_MODES, STANDINGS, STRATEGIES, TOPOLOGIES } from '../../model/policy.js';
 import { VICTIM_CRITERIA } from '../../model/victim-order.js';
+import {
+  INT32_MAX,
+  INT32_MIN,
+  KUEUE_BORROW_WITHIN_COHORT,
+  KUEUE_QUEUEING_STRATEGIES,
+  KUEUE_RECLAIM_WITHIN_COHORT,
+  KUEUE_TAINT_EFFECTS,
+  KUEUE_WHEN_CAN_BORROW,
+  KUEUE_WHEN_CAN_PREEMPT,
+  KUEUE_WITHIN_CLUSTER_QUEUE,
+  RULE_SETS,
+} from '../../model/kueue-policy.js';
 
 export const API_VERSION = 'quotient.dev/v1';
 export const KINDS = ['QuotaTree', 'Workspace', 'Cluster', 'WhatIf', 'Promise', 'ScaleQuota', 'SpotMarket'] as const;
@@ -64,7 +76,8 @@ const childPreemption = z.strictObject({
 
 export interface QuotaInput {
   name: string;
-  min: z.infer<typeof quotaResources>;
+  /** Required under `rules: pai` (build-quotas.ts says so); a PAI-only clause under `rules: kueue`. */
+  min?: z.infer<typeof quotaResources>;
   max?: z.infer<typeof quotaCeiling>;
   borrowing?: z.infer<typeof borrowingClause>;
   queueStrategy?: string;
@@ -75,8 +88,59 @@ export interface QuotaInput {
   allowedModules?: Array<(typeof MODULES)[number]>;
   allowedRoles?: string[];
   runtimeDefault?: string;
+  resourceGroups?: Array<z.infer<typeof kueueResourceGroup>>;
+  preemption?: z.infer<typeof kueuePreemption>;
+  flavorFungibility?: z.infer<typeof kueueFlavorFungibility>;
+  queueingStrategy?: (typeof KUEUE_QUEUEING_STRATEGIES)[number];
   children?: QuotaInput[];
 }
+
+// Kueue's clauses (`rules: kueue`, SEMANTICS 12), named as Kueue's ClusterQueue spec names them.
+const kueueQuantity = z.union([z.number().min(0), z.string()]).describe('A Kubernetes quantity: `8`, `500m`, `768Gi`.');
+
+const kueueResource = z.strictObject({
+  name: z.string().min(1).describe('The resource: `nvidia.com/gpu`, `cpu`, `memory`, or any extended resource.'),
+  nominalQuota: kueueQuantity.describe("Kueue's nominalQuota: what this quota holds of the resource on this flavor."),
+  borrowingLimit: kueueQuantity.optional().describe('How much above nominalQuota it may borrow from its cohort. Default: no limit. Needs a cohort.'),
+  lendingLimit: kueueQuantity.optional().describe('How much of nominalQuota it may lend to its cohort (at most nominalQuota). Default: all of it.'),
+});
+
+const kueueResourceGroup = z.strictObject({
+  coveredResources: z.array(z.string().min(1)).min(1).describe('The resources of this group; every flavor lists exactly these, in this order.'),
+  flavors: z
+    .array(z.strictObject({ name, resources: z.array(kueueResource).min(1) }))
+    .min(1)
+    .describe("The group's flavors, in the order a pod set tries them (names of spec.flavors)."),
+});
+
+const kueuePreemption = z.strictObject({
+  withinClusterQueue: z.enum(KUEUE_WITHIN_CLUSTER_QUEUE).optional().describe('Which workloads of its own ClusterQueue a pending one may preempt. Default Never.'),
+  reclaimWithinCohort: z
+    .enum(KUEUE_RECLAIM_WITHIN_COHORT)
+    .optional()
+    .describe("Which borrowing workloads of the cohort's other ClusterQueues it may preempt to get back its nominal quota. Default Never."),
+  borrowWithinCohort: z
+    .strictObject({
+      policy: z.enum(KUEUE_BORROW_WITHIN_COHORT).optional().describe('Never (default) or LowerPriority: may it preempt while it borrows.'),
+      maxPriorityThreshold: z.number().int().min(INT32_MIN).max(INT32_MAX).optional().describe('Only workloads at or below this priority may be preempted while borrowing.'),
+    })
+    .optional(),
+});
+
+const kueueFlavorFungibility = z.strictObject({
+  whenCanBorrow: z.enum(KUEUE_WHEN_CAN_BORROW).optional().describe('MayStopSearch (default; Borrow is its old name) or TryNextFlavor.'),
+  whenCanPreempt: z.enum(KUEUE_WHEN_CAN_PREEMPT).optional().describe('TryNextFlavor (default) or MayStopSearch (Preempt is its old name).'),
+});
+
+const kueueFlavor = z.strictObject({
+  name,
+  nodeLabels: z.record(z.string(), z.string()).optional().describe("The labels a node must carry for this flavor's pods to run on it. Default: none (every node)."),
+  nodeTaints: z
+    .array(z.strictObject({ key: z.string().min(1), value: z.string().optional(), effect: z.enum(KUEUE_TAINT_EFFECTS) }))
+    .max(8)
+    .optional()
+    .describe("The flavor's nodes' taints, as Kueue's ResourceFlavor nodeTaints."),
+});
 
 const queueStrategyNames = [...QUEUE_STRATEGIES, ...Object.keys(PAI_QUEUE_STRATEGIES)] as [string, ...string[]];
 
@@ -88,31 +152,44 @@ const queueParameters = z.strictObject({
   intelligentFifoFrom: z.number().int().min(1).max(9).optional().describe('intelligent: jobs at or above this priority queue FIFO. Default 7.'),
 });
 
-const quota: z.ZodType<QuotaInput> = z.strictObject({
-  name,
-  min: quotaResources,
-  max: quotaCeiling.optional().describe("A ceiling (Kueue's nominal quota + borrowingLimit, Koordinator's max): in-quota and borrowing jobs of the subtree never use more. Default: none."),
-  borrowing: borrowingClause.optional().describe("Who may borrow a same-level quota's unused share without victims (SEMANTICS 5.2)."),
-  queueStrategy: z
-    .enum(queueStrategyNames)
-    .optional()
-    .describe("fifo, round-robin, balance or intelligent, or PAI's names PaiStrategyStrictFIFO, PaiStrategyRoundRobin, PaiStrategyBalance, PaiStrategyIntelligent. Default fifo."),
-  queue: queueParameters.optional().describe('Parameters of the queue strategy (quotient simulate).'),
-  reclaim: z.enum(RECLAIM_MODES).optional().describe('How this quota takes back what siblings borrowed. Default any.'),
-  selfPreemption: selfPreemption.optional(),
-  childPreemption: childPreemption.optional(),
-  allowedModules: moduleList.optional().describe('Modules whose jobs may use this quota. Default: every module the workspace allows.'),
-  allowedRoles: z.array(name).min(1).optional().describe('Roles (admin, developer, operator, or a custom role) whose users may submit to this quota. Default: every role.'),
-  runtimeDefault: z
-    .string()
-    .optional()
-    .describe(
-      "How long a running job of this quota's subtree that gives no expected end is assumed to run (8h, 3d), so start estimates exist for snapshots without ends (an import from Kubernetes); estimates say so. Default: none, such a job runs on.",
-    ),
-  get children() {
-    return z.array(quota).optional();
-  },
-});
+/**
+ * A quota's schema. Under PAI's rules (the default) `min` is required, as it always was;
+ * under `rules: kueue` it is a PAI clause build-kueue.ts refuses at its place.
+ */
+function quotaSchema(minRequired: boolean): z.ZodType<QuotaInput> {
+  const self: z.ZodType<QuotaInput> = z.strictObject({
+    name,
+    min: minRequired ? quotaResources : quotaResources.optional().describe('Guaranteed resources (rules: pai only).'),
+    max: quotaCeiling.optional().describe("A ceiling (Kueue's nominal quota + borrowingLimit, Koordinator's max): in-quota and borrowing jobs of the subtree never use more. Default: none."),
+    borrowing: borrowingClause.optional().describe("Who may borrow a same-level quota's unused share without victims (SEMANTICS 5.2)."),
+    queueStrategy: z
+      .enum(queueStrategyNames)
+      .optional()
+      .describe("fifo, round-robin, balance or intelligent, or PAI's names PaiStrategyStrictFIFO, PaiStrategyRoundRobin, PaiStrategyBalance, PaiStrategyIntelligent. Default fifo."),
+    queue: queueParameters.optional().describe('Parameters of the queue strategy (quotient simulate).'),
+    reclaim: z.enum(RECLAIM_MODES).optional().describe('How this quota takes back what siblings borrowed. Default any.'),
+    selfPreemption: selfPreemption.optional(),
+    childPreemption: childPreemption.optional(),
+    allowedModules: moduleList.optional().describe('Modules whose jobs may use this quota. Default: every module the workspace allows.'),
+    allowedRoles: z.array(name).min(1).optional().describe('Roles (admin, developer, operator, or a custom role) whose users may submit to this quota. Default: every role.'),
+    resourceGroups: z.array(kueueResourceGroup).min(1).optional().describe("rules: kueue: Kueue's resourceGroups, quota per flavor and resource."),
+    preemption: kueuePreemption.optional().describe("rules: kueue, ClusterQueues: Kueue's preemption policy."),
+    flavorFungibility: kueueFlavorFungibility.optional().describe('rules: kueue, ClusterQueues: when a pod set tries the next flavor.'),
+    queueingStrategy: z.enum(KUEUE_QUEUEING_STRATEGIES).optional().describe('rules: kueue, ClusterQueues: StrictFIFO or BestEffortFIFO (default).'),
+    runtimeDefault: z
+      .string()
+      .optional()
+      .describe(
+        "How long a running job of this quota's subtree that gives no expected end is assumed to run (8h, 3d), so start estimates exist for snapshots without ends (an import from Kubernetes); estimates say so. Default: none, such a job runs on.",
+      ),
+    get children() {
+      return z.array(self).optional();
+    },
+  });
+  return self;
+}
+const paiQuota = quotaSchema(true);
+const anyQuota = quotaSchema(false);
 
 const metadata = z.strictObject({
   name,
@@ -120,36 +197,43 @@ const metadata = z.strictObject({
   labels: z.record(z.string(), z.string()).optional(),
 });
 
-export const quotaTreeSpec = z.strictObject({
-  pool: z.strictObject({
-    name,
-    type: z.enum(POOL_TYPES).optional().describe('Default general.'),
-  }),
-  placement: z
-    .strictObject({
-      strategy: z.enum(STRATEGIES).optional().describe('Default binpack; fragmentation places where the typical pods lose least room (FGD).'),
-      workload: z
-        .array(
-          z.strictObject({
-            gpu: z.number().min(0).max(32).describe('GPUs per pod: whole, a share below 1, or 0 for cpu-only.'),
-            cpu: quantity.optional(),
-            memory: quantity.optional(),
-            weight: z.number().positive().describe('How often this shape comes, relative to the others.'),
-          }),
-        )
-        .min(1)
-        .max(64)
-        .optional()
-        .describe("fragmentation's typical pods; default: learned from the pool's running pods."),
-      topology: z.enum(TOPOLOGIES).optional().describe('Default prefer; strict requires aligned GPU blocks.'),
-    })
-    .optional(),
-  victimOrder: z
-    .array(z.enum(VICTIM_CRITERIA))
-    .optional()
-    .describe('SEMANTICS 5.3: the order victim sets are compared in, all five criteria once each. Default priority, lost-work, gpus, count, recency.'),
-  quotas: z.array(quota).min(1),
-});
+const quotaTreeSpecWith = (quota: z.ZodType<QuotaInput>) =>
+  z.strictObject({
+    rules: z.enum(RULE_SETS).optional().describe("Whose rules answers follow: pai (default; SEMANTICS 2-5) or kueue (Kueue's, SEMANTICS 12)."),
+    flavors: z.array(kueueFlavor).min(1).optional().describe("rules: kueue: Kueue's ResourceFlavors."),
+    pool: z.strictObject({
+      name,
+      type: z.enum(POOL_TYPES).optional().describe('Default general.'),
+    }),
+    placement: z
+      .strictObject({
+        strategy: z.enum(STRATEGIES).optional().describe('Default binpack; fragmentation places where the typical pods lose least room (FGD).'),
+        workload: z
+          .array(
+            z.strictObject({
+              gpu: z.number().min(0).max(32).describe('GPUs per pod: whole, a share below 1, or 0 for cpu-only.'),
+              cpu: quantity.optional(),
+              memory: quantity.optional(),
+              weight: z.number().positive().describe('How often this shape comes, relative to the others.'),
+            }),
+          )
+          .min(1)
+          .max(64)
+          .optional()
+          .describe("fragmentation's typical pods; default: learned from the pool's running pods."),
+        topology: z.enum(TOPOLOGIES).optional().describe('Default prefer; strict requires aligned GPU blocks.'),
+      })
+      .optional(),
+    victimOrder: z
+      .array(z.enum(VICTIM_CRITERIA))
+      .optional()
+      .describe('SEMANTICS 5.3: the order victim sets are compared in, all five criteria once each. Default priority, lost-work, gpus, count, recency.'),
+    quotas: z.array(quota).min(1),
+  });
+/** A QuotaTree as editors see it: either rules (`quotient schema`). */
+export const quotaTreeSpec = quotaTreeSpecWith(anyQuota);
+/** A QuotaTree under PAI's rules, as validation checks it (`min` required). */
+const paiQuotaTreeSpec = quotaTreeSpecWith(paiQuota);
 
 const capResources = z.strictObject({
   gpu: z.number().int().min(0).describe("Most GPUs the subject's jobs may hold together."),
@@ -193,12 +277,17 @@ export const workspaceSpec = z.strictObject({
   admission: z.array(admission).optional().describe('Per-module admission settings.'),
 });
 
-const jobFields = {
+/** PAI's priorities, 1..9: every job of a policy without a Kueue-rules tree. */
+const paiPriority = z.number().int().min(1).max(9);
+/** Any int32 (Kueue's); build-job.ts keeps 1..9 for a job on a PAI quota. */
+const anyPriority = z.number().int().min(INT32_MIN).max(INT32_MAX).describe('1..9 under rules: pai; any int32 under rules: kueue.');
+
+const jobFieldsWith = (priority: typeof paiPriority) => ({
   name,
   workspace: name,
   quota: name,
   module: z.enum(MODULES),
-  priority: z.number().int().min(1).max(9),
+  priority,
   pods: z.number().int().positive().optional().describe('Default 1.'),
   resources: podResources,
   idleResources: z.enum(IDLE_MODES).optional().describe('Default none.'),
@@ -207,42 +296,50 @@ const jobFields = {
   submittedBy: name.optional().describe('The submitting user; must be a member or guest of the workspace.'),
   maxRuntime: z.string().optional().describe('The longest the job may run (`24h`).'),
   gpuModels: z.array(z.string().min(1)).min(1).optional().describe("GPU models the pods may run on (PAI's GPUType, openb's gpu_spec), matched against nodes' gpuModel. Default: any."),
-};
-
-export const jobSpec = z.strictObject(jobFields);
-
-const runningJob = z.strictObject({
-  ...jobFields,
-  standing: z.enum(STANDINGS).optional(),
-  startedAt: z.string().optional().describe('Default: the snapshot time.'),
-  expectedEnd: z.string().optional().describe('When the job is expected to end (a time at or after the snapshot time): start estimates and simulations end it then. Give this or duration.'),
-  duration: z.string().optional().describe('The running time the job needs, from startedAt (`6h`): it is expected to end at startedAt + duration. Give this or expectedEnd.'),
-  placement: z
-    .array(
-      z.strictObject({
-        node: name,
-        gpus: z.array(z.number().int().min(0)).min(1).optional().describe('The GPU indices the pod holds on the node (give gpus or gpuCount).'),
-        gpuCount: z
-          .number()
-          .int()
-          .positive()
-          .max(32)
-          .optional()
-          .describe('How many GPUs the pod holds when their indices are not known (Kubernetes does not say): Quotient assigns the indices and says so in answers.'),
-      }),
-    )
-    .optional(),
 });
+
+const jobFields = jobFieldsWith(paiPriority);
+const anyJobFields = jobFieldsWith(anyPriority);
+
+/** A submission under PAI's rules (priority 1..9). */
+export const jobSpec = z.strictObject(jobFields);
+/** A submission in a policy with a Kueue-rules tree (any int32 priority). */
+export const anyJobSpec = z.strictObject(anyJobFields);
+
+const runningJobWith = (fields: typeof jobFields) =>
+  z.strictObject({
+    ...fields,
+    standing: z.enum(STANDINGS).optional(),
+    startedAt: z.string().optional().describe('Default: the snapshot time.'),
+    expectedEnd: z.string().optional().describe('When the job is expected to end (a time at or after the snapshot time): start estimates and simulations end it then. Give this or duration.'),
+    duration: z.string().optional().describe('The running time the job needs, from startedAt (`6h`): it is expected to end at startedAt + duration. Give this or expectedEnd.'),
+    placement: z
+      .array(
+        z.strictObject({
+          node: name,
+          gpus: z.array(z.number().int().min(0)).min(1).optional().describe('The GPU indices the pod holds on the node (give gpus or gpuCount).'),
+          gpuCount: z
+            .number()
+            .int()
+            .positive()
+            .max(32)
+            .optional()
+            .describe('How many GPUs the pod holds when their indices are not known (Kubernetes does not say): Quotient assigns the indices and says so in answers.'),
+        }),
+      )
+      .optional(),
+  });
 
 /**
  * A job waiting in its quota's queue at the snapshot time (SEMANTICS 8): the fields of a
  * submission, when it was submitted, and the running time it needs (for simulations).
  */
-const queuedJob = z.strictObject({
-  ...jobFields,
-  submittedAt: z.string().describe("When the job was submitted (ISO 8601), at or before the snapshot's `at`: with its priority, its place in its quota's queue."),
-  duration: z.string().optional().describe('The running time it needs once started (`6h`): simulations and start estimates end it then. Default: it runs on.'),
-});
+const queuedJobWith = (fields: typeof jobFields) =>
+  z.strictObject({
+    ...fields,
+    submittedAt: z.string().describe("When the job was submitted (ISO 8601), at or before the snapshot's `at`: with its priority, its place in its quota's queue."),
+    duration: z.string().optional().describe('The running time it needs once started (`6h`): simulations and start estimates end it then. Default: it runs on.'),
+  });
 
 const nodeFields = {
   gpus: z.number().int().min(1).max(32),
@@ -252,23 +349,33 @@ const nodeFields = {
   instanceType: z.string().optional(),
   gpuModel: z.string().min(1).optional().describe('The GPU model (e.g. `NVIDIA-A100-SXM4-80GB`, Kubernetes label nvidia.com/gpu.product).'),
   unschedulable: z.boolean().optional().describe('Cordoned: running pods stay and count, new pods never land here. Default false.'),
+  labels: z.record(z.string(), z.string()).optional().describe("The node's Kubernetes labels (a Kueue flavor's nodeLabels select nodes by them)."),
 };
 
-export const clusterSpec = z.strictObject({
-  at: z.string().optional().describe('Snapshot time (ISO 8601); default now.'),
-  standings: z
-    .enum(['stated', 'derive'])
-    .optional()
-    .describe(
-      "How this document's jobs that state no standing get one: stated (default: in-quota, and a quota over its min is refused) or derive (a real cluster's snapshot, as `quotient import kubectl` writes it: highest priority, then longest running, stay in-quota; a job over a guarantee runs borrowing where its quota's selfPreemption.highPriority lets it, otherwise idle; each one a warning).",
-    ),
-  nodeGroups: z.array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields })).optional(),
-  nodes: z.array(z.strictObject({ name, ...nodeFields })).optional(),
-  jobs: z.array(runningJob).optional(),
-  queue: z.array(queuedJob).optional().describe("Jobs waiting at the snapshot time (SEMANTICS 8): they hold nothing; a what-if serves them before its own job, in each queue's strategy's order."),
-});
+const clusterSpecWith = (fields: typeof jobFields) =>
+  z.strictObject({
+    at: z.string().optional().describe('Snapshot time (ISO 8601); default now.'),
+    standings: z
+      .enum(['stated', 'derive'])
+      .optional()
+      .describe(
+        "How this document's jobs that state no standing get one: stated (default: in-quota, and a quota over its min is refused) or derive (a real cluster's snapshot, as `quotient import kubectl` writes it: highest priority, then longest running, stay in-quota; a job over a guarantee runs borrowing where its quota's selfPreemption.highPriority lets it, otherwise idle; each one a warning).",
+      ),
+    nodeGroups: z.array(z.strictObject({ prefix: name, count: z.number().int().positive(), start: z.number().int().min(0).optional(), ...nodeFields })).optional(),
+    nodes: z.array(z.strictObject({ name, ...nodeFields })).optional(),
+    jobs: z.array(runningJobWith(fields)).optional(),
+    queue: z
+      .array(queuedJobWith(fields))
+      .optional()
+      .describe("Jobs waiting at the snapshot time (SEMANTICS 8): they hold nothing; a what-if serves them before its own job, in each queue's strategy's order."),
+  });
 
-export const whatIfSpec = z.strictObject({ submit: jobSpec });
+/** A Cluster as editors see it (any int32 priority). */
+export const clusterSpec = clusterSpecWith(anyJobFields);
+const paiClusterSpec = clusterSpecWith(jobFields);
+
+export const whatIfSpec = z.strictObject({ submit: anyJobSpec });
+const paiWhatIfSpec = z.strictObject({ submit: jobSpec });
 
 export const scaleQuotaSpec = z.strictObject({
   set: z.record(z.string(), z.number().int().min(0)).describe('New min.gpu per quota name: `{ Quota1.1: 56, Quota1.2: 72 }`.'),
@@ -381,8 +488,21 @@ export type PromiseSpec = z.infer<typeof promiseSpec>;
 export type ScaleQuotaSpec = z.infer<typeof scaleQuotaSpec>;
 export type SpotMarketSpec = z.infer<typeof spotMarketSpec>;
 export type JobInput = z.infer<typeof jobSpec>;
-export type RunningJobInput = z.infer<typeof runningJob>;
-export type QueuedJobInput = z.infer<typeof queuedJob>;
+export type RunningJobInput = z.infer<ReturnType<typeof runningJobWith>>;
+export type QueuedJobInput = z.infer<ReturnType<typeof queuedJobWith>>;
+
+/**
+ * The schema a document's spec is validated with. A policy with no QuotaTree under
+ * `rules: kueue` meets exactly PAI's schemas (priorities 1..9, `min` required, checked where
+ * they always were); a QuotaTree with `rules: kueue`, and the jobs of a policy that has one,
+ * meet the wider ones, and build-kueue.ts and build-job.ts check the rest at its place.
+ */
+export function validationSchema(kind: Kind, opts: { treeIsKueue: boolean; policyHasKueue: boolean }): z.ZodType {
+  if (kind === 'QuotaTree') return opts.treeIsKueue ? quotaTreeSpec : paiQuotaTreeSpec;
+  if (kind === 'Cluster') return opts.policyHasKueue ? clusterSpec : paiClusterSpec;
+  if (kind === 'WhatIf') return opts.policyHasKueue ? whatIfSpec : paiWhatIfSpec;
+  return SPEC_SCHEMAS[kind];
+}
 
 /** The whole-document schema of one kind: the envelope with that kind's spec. */
 function kindDocument<K extends Kind>(kind: K) {

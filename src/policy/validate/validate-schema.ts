@@ -6,12 +6,13 @@ import { toJSONSchema } from './zod.js';
 import type * as z from './zod.js';
 import type { Finding } from '../../errors.js';
 import { clusterSpecFits } from './cluster-shape.js';
-import { API_VERSION, envelope, KINDS, kindJsonSchema, policyJsonSchema, SPEC_SCHEMAS, type Kind } from './schema.js';
+import { API_VERSION, envelope, KINDS, kindJsonSchema, policyJsonSchema, validationSchema, type Kind } from './schema.js';
 import { findingAt, formatPath, type Doc, type PathSeg, type SourceDoc } from '../parse/source-doc.js';
 import { linkedPath, type LinkedStep } from '../parse/node-path.js';
 import { nearest, nearestField, type FieldPlaces } from './suggest.js';
 import { codePoint, escapeDisplay, unsafeCharacter } from '../../model/display-text.js';
 import { SHORT_TEXT_MAX, shortText } from '../../model/short-text.js';
+import { INT32_MAX, INT32_MIN } from '../../model/kueue-policy.js';
 
 /** A document that passed its schema, with its plain-JS value. */
 export interface TypedDoc {
@@ -25,6 +26,7 @@ export interface TypedDoc {
 export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findings: Finding[] } {
   const typed: TypedDoc[] = [];
   const findings: Finding[] = [];
+  const policyHasKueue = docs.some(statesKueue);
   for (const sd of docs) {
     let value: unknown;
     try {
@@ -45,10 +47,10 @@ export function validateDocuments(docs: SourceDoc[]): { typed: TypedDoc[]; findi
       // only echo the refused text as an unknown field or a value that does not fit.
       // Appended one by one: a spread of 160,000 findings overflowed the stack.
       for (const f of unsafe) findings.push(f);
-      for (const f of outside(unsafe, schemaFindings(sd, value))) findings.push(f);
+      for (const f of outside(unsafe, schemaFindings(sd, value, policyHasKueue))) findings.push(f);
       continue;
     }
-    const checked = checkDocument(sd, value);
+    const checked = checkDocument(sd, value, policyHasKueue);
     if ('findings' in checked) for (const f of checked.findings) findings.push(f);
     else typed.push(checked);
   }
@@ -79,13 +81,27 @@ function outside(unsafe: Finding[], others: Finding[]): Finding[] {
 }
 
 /** The schema findings of a document value, or none when it passes. */
-function schemaFindings(sd: SourceDoc, value: unknown): Finding[] {
-  const checked = checkDocument(sd, value);
+function schemaFindings(sd: SourceDoc, value: unknown, policyHasKueue: boolean): Finding[] {
+  const checked = checkDocument(sd, value, policyHasKueue);
   return 'findings' in checked ? checked.findings : [];
 }
 
 /** One document value against the envelope and its kind's schema: the typed document, or its findings. */
-function checkDocument(sd: SourceDoc, value: unknown): TypedDoc | { findings: Finding[] } {
+/** True for a QuotaTree document stating `rules: kueue`, read without converting the document (a Cluster may be large). */
+function statesKueue(sd: SourceDoc): boolean {
+  if (sd.value !== undefined) return isKueueTree(sd.value);
+  const doc = sd.doc;
+  return doc.get('kind') === 'QuotaTree' && doc.getIn(['spec', 'rules']) === 'kueue';
+}
+
+/** True for a QuotaTree that states `rules: kueue` (SEMANTICS 12): its documents and the policy's jobs meet the wider schemas. */
+function isKueueTree(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as { kind?: unknown; spec?: unknown };
+  return v.kind === 'QuotaTree' && v.spec !== null && typeof v.spec === 'object' && (v.spec as { rules?: unknown }).rules === 'kueue';
+}
+
+function checkDocument(sd: SourceDoc, value: unknown, policyHasKueue: boolean): TypedDoc | { findings: Finding[] } {
   // A mapping with neither apiVersion nor kind is some other YAML (a values file in the folder): one finding, not one per missing field.
   const foreign = value !== null && typeof value === 'object' && !Array.isArray(value) && !('apiVersion' in value) && !('kind' in value);
   if (value === null || typeof value !== 'object' || Array.isArray(value) || foreign) {
@@ -110,7 +126,7 @@ function checkDocument(sd: SourceDoc, value: unknown): TypedDoc | { findings: Fi
   const kind = env.data.kind;
   // A Cluster of the usual shape is checked by hand (cluster-shape.ts: one-sided, so any doubt goes to zod, which gives the findings).
   if (kind === 'Cluster' && clusterSpecFits(env.data.spec)) return { sd, kind, name: env.data.metadata.name, spec: env.data.spec };
-  const spec = SPEC_SCHEMAS[kind].safeParse(env.data.spec, { reportInput: true });
+  const spec = validationSchema(kind, { treeIsKueue: isKueueTree(value), policyHasKueue }).safeParse(env.data.spec, { reportInput: true });
   if (!spec.success) return { findings: issuesToFindings(sd, ['spec'], spec.error.issues, (path) => fieldsAt(documentSchema(kind), path)) };
   return { sd, kind, name: env.data.metadata.name, spec: spec.data };
 }
@@ -216,6 +232,9 @@ function issueToFinding(sd: Doc, prefix: PathSeg[], issue: Issue): Finding {
         return findingAt(sd, path, 'policy/empty', `${where} must not be empty`, `give at least one value for ${field}`);
       }
       if (field === 'priority') {
+        // A job's priority is any int32 to the schema (Kueue's rules); PAI's 1..9 is build-job.ts's check.
+        const int32 = (issue as { maximum?: unknown; minimum?: unknown }).maximum === INT32_MAX || (issue as { minimum?: unknown }).minimum === INT32_MIN;
+        if (int32) return findingAt(sd, path, 'policy/priority-out-of-range', `${where} must be a 32-bit integer`, "Kueue's priorities run from -2147483648 to 2147483647; PAI's from 1 to 9");
         return findingAt(sd, path, 'policy/priority-out-of-range', `${where} must be between 1 and 9`, 'priorities run from 1 (least important) to 9 (most important)');
       }
       if (issue.code === 'too_small' && (issue as { minimum: unknown }).minimum === 0 && !(issue as { inclusive?: boolean }).inclusive) {
