@@ -1,0 +1,51 @@
+/**
+ * Hover: on a quota name, what `quotient explain` and the snapshot say of it (guarantee,
+ * ceiling, usage, the compiled rules that name it, with their sentences); on a workspace
+ * name, its quotas and modules; on a field, its documentation from the policy format.
+ */
+import type { SessionCore } from '../engine/session-core.js';
+import { formatAmount, formatResources, RESOURCE_NAMES } from '../model/resources.js';
+import { fieldDoc } from './schema-fields.js';
+import { nameField } from './name-sites.js';
+import type { Cursor } from './yaml-tree.js';
+
+/** The markdown shown for a quota of an opened policy; undefined when the policy has no such quota. */
+export function quotaHover(session: SessionCore, name: string): string | undefined {
+  const q = session.policy.quotas.find((x) => x.name === name);
+  if (!q) return undefined;
+  const lines = [`**quota ${q.name}** (pool ${q.pool}${q.parent ? `, under ${q.parent}` : ', a root'})`, '', `- guarantee (min): ${formatResources(q.min)}`];
+  const ceiling = q.max ? RESOURCE_NAMES.filter((r) => q.max?.[r] !== undefined).map((r) => formatAmount(r, q.max?.[r] ?? 0)) : [];
+  lines.push(`- ceiling (max): ${ceiling.length ? ceiling.join(', ') : 'none'}`);
+  const snap = session.snapshot;
+  const i = session.tree.indexOf(name);
+  const row = snap && i >= 0 ? snap.usage[i] : undefined;
+  if (row) lines.push(`- usage in the snapshot: ${formatResources({ gpu: row[0] ?? 0, cpu: row[1] ?? 0, memory: row[2] ?? 0 })} of ${formatResources(q.min)} guaranteed`);
+  if (q.children.length) lines.push(`- children: ${q.children.join(', ')}`);
+  const rules = session.rules.filter((r) => r.quota === name || r.summary.includes(name));
+  lines.push('', rules.length ? '**rules that mention it** (`quotient explain`):' : 'no compiled rule names it (`quotient explain`)');
+  for (const r of rules) lines.push(`- \`${r.name}\` (${r.source}): ${r.summary}`);
+  return lines.join('\n');
+}
+
+/** The markdown shown for a workspace of an opened policy. */
+function workspaceHover(session: SessionCore, name: string): string | undefined {
+  const w = session.policy.workspaces.find((x) => x.name === name);
+  if (!w) return undefined;
+  return [`**workspace ${w.name}**`, '', `- quotas: ${w.quotas.join(', ')}`, `- modules: ${w.modules.join(', ')}`, `- members: ${w.members.length}`].join('\n');
+}
+
+/** The hover text at a cursor: a name's meaning when the policy opened, else the field's documentation. */
+export function hoverText(cursor: Cursor, session: SessionCore | undefined): string | undefined {
+  const named = nameField(cursor.doc.kind, cursor.path, cursor.onKey);
+  if (named && session && cursor.text) {
+    const text = named.kind === 'quota' ? quotaHover(session, cursor.text) : named.kind === 'workspace' ? workspaceHover(session, cursor.text) : undefined;
+    if (text) return text;
+  }
+  if (cursor.path.length === 0) return undefined;
+  // A value's documentation is its field's: the path without a trailing list index.
+  const path = typeof cursor.path.at(-1) === 'number' ? cursor.path.slice(0, -1) : cursor.path;
+  const doc = fieldDoc(cursor.doc.kind, path);
+  if (!doc) return undefined;
+  const field = path.filter((s) => typeof s === 'string').at(-1);
+  return `**${String(field)}** (${cursor.doc.kind ?? 'document'})\n\n${doc}`;
+}
