@@ -27,6 +27,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { QuotientError } from '../errors.js';
 import type { InputFile } from '../policy/parse/source-doc.js';
+import { API_VERSION } from '../policy/validate/schema.js';
 import { checkPolicy, type CheckedPolicy } from './check-policy.js';
 import { quickFixes } from './code-actions.js';
 import { whatIfLenses } from './code-lens.js';
@@ -182,15 +183,21 @@ export function startLanguageServer(options: ServerOptions): Connection {
     };
   });
 
+  /**
+   * A YAML file the server checks: one that holds a policy document, or one of a folder it
+   * already checks (a file being written there). Other YAML (a CI file, a chart) the
+   * editor may send is left alone: no "the policy has no QuotaTree" on a docker-compose.yml.
+   */
+  const isPolicyDocument = (d: TextDocument): boolean => isPolicyUri(d.uri) && (d.getText().includes(API_VERSION) || checked.has(rootOf(d.uri)));
   documents.onDidOpen((e) => {
-    if (isPolicyUri(e.document.uri)) schedule(rootOf(e.document.uri), 0);
+    if (isPolicyDocument(e.document)) schedule(rootOf(e.document.uri), 0);
   });
   documents.onDidChangeContent((e) => {
-    if (isPolicyUri(e.document.uri)) schedule(rootOf(e.document.uri), options.debounceMs);
+    if (isPolicyDocument(e.document)) schedule(rootOf(e.document.uri), options.debounceMs);
   });
   // A closed file is read from disk again: its unsaved text no longer counts.
   documents.onDidClose((e) => {
-    if (isPolicyUri(e.document.uri)) schedule(rootOf(e.document.uri), options.debounceMs);
+    if (isPolicyUri(e.document.uri) && checked.has(rootOf(e.document.uri))) schedule(rootOf(e.document.uri), options.debounceMs);
   });
 
   connection.onHover(

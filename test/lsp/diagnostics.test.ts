@@ -48,7 +48,7 @@ function fromServer(client: LspClient, uris: string[]): Seen[] {
       column: d.range.start.character + 1,
       code: String(d.code),
       severity: d.severity === 1 ? 'error' : 'warning',
-      message: d.message,
+      message: typeof d.message === 'string' ? d.message : d.message.value,
     })),
   );
 }
