@@ -53,7 +53,9 @@ async function timeEdits(client: LspClient, path: string, a: string, b: string, 
 
 /** The server's CPU time so far (user + system, ms; Linux /proc, in clock ticks of 10 ms). */
 function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

@@ -10,7 +10,8 @@ import type { DiagnosticData } from './diagnostics.js';
 /** The name a finding suggests, from `did you mean [what] "X"?`. */
 export function suggestedName(d: Diagnostic): string | undefined {
   const data = d.data as Partial<DiagnosticData> | undefined;
-  const said = `${data?.hint ?? ''}\n${d.message}`;
+  const message = typeof d.message === 'string' ? d.message : d.message.value;
+  const said = `${data?.hint ?? ''}\n${message}`;
   return /did you mean (?:[\w ]+ )?"([^"]+)"/.exec(said)?.[1];
 }
 

@@ -19,7 +19,7 @@ function writtenKeys(cursor: Cursor, path: readonly Seg[]): Set<string> {
     node = (next as YamlNode | undefined) ?? null;
   }
   const keys = new Set<string>();
-  if (isMap(node)) for (const p of node.items) if (p.key && typeof p.key === 'object' && 'value' in p.key) keys.add(String(p.key.value as string));
+  if (isMap(node)) for (const p of node.items) if (p.key && typeof p.key === 'object' && 'value' in p.key) keys.add(String(p.key.value));
   return keys;
 }
 

@@ -5,7 +5,7 @@
  * `metadata.name`, the pool's `name`); a reference is a field whose value must be such a
  * name (`quota:`, a Workspace's `quotas:`, `workspace:`, `pool:`, a ScaleQuota's `set` keys).
  */
-import { isScalar, type Node as YamlNode } from 'yaml';
+import { isScalar } from 'yaml';
 import { eachScalar, fieldsOf, parseYamlDocs, type Seg } from './yaml-tree.js';
 
 export type NameKind = 'quota' | 'workspace' | 'pool';
@@ -46,7 +46,7 @@ export function fileNameSites(file: string, text: string): NameSite[] {
   if (kept && kept.text === text) return kept.sites;
   const sites: NameSite[] = [];
   for (const d of parseYamlDocs(text))
-    eachScalar(d.doc.contents as YamlNode | null, [], (node, path, isKey) => {
+    eachScalar(d.doc.contents, [], (node, path, isKey) => {
       if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return;
       const field = nameField(d.kind, path, isKey);
       if (field) sites.push({ ...field, name: node.value, file, start: node.range[0], end: node.range[1], path });

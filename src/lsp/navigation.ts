@@ -5,9 +5,9 @@
  */
 import { SymbolKind, type DocumentSymbol, type Location, type TextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import type { NameSite } from './name-sites.js';
-import type { YamlDoc } from './yaml-tree.js';
+import { scalarText, type YamlDoc } from './yaml-tree.js';
 
 /** A file of the policy as navigation sees it: its URI and its text as a document. */
 export interface NavFile {
@@ -63,19 +63,19 @@ export function documentSymbols(docs: readonly YamlDoc[], text: TextDocument): D
     if (!isSeq(list)) return [];
     return list.items.flatMap((item) => {
       if (!isMap(item)) return [];
-      const name = (item as YAMLMap).get('name', true);
-      const label = isScalar(name) ? String(name.value as string) : '(unnamed quota)';
-      const min = (item as YAMLMap).get('min', true);
+      const name = item.get('name', true);
+      const label = isScalar(name) ? String(name.value) : '(unnamed quota)';
+      const min = item.get('min', true);
       const gpu = isMap(min) ? min.get('gpu') : undefined;
       const node = item as YamlNode;
       return [
         {
           name: label,
-          detail: gpu !== undefined ? `min ${String(gpu as number)} GPU` : '',
+          detail: gpu !== undefined ? `min ${scalarText(gpu)} GPU` : '',
           kind: SymbolKind.Class,
           range: rangeOf(node),
           selectionRange: isScalar(name) ? rangeOf(name) : rangeOf(node),
-          children: quotaSymbols((item as YAMLMap).get('children', true)),
+          children: quotaSymbols(item.get('children', true)),
         },
       ];
     });
@@ -86,7 +86,7 @@ export function documentSymbols(docs: readonly YamlDoc[], text: TextDocument): D
     if (!isMap(contents)) continue;
     const meta = contents.get('metadata', true);
     const nameNode = isMap(meta) ? meta.get('name', true) : undefined;
-    const name = isScalar(nameNode) ? String(nameNode.value as string) : '(unnamed)';
+    const name = isScalar(nameNode) ? String(nameNode.value) : '(unnamed)';
     const spec = contents.get('spec', true);
     out.push({
       name: `${d.kind ?? 'document'} ${name}`,

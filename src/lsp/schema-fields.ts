@@ -5,7 +5,7 @@
  * completion read the format here, so they never drift from what check accepts.
  */
 import { KINDS, kindJsonSchema, type Kind } from '../policy/validate/schema.js';
-import type { Seg } from './yaml-tree.js';
+import { scalarText, type Seg } from './yaml-tree.js';
 
 /** The part of JSON Schema the zod export writes that completion and hover read. */
 export interface JsonSchema {
@@ -100,8 +100,8 @@ export function enumValues(kind: string | undefined, path: readonly Seg[]): stri
   if (!root) return [];
   const out = new Set<string>();
   const take = (s: JsonSchema): void => {
-    for (const v of s.enum ?? []) out.add(String(v as string));
-    if (s.const !== undefined) out.add(String(s.const as string));
+    for (const v of s.enum ?? []) out.add(scalarText(v));
+    if (s.const !== undefined) out.add(scalarText(s.const));
   };
   for (const s of schemasAt(kind, path)) {
     take(s);

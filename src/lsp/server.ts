@@ -254,7 +254,8 @@ export function startLanguageServer(options: ServerOptions): Connection {
       const n = siteUnder(p.textDocument.uri, p.position);
       // Quotas only: the names a policy's other documents and a cluster's jobs refer to most.
       if (!n.site || n.site.kind !== 'quota') return null;
-      if (!/^[^\s:#{}[\],'"]+$/.test(p.newName)) return new ResponseError(ErrorCodes.InvalidParams, `lsp/bad-name: "${p.newName}" is not a quota name (a quota name has no spaces, quotes or YAML punctuation)`);
+      if (!/^[^\s:#{}[\],'"]+$/.test(p.newName))
+        return new ResponseError(ErrorCodes.InvalidParams, `lsp/bad-name: "${p.newName}" is not a quota name (a quota name has no spaces, quotes or YAML punctuation)`);
       return { changes: renameEdits(n.site, p.newName, n.sites, n.nav) };
     }),
   );

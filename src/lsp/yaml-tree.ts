@@ -50,10 +50,15 @@ function within(node: YamlNode | null | undefined, offset: number): boolean {
   return !!r && offset >= r[0] && offset <= r[1];
 }
 
+/** A scalar's value as text: strings, numbers and booleans as written; anything else (null, a tag's object) empty. */
+export function scalarText(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : '';
+}
+
 function scalarCursor(doc: YamlDoc, node: YamlNode, path: Seg[], onKey: boolean): Cursor {
   const r = node.range ?? [0, 0, 0];
   const value = isScalar(node) ? node.value : '';
-  return { doc, path, onKey, text: value === null || value === undefined ? '' : String(value as string | number | boolean), start: r[0], end: r[1] };
+  return { doc, path, onKey, text: scalarText(value), start: r[0], end: r[1] };
 }
 
 /** The cursor inside one node at `path`. */
@@ -62,7 +67,7 @@ function descend(doc: YamlDoc, node: YamlNode, path: Seg[], offset: number, text
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const key = pair.key as YamlNode | null;
-      const name = isScalar(key) ? String(key.value as string) : '';
+      const name = isScalar(key) ? String(key.value) : '';
       if (key && within(key, offset)) return scalarCursor(doc, key, [...path, name], true);
       const value = pair.value as YamlNode | null;
       if (value && within(value, offset) && !(isScalar(value) && value.value === null && value.range?.[0] === value.range?.[1])) return descend(doc, value, [...path, name], offset, text);
@@ -121,7 +126,7 @@ export function eachScalar(node: YamlNode | null | undefined, path: Seg[], visit
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const key = pair.key as YamlNode | null;
-      const name = isScalar(key) ? String(key.value as string) : '';
+      const name = isScalar(key) ? String(key.value) : '';
       if (key) visit(key, [...path, name], true);
       eachScalar(pair.value as YamlNode | null, [...path, name], visit);
     }

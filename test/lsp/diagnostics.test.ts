@@ -30,7 +30,7 @@ function fromCheck(folder: string): Seen[] {
   const r = quotient(['check', '--json', folder]);
   expect(r.status === 0 || r.status === 1, r.stderr).toBe(true);
   const report = JSON.parse(r.stdout);
-  return report.findings.map((f: any) => ({
+  return report.findings.map((f: { file: string; line: number; column: number; code: string; severity: string; message: string; hint: string }) => ({
     uri: uriOf(resolve(ROOT, f.file)),
     line: f.line,
     column: f.column,

@@ -12,7 +12,7 @@ import type { CompletionItem, CompletionList, DocumentSymbol, Location, TextEdit
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { quotient } from '../helpers/run-cli.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
-import { LspClient, positionOf, ROOT, uriOf } from './lsp-client.js';
+import { LspClient, positionOf, ROOT } from './lsp-client.js';
 
 const temp = tempDirs('quotient-lsp-features-');
 
@@ -56,7 +56,9 @@ describe('quotient lsp features', () => {
   it('answers initialize with the features it serves', async () => {
     const { client: other, init } = await LspClient.start(work);
     const caps = init.capabilities;
-    expect([caps.completionProvider, caps.definitionProvider, caps.referencesProvider, caps.documentSymbolProvider, caps.renameProvider, caps.codeActionProvider, caps.codeLensProvider].every(Boolean)).toBe(true);
+    expect(
+      [caps.completionProvider, caps.definitionProvider, caps.referencesProvider, caps.documentSymbolProvider, caps.renameProvider, caps.codeActionProvider, caps.codeLensProvider].every(Boolean),
+    ).toBe(true);
     expect(init.serverInfo?.name).toBe('quotient');
     expect(await other.stop()).toBe(0);
   });
@@ -69,9 +71,12 @@ describe('quotient lsp features', () => {
     expect(value).toContain('guarantee (min): 128 GPU');
     expect(value).toContain('usage in the snapshot: 128 GPU');
     // The rules are explain's: every rule `explain --json` lists for the quota appears, with its sentence.
-    const explained = JSON.parse(quotient(['explain', '--json', folder]).stdout).policies[0].rules.filter((r: any) => r.quota === 'Quota1');
+    const explained = JSON.parse(quotient(['explain', '--json', folder]).stdout).policies[0].rules.filter((r: { quota: string }) => r.quota === 'Quota1');
     expect(explained.length).toBeGreaterThan(0);
-    for (const r of explained) expect(value).toContain(`\`${r.name}\``), expect(value).toContain(r.summary);
+    for (const r of explained) {
+      expect(value).toContain(`\`${r.name}\``);
+      expect(value).toContain(r.summary);
+    }
     expect(value).toContain('Quota1/childPreemption');
   });
 
@@ -164,7 +169,7 @@ describe('quotient lsp features', () => {
     expect(titles).toHaveLength(4);
     expect(titles[0]).toBe('PREEMPT 1 job · Quota1/childPreemption');
     // Each lens leads with the decision `quotient whatif` gives that query.
-    const decisions = (answered.answers ?? answered.policies?.[0]?.answers ?? []).map((a: any) => String(a.decision).toUpperCase());
+    const decisions = (answered.answers ?? answered.policies?.[0]?.answers ?? []).map((a: { decision: string }) => a.decision.toUpperCase());
     expect(decisions).toHaveLength(4);
     expect(titles.map((t) => t?.split(' ')[0])).toEqual(decisions);
   });
@@ -176,8 +181,11 @@ describe('quotient lsp features', () => {
     await client.change(uri, garbage);
     await client.until(() => client.published.slice(count).some((p) => p.uri === uri));
     expect(client.diagnostics(uri)!.length).toBeGreaterThan(0);
-    for (const at of [0, 10, 40, 60])
-      await client.hover(uri, { line: Math.floor(at / 20), character: at % 20 }), await client.completion(uri, { line: Math.floor(at / 20), character: at % 20 });
+    for (const at of [0, 10, 40, 60]) {
+      const position = { line: Math.floor(at / 20), character: at % 20 };
+      await client.hover(uri, position);
+      await client.completion(uri, position);
+    }
     await client.symbols(uri);
     await client.codeLens(uri);
     await client.change(uri, texts.get('quotas.yaml')!);

@@ -61,10 +61,14 @@ export class LspClient {
 
   /** Starts the server and initializes it with `workspace` as the workspace folder. */
   static async start(workspace: string, args: string[] = []): Promise<{ client: LspClient; init: InitializeResult }> {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'lsp', '--stdio', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } });
-    const rpc = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'lsp', '--stdio', ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+    });
+    const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, rpc);
-    child.stderr!.on('data', (b: Buffer) => (client.stderr += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (client.stderr += b.toString()));
     rpc.listen();
     const init = await rpc.sendRequest(InitializeRequest.type, {
       processId: process.pid,

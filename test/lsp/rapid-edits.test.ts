@@ -39,9 +39,8 @@ describe('quotient lsp under rapid edits', () => {
     // The final text: check's findings for it, from the disk.
     writeFileSync(path, variant(last));
     const report = JSON.parse(quotient(['check', '--json', folder]).stdout);
-    const expected = report.findings
-      .filter((f: any) => uriOf(resolve(ROOT, f.file)) === uri)
-      .map((f: any) => ({ line: f.line, column: f.column, code: f.code }));
+    const findings = report.findings as Array<{ file: string; line: number; column: number; code: string }>;
+    const expected = findings.filter((f) => uriOf(resolve(ROOT, f.file)) === uri).map((f) => ({ line: f.line, column: f.column, code: f.code }));
     expect(expected.length).toBeGreaterThan(0);
     const seen = () => (c.diagnostics(uri) ?? []).map((d) => ({ line: d.range.start.line + 1, column: d.range.start.character + 1, code: String(d.code) }));
     await c.until(() => JSON.stringify(seen()) === JSON.stringify(expected));
