@@ -1,13 +1,15 @@
 /**
  * Hover: on a quota name, what `quotient explain` and the snapshot say of it (guarantee,
- * ceiling, usage, the compiled rules that name it, with their sentences); on a workspace
- * name, its quotas and modules; on a field, its documentation from the policy format.
+ * ceiling, usage, the compiled rules that name it, with their sentences); inside a
+ * preemption clause, the rule it compiles to and its sentence; on a running job, its
+ * standing; on a workspace name, its quotas and modules; on a field, its documentation
+ * from the policy format.
  */
 import type { SessionCore } from '../engine/session-core.js';
 import { formatAmount, formatResources, RESOURCE_NAMES } from '../model/resources.js';
 import { fieldDoc } from './schema-fields.js';
 import { nameField } from './name-sites.js';
-import type { Cursor } from './yaml-tree.js';
+import { scalarText, type Cursor } from './yaml-tree.js';
 
 /** The markdown shown for a quota of an opened policy; undefined when the policy has no such quota. */
 export function quotaHover(session: SessionCore, name: string): string | undefined {
@@ -34,6 +36,37 @@ function workspaceHover(session: SessionCore, name: string): string | undefined 
   return [`**workspace ${w.name}**`, '', `- quotas: ${w.quotas.join(', ')}`, `- modules: ${w.modules.join(', ')}`, `- members: ${w.members.length}`].join('\n');
 }
 
+/** A quota's clauses that compile to a rule of the same name (`Quota1/childPreemption`). */
+const CLAUSES = new Set(['selfPreemption', 'childPreemption', 'reclaim', 'borrowing']);
+
+/**
+ * Inside a quota's preemption clause: the rule it compiles to, with `explain`'s sentence
+ * (who may preempt whom) and its policy line.
+ */
+function clauseHover(cursor: Cursor, session: SessionCore): string | undefined {
+  if (cursor.doc.kind !== 'QuotaTree') return undefined;
+  const at = cursor.path.findIndex((s, i) => typeof s === 'string' && CLAUSES.has(s) && typeof cursor.path[i - 1] === 'number');
+  if (at < 0) return undefined;
+  const quota = scalarText(cursor.doc.doc.getIn([...cursor.path.slice(0, at), 'name']));
+  const clause = String(cursor.path[at]);
+  const rule = session.rules.find((r) => r.quota === quota && (r.name === `${quota}/${clause}` || (clause === 'borrowing' && r.kind === 'borrow')));
+  return rule ? `**rule \`${rule.name}\`** (${rule.source})\n\n${rule.summary}` : undefined;
+}
+
+/** On a running job's name in the snapshot: its quota, priority, size and standing there. */
+function jobHover(cursor: Cursor, session: SessionCore): string | undefined {
+  if (cursor.doc.kind !== 'Cluster' || cursor.onKey || cursor.path.at(-1) !== 'name' || cursor.path[1] !== 'jobs') return undefined;
+  const job = session.policy.cluster?.jobs.find((j) => j.name === cursor.text);
+  if (!job) return undefined;
+  return [
+    `**job ${job.name}** (running, ${job.standing})`,
+    '',
+    `- quota ${job.quota}, workspace ${job.workspace}, module ${job.module}, priority ${job.priority}`,
+    `- ${job.pods} pod${job.pods === 1 ? '' : 's'} × ${formatResources(job.resources)}`,
+    `- standing: ${job.standing} (how its quota's usage counts it: in-quota within the guarantee, borrowing over it, idle on idle resources)`,
+  ].join('\n');
+}
+
 /** The hover text at a cursor: a name's meaning when the policy opened, else the field's documentation. */
 export function hoverText(cursor: Cursor, session: SessionCore | undefined): string | undefined {
   const named = nameField(cursor.doc.kind, cursor.path, cursor.onKey);
@@ -41,11 +74,13 @@ export function hoverText(cursor: Cursor, session: SessionCore | undefined): str
     const text = named.kind === 'quota' ? quotaHover(session, cursor.text) : named.kind === 'workspace' ? workspaceHover(session, cursor.text) : undefined;
     if (text) return text;
   }
-  if (cursor.path.length === 0) return undefined;
+  const meaning = session ? (clauseHover(cursor, session) ?? jobHover(cursor, session)) : undefined;
+  if (cursor.path.length === 0) return meaning;
   // A value's documentation is its field's: the path without a trailing list index.
   const path = typeof cursor.path.at(-1) === 'number' ? cursor.path.slice(0, -1) : cursor.path;
   const doc = fieldDoc(cursor.doc.kind, path);
-  if (!doc) return undefined;
+  if (!doc) return meaning;
   const field = path.filter((s) => typeof s === 'string').at(-1);
-  return `**${String(field)}** (${cursor.doc.kind ?? 'document'})\n\n${doc}`;
+  const fieldText = `**${String(field)}** (${cursor.doc.kind ?? 'document'})\n\n${doc}`;
+  return meaning ? `${meaning}\n\n---\n\n${fieldText}` : fieldText;
 }

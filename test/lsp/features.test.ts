@@ -80,6 +80,24 @@ describe('quotient lsp features', () => {
     expect(value).toContain('Quota1/childPreemption');
   });
 
+  it('hovers a preemption clause with the rule it compiles to and explain’s sentence', async () => {
+    const text = texts.get('quotas.yaml')!;
+    const hover = await client.hover(uris.get('quotas.yaml')!, positionOf(text, 'preemptiblePriority', 0, 3));
+    const value = (hover?.contents as { value: string }).value;
+    const rule = JSON.parse(quotient(['explain', '--json', folder]).stdout).policies[0].rules.find((r: { name: string }) => r.name === 'Quota1/childPreemption');
+    expect(value).toContain('rule `Quota1/childPreemption`');
+    expect(value).toContain(rule.summary);
+    // And the field's own documentation below it.
+    expect(value).toContain('**preemptiblePriority**');
+  });
+
+  it('hovers a running job with its standing in the snapshot', async () => {
+    const text = texts.get('cluster.yaml')!;
+    const hover = await client.hover(uris.get('cluster.yaml')!, positionOf(text, 'dsw-c-labeling', 0, 2));
+    // Team C runs 80 GPUs on Quota1.2, whose guarantee is 80: every job of it is in quota.
+    expect((hover?.contents as { value: string }).value).toContain('**job dsw-c-labeling** (running, in-quota)');
+  });
+
   it('hovers a field with its documentation from the policy format', async () => {
     const text = texts.get('quotas.yaml')!;
     const hover = await client.hover(uris.get('quotas.yaml')!, positionOf(text, 'allowedModules', 0, 3));
