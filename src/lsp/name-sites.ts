@@ -55,7 +55,10 @@ export function fileNameSites(file: string, text: string): NameSite[] {
   return sites;
 }
 
-/** The name sites of every file of a policy. */
-export function policyNameSites(files: ReadonlyArray<{ path: string; text: string }>): NameSite[] {
-  return files.flatMap((f) => fileNameSites(f.path, f.text));
+/**
+ * The name sites of every file of a policy. `declarationsOnly`: only files that can declare
+ * a name (a QuotaTree's or a Workspace's), so completing a name never parses a large Cluster.
+ */
+export function policyNameSites(files: ReadonlyArray<{ path: string; text: string }>, declarationsOnly = false): NameSite[] {
+  return files.flatMap((f) => (declarationsOnly && !/\b(QuotaTree|Workspace)\b/.test(f.text) ? [] : fileNameSites(f.path, f.text)));
 }

@@ -149,11 +149,11 @@ export function startLanguageServer(options: ServerOptions): Connection {
   };
 
   /** The file's display path in its policy, the policy's name sites and its files for navigation. */
-  const navigate = (uri: string) => {
+  const navigate = (uri: string, declarationsOnly = false) => {
     const now = filesNow(rootOf(uri));
     const path = fileURLToPath(uri);
     const file = now.files.find((f) => resolve(now.base, f.path) === path);
-    const sites: NameSite[] = policyNameSites(now.files);
+    const sites: NameSite[] = policyNameSites(now.files, declarationsOnly);
     const nav = new Map<string, NavFile>(
       now.files.map((f) => {
         const u = uriOf(now.base, f.path);
@@ -189,16 +189,30 @@ export function startLanguageServer(options: ServerOptions): Connection {
    * editor may send is left alone: no "the policy has no QuotaTree" on a docker-compose.yml.
    */
   const isPolicyDocument = (d: TextDocument): boolean => isPolicyUri(d.uri) && (d.getText().includes(API_VERSION) || checked.has(rootOf(d.uri)));
-  documents.onDidOpen((e) => {
-    if (isPolicyDocument(e.document)) schedule(rootOf(e.document.uri), 0);
-  });
-  documents.onDidChangeContent((e) => {
-    if (isPolicyDocument(e.document)) schedule(rootOf(e.document.uri), options.debounceMs);
-  });
+  /** Runs a document event's work, logging instead of throwing (a URI the server cannot map to a path, say). */
+  const guarded = (what: string, work: () => void): void => {
+    try {
+      work();
+    } catch (e) {
+      log(what, e);
+    }
+  };
+  documents.onDidOpen((e) =>
+    guarded('didOpen', () => {
+      if (isPolicyDocument(e.document)) schedule(rootOf(e.document.uri), 0);
+    }),
+  );
+  documents.onDidChangeContent((e) =>
+    guarded('didChange', () => {
+      if (isPolicyDocument(e.document)) schedule(rootOf(e.document.uri), options.debounceMs);
+    }),
+  );
   // A closed file is read from disk again: its unsaved text no longer counts.
-  documents.onDidClose((e) => {
-    if (isPolicyUri(e.document.uri) && checked.has(rootOf(e.document.uri))) schedule(rootOf(e.document.uri), options.debounceMs);
-  });
+  documents.onDidClose((e) =>
+    guarded('didClose', () => {
+      if (isPolicyUri(e.document.uri) && checked.has(rootOf(e.document.uri))) schedule(rootOf(e.document.uri), options.debounceMs);
+    }),
+  );
 
   connection.onHover(
     safe('hover', null, (p) => {
@@ -217,7 +231,7 @@ export function startLanguageServer(options: ServerOptions): Connection {
       if (!doc || !isPolicyUri(doc.uri)) return [];
       const cursor = cursorAt(doc.getText(), doc.offsetAt(p.position));
       if (!cursor) return [];
-      return completionsAt(cursor, navigate(doc.uri).sites);
+      return completionsAt(cursor, navigate(doc.uri, true).sites);
     }),
   );
 
