@@ -180,6 +180,41 @@ describe('quotient lsp features', () => {
     await restore();
   });
 
+  /** Sets quotas.yaml to `broken`, applies the one quick fix offered for `code`, and returns the fixed text and its diagnostics. */
+  async function applyFix(broken: string, code: string): Promise<{ title: string; fixed: string; after: string[] }> {
+    const uri = uris.get('quotas.yaml')!;
+    let count = client.published.length;
+    await client.change(uri, broken);
+    await client.until(() => client.published.slice(count).some((p) => p.uri === uri && p.diagnostics.length > 0));
+    const diagnostics = client.diagnostics(uri)!.filter((d) => d.code === code);
+    expect(diagnostics).toHaveLength(1);
+    const actions = (await client.codeActions(uri, diagnostics)) as Array<{ title: string; edit: { changes: Record<string, TextEdit[]> } }>;
+    expect(actions).toHaveLength(1);
+    const fixed = applyEdits(broken, actions[0]!.edit.changes[uri]!);
+    count = client.published.length;
+    await client.change(uri, fixed);
+    await client.until(() => client.published.slice(count).some((p) => p.uri === uri));
+    return { title: actions[0]!.title, fixed, after: client.diagnostics(uri)!.map((d) => String(d.code)) };
+  }
+
+  it('adds a missing required field where the finding says, for the author to fill in', async () => {
+    const broken = texts.get('quotas.yaml')!.replace('          min: { gpu: 80 }\n', '');
+    const { title, fixed, after } = await applyFix(broken, 'policy/missing-field');
+    expect(title).toBe('Add "min:"');
+    // The key, at the quota's indentation, inside Quota1.2's map.
+    expect(fixed).toContain('        - name: Quota1.2          # Team C: DSW development\n          min: \n');
+    expect(after).not.toContain('policy/missing-field');
+    await restore();
+  });
+
+  it('ends lowPriority below highPriority, as the finding’s hint says', async () => {
+    const broken = texts.get('quotas.yaml')!.replace('      childPreemption:', '      selfPreemption: { highPriority: 5-9, lowPriority: 2-6, modules: [EAS] }\n      childPreemption:');
+    const { fixed, after } = await applyFix(broken, 'policy/low-not-below-high');
+    expect(fixed).toContain('lowPriority: 2-4,');
+    expect(after).toEqual([]);
+    await restore();
+  });
+
   it('shows each WhatIf’s decision as a lens', async () => {
     const lenses = await client.codeLens(uris.get('whatif.yaml')!);
     const titles = (lenses ?? []).map((l) => l.command?.title);
