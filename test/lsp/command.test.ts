@@ -11,6 +11,10 @@ describe('quotient lsp, the command', () => {
     expect(quotient(['--help']).stdout).toMatch(/^\s+lsp \[options\]/m);
   });
 
+  it('exits 1 when its input ends without a shutdown request, as the protocol says', () => {
+    expect(quotient(['lsp'], '').status).toBe(1);
+  });
+
   it('refuses a bad --debounce with exit 2 and a message naming it, printing nothing on stdout (the protocol’s)', () => {
     for (const bad of ['x', '-1', '1.5', '20000']) {
       const r = quotient(['lsp', '--debounce', bad], '');
