@@ -50,7 +50,32 @@ function clauseHover(cursor: Cursor, session: SessionCore): string | undefined {
   const quota = scalarText(cursor.doc.doc.getIn([...cursor.path.slice(0, at), 'name']));
   const clause = String(cursor.path[at]);
   const rule = session.rules.find((r) => r.quota === quota && (r.name === `${quota}/${clause}` || (clause === 'borrowing' && r.kind === 'borrow')));
-  return rule ? `**rule \`${rule.name}\`** (${rule.source})\n\n${rule.summary}` : undefined;
+  if (!rule) return undefined;
+  const covered = priorityCover(cursor, session, quota);
+  return `**rule \`${rule.name}\`** (${rule.source})\n\n${rule.summary}${covered ? `\n\n${covered}` : ''}`;
+}
+
+/** Priority fields of a clause, and whose jobs they are about: the quota's own, or those below it. */
+const PRIORITY_FIELDS: Record<string, 'own' | 'below'> = { highPriority: 'own', lowPriority: 'own', priority: 'own', preemptiblePriority: 'below' };
+
+/** On a priority range of a clause: the running jobs of the snapshot it covers. */
+function priorityCover(cursor: Cursor, session: SessionCore, quota: string): string | undefined {
+  const field = cursor.path.at(-1);
+  const whose = typeof field === 'string' ? PRIORITY_FIELDS[field] : undefined;
+  const m = /^(\d+)(?:-(\d+))?$/.exec(cursor.text.trim());
+  if (cursor.onKey || !whose || !m || !session.policy.cluster) return undefined;
+  const lo = Number(m[1]);
+  const hi = Number(m[2] ?? m[1]);
+  const parents = new Map(session.policy.quotas.map((q) => [q.name, q.parent]));
+  const below = (name: string): boolean => {
+    for (let p = parents.get(name); p; p = parents.get(p)) if (p === quota) return true;
+    return false;
+  };
+  const jobs = session.policy.cluster.jobs.filter((j) => j.priority >= lo && j.priority <= hi && (whose === 'own' ? j.quota === quota : below(j.quota)));
+  const where = whose === 'own' ? `on ${quota}` : `below ${quota}`;
+  if (jobs.length === 0) return `priority ${cursor.text.trim()} covers no running job ${where} in the snapshot`;
+  const names = jobs.slice(0, 8).map((j) => `${j.name} (${j.quota}, priority ${j.priority})`);
+  return `priority ${cursor.text.trim()} covers ${jobs.length} running job${jobs.length === 1 ? '' : 's'} ${where} in the snapshot: ${names.join(', ')}${jobs.length > 8 ? ', …' : ''}`;
 }
 
 /** On a running job's name in the snapshot: its quota, priority, size and standing there. */

@@ -91,6 +91,16 @@ describe('quotient lsp features', () => {
     expect(value).toContain('**preemptiblePriority**');
   });
 
+  it('hovers a priority range with the running jobs it covers', async () => {
+    const text = texts.get('quotas.yaml')!;
+    const hover = await client.hover(uris.get('quotas.yaml')!, positionOf(text, 'preemptiblePriority: 1-3', 0, 'preemptiblePriority: '.length + 1));
+    const value = (hover?.contents as { value: string }).value;
+    // Below Quota1 at priority 1-3 (cluster.yaml): train-b-secret-llm (2) and dsw-c-labeling (1); train-b-eval (5) and dsw-c-confidential (6) are not.
+    expect(value).toContain('priority 1-3 covers 2 running jobs below Quota1');
+    expect(value).toContain('train-b-secret-llm (Quota1.1, priority 2)');
+    expect(value).toContain('dsw-c-labeling (Quota1.2, priority 1)');
+  });
+
   it('hovers a running job with its standing in the snapshot', async () => {
     const text = texts.get('cluster.yaml')!;
     const hover = await client.hover(uris.get('cluster.yaml')!, positionOf(text, 'dsw-c-labeling', 0, 2));
