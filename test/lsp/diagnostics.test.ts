@@ -116,6 +116,22 @@ describe('quotient lsp diagnostics equal check --json', () => {
     expect(fromServer(client, uris).sort(order)).toEqual(expected);
   });
 
+  it('links the place a finding cites (“already declared at …”) as related information', async () => {
+    const folder = join(temp(), 'team-isolation');
+    cpSync(join(ROOT, 'policies', 'team-isolation'), folder, { recursive: true });
+    const path = join(folder, 'quotas.yaml');
+    const clean = readFileSync(path, 'utf8');
+    const uri = await client.open(path, clean);
+    await client.until(() => client.diagnostics(uri) !== undefined);
+    const count = client.published.length;
+    await client.change(uri, clean.replace('- name: Quota1.2', '- name: Quota1.1'));
+    await client.until(() => client.published.slice(count).some((p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'policy/duplicate-quota')));
+    const dup = client.diagnostics(uri)!.find((d) => d.code === 'policy/duplicate-quota')!;
+    // The first Quota1.1 is the place the message cites.
+    const first = clean.split('\n').findIndex((l) => l.includes('- name: Quota1.1'));
+    expect(dup.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line])).toEqual([[uri, first]]);
+  });
+
   it('points findings of another file of the policy at that file', async () => {
     // The dangling-reference variant: the edit is in quotas.yaml, the findings in whatif.yaml and cluster.yaml.
     const folder = join(temp(), 'team-isolation');
