@@ -102,6 +102,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     term: 'serve [options] <paths...>',
     description: 'serve one policy over HTTP, live: what-if answers, the quota tree, nodes and jobs as each caller may see them, metrics, and the web app',
   },
+  {
+    name: 'lsp',
+    module: './lsp.js',
+    register: 'registerLsp',
+    term: 'lsp [options]',
+    description: "a language server for policy files over stdio: check's findings as you type, hover, completion, definitions, rename, quick fixes, what-if lenses",
+  },
 ];
 
 /** Options of the program itself that take no value: a command is the first argument that is none of them. */
