@@ -65,7 +65,7 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
       parent: q.parent,
       children: [...q.children],
       quota,
-      weight: 1,
+      weight: k.fairSharing?.weight ?? 1,
       ...(k.preemption
         ? {
             preemption: {
@@ -101,7 +101,8 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
     }
     workloads.push({ name: job.name, clusterQueue: job.quota, priority: job.priority, createdAt: job.startedAt, admittedAt: job.startedAt, evicted: false, usage });
   }
-  return { state: { nodes, workloads }, unmatched };
+  const fair = pool.fairSharing;
+  return { state: { nodes, workloads, ...(fair ? { fairSharing: { strategies: [...fair.strategies] } } : {}) }, unmatched };
 }
 
 /** The first flavor of the group, in its order, whose nodeLabels the node matches; undefined when none does. */
