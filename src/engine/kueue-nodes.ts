@@ -37,7 +37,13 @@ export function flavorMask(models: ModelIndex, flavor: string, gpuModels?: reado
   for (const [key, index] of models) {
     const at = key.indexOf(SEP);
     if (at < 0) continue;
-    if (!key.slice(at + 1).split(',').includes(flavor)) continue;
+    if (
+      !key
+        .slice(at + 1)
+        .split(',')
+        .includes(flavor)
+    )
+      continue;
     if (gpuModels && !gpuModels.includes(key.slice(0, at))) continue;
     mask |= 1 << index;
   }

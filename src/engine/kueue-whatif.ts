@@ -21,6 +21,7 @@ import { sourceText } from '../model/source.js';
 import { assignFlavors, type FlavorAssignment } from '../rules/kueue/assign-flavors.js';
 import { buildKueueState, podRequests, type BuiltKueueState } from '../rules/kueue/build-kueue-state.js';
 import { CLASSIC_ALGORITHM, classicPreemption } from '../rules/kueue/classic-preemption.js';
+import { FAIR_ALGORITHM, fairPreemption, shareText } from '../rules/kueue/fair-preemption.js';
 import type { KueuePreemptionReason, KueueTarget } from '../rules/kueue/kueue-state.js';
 import { placementOf, type Answer, type VictimAnswer } from './answer.js';
 import { gangRequest } from './gang.js';
@@ -60,11 +61,18 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
   const wait = (reasons: Reason[]): KueueDecided => ({ ...base, decision: 'wait', standing: null, placement: [], victims: [], reasons });
   const clauses = quota.kueue!;
   if (clauses.kind !== 'ClusterQueue') {
-    return { ...wait([]), decision: 'reject', reasons: [because('kueue/not-a-cluster-queue', `"${quota.name}" is a Cohort (it has children); a workload is submitted to a ClusterQueue: ${quota.children.join(', ')}`)] };
+    return {
+      ...wait([]),
+      decision: 'reject',
+      reasons: [because('kueue/not-a-cluster-queue', `"${quota.name}" is a Cohort (it has children); a workload is submitted to a ClusterQueue: ${quota.children.join(', ')}`)],
+    };
   }
   const { state, unmatched } = kueueStateOf(snap, pool);
   const notes: Reason[] = unmatched.map((u) =>
-    because('kueue/unmatched-node', `running job ${u.job} has a pod on node ${u.node}, which no flavor of its ClusterQueue's group for ${u.resources.join(', ')} matches; counted on the group's first flavor`),
+    because(
+      'kueue/unmatched-node',
+      `running job ${u.job} has a pod on node ${u.node}, which no flavor of its ClusterQueue's group for ${u.resources.join(', ')} matches; counted on the group's first flavor`,
+    ),
   );
   const flavors = new Map((pool.flavors ?? []).map((f) => [f.name, f]));
   const perPod = podRequests(job, clauses.resourceGroups);
@@ -81,7 +89,7 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
   const req = gangRequest(job, snap.poolIndexOf(job.quota), pool, mask >>> 0);
   const standing = fa.borrow ? 'borrowing' : 'in-quota';
   const flavorNames = fa.groups.map((g) => g.flavor).filter((f): f is string => f !== undefined);
-  const noNodes = (mask >>> 0) === 0;
+  const noNodes = mask >>> 0 === 0;
   const nodeRoom = (what: string): Reason =>
     because(
       'kueue/no-node-room',
@@ -97,11 +105,23 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
     return { ...base, decision: 'admit', standing, placement: placementOf(snap, res.pods, req), victims: [], reasons: [...notes, assigned, fits, ...admissionNotes] };
   }
 
-  // Preempt: Kueue's classic preemption on the assigned flavors.
-  const result = classicPreemption(state, { workload: { name: job.name, clusterQueue: quota.name, priority: job.priority, createdAt: at, admittedAt: at, evicted: false, usage: fa.usage } }, fa.needPreemption);
-  const algorithm = because('kueue/algorithm', `victims chosen by Kueue's classic preemption (${CLASSIC_ALGORITHM}), not Quotient's minimal set`);
+  // Preempt: Kueue's fair-sharing preemption when the tree enables fair sharing (then
+  // borrowWithinCohort is ignored, as in Kueue), its classic preemption otherwise.
+  const preemptor = { workload: { name: job.name, clusterQueue: quota.name, priority: job.priority, createdAt: at, admittedAt: at, evicted: false, usage: fa.usage } };
+  const result = state.fairSharing ? fairPreemption(state, preemptor, fa.needPreemption) : classicPreemption(state, preemptor, fa.needPreemption);
+  const algorithm = because(
+    'kueue/algorithm',
+    state.fairSharing
+      ? `victims chosen by Kueue's fair-sharing preemption (${FAIR_ALGORITHM}, strategies ${state.fairSharing.strategies.join(', ')}), not Quotient's minimal set`
+      : `victims chosen by Kueue's classic preemption (${CLASSIC_ALGORITHM}), not Quotient's minimal set`,
+  );
   if (result.targets.length === 0) {
-    return wait([...notes, assigned, because('kueue/pending', `Kueue would show: ${fa.pending ?? 'insufficient unused quota'}; ${result.why ?? 'no victims'} (${sourceText(clauses.preemption!.src)})`), algorithm]);
+    return wait([
+      ...notes,
+      assigned,
+      because('kueue/pending', `Kueue would show: ${fa.pending ?? 'insufficient unused quota'}; ${result.why ?? 'no victims'} (${sourceText(clauses.preemption!.src)})`),
+      algorithm,
+    ]);
   }
   const victims = result.targets.map((t) => victimAnswer(snap, quota, t));
   const indices = result.targets.map((t) => snap.jobIndex.get(t.workload)!);
@@ -124,11 +144,7 @@ function placeAfter(snap: Snapshot, req: ReturnType<typeof gangRequest>, victims
   const cpu = jobs.reduce((s, j) => s + j.pods.reduce((t, p) => t + p.cpu, 0), 0);
   const mem = jobs.reduce((s, j) => s + j.pods.reduce((t, p) => t + p.mem, 0), 0);
   // One constraint per resource the victims hold, of their whole amount: only the whole list relieves it.
-  const constraints = [
-    ...(gpus > 0 ? [{ resource: 0, deficit: gpus }] : []),
-    ...(cpu > 0 ? [{ resource: 1, deficit: cpu }] : []),
-    ...(mem > 0 ? [{ resource: 2, deficit: mem }] : []),
-  ];
+  const constraints = [...(gpus > 0 ? [{ resource: 0, deficit: gpus }] : []), ...(cpu > 0 ? [{ resource: 1, deficit: cpu }] : []), ...(mem > 0 ? [{ resource: 2, deficit: mem }] : [])];
   const mask = constraints.reduce((m, _c, k) => m | (1 << k), 0);
   const res = snap.kernel.selectVictims(req, [{ standing, candidates: victims.map((job) => ({ job, constraintMask: mask })), constraints }]);
   return res.ok && res.victims.length === victims.length ? res.pods : undefined;
@@ -151,7 +167,9 @@ function victimAnswer(snap: Snapshot, preemptorQueue: Quota, t: KueueTarget): Vi
     rule: `${preemptorQueue.name}/preemption.${clause}`,
     source: sourceText(p.src),
     code: VICTIM_CODE[t.reason],
-    reason: `${t.reason}: ${explainReason(t.reason, v.quota, v.priority, preemptorQueue.name)} (${setting})`,
+    reason: `${t.reason}: ${explainReason(t.reason, v.quota, v.priority, preemptorQueue.name)} (${setting}${
+      t.fairness ? `; ${t.fairness.strategy}: share ${shareText(t.fairness.preemptorShare)} against ${t.fairness.targetQueue}'s ${shareText(t.fairness.targetShare)}` : ''
+    })`,
   };
 }
 

@@ -152,7 +152,13 @@ export function assignFlavors(
     const chosen = best;
     groups.push({ resources: asked, ...(chosen && chosen.mode !== 'NoFit' ? { flavor: chosen.flavor } : {}), mode: chosen?.mode ?? 'NoFit', borrow: chosen?.borrow ?? false, tried });
     if (chosen && chosen.mode !== 'NoFit') for (const r of asked) usage.set(flavorResource(chosen.flavor, r), requests.get(r)!);
-    if (!chosen || chosen.mode !== 'Fit') pending.push(tried.map((t) => t.why).filter((w): w is string => w !== undefined).join('; '));
+    if (!chosen || chosen.mode !== 'Fit')
+      pending.push(
+        tried
+          .map((t) => t.why)
+          .filter((w): w is string => w !== undefined)
+          .join('; '),
+      );
   }
   const mode = groups.reduce<FlavorMode>((m, g) => (RANK[g.mode] < RANK[m] ? g.mode : m), 'Fit');
   const needPreemption = mode === 'Preempt' ? [...usage.keys()].filter((fr) => (usage.get(fr) ?? 0) > ledger.available(clusterQueue, fr)) : [];

@@ -65,7 +65,7 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
       parent: q.parent,
       children: [...q.children],
       quota,
-      weight: k.fairSharing?.weight ?? 1,
+      weight: fairWeightOf(q),
       ...(k.preemption
         ? {
             preemption: {
@@ -101,8 +101,18 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
     }
     workloads.push({ name: job.name, clusterQueue: job.quota, priority: job.priority, createdAt: job.startedAt, admittedAt: job.startedAt, evicted: false, usage });
   }
-  const fair = pool.fairSharing;
-  return { state: { nodes, workloads, ...(fair ? { fairSharing: { strategies: [...fair.strategies] } } : {}) }, unmatched };
+  const fair = fairSharingOf(pool);
+  return { state: { nodes, workloads, ...(fair ? { fairSharing: fair } : {}) }, unmatched };
+}
+
+/** The tree's fair sharing (`spec.fairSharing`, SEMANTICS 13): present = on, with its strategies. */
+function fairSharingOf(pool: Pool): KueueState['fairSharing'] {
+  return pool.fairSharing ? { strategies: [...pool.fairSharing.strategies] } : undefined;
+}
+
+/** A ClusterQueue's or Cohort's `fairSharing.weight`; Kueue's default 1. */
+function fairWeightOf(q: Quota): number {
+  return q.kueue?.fairSharing?.weight ?? 1;
 }
 
 /** The first flavor of the group, in its order, whose nodeLabels the node matches; undefined when none does. */
