@@ -48,7 +48,15 @@ export interface ClassicPreemptionResult {
   why?: string;
 }
 
-/** The attempts Kueue makes, in its order (see preemption.go: why false is sometimes first). */
+/**
+ * The passes Kueue makes, as `allowBorrowing` values in its order. A pass without borrowing
+ * can take more candidates (those Kueue allows only if the preemptor ends within nominal),
+ * a pass with borrowing can end above nominal. Only the pass with borrowing when no other
+ * queue offers a candidate, or when borrowWithinCohort is off and the queue is not strictly
+ * under nominal on the contested flavor-resources; without borrowing first when
+ * borrowWithinCohort is off and no candidate is a hierarchical one (Kueue keeps that order
+ * for compatibility with its older versions); otherwise with borrowing first.
+ */
 function attemptOrder(ledger: UsageLedger, tree: KueueQuotaTree, preemptor: KueueWorkload, frs: ReadonlySet<FlavorResource>, fromOtherQueues: number, forHierarchicalReclaim: number): boolean[] {
   const queue = preemptor.clusterQueue;
   const forbidden = borrowWithinCohortForbidden(tree.node(queue).preemption!);
@@ -129,7 +137,7 @@ function noCandidateWhy(tree: KueueQuotaTree, queue: string): string {
 export function classicSummary(r: ClassicPreemptionResult): string {
   if (r.chosenBy === undefined) return `${r.algorithm}: no victims; ${r.why ?? 'the workload fits without preemption'}`;
   const pass = r.attempts.length > 1 ? ` (pass ${r.attempts.indexOf(r.chosenBy) + 1} of ${r.attempts.length})` : '';
-  const how = r.chosenBy.allowBorrowing ? 'letting the workload borrow from its cohort' : 'keeping the workload within its nominal quota';
+  const how = r.chosenBy.allowBorrowing ? 'in the pass that lets the workload borrow from its cohort' : 'in the pass that keeps the workload within its nominal quota';
   const victims = r.victims.map((v) => `${v.workload} (${v.clusterQueue}, ${v.reason})`).join(', ');
   return `${r.algorithm}: ${r.victims.length} victim${r.victims.length === 1 ? '' : 's'} of ${r.candidates} candidates, ${how}${pass}: ${victims}`;
 }

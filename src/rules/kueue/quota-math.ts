@@ -61,12 +61,19 @@ export class KueueQuotaTree {
       if (parent === undefined) throw new Error(`kueue/unknown-parent: ${f.node.kind} ${f.node.name} names parent ${parentName}, which is not in the state`);
       f.parent = parent;
     }
-    // Children in the parent's declared order, then any the parent did not list.
+    // Children in the parent's declared order, then any whose parent did not list them.
+    const placed = new Set<NodeFacts>();
+    const adopt = (parent: NodeFacts, c: NodeFacts): void => {
+      placed.add(c);
+      (c.node.kind === 'Cohort' ? parent.childCohorts : parent.childQueues).push(c);
+    };
     for (const f of this.facts.values()) {
-      const listed = f.node.children.map((c) => this.facts.get(c)).filter((c): c is NodeFacts => c !== undefined && c.parent === f);
-      const rest = [...this.facts.values()].filter((c) => c.parent === f && !listed.includes(c));
-      for (const c of [...listed, ...rest]) (c.node.kind === 'Cohort' ? f.childCohorts : f.childQueues).push(c);
+      for (const name of f.node.children) {
+        const c = this.facts.get(name);
+        if (c !== undefined && c.parent === f && !placed.has(c)) adopt(f, c);
+      }
     }
+    for (const c of this.facts.values()) if (c.parent !== null && !placed.has(c)) adopt(c.parent, c);
     for (const f of this.facts.values()) {
       let depth = 0;
       const seen = new Set<NodeFacts>([f]);
@@ -78,7 +85,9 @@ export class KueueQuotaTree {
       f.depth = depth;
     }
     for (const w of state.workloads) {
-      if (!this.facts.has(w.clusterQueue)) throw new Error(`kueue/unknown-cluster-queue: workload ${w.name} is admitted to ${w.clusterQueue}, which is not in the state`);
+      if (this.facts.get(w.clusterQueue)?.node.kind !== 'ClusterQueue') {
+        throw new Error(`kueue/unknown-cluster-queue: workload ${w.name} is admitted to ${w.clusterQueue}, which is not a ClusterQueue of the state`);
+      }
       const list = this.workloadsByQueue.get(w.clusterQueue) ?? [];
       list.push(w);
       this.workloadsByQueue.set(w.clusterQueue, list);

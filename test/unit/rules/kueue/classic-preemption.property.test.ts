@@ -120,6 +120,7 @@ describe('Kueue classic preemption over generated cohort trees', () => {
       { numRuns: RUNS },
     );
     // The generator must reach the interesting part, not only answers with no victim.
-    expect(withTargets).toBeGreaterThan(RUNS / 10);
+    // About one run in six has victims (16 to 29 of 150 seen); a tenth of that is no accident.
+    expect(withTargets).toBeGreaterThan(RUNS / 60);
   });
 });

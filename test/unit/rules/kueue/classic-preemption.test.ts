@@ -55,7 +55,7 @@ describe('classicPreemption: explanation and speed', () => {
     expect(r.victims[0]).toMatchObject({ clusterQueue: 'b', variant: 'HierarchicalReclaim' });
     expect(r.chosenBy).toMatchObject({ fits: true, allowBorrowing: true });
     expect(r.why).toBeUndefined();
-    expect(classicSummary(r)).toMatch(/^kueue-classic: 1 victim of \d+ candidates, letting the workload borrow .*: b-2 \(b, InCohortReclamation\)$/);
+    expect(classicSummary(r)).toMatch(/^kueue-classic: 1 victim of \d+ candidates, in the pass that lets the workload borrow .*: b-2 \(b, InCohortReclamation\)$/);
   });
 
   // a borrows memory; the incoming workload asks cpu within a's nominal and memory 0. Counting

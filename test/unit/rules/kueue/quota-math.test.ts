@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KueueQuotaTree } from '../../../../src/rules/kueue/quota-math.js';
-import { kueueState, workload, type NodeSpec } from './kueue-fixtures.js';
+import { kueueState, type NodeSpec } from './kueue-fixtures.js';
 
 const CPU = 'default/cpu';
 
@@ -62,22 +62,6 @@ describe('KueueQuotaTree: subtree and local quota (Kueue resource_node.go)', () 
 });
 
 describe('UsageLedger: removal and addition bubble as Kueue does', () => {
-  it('matches Kueue after removing lend-a-2 (still above the local part)', () => {
-    const ledger = KueueQuotaTree.of(lending).ledger();
-    ledger.removeWorkload(workload({ name: 'lend-a-2', clusterQueue: 'lend-a', usage: { [CPU]: 9 } }));
-    expect(ledger.usage('lend-a', CPU)).toBe(7);
-    expect(ledger.usage('lend', CPU)).toBe(1);
-    expect(ledger.usage('lend-b', CPU)).toBe(4);
-  });
-
-  it('matches Kueue after removing lend-a-1 and lend-a-2 (down to the local part)', () => {
-    const ledger = KueueQuotaTree.of(lending).ledger();
-    ledger.remove('lend-a', new Map([[CPU, 1]]));
-    ledger.remove('lend-a', new Map([[CPU, 9]]));
-    expect(ledger.usage('lend-a', CPU)).toBe(6);
-    expect(ledger.usage('lend', CPU)).toBe(0);
-  });
-
   it('restores exactly when every removal is added back, and never touches the tree', () => {
     const tree = KueueQuotaTree.of(nested);
     const ledger = tree.ledger();
@@ -87,6 +71,29 @@ describe('UsageLedger: removal and addition bubble as Kueue does', () => {
     ledger.addWorkload(x1);
     expect([ledger.usage('x', CPU), ledger.usage('C', CPU), ledger.usage('R', CPU)]).toEqual([5, 2, 2]);
     expect(tree.ledger().usage('x', CPU)).toBe(5);
+  });
+});
+
+// Kueue's TestSnapshotAddRemoveWorkloadWithLendingLimit (pkg/cache/scheduler/snapshot_test.go),
+// all its cases: usage of the cohort and both ClusterQueues after removing, then adding, workloads.
+const LENDING_CASES: [string, string[], string[], { lend: number; 'lend-a': number; 'lend-b': number }][] = [
+  ['remove all then add all', ['lend-a-1', 'lend-a-2', 'lend-a-3', 'lend-b-1'], ['lend-a-1', 'lend-a-2', 'lend-a-3', 'lend-b-1'], { lend: 10, 'lend-a': 16, 'lend-b': 4 }],
+  ['remove all', ['lend-a-1', 'lend-a-2', 'lend-a-3', 'lend-b-1'], [], { lend: 0, 'lend-a': 0, 'lend-b': 0 }],
+  ['remove workload, but still using quota over GuaranteedQuota', ['lend-a-2'], [], { lend: 1, 'lend-a': 7, 'lend-b': 4 }],
+  ['remove wokload, using same quota as GuaranteedQuota', ['lend-a-1', 'lend-a-2'], [], { lend: 0, 'lend-a': 6, 'lend-b': 4 }],
+  ['remove workload, using less quota than GuaranteedQuota', ['lend-a-2', 'lend-a-3'], [], { lend: 0, 'lend-a': 1, 'lend-b': 4 }],
+  ['remove all then add workload, using less quota than GuaranteedQuota', ['lend-a-1', 'lend-a-2', 'lend-a-3', 'lend-b-1'], ['lend-a-1'], { lend: 0, 'lend-a': 1, 'lend-b': 0 }],
+  ['remove all then add workload, using same quota as GuaranteedQuota', ['lend-a-1', 'lend-a-2', 'lend-a-3', 'lend-b-1'], ['lend-a-3'], { lend: 0, 'lend-a': 6, 'lend-b': 0 }],
+  ['remove all then add workload, using quota over GuaranteedQuota', ['lend-a-1', 'lend-a-2', 'lend-a-3', 'lend-b-1'], ['lend-a-2'], { lend: 3, 'lend-a': 9, 'lend-b': 0 }],
+];
+
+describe("Kueue's TestSnapshotAddRemoveWorkloadWithLendingLimit, translated", () => {
+  it.each(LENDING_CASES)('TestSnapshotAddRemoveWorkloadWithLendingLimit/%s', (_name, remove, add, want) => {
+    const ledger = KueueQuotaTree.of(lending).ledger();
+    const byName = new Map(lending.workloads.map((w) => [w.name, w]));
+    for (const n of remove) ledger.removeWorkload(byName.get(n)!);
+    for (const n of add) ledger.addWorkload(byName.get(n)!);
+    expect({ lend: ledger.usage('lend', CPU), 'lend-a': ledger.usage('lend-a', CPU), 'lend-b': ledger.usage('lend-b', CPU) }).toEqual(want);
   });
 });
 
@@ -245,5 +252,38 @@ describe("Kueue's TestAvailable, translated", () => {
     for (const [q, u] of Object.entries(c.usage)) ledger.remove(q, new Map(Object.entries(u)));
     expect(available()).toEqual(c.potential);
     expect(potential()).toEqual(c.potential);
+  });
+});
+
+describe('KueueQuotaTree: the shape of the tree', () => {
+  it('keeps the parent-declared order of children, then adds children the parent did not list', () => {
+    const state = kueueState(
+      [
+        { name: 'co', kind: 'Cohort' },
+        { name: 'b', kind: 'ClusterQueue', parent: 'co' },
+        { name: 'a', kind: 'ClusterQueue', parent: 'co' },
+      ],
+      [],
+    );
+    const nodes = new Map(state.nodes);
+    nodes.set('co', { ...nodes.get('co')!, children: ['a'] });
+    const tree = KueueQuotaTree.of({ ...state, nodes });
+    expect(tree.childClusterQueues('co')).toEqual(['a', 'b']);
+  });
+
+  it('names a cycle in the cohort tree', () => {
+    const state = kueueState(
+      [
+        { name: 'x', kind: 'Cohort', parent: 'y' },
+        { name: 'y', kind: 'Cohort', parent: 'x' },
+      ],
+      [],
+    );
+    expect(() => KueueQuotaTree.of(state)).toThrow(/kueue\/cohort-cycle/);
+  });
+
+  it('refuses a workload admitted to a Cohort', () => {
+    const state = kueueState([{ name: 'co', kind: 'Cohort' }], [{ name: 'w', clusterQueue: 'co', usage: {} }]);
+    expect(() => KueueQuotaTree.of(state)).toThrow(/kueue\/unknown-cluster-queue/);
   });
 });

@@ -313,6 +313,6 @@ for (const { key, value } of casesLit.elems) {
     leftOut.push({ name, reason: err.message });
   }
 }
-writeFileSync(outFile, JSON.stringify({ source: `kubernetes-sigs/kueue@ff69552 ${file.replace(/.*\/pkg\//, 'pkg/')} ${testFunc}`, units: 'cpu in millicores; memory in bytes; times in ms since the epoch (Go zero time for an unset creation time)', cases, leftOut }, null, 1));
+writeFileSync(outFile, JSON.stringify({ source: `kubernetes-sigs/kueue@ff69552 pkg/scheduler/preemption/${file.replace(/.*\//, '')} ${testFunc}`, units: 'cpu in millicores; memory in bytes; times in ms since the epoch (Go zero time for an unset creation time)', cases, leftOut }, null, 1));
 console.log(`${testFunc}: ${cases.length} cases, ${leftOut.length} left out`);
 for (const l of leftOut) console.log(`  left out: ${l.name}: ${l.reason}`);
