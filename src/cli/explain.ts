@@ -7,6 +7,7 @@ import { readBundles } from '../policy/parse/read-files.js';
 import { formatOf, log, printDocument, report, say, colour, type OutputOptions } from './output.js';
 import { display } from '../model/display-text.js';
 import { countFindings, renderFindings } from './render-findings.js';
+import { explainKueueQuotas } from '../rules/kueue/explain-kueue.js';
 
 /** Registers the command. */
 export function registerExplain(program: Command): void {
@@ -35,7 +36,12 @@ export function registerExplain(program: Command): void {
             say(display`  ${colour.cyan(r.name)}  ${colour.dim(r.source)}`);
             say(display`    ${r.summary}`);
           }
-          const quotasWithout = session.policy.quotas.filter((q) => !q.selfPreemption && !q.childPreemption).map((q) => q.name);
+          // A quota of a Kueue-rules tree is decided by Kueue's algorithm: its clauses, not PAI's rules.
+          for (const k of explainKueueQuotas(session.policy.quotas)) {
+            say(display`  ${colour.cyan(k.name)}  ${colour.dim(k.source)}`);
+            say(display`    ${k.summary}`);
+          }
+          const quotasWithout = session.policy.quotas.filter((q) => !q.selfPreemption && !q.childPreemption && !q.kueue).map((q) => q.name);
           if (session.admissionRules.length) {
             say(colour.bold('  admission (resource caps and per-module settings; checked before quota, the strictest cap wins)'));
             for (const r of session.admissionRules) {

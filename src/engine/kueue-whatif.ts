@@ -22,7 +22,8 @@ import { assignFlavors, type FlavorAssignment } from '../rules/kueue/assign-flav
 import { buildKueueState, podRequests, type BuiltKueueState } from '../rules/kueue/build-kueue-state.js';
 import { CLASSIC_ALGORITHM, classicPreemption } from '../rules/kueue/classic-preemption.js';
 import { FAIR_ALGORITHM, fairPreemption, shareText } from '../rules/kueue/fair-preemption.js';
-import type { KueuePreemptionReason, KueueTarget } from '../rules/kueue/kueue-state.js';
+import type { FlavorResource, KueuePreemptionReason, KueueState, KueueTarget } from '../rules/kueue/kueue-state.js';
+import { KueueQuotaTree } from '../rules/kueue/quota-math.js';
 import { placementOf, type Answer, type VictimAnswer } from './answer.js';
 import { gangRequest } from './gang.js';
 import { flavorMask } from './kueue-nodes.js';
@@ -124,8 +125,9 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
     ]);
   }
   const victims = result.targets.map((t) => victimAnswer(snap, quota, t));
+  const after = borrowsAfter(state, quota.name, fa.usage, result.targets);
   const indices = result.targets.map((t) => snap.jobIndex.get(t.workload)!);
-  const placed = noNodes ? undefined : placeAfter(snap, req, indices, standing);
+  const placed = noNodes ? undefined : placeAfter(snap, req, indices, after);
   const why = [
     ...notes,
     assigned,
@@ -134,7 +136,18 @@ export function decideKueue(snap: Snapshot, query: string, job: JobSpec, admissi
     algorithm,
   ];
   if (!placed) why.push(nodeRoom('Kueue would evict them and admit it, but'));
-  return { ...base, decision: 'preempt', standing, placement: placed ? placementOf(snap, placed, req) : [], victims, reasons: why };
+  return { ...base, decision: 'preempt', standing: after, placement: placed ? placementOf(snap, placed, req) : [], victims, reasons: why };
+}
+
+/** The job's standing once its victims are gone: borrowing when it takes its queue over nominal on a flavor-resource (SEMANTICS 12). */
+function borrowsAfter(state: KueueState, queue: string, usage: ReadonlyMap<FlavorResource, number>, targets: readonly KueueTarget[]): 'in-quota' | 'borrowing' {
+  const tree = KueueQuotaTree.of(state);
+  const ledger = tree.ledger();
+  for (const t of targets) {
+    const w = state.workloads.find((x) => x.name === t.workload);
+    if (w) ledger.removeWorkload(w);
+  }
+  return [...usage].some(([fr, v]) => v > 0 && ledger.isBorrowing(queue, fr, v)) ? 'borrowing' : 'in-quota';
 }
 
 /** The kernel's placement with every victim gone (all of them: Kueue evicts its whole target list). */

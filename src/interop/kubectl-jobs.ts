@@ -2,6 +2,7 @@
 import type { ImportedGang, ImportedJob, ImportedNode, KubectlImport, KubectlOptions, PodFacts } from './kubectl-types.js';
 import { where } from './located-json.js';
 import { DEFAULT_OWNER_MODULES, describeModuleMap } from './owner-module.js';
+import { describePriorityMap } from './priority-map.js';
 
 /** Pods of one owner and one shape → one gang job; a node's GPUs are never over-committed. */
 export function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, out: KubectlImport, opts: KubectlOptions): ImportedJob[] {
@@ -83,7 +84,7 @@ export function groupJobs(pods: PodFacts[], nodes: Map<string, ImportedNode>, ou
   out.mapped.push(
     `quota per pod from ${list(quotaSources)}; workspace from ${opts.workspaceFrom.join(', ')}; module from label ${opts.moduleLabel}, else the owner's kind (${describeModuleMap(opts.moduleMap ?? DEFAULT_OWNER_MODULES)}), else ${opts.module}`,
   );
-  out.mapped.push(`priority: spec.priority → 1..9 by bands ${opts.priorityMap.map((b) => `${b.from}=${b.priority}`).join(',')} (a pod without spec.priority counts as 0)`);
+  out.mapped.push(`priority: ${describePriorityMap(opts.priorityMap)} (a pod without spec.priority counts as 0)`);
   out.mapped.push('placement: node and GPU count per pod (Kubernetes does not say which GPU indices a pod holds); Quotient assigns indices when it loads the snapshot and says so in answers');
   return jobs;
 }

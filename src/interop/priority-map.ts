@@ -14,8 +14,27 @@ export interface PriorityBand {
 /** The default mapping, written as `--priority-map` takes it. */
 export const DEFAULT_PRIORITY_MAP = '0=1,100=2,1000=3,10000=4,100000=5,1000000=6,10000000=7,100000000=8,1000000000=9';
 
-/** Parses `from=priority,...`; returns an error message for a bad map. */
+/**
+ * `--priority-map as-is`: priorities as Kubernetes and Kueue have them (any int32, never
+ * banded), for a policy whose QuotaTree follows Kueue's rules (SEMANTICS 12). The one
+ * list that means it: `mapPriority` tells it by identity.
+ */
+export const AS_IS_MAP = 'as-is';
+const AS_IS: PriorityBand[] = [];
+
+/** True for the as-is map (priorities kept as they are). */
+export function isAsIs(bands: readonly PriorityBand[]): boolean {
+  return bands === AS_IS;
+}
+
+/** The map as an import's notes say it. */
+export function describePriorityMap(bands: readonly PriorityBand[]): string {
+  return isAsIs(bands) ? "spec.priority kept as it is (any int32, Kueue's rules)" : `spec.priority → 1..9 by bands ${bands.map((b) => `${b.from}=${b.priority}`).join(',')}`;
+}
+
+/** Parses `from=priority,...` (or `as-is`); returns an error message for a bad map. */
 export function parsePriorityMap(text: string): { bands?: PriorityBand[]; error?: string } {
+  if (text.trim() === AS_IS_MAP) return { bands: AS_IS };
   const bands: PriorityBand[] = [];
   for (const part of text
     .split(',')
@@ -38,6 +57,7 @@ export function parsePriorityMap(text: string): { bands?: PriorityBand[]; error?
 
 /** The Quotient priority of a Kubernetes priority under `bands` (sorted ascending). */
 export function mapPriority(kubePriority: number, bands: readonly PriorityBand[]): number {
+  if (isAsIs(bands)) return kubePriority;
   let p = 1;
   for (const b of bands) if (kubePriority >= b.from) p = b.priority;
   return p;
