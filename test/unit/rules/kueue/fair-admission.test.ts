@@ -32,11 +32,11 @@ describe('the fair-sharing tournament', () => {
       { name: 'b', parent: 'all', quota: { 'f0/gpu': 3, 'f1/gpu': 3 } },
       { name: 'lender', parent: 'all', quota: { 'f0/gpu': 6, 'f1/gpu': 6 } },
     ];
-    const running = [
+    const running: WorkloadSpec[] = [
       { name: 'a1', cq: 'a', usage: { 'f1/gpu': 4 } },
       { name: 'b1', cq: 'b', usage: { 'f0/gpu': 3 } },
     ];
-    const heads = [
+    const heads: WorkloadSpec[] = [
       { name: 'b-head', cq: 'b', usage: { 'f0/gpu': 1 } },
       { name: 'a-head', cq: 'a', usage: { 'f0/gpu': 1 } },
     ];
