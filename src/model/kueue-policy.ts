@@ -24,6 +24,15 @@ export const KUEUE_WHEN_CAN_BORROW = ['MayStopSearch', 'TryNextFlavor', 'Borrow'
 export const KUEUE_WHEN_CAN_PREEMPT = ['MayStopSearch', 'TryNextFlavor', 'Preempt'] as const;
 export const KUEUE_QUEUEING_STRATEGIES = ['StrictFIFO', 'BestEffortFIFO'] as const;
 export const KUEUE_TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+/** Kueue's fair-sharing preemption strategies (SEMANTICS 13). */
+export const KUEUE_FAIR_PREEMPTION_STRATEGIES = ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'] as const;
+export type KueueFairPreemptionStrategy = (typeof KUEUE_FAIR_PREEMPTION_STRATEGIES)[number];
+/** The strategy lists Kueue's Configuration accepts (pkg/config/validation.go); any other is an error. */
+export const KUEUE_FAIR_STRATEGY_LISTS: ReadonlyArray<readonly KueueFairPreemptionStrategy[]> = [
+  ['LessThanOrEqualToFinalShare'],
+  ['LessThanInitialShare'],
+  ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'],
+];
 
 /** int32, Kueue's priority range (WorkloadPriorityClass values and pod priorities). */
 export const INT32_MIN = -2147483648;
@@ -90,6 +99,15 @@ export interface KueueQuotaClauses {
   flavorFungibility?: KueueFlavorFungibility;
   /** ClusterQueues only; Kueue's default BestEffortFIFO. */
   queueingStrategy?: (typeof KUEUE_QUEUEING_STRATEGIES)[number];
+  /** Kueue's fairSharing.weight (SEMANTICS 13), when written; 1 when absent. */
+  fairSharing?: { weight: number; src: Source };
+}
+
+/** A tree's fair sharing (`spec.fairSharing`, Kueue's Configuration fairSharing): on for every cohort of the tree. */
+export interface KueueFairSharing {
+  /** One of KUEUE_FAIR_STRATEGY_LISTS; Kueue's default (both) when not written. */
+  strategies: KueueFairPreemptionStrategy[];
+  src: Source;
 }
 
 /** True for a resource name that counts a job's GPUs (`nvidia.com/gpu`, `amd.com/gpu`, any `<vendor>/gpu`). */

@@ -7,7 +7,7 @@ import type { PolicyPromise } from './promise.js';
 import type { Resources } from './resources.js';
 import type { Source } from './source.js';
 import type { VictimCriterion } from './victim-order.js';
-import type { KueueFlavor, KueueQuotaClauses, RuleSet } from './kueue-policy.js';
+import type { KueueFairSharing, KueueFlavor, KueueQuotaClauses, RuleSet } from './kueue-policy.js';
 export * from './kueue-policy.js';
 
 // The kinds a job is described by live apart (job-kinds.ts): promises name them too, and
@@ -127,6 +127,8 @@ export interface Pool {
   rulesSrc?: Source;
   /** Kueue's ResourceFlavors (`spec.flavors`), under `rules: kueue` only. */
   flavors?: KueueFlavor[];
+  /** Fair sharing (`spec.fairSharing`, SEMANTICS 13), under `rules: kueue` only; absent = off. */
+  fairSharing?: KueueFairSharing;
   src: Source;
 }
 

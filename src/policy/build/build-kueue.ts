@@ -17,6 +17,7 @@ import {
 import { parseCpu, parseMemory } from '../../model/quantity.js';
 import type { Resources } from '../../model/resources.js';
 import type { Collector } from '../collector.js';
+import { buildFairWeight } from './build-fair-sharing.js';
 import { sourceAt, type PathSeg, type SourceDoc } from '../parse/source-doc.js';
 import type { QuotaInput, QuotaTreeSpec } from '../validate/schema.js';
 import { closest } from '../validate/suggest.js';
@@ -24,7 +25,7 @@ import { closest } from '../validate/suggest.js';
 /** A quota's fields that only PAI's rules read (an error under `rules: kueue`). */
 const PAI_QUOTA_FIELDS = ['min', 'max', 'borrowing', 'queueStrategy', 'queue', 'reclaim', 'selfPreemption', 'childPreemption'] as const;
 /** A quota's fields that only Kueue's rules read (an error under `rules: pai`). */
-const KUEUE_QUOTA_FIELDS = ['resourceGroups', 'preemption', 'flavorFungibility', 'queueingStrategy'] as const;
+const KUEUE_QUOTA_FIELDS = ['resourceGroups', 'preemption', 'flavorFungibility', 'queueingStrategy', 'fairSharing'] as const;
 /** The Kueue fields only a ClusterQueue (a leaf) has. */
 const CLUSTER_QUEUE_FIELDS = ['preemption', 'flavorFungibility', 'queueingStrategy'] as const;
 
@@ -32,6 +33,7 @@ const CLUSTER_QUEUE_FIELDS = ['preemption', 'flavorFungibility', 'queueingStrate
 export function refuseKueueClauses(c: Collector, sd: SourceDoc, spec: QuotaTreeSpec): void {
   const hint = 'add "rules: kueue" to the QuotaTree spec to follow Kueue\'s rules, or remove the clause';
   if (spec.flavors) c.error(sd, ['spec', 'flavors'], 'policy/kueue-clause-under-pai', "flavors is a clause of Kueue's rules, and this QuotaTree follows PAI's (rules: pai)", hint, true);
+  if (spec.fairSharing) c.error(sd, ['spec', 'fairSharing'], 'policy/kueue-clause-under-pai', "fairSharing is a clause of Kueue's rules, and this QuotaTree follows PAI's (rules: pai)", hint, true);
   const walk = (q: QuotaInput, path: PathSeg[]): void => {
     for (const f of KUEUE_QUOTA_FIELDS)
       if (q[f] !== undefined) c.error(sd, [...path, f], 'policy/kueue-clause-under-pai', `${f} of quota "${q.name}" is a clause of Kueue's rules, and this QuotaTree follows PAI's (rules: pai)`, hint);
@@ -103,10 +105,12 @@ export function buildKueueQuota(
   const groups = buildResourceGroups(c, sd, path, input, parent, flavors);
   const preemption = isCohort ? undefined : buildPreemption(c, sd, path, input);
   const ff = input.flavorFungibility;
+  const fairSharing = buildFairWeight(c, sd, path, input);
   const kueue: KueueQuotaClauses = {
     kind: isCohort ? 'Cohort' : 'ClusterQueue',
     resourceGroups: groups,
     ...(preemption ? { preemption } : {}),
+    ...(fairSharing ? { fairSharing } : {}),
     ...(isCohort
       ? {}
       : {

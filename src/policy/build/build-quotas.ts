@@ -28,6 +28,7 @@ import type { QuotaInput, QuotaTreeSpec } from '../validate/schema.js';
 import { sourceAt, type PathSeg, type SourceDoc } from '../parse/source-doc.js';
 import type { TypedDoc } from '../validate/validate-schema.js';
 import type { KueueFlavor } from '../../model/kueue-policy.js';
+import { buildFairSharing } from './build-fair-sharing.js';
 import { buildFlavors, buildKueueQuota, refuseKueueClauses } from './build-kueue.js';
 
 export interface QuotaBuild {
@@ -50,6 +51,7 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
     const rules = spec.rules ?? 'pai';
     // Each family of clauses is read under its own rules only (SEMANTICS 12): the other's is a located error.
     let flavors: KueueFlavor[] = [];
+    const fairSharing = rules === 'kueue' ? buildFairSharing(c, sd, spec) : undefined;
     if (rules === 'kueue') flavors = buildFlavors(c, sd, spec);
     else refuseKueueClauses(c, sd, spec);
     if (pools.some((p) => p.name === poolName)) {
@@ -66,6 +68,7 @@ export function buildQuotas(c: Collector, docs: TypedDoc[]): QuotaBuild {
         tree: td.name,
         ...(spec.rules ? { rules, rulesSrc: sourceAt(sd, ['spec', 'rules']) } : {}),
         ...(rules === 'kueue' ? { flavors } : {}),
+        ...(fairSharing ? { fairSharing } : {}),
         src: sourceAt(sd, ['spec', 'pool']),
       });
     }

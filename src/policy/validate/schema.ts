@@ -13,6 +13,7 @@ import {
   INT32_MIN,
   KUEUE_BORROW_WITHIN_COHORT,
   KUEUE_QUEUEING_STRATEGIES,
+  KUEUE_FAIR_PREEMPTION_STRATEGIES,
   KUEUE_RECLAIM_WITHIN_COHORT,
   KUEUE_TAINT_EFFECTS,
   KUEUE_WHEN_CAN_BORROW,
@@ -92,6 +93,7 @@ export interface QuotaInput {
   preemption?: z.infer<typeof kueuePreemption>;
   flavorFungibility?: z.infer<typeof kueueFlavorFungibility>;
   queueingStrategy?: (typeof KUEUE_QUEUEING_STRATEGIES)[number];
+  fairSharing?: z.infer<typeof kueueFairWeight>;
   children?: QuotaInput[];
 }
 
@@ -130,6 +132,18 @@ const kueuePreemption = z.strictObject({
 const kueueFlavorFungibility = z.strictObject({
   whenCanBorrow: z.enum(KUEUE_WHEN_CAN_BORROW).optional().describe('MayStopSearch (default; Borrow is its old name) or TryNextFlavor.'),
   whenCanPreempt: z.enum(KUEUE_WHEN_CAN_PREEMPT).optional().describe('TryNextFlavor (default) or MayStopSearch (Preempt is its old name).'),
+});
+
+// Fair sharing (SEMANTICS 13): a weight per quota, and the tree's switch with its strategies.
+const kueueFairWeight = z.strictObject({
+  weight: z
+    .union([z.number().min(0), z.string()])
+    .optional()
+    .describe("Kueue's fairSharing.weight: the share of borrowed capacity is divided by it. Default 1; 0 = always last while borrowing; a quantity such as 0.5 or 500m."),
+});
+
+const kueueFairSharing = z.strictObject({
+  preemptionStrategies: z.array(z.enum(KUEUE_FAIR_PREEMPTION_STRATEGIES)).min(1).optional().describe('[LessThanOrEqualToFinalShare], [LessThanInitialShare], or both in that order (the default).'),
 });
 
 const kueueFlavor = z.strictObject({
@@ -182,6 +196,7 @@ function quotaSchema(minRequired: boolean): z.ZodType<QuotaInput> {
       .describe(
         "How long a running job of this quota's subtree that gives no expected end is assumed to run (8h, 3d), so start estimates exist for snapshots without ends (an import from Kubernetes); estimates say so. Default: none, such a job runs on.",
       ),
+    fairSharing: kueueFairWeight.optional().describe("rules: kueue: this ClusterQueue's or Cohort's fair-sharing weight."),
     get children() {
       return z.array(self).optional();
     },
@@ -201,6 +216,7 @@ const quotaTreeSpecWith = (quota: z.ZodType<QuotaInput>) =>
   z.strictObject({
     rules: z.enum(RULE_SETS).optional().describe("Whose rules answers follow: pai (default; SEMANTICS 2-5) or kueue (Kueue's, SEMANTICS 12)."),
     flavors: z.array(kueueFlavor).min(1).optional().describe("rules: kueue: Kueue's ResourceFlavors."),
+    fairSharing: kueueFairSharing.optional().describe("rules: kueue: fair sharing on for every cohort of the tree (Kueue's Configuration fairSharing)."),
     pool: z.strictObject({
       name,
       type: z.enum(POOL_TYPES).optional().describe('Default general.'),

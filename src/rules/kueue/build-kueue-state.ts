@@ -11,7 +11,7 @@
  */
 import { isGpuResource, nodeMatchesFlavor, type KueueFlavor, type KueueResourceGroup } from '../../model/kueue-policy.js';
 import type { ClusterNode, Pool, Quota, RunningJob } from '../../model/policy.js';
-import { flavorResource, type FairPreemptionStrategy, type FlavorResource, type KueueQuotaNode, type KueueState, type KueueWorkload } from './kueue-state.js';
+import { flavorResource, type FlavorResource, type KueueQuotaNode, type KueueState, type KueueWorkload } from './kueue-state.js';
 
 /** The inputs of one pool's state: its quotas (parents before children), the Cluster's nodes and running jobs. */
 export interface KueueStateInputs {
@@ -105,16 +105,14 @@ export function buildKueueState(input: KueueStateInputs): BuiltKueueState {
   return { state: { nodes, workloads, ...(fair ? { fairSharing: fair } : {}) }, unmatched };
 }
 
-// The policy format's fairSharing clauses are h29-fair's to add (KUEUE-PLAN.md): a tree's
-// `fairSharing.preemptionStrategies` (present = enabled) and a quota's `fairSharing.weight`.
-// Read here by those names so the state carries them as soon as the model does.
+/** The tree's fair sharing (`spec.fairSharing`, SEMANTICS 13): present = on, with its strategies. */
 function fairSharingOf(pool: Pool): KueueState['fairSharing'] {
-  const f = (pool as { fairSharing?: { preemptionStrategies?: readonly FairPreemptionStrategy[] } }).fairSharing;
-  return f ? { strategies: [...(f.preemptionStrategies ?? ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'])] } : undefined;
+  return pool.fairSharing ? { strategies: [...pool.fairSharing.strategies] } : undefined;
 }
 
+/** A ClusterQueue's or Cohort's `fairSharing.weight`; Kueue's default 1. */
 function fairWeightOf(q: Quota): number {
-  return (q as { fairSharing?: { weight?: number } }).fairSharing?.weight ?? 1;
+  return q.kueue?.fairSharing?.weight ?? 1;
 }
 
 /** The first flavor of the group, in its order, whose nodeLabels the node matches; undefined when none does. */

@@ -66,8 +66,9 @@ function findCandidates(tree: KueueQuotaTree, ledger: UsageLedger, preemptor: Ku
   };
   if (policy.withinClusterQueue !== 'Never') take(queue, policy.withinClusterQueue);
   if (tree.parentOf(queue) !== null && policy.reclaimWithinCohort !== 'Never') {
+    const contested = [...need];
     for (const q of tree.subtreeClusterQueues(tree.rootOf(queue))) {
-      if (q === queue || ![...need].some((fr) => ledger.isBorrowing(q, fr))) continue;
+      if (q === queue || !contested.some((fr) => ledger.isBorrowing(q, fr))) continue;
       take(q, policy.reclaimWithinCohort);
     }
   }

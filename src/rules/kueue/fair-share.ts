@@ -77,6 +77,23 @@ export function resourceOf(fr: FlavorResource): string {
   return fr.slice(fr.indexOf('/') + 1);
 }
 
+/** Per tree: each node's flavor-resources with their resource names (quotas only, so fixed). */
+const keysCache = new WeakMap<KueueQuotaTree, Map<string, ReadonlyArray<readonly [FlavorResource, string]>>>();
+
+function keysOf(tree: KueueQuotaTree, node: string): ReadonlyArray<readonly [FlavorResource, string]> {
+  let perTree = keysCache.get(tree);
+  if (perTree === undefined) {
+    perTree = new Map();
+    keysCache.set(tree, perTree);
+  }
+  let keys = perTree.get(node);
+  if (keys === undefined) {
+    keys = tree.subtreeFlavorResources(node).map((fr) => [fr, resourceOf(fr)] as const);
+    perTree.set(node, keys);
+  }
+  return keys;
+}
+
 /** Lendable per resource for a node's parent, cached per tree: it depends on quotas only. */
 const lendableCache = new WeakMap<KueueQuotaTree, Map<string, Map<string, number>>>();
 
@@ -110,10 +127,9 @@ export function dominantResourceShare(ledger: UsageLedger, node: string, extra?:
   if (parent === null) return share;
   const borrowed = new Map<string, number>();
   const borrowedOn: FlavorResource[] = [];
-  for (const fr of tree.subtreeFlavorResources(node)) {
+  for (const [fr, r] of keysOf(tree, node)) {
     const over = (extra?.get(fr) ?? 0) + ledger.usage(node, fr) - tree.subtreeQuota(node, fr);
     if (over <= 0) continue;
-    const r = resourceOf(fr);
     borrowed.set(r, (borrowed.get(r) ?? 0) + over);
     borrowedOn.push(fr);
   }

@@ -101,8 +101,13 @@ export class TargetOrder {
     let bestQueueShare: FairShare = BELOW_ANY_SHARE;
     for (const q of tree.childClusterQueues(cohort)) {
       if (this.prunedQueues.has(q)) continue;
+      // A queue without candidates is pruned whatever its share: ask that first, it is cheap.
+      if (!this.has(q)) {
+        this.prunedQueues.add(q);
+        continue;
+      }
       const share = dominantResourceShare(this.ledger, q);
-      if ((!share.borrowing && q !== this.preemptorQueue) || !this.has(q)) {
+      if (!share.borrowing && q !== this.preemptorQueue) {
         this.prunedQueues.add(q);
         continue;
       }
