@@ -15,6 +15,7 @@
  */
 import type { KueueFlavor, KueueQuotaClauses } from '../../model/kueue-policy.js';
 import { classicPreemption } from './classic-preemption.js';
+import { fairPreemption } from './fair-preemption.js';
 import { flavorResource, type FlavorResource, type KueueState, type KueueWorkload } from './kueue-state.js';
 import { KueueQuotaTree } from './quota-math.js';
 
@@ -137,7 +138,9 @@ export function assignFlavors(
           whys.push(`insufficient unused quota for ${r} in flavor ${f.name}, ${val - ledger.available(clusterQueue, fr)} more needed`);
           if (nominal >= val || canPreemptWhileBorrowing || tree.parentOf(clusterQueue) !== null) {
             // Kueue's oracle: would its preemption find victims for this flavor-resource alone?
-            const sim = classicPreemption(state, { workload: { ...preemptor, clusterQueue, admittedAt: preemptor.createdAt, evicted: false, usage: new Map([[fr, val]]) } }, [fr]);
+            // Under fair sharing the oracle asks fair preemption, as Kueue's does (SEMANTICS 13).
+            const probe = { workload: { ...preemptor, clusterQueue, admittedAt: preemptor.createdAt, evicted: false, usage: new Map([[fr, val]]) } };
+            const sim = state.fairSharing ? fairPreemption(state, probe, [fr]) : classicPreemption(state, probe, [fr]);
             m = sim.targets.length > 0 ? 'Preempt' : 'NoCandidates';
           } else m = 'NoFit';
         }
