@@ -65,8 +65,8 @@ export interface FillQuota {
   parent: number;
   min: number;
   pool: string;
-  /** Priorities whose jobs may run borrowing here (the quota's selfPreemption highPriority); none when absent. */
-  borrows?: { lo: number; hi: number };
+  /** True when a job of `priority` may run borrowing here: model/borrowing.ts `mayBorrow` of the quota (SEMANTICS 5.2). */
+  mayBorrow: (priority: number) => boolean;
 }
 
 /** A node and the GPUs already taken on it (bit i = GPU i). */
@@ -131,7 +131,7 @@ export class ClusterFill {
     const q = pick(this.quotas, w.quota); // w.quota is an index into quotas
     let standing = w.mode === 'only' ? 'idle' : w.standing;
     if (standing === 'idle' && w.mode === 'none') standing = 'in-quota';
-    if (standing === 'borrowing' && (q.parent === -1 || !q.borrows || w.priority < q.borrows.lo || w.priority > q.borrows.hi)) standing = 'in-quota';
+    if (standing === 'borrowing' && !q.mayBorrow(w.priority)) standing = 'in-quota';
     const need = w.gpu * w.pods;
     const counted = this.path(w.quota).filter((a) => !(standing === 'borrowing' && a === w.quota));
     if (standing !== 'idle' && counted.some((a) => this.usage[a]! + need > this.quotas[a]!.min)) return undefined;
