@@ -3,7 +3,8 @@
  * for the property suite) let a job borrow exactly when model/borrowing.ts's `mayBorrow`
  * does (SEMANTICS 5.2): `borrowing.priority` when written, else selfPreemption's
  * highPriority, nobody on a root. Each check here fails when a generator decides who
- * borrows by a rule of its own (issue 31: both once read highPriority only).
+ * borrows by a rule of its own (issue 31: both once read highPriority only); and their
+ * fill counts usage by model/usage-rule.ts `countsAt`.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { inRange } from '../../../src/model/priority.js';
 import { readBundles } from '../../../src/policy/parse/read-files.js';
 import { scenarioArbitrary, scenarioYaml } from '../../../src/testing/index.js';
 import { promiseStates } from '../../../src/verify/promise-states.js';
+import { ClusterFill } from '../../../src/verify/fill-cluster.js';
 
 /** Every borrowing job of `jobs` paired with whether the policy's rule lets it borrow, and whether highPriority alone would. */
 function borrowers(policy: Policy, jobs: ReadonlyArray<{ quota: string; priority: number; standing?: string }>) {
@@ -69,5 +71,25 @@ describe('generated scenarios borrow by the one borrowing rule', () => {
     }
     expect(count).toBeGreaterThan(0);
     expect(byBorrowingOnly).toBeGreaterThan(0);
+  });
+});
+
+describe("the generators' fill counts usage by the one usage rule", () => {
+  it('counts a borrower at the ancestors it borrows through, not at its own quota, and an idle job nowhere (SEMANTICS 3)', () => {
+    const anyone = () => true;
+    const fill = new ClusterFill(
+      [
+        { name: 'Root', parent: -1, min: 16, pool: 'p', mayBorrow: () => false },
+        { name: 'A', parent: 0, min: 8, pool: 'p', mayBorrow: anyone },
+        { name: 'B', parent: 0, min: 8, pool: 'p', mayBorrow: anyone },
+      ],
+      [],
+    );
+    fill.count(1, 'borrowing', 4);
+    fill.count(1, 'in-quota', 2);
+    fill.count(2, 'idle', 8);
+    expect([...fill.usage]).toEqual([6, 2, 0]);
+    // A has 6 of its 8 left for an in-quota job: the borrower is over A's min by design.
+    expect(fill.room(1)).toBe(6);
   });
 });
