@@ -6,7 +6,8 @@
  *   1. a workspace rule forbids it: access, a module setting, or a cap the job alone
  *      exceeds (admission.ts, checked before this);
  *   2. it fits no node of the pool: the gang does not fit the pool with every node
- *      empty (GPUs per node, and cpu and memory where nodes state them);
+ *      empty (GPUs per node, and cpu and memory where nodes state them), counting only
+ *      the nodes of the GPU models it asks for (`gpuModels`);
  *   3. no quota standing would ever take it: in quota it asks more than some quota on
  *      its path guarantees at all, it may not borrow (SEMANTICS 5.2) or borrowing asks
  *      more than an ancestor guarantees at all — or it alone asks more than some quota's
@@ -14,6 +15,7 @@
  *      `idleResources: none` keeps it off idle capacity.
  */
 import type { GangRequest } from '../kernel/types.js';
+import { modelAllowed } from '../kernel/reference-placement.js';
 import { formatCpu, formatMemory } from '../model/resources.js';
 import type { Snapshot } from './snapshot.js';
 import type { AnswerContext } from './answer-context.js';
@@ -44,7 +46,7 @@ function neverFitsPool(ctx: AnswerContext): string | undefined {
   const { total, byGpu, maxCpu, maxMem } = emptyPoolFit(ctx.snapshot, req);
   if (total >= req.pods) return undefined;
   if (byGpu.pods < req.pods)
-    return `its ${byGpu.nodes} node(s) have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.milli ? `${req.milli}m of a GPU` : `${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`}`;
+    return `its ${byGpu.nodes} node(s)${ctx.job.gpuModels ? ` of ${ctx.job.gpuModels.join(' or ')}` : ''} have ${byGpu.gpus} GPUs and room for only ${byGpu.pods} pod(s) of ${req.milli ? `${req.milli}m of a GPU` : `${req.gpu} GPU${req.gpu === 1 ? '' : 's'}`}`;
   if (req.cpu > maxCpu) return `each pod asks for ${formatCpu(req.cpu)} cpu and no node has more than ${formatCpu(maxCpu)}`;
   if (req.mem > maxMem) return `each pod asks for ${formatMemory(req.mem)} of memory and no node has more than ${formatMemory(maxMem)}`;
   return `with their cpu and memory, the nodes have room for only ${total} of the ${req.pods} pods (GPUs alone would allow ${byGpu.pods})`;
@@ -65,9 +67,11 @@ export interface EmptyPoolFit {
  */
 const emptyFits = new WeakMap<readonly unknown[], Map<string, EmptyPoolFit>>();
 
-/** Nodes of one capacity in one pool, and how many there are. */
+/** Nodes of one capacity and GPU model in one pool, and how many there are. */
 interface NodeKind {
   gpus: number;
+  /** The kernel's model index (gpu-models.ts; 0 = no model). */
+  model: number;
   cpu: number | undefined;
   memory: number | undefined;
   count: number;
@@ -82,14 +86,14 @@ function nodeKinds(snap: Snapshot): Map<number, NodeKind[]> {
   byPool = new Map();
   const seen = new Map<string, NodeKind>();
   snap.cluster.nodes.forEach((node, i) => {
-    const pool = snap.state.nodes[i]!.pool;
-    const key = `${pool}:${node.gpus}:${node.cpu}:${node.memory}`;
+    const { pool, model = 0 } = snap.state.nodes[i]!;
+    const key = `${pool}:${model}:${node.gpus}:${node.cpu}:${node.memory}`;
     const kind = seen.get(key);
     if (kind) {
       kind.count++;
       return;
     }
-    const made: NodeKind = { gpus: node.gpus, cpu: node.cpu, memory: node.memory, count: 1 };
+    const made: NodeKind = { gpus: node.gpus, model, cpu: node.cpu, memory: node.memory, count: 1 };
     seen.set(key, made);
     const list = byPool.get(pool);
     if (list) list.push(made);
@@ -103,7 +107,7 @@ function nodeKinds(snap: Snapshot): Map<number, NodeKind[]> {
 export function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   let byShape = emptyFits.get(snap.state.nodes);
   if (!byShape) emptyFits.set(snap.state.nodes, (byShape = new Map<string, EmptyPoolFit>()));
-  const key = `${req.pool}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}`;
+  const key = `${req.pool}:${req.models ?? 0}:${req.gpu}:${req.milli ?? 0}:${req.cpu}:${req.mem}`;
   const known = byShape.get(key);
   if (known) return known;
   let total = 0;
@@ -114,6 +118,8 @@ export function emptyPoolFit(snap: Snapshot, req: GangRequest): EmptyPoolFit {
   // (integers) and maximum, so the same figures as a walk of every node.
   for (const kind of nodeKinds(snap).get(req.pool) ?? []) {
     const { gpus, cpu, memory, count } = kind;
+    // The placement's own model test: nodes of a model the job does not ask for never take its pods.
+    if (!modelAllowed(kind, req)) continue;
     // On an empty node every aligned block is free, so strict topology changes nothing here.
     // A share of one GPU fits ⌊1000 / milli⌋ times on each empty GPU.
     const gpuFits = req.milli ? gpus * Math.floor(1000 / req.milli) : Math.floor(gpus / req.gpu);

@@ -17,6 +17,7 @@ import { EligibleRules, eligibleThroughIndex, jobListsOf } from './eligible-jobs
 import { VICTIM_STANDINGS } from '../rules/facts.js';
 import type { Snapshot } from './snapshot.js';
 import type { Overrun } from './usage.js';
+import { countsAt } from '../model/usage-rule.js';
 
 export interface PreemptionProblem {
   /** The standing the job gets when this problem's victims are chosen. */
@@ -108,13 +109,12 @@ function eligibleJobs(snap: Snapshot, table: EligibilityTable): EligibleJobs {
 
 /** VICTIM_STANDINGS positions, as a combo's last digit holds them (eligible-jobs.ts `standingOfCombo`). */
 const IDLE = VICTIM_STANDINGS.indexOf('idle');
-const BORROWING = VICTIM_STANDINGS.indexOf('borrowing');
 
 /**
  * The candidates among a table's eligible jobs: a job's mask has bit k when it counts in
- * usage at overruns[k]'s quota (`countsAt`, inlined over typed arrays: an idle job counts
- * nowhere, a borrower not at its own quota); a job that relieves no overrun and holds
- * nothing in the pool cannot help and is left out.
+ * usage at overruns[k]'s quota (`countsAt`, SEMANTICS 3's one usage rule: an idle job
+ * counts nowhere, a borrower not at its own quota); a job that relieves no overrun and
+ * holds nothing in the pool cannot help and is left out.
  */
 function candidatesOf(snap: Snapshot, eligible: EligibleJobs, pool: number, overruns: Overrun[]): CandidateSet {
   const candidates: Candidate[] = [];
@@ -137,10 +137,8 @@ function candidatesOf(snap: Snapshot, eligible: EligibleJobs, pool: number, over
     const standing = jobCombo[i]! % STANDINGS;
     let mask = 0;
     if (standing !== IDLE) {
-      for (let k = 0; k < quotas.length; k++) {
-        const a = quotas[k]!;
-        if (tree.inSubtree(vq, a) && !(standing === BORROWING && vq === a)) mask |= 1 << k;
-      }
+      const named = VICTIM_STANDINGS[standing]!;
+      for (let k = 0; k < quotas.length; k++) if (countsAt(tree, named, vq, quotas[k]!)) mask |= 1 << k;
     } else if (jobPool[i] !== pool) continue;
     if (mask === 0 && jobPool[i] !== pool) continue;
     candidateJobs[candidates.length] = i;

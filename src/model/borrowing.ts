@@ -23,17 +23,34 @@ export interface BorrowingRange {
   src: Source;
 }
 
-/** The quota's borrowing rule, or undefined when none of its jobs may borrow. */
-export function borrowingOf(quota: Quota): BorrowingRange | undefined {
-  if (quota.parent === null) return undefined;
-  const rule = `${quota.name}/borrowing`;
-  if (quota.borrowing) return { rule, priority: quota.borrowing.priority, from: 'borrowing.priority', src: quota.borrowing.src };
-  const sp = quota.selfPreemption;
-  return sp ? { rule, priority: sp.highPriority, from: 'selfPreemption.highPriority', src: sp.src } : undefined;
+/**
+ * The fields of a quota that decide who borrows on it: what `borrowingRange` reads, so
+ * generators that hold a quota as written (no sources) ask the same function.
+ */
+export interface BorrowingFields {
+  parent: string | null;
+  borrowing?: { priority: PriorityRange } | undefined;
+  selfPreemption?: { highPriority: PriorityRange } | undefined;
 }
 
-/** True when a job of `priority` on `quota` may run borrowing (the rule above, for callers below rules/). */
-export function mayBorrow(quota: Quota, priority: number): boolean {
-  const b = borrowingOf(quota);
-  return b !== undefined && inRange(b.priority, priority);
+/** The priorities that may run borrowing on the quota (the rule above), or undefined for nobody. */
+export function borrowingRange(quota: BorrowingFields): PriorityRange | undefined {
+  if (quota.parent === null) return undefined;
+  return quota.borrowing ? quota.borrowing.priority : quota.selfPreemption?.highPriority;
+}
+
+/** The quota's borrowing rule, or undefined when none of its jobs may borrow. */
+export function borrowingOf(quota: Quota): BorrowingRange | undefined {
+  const priority = borrowingRange(quota);
+  if (!priority) return undefined;
+  const rule = `${quota.name}/borrowing`;
+  // Which field `borrowingRange` read, and where it is written.
+  if (quota.borrowing) return { rule, priority, from: 'borrowing.priority', src: quota.borrowing.src };
+  return { rule, priority, from: 'selfPreemption.highPriority', src: quota.selfPreemption!.src };
+}
+
+/** True when a job of `priority` on `quota` may run borrowing (the rule above, for callers below rules/ and generators). */
+export function mayBorrow(quota: BorrowingFields, priority: number): boolean {
+  const range = borrowingRange(quota);
+  return range !== undefined && inRange(range, priority);
 }

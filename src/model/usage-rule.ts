@@ -9,8 +9,8 @@ import type { Quota, Standing } from './policy.js';
 import type { QuotaTree } from './quota-tree.js';
 import { RESOURCE_NAMES, addGpu, type ResourceName, type Resources } from './resources.js';
 
-/** True when a job of `standing` on quota `jobQuota` counts in usage(A). */
-export function countsAt(tree: QuotaTree, standing: Standing, jobQuota: number, a: number): boolean {
+/** True when a job of `standing` on quota `jobQuota` counts in usage(A) (any tree that answers `inSubtree`: generators keep their own). */
+export function countsAt(tree: Pick<QuotaTree, 'inSubtree'>, standing: Standing, jobQuota: number, a: number): boolean {
   if (standing === 'idle') return false;
   if (!tree.inSubtree(jobQuota, a)) return false;
   return !(standing === 'borrowing' && jobQuota === a);

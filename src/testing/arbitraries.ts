@@ -11,6 +11,8 @@
 import fc from 'fast-check';
 import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from '../verify/fill-cluster.js';
 import { printable, type Doc, type Scenario } from './scenario.js';
+import { mayBorrow, type BorrowingFields } from '../model/borrowing.js';
+import type { PriorityRange } from '../model/priority.js';
 
 const MODULES = ['DLC', 'DSW', 'EAS'] as const;
 const API = 'quotient.dev/v1';
@@ -130,8 +132,8 @@ interface BuiltQuota {
   min: number;
   children: number[];
   doc: Doc;
-  /** highPriority of the quota's selfPreemption: only such jobs can have come to borrow. */
-  borrows?: { lo: number; hi: number };
+  /** The fields that decide who may borrow here (model/borrowing.ts), as the doc writes them. */
+  borrowing: BorrowingFields;
 }
 
 /** Turns raw choices into a valid scenario (exported for replaying a recorded seed's raw value). */
@@ -162,20 +164,35 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
       min = Math.floor(((p.min - used) * pct) / 100);
     }
     const doc: Doc = { name, min: { gpu: min } };
-    if (f === 'preemptible') doc.selfPreemption = { highPriority: '6-9', lowPriority: '1-5', modules: pickModules(rq.self?.modules ?? [true, true, true]) };
-    else if (rq.self) {
+    let highPriority: PriorityRange | undefined;
+    if (f === 'preemptible') {
+      highPriority = { lo: 6, hi: 9 };
+      doc.selfPreemption = { highPriority: '6-9', lowPriority: '1-5', modules: pickModules(rq.self?.modules ?? [true, true, true]) };
+    } else if (rq.self) {
       const [hlo, hhi] = rq.self.high;
       if (hlo > 1) {
         const lowHi = hlo - 1;
         const lowLo = Math.max(1, lowHi - rq.self.lowSpan);
+        highPriority = { lo: hlo, hi: hhi };
         doc.selfPreemption = { highPriority: `${hlo}-${hhi}`, lowPriority: lowLo === lowHi ? lowLo : `${lowLo}-${lowHi}`, modules: pickModules(rq.self.modules) };
       }
     }
     if (rq.child) doc.childPreemption = { preemptiblePriority: `${rq.child.range[0]}-${rq.child.range[1]}`, modules: pickModules(rq.child.modules) };
     if (parent !== -1) doc.reclaim = (['any', 'lower-priority', 'never'] as const)[rq.reclaim];
-    const sp = doc.selfPreemption as { highPriority: string } | undefined;
-    const borrows = sp ? { lo: Number(sp.highPriority.split('-')[0]), hi: Number(sp.highPriority.split('-')[1]) } : undefined;
-    quotas.push({ name, parent, depth, min, children: [], doc, borrows });
+    // In a third of the child quotas with a self-level clause, borrowing.priority widens who
+    // borrows below highPriority (SEMANTICS 5.2), from the same raw choices: no new draws, so
+    // recorded seeds replay. Built beside the doc field so the generator asks model/borrowing.ts.
+    let widened: PriorityRange | undefined;
+    if (parent !== -1 && highPriority && highPriority.lo > 1 && rq.minPct % 3 === 0) {
+      widened = { lo: Math.max(1, highPriority.lo - 1 - (rq.self?.lowSpan ?? 0)), hi: highPriority.hi };
+      doc.borrowing = { priority: `${widened.lo}-${widened.hi}` };
+    }
+    const borrowing: BorrowingFields = {
+      parent: parent === -1 ? null : quotas[parent]!.name,
+      selfPreemption: highPriority ? { highPriority } : undefined,
+      borrowing: widened ? { priority: widened } : undefined,
+    };
+    quotas.push({ name, parent, depth, min, children: [], doc, borrowing });
     if (parent !== -1) quotas[parent]!.children.push(i);
   });
   const toTree = (i: number): Doc => {
@@ -198,7 +215,8 @@ function buildScenario(raw: Raw, o: Required<ScenarioOptions>): Scenario {
   // Snapshot: add jobs one by one; keep those that fit the quotas and the bitmaps.
   const at = Date.parse('2026-11-20T12:00:00Z');
   const fill = new ClusterFill(
-    quotas.map((q) => ({ name: q.name, parent: q.parent, min: q.min, pool: 'pool', borrows: q.borrows })),
+    // Only a job the quota's borrowing rule admits can have come to borrow (SEMANTICS 5.2).
+    quotas.map((q) => ({ name: q.name, parent: q.parent, min: q.min, pool: 'pool', mayBorrow: (priority: number) => mayBorrow(q.borrowing, priority) })),
     nodeShapes.map((g, i) => ({ name: `n-${i}`, gpus: g, pool: 'pool', used: 0 })),
   );
   const jobs: Doc[] = [];

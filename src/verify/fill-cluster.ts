@@ -6,6 +6,7 @@
  */
 
 import fc from 'fast-check';
+import { countsAt } from '../model/usage-rule.js';
 
 /**
  * The random choices behind one generated job, shared by every generator so that they
@@ -65,8 +66,8 @@ export interface FillQuota {
   parent: number;
   min: number;
   pool: string;
-  /** Priorities whose jobs may run borrowing here (the quota's selfPreemption highPriority); none when absent. */
-  borrows?: { lo: number; hi: number };
+  /** True when a job of `priority` may run borrowing here: model/borrowing.ts `mayBorrow` of the quota (SEMANTICS 5.2). */
+  mayBorrow: (priority: number) => boolean;
 }
 
 /** A node and the GPUs already taken on it (bit i = GPU i). */
@@ -117,8 +118,12 @@ export class ClusterFill {
 
   /** Counts an existing job (the user's fixed jobs) without placing it. */
   count(quota: number, standing: JobWish['standing'], gpus: number): void {
-    if (standing === 'idle') return;
-    for (const a of this.path(quota)) if (!(standing === 'borrowing' && a === quota)) this.usage[a]! += gpus; // path holds quota indices
+    for (const a of this.path(quota)) if (countsAt(this, standing, quota, a)) this.usage[a]! += gpus; // path holds quota indices
+  }
+
+  /** True when quota `v` is `a` or below it: what `countsAt` (SEMANTICS 3's usage rule) asks of a tree. */
+  inSubtree(v: number, a: number): boolean {
+    return this.path(v).includes(a);
   }
 
   /** GPUs a new in-quota job on `quota` could still take: the least room on its path to the root. */
@@ -131,9 +136,9 @@ export class ClusterFill {
     const q = pick(this.quotas, w.quota); // w.quota is an index into quotas
     let standing = w.mode === 'only' ? 'idle' : w.standing;
     if (standing === 'idle' && w.mode === 'none') standing = 'in-quota';
-    if (standing === 'borrowing' && (q.parent === -1 || !q.borrows || w.priority < q.borrows.lo || w.priority > q.borrows.hi)) standing = 'in-quota';
+    if (standing === 'borrowing' && !q.mayBorrow(w.priority)) standing = 'in-quota';
     const need = w.gpu * w.pods;
-    const counted = this.path(w.quota).filter((a) => !(standing === 'borrowing' && a === w.quota));
+    const counted = this.path(w.quota).filter((a) => countsAt(this, standing, w.quota, a));
     if (standing !== 'idle' && counted.some((a) => this.usage[a]! + need > this.quotas[a]!.min)) return undefined;
     const placement = this.place(q.pool, w.pods, w.gpu, w.scatter ?? 0);
     if (!placement) return undefined;

@@ -29,6 +29,7 @@ import type { Cluster, JobSpec, Module, Policy, RunningJob } from '../model/poli
 import type { PolicyPromise } from '../model/promise.js';
 import { popcount } from '../kernel/gpu-mask.js';
 import { inRange } from '../model/priority.js';
+import { mayBorrow } from '../model/borrowing.js';
 import type { Source } from '../model/source.js';
 import { ClusterFill, MODES, pick, POD_SHAPES, rawJobArbitrary, wishedStanding, type FilledJob, type JobWish, type RawJob } from './fill-cluster.js';
 
@@ -116,8 +117,8 @@ function buildState(policy: Policy, placedJobs: RunningJob[], wishes: BiasedJob[
       parent: q.parent === null ? -1 : quotaIdx.get(q.parent)!,
       min: q.min.gpu,
       pool: q.pool,
-      // A job can have come to borrow only through its quota's self-level preemption (SEMANTICS 5.2).
-      borrows: q.selfPreemption ? q.selfPreemption.highPriority : undefined,
+      // Only a job the quota's borrowing rule admits can have come to borrow (SEMANTICS 5.2).
+      mayBorrow: (priority: number) => mayBorrow(q, priority),
     })),
     nodes.map((n) => ({ name: n.name, gpus: n.gpus, pool: n.pool, used: 0 })),
   );

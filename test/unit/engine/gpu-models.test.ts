@@ -49,4 +49,13 @@ describe('GPU models', () => {
     // The text is the behaviour here: it names the pool's models.
     expect(v.reasons[0]!.message).toMatch(/the GPU model blocks it: the job asks for Tesla-V100-16G, and no schedulable node of pool "p" has it \(its nodes have NVIDIA-A100, NVIDIA-H100\)/);
   });
+
+  it('rejects a gang the nodes of its models could never hold, though the whole pool could (SEMANTICS 3)', async () => {
+    // Two A100 nodes hold two 8-GPU pods at most; the four nodes of the pool would hold four.
+    const wide = await s.answerJob('q', job(['NVIDIA-A100'], 3));
+    expect(wide.decision).toBe('reject');
+    expect(wide.reasons[0]).toMatchObject({ code: 'placement/never-fits-pool' });
+    expect(wide.reasons[0]!.message).toMatch(/its 2 node\(s\) of NVIDIA-A100 have 16 GPUs and room for only 2 pod\(s\)/);
+    expect((await s.answerJob('q', job(undefined, 3))).decision).not.toBe('reject');
+  });
 });
