@@ -70,7 +70,9 @@ export function startLanguageServer(options: ServerOptions): Connection {
 
   const log = (what: string, e: unknown): void => {
     const text = e instanceof QuotientError ? `${e.code}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);
-    connection.console.error(`quotient lsp: ${what}: ${text}`);
+    // The editor's log, over JSON-RPC (window/logMessage), not the process's stderr.
+    const editorLog = connection.console;
+    editorLog.error(`quotient lsp: ${what}: ${text}`);
   };
   /** A handler that answers `fallback` instead of failing: one bad file or request never stops the server. */
   const safe =
