@@ -63,11 +63,11 @@ describe('POST /v1/whatif/kubernetes', () => {
     expect(Object.keys(doc.paths['/v1/whatif/kubernetes']?.post?.requestBody?.content ?? {})).toEqual(['application/json', 'application/yaml']);
   });
 
-  it('refuses nesting past the import limit at the bracket (interop/too-deep), as any import', async () => {
+  it('refuses a JSON body nested past the limit as it is read (serve/too-deep), as every body route', async () => {
     const deep = `${'['.repeat(150)}${']'.repeat(150)}`;
     const r = await s.post('/v1/whatif/kubernetes', `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"x":${deep}}}`);
     expect(r.status).toBe(400);
-    expect(((await r.json()) as Report).findings.map((f) => f.code)).toEqual(['interop/too-deep']);
+    expect(((await r.json()) as Report).findings.map((f) => f.code)).toEqual(['serve/too-deep']);
   });
 
   it("points a bad manifest's findings at the body's lines: a 400 WhatIfReport", async () => {
