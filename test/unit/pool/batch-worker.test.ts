@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import answerBatch from '../../../src/pool/batch-worker.js';
 import { encodeFiles, type BatchQuery, type BatchTask } from '../../../src/pool/batch-types.js';
-import { TWO_TEAMS, twoTeams } from '../../helpers/two-teams.js';
+import { Session } from '../../../src/engine/session.js';
+import { estimateStart } from '../../../src/simulate/start-estimate.js';
+import { TWO_TEAMS } from '../../helpers/two-teams.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
@@ -21,7 +23,9 @@ describe('answerBatch (the pool worker)', () => {
     const queries = [submit('A', 7), submit('B', 5)];
     const r = await answerBatch(task(TWO_TEAMS, queries));
     expect(r.ok).toBe(true);
-    const s = twoTeams();
+    // The pool answers with the simulator's start estimates (a wait says when, or why not): so does this Session.
+    const { session: s } = Session.open([{ path: 'test.yaml', text: TWO_TEAMS }], { backend: 'wasm', now: NOW, estimator: (policy, job, o) => estimateStart(policy, job, { backend: 'wasm', ...o }) });
+    if (!s) throw new Error('the two-team policy has errors');
     const want = [];
     for (const q of queries) want.push((await s.ask(q.request, { query: q.query! })).answer);
     expect(r.ok && r.answers).toEqual(want);
