@@ -113,20 +113,28 @@ export function placementOf(snap: Snapshot, pods: PodPlacement[], req?: { milli?
   return pods.map((p, i) => ({ pod: i, node: snap.cluster.nodes[p.node]!.name, gpus: maskToIndices(p.mask), ...(milli ? { gpuMilli: milli } : {}) }));
 }
 
+/** What every victim answer says of the job itself, whichever rules chose it (PAI's tables or Kueue's algorithm). */
+export function victimJobFacts(snap: Snapshot, vi: number): Pick<VictimAnswer, 'job' | 'quota' | 'priority' | 'module' | 'standing' | 'gpus' | 'lostGpuHours'> {
+  const v = snap.job(vi);
+  return {
+    job: v.name,
+    quota: v.quota,
+    priority: v.priority,
+    module: v.module,
+    standing: v.standing,
+    // A victim's shares count as the fraction of a GPU they free (0.46), whole pods by their GPUs.
+    gpus: podsGpus(snap.state.jobs[vi]!.pods),
+    lostGpuHours: lostGpuHours(v, snap.cluster.at),
+  };
+}
+
 /** The chosen victims (kernel job indices, in the kernel's order), each with its rule and why it is eligible. */
 export function victimAnswers(snap: Snapshot, victims: number[], ruleOf: Map<number, CompiledRule>, preemptorPriority: number): VictimAnswer[] {
   return victims.map((vi) => {
     const v = snap.job(vi);
     const rule = ruleOf.get(vi)!;
     return {
-      job: v.name,
-      quota: v.quota,
-      priority: v.priority,
-      module: v.module,
-      standing: v.standing,
-      // A victim's shares count as the fraction of a GPU they free (0.46), whole pods by their GPUs.
-      gpus: podsGpus(snap.state.jobs[vi]!.pods),
-      lostGpuHours: lostGpuHours(v, snap.cluster.at),
+      ...victimJobFacts(snap, vi),
       rule: rule.name,
       source: rule.source,
       code: VICTIM_CODE[rule.kind],

@@ -13,7 +13,6 @@
  * no room for the pods, the answer says so (Kueue would reserve the quota and the pods would
  * stay pending).
  */
-import { lostGpuHours } from '../model/lost-work.js';
 import type { KueuePreemptionClause } from '../model/kueue-policy.js';
 import type { JobSpec, Pool, Quota } from '../model/policy.js';
 import { formatGpu } from '../model/resources.js';
@@ -24,7 +23,7 @@ import { CLASSIC_ALGORITHM, classicPreemption } from '../rules/kueue/classic-pre
 import { FAIR_ALGORITHM, fairPreemption, shareText } from '../rules/kueue/fair-preemption.js';
 import type { FlavorResource, KueuePreemptionReason, KueueState, KueueTarget } from '../rules/kueue/kueue-state.js';
 import { KueueQuotaTree } from '../rules/kueue/quota-math.js';
-import { placementOf, type Answer, type VictimAnswer } from './answer.js';
+import { placementOf, victimJobFacts, type Answer, type VictimAnswer } from './answer.js';
 import { gangRequest } from './gang.js';
 import { flavorMask } from './kueue-nodes.js';
 import { because, type Reason, type ReasonCode } from './reason-codes.js';
@@ -170,13 +169,7 @@ function victimAnswer(snap: Snapshot, preemptorQueue: Quota, t: KueueTarget): Vi
   const p = preemptorQueue.kueue!.preemption!;
   const setting = clause === 'fairSharing' ? 'fair sharing' : clause === 'borrowWithinCohort' ? `borrowWithinCohort.policy: ${p.borrowWithinCohort.policy}` : `${clause}: ${p[clause]}`;
   return {
-    job: v.name,
-    quota: v.quota,
-    priority: v.priority,
-    module: v.module,
-    standing: v.standing,
-    gpus: podsGpus(snap.state.jobs[vi]!.pods),
-    lostGpuHours: lostGpuHours(v, snap.cluster.at),
+    ...victimJobFacts(snap, vi),
     rule: `${preemptorQueue.name}/preemption.${clause}`,
     source: sourceText(p.src),
     code: VICTIM_CODE[t.reason],
