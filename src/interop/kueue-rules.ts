@@ -12,12 +12,15 @@
  * written without them.
  */
 import { asObject, stringMap, type ForeignObject, type Report } from './located-json.js';
+import { NAME_ANNOTATION } from './tree-quota.js';
 
 const CQ_FIELDS = ['resourceGroups', 'cohort', 'cohortName', 'preemption', 'flavorFungibility', 'queueingStrategy', 'namespaceSelector'];
 const COHORT_FIELDS = ['resourceGroups', 'parent', 'parentName'];
 
 interface Node {
   name: string;
+  /** The quota's name: the object's quotient.dev/name annotation (export kueue writes one when a Quotient name is not a Kubernetes name), else its name. */
+  label: string;
   parent: string | null;
   kind: 'ClusterQueue' | 'Cohort';
   spec: Record<string, unknown>;
@@ -42,7 +45,7 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
             true,
           );
       const parentField = o.kind === 'ClusterQueue' ? (spec.cohortName ?? spec.cohort) : (spec.parentName ?? spec.parent);
-      nodes.set(o.name, { name: o.name, parent: typeof parentField === 'string' && parentField !== '' ? parentField : null, kind: o.kind, spec });
+      nodes.set(o.name, { name: o.name, label: o.annotations[NAME_ANNOTATION] ?? o.name, parent: typeof parentField === 'string' && parentField !== '' ? parentField : null, kind: o.kind, spec });
     }
   }
   if (![...nodes.values()].some((n) => n.kind === 'ClusterQueue')) {
@@ -52,7 +55,7 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
   }
   // A cohort named but not declared exists implicitly, as in Kueue.
   for (const n of [...nodes.values()]) {
-    for (let p = n.parent; p !== null && !nodes.has(p); p = null) nodes.set(p, { name: p, parent: null, kind: 'Cohort', spec: {} });
+    for (let p = n.parent; p !== null && !nodes.has(p); p = null) nodes.set(p, { name: p, label: p, parent: null, kind: 'Cohort', spec: {} });
   }
   const children = new Map<string, Node[]>();
   for (const n of nodes.values()) if (n.parent !== null) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
@@ -75,7 +78,7 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
   const write = (n: Node, indent: string): void => {
     if (seen.has(n.name)) return;
     seen.add(n.name);
-    lines.push(`${indent}- name: ${q(n.name)}`);
+    lines.push(`${indent}- name: ${q(n.label)}`);
     const at = `${indent}  `;
     if (Array.isArray(n.spec.resourceGroups)) lines.push(`${at}resourceGroups: ${json(n.spec.resourceGroups.map(resourceGroup))}`);
     if (n.kind === 'ClusterQueue') {
@@ -93,6 +96,13 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
   };
   for (const n of nodes.values()) if (n.parent === null) write(n, '    ');
   return `${lines.join('\n')}\n`;
+}
+
+/** Object name → quota name (the quotient.dev/name annotation, else the object's name) of the ClusterQueues and Cohorts among `objects`. */
+export function kueueQuotaNames(objects: ForeignObject[]): Map<string, string> {
+  return new Map(
+    objects.filter((o) => o.apiVersion.startsWith('kueue.x-k8s.io/') && (o.kind === 'ClusterQueue' || o.kind === 'Cohort')).map((o) => [o.name, o.annotations[NAME_ANNOTATION] ?? o.name]),
+  );
 }
 
 /** A resource group as the policy writes it: quantities as Kubernetes wrote them. */
