@@ -13,7 +13,7 @@
  * (prod-cq, 2 x 8, priority 1000, 10:30) and research/finetune-sweep (research-cq, 8,
  * priority 1000, 11:00): served first, finetune-sweep borrows 8 from the cohort (46 of 48).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -142,5 +142,79 @@ describe("a Kueue cluster under Kueue's rules: import kueue, import kubectl, che
     const pai = ask(paiTree, paiSnapshot, { quota: 'prod-cq', workspace: 'prod', module: 'EAS', priority: 5, pods: 2, gpu: 8 });
     expect([pai.decision, pai.standing]).toEqual(['preempt', 'borrowing']);
     expect(pai.victims.map((v) => v.job).sort()).toEqual(['dev/feature-extract', 'research/finetune-sweep']);
+  });
+
+  it("export kueue writes the tree back as Kueue's objects: the flavor with its nodeLabels, the Cohort, each ClusterQueue's resourceGroups and preemption, a LocalQueue per Workspace", () => {
+    const r = quotient(['export', 'kueue', tree, '-o', 'json']);
+    expect(r.status).toBe(0);
+    type Obj = { kind: string; metadata: { name: string; namespace?: string }; spec: Record<string, unknown> };
+    const items = (JSON.parse(r.stdout) as { items: Obj[] }).items;
+    expect(items.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`)).toEqual([
+      'ResourceFlavor a100',
+      'Cohort ai-platform',
+      'ClusterQueue research-cq',
+      'ClusterQueue prod-cq',
+      'ClusterQueue dev-cq',
+      'LocalQueue research/research-cq',
+      'LocalQueue prod/prod-cq',
+      'LocalQueue dev/dev-cq',
+    ]);
+    expect(items[0]!.spec).toEqual({ nodeLabels: { 'nvidia.com/gpu.product': 'NVIDIA-A100-SXM4-80GB' } });
+    const research = items.find((o) => o.metadata.name === 'research-cq')!.spec;
+    expect(research).toMatchObject({
+      cohortName: 'ai-platform',
+      queueingStrategy: 'BestEffortFIFO',
+      preemption: { withinClusterQueue: 'Never', reclaimWithinCohort: 'Any', borrowWithinCohort: { policy: 'Never' } },
+    });
+    expect(research.resourceGroups).toEqual([
+      {
+        coveredResources: ['cpu', 'memory', 'nvidia.com/gpu'],
+        flavors: [
+          {
+            name: 'a100',
+            resources: [
+              { name: 'cpu', nominalQuota: '192' },
+              { name: 'memory', nominalQuota: '1536Gi' },
+              { name: 'nvidia.com/gpu', nominalQuota: '16', borrowingLimit: '8' },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(items.find((o) => o.metadata.name === 'prod-cq')!.spec.preemption).toEqual({ withinClusterQueue: 'LowerPriority', reclaimWithinCohort: 'Any', borrowWithinCohort: { policy: 'Never' } });
+  });
+
+  it('import -> export -> import is a fixed point, and the re-imported tree answers as the first', () => {
+    const exported = quotient(['export', 'kueue', tree]);
+    expect(exported.status).toBe(0);
+    const again = quotient(['import', 'kueue', '-'], exported.stdout);
+    expect(again.status).toBe(0);
+    // export reads a policy from files: write the re-imported tree to one.
+    const tree2 = join(dir, 'tree2.yaml');
+    writeFileSync(tree2, again.stdout);
+    const exportedAgain = quotient(['export', 'kueue', tree2]);
+    expect(exportedAgain.status).toBe(0);
+    expect(exportedAgain.stdout).toBe(exported.stdout);
+    expect(quotient(['import', 'kueue', '-'], exportedAgain.stdout).stdout).toBe(again.stdout);
+    // The round trip loses nothing of the first import: the same quotas, each ClusterQueue's resource groups (quantities
+    // as Kubernetes writes them) and the clauses it wrote (the export writes Kueue's defaults out too).
+    type Q = { name: string; resourceGroups?: unknown; preemption?: Record<string, unknown>; queueingStrategy?: string; children?: Q[] };
+    const quotas = (yaml: string): Q[] => {
+      const flat = (qs: Q[]): Q[] => qs.flatMap((q) => [q, ...flat(q.children ?? [])]);
+      return flat((parseYaml(yaml.split(/^---$/m)[0]!) as { spec: { quotas: Q[] } }).spec.quotas);
+    };
+    const asText = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? null, (k, x: unknown) => (typeof x === 'number' ? String(x) : x)));
+    const before = quotas(readFileSync(tree, 'utf8'));
+    const after = quotas(again.stdout);
+    expect(after.map((q) => q.name)).toEqual(before.map((q) => q.name));
+    for (const [i, q] of before.entries()) {
+      expect(asText(after[i]!.resourceGroups)).toEqual(asText(q.resourceGroups));
+      expect(after[i]!.preemption ?? {}).toMatchObject(q.preemption ?? {});
+      if (q.queueingStrategy) expect(after[i]!.queueingStrategy).toBe(q.queueingStrategy);
+    }
+    const submit = { quota: 'prod-cq', workspace: 'prod', module: 'EAS', priority: 200000, pods: 2, gpu: 8 };
+    const first = ask(tree, snapshot, submit);
+    const second = ask(tree2, snapshot, submit);
+    expect([second.decision, second.standing, second.victims.map((v) => [v.job, v.code])]).toEqual([first.decision, first.standing, first.victims.map((v) => [v.job, v.code])]);
   });
 });
