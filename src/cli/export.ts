@@ -7,7 +7,7 @@ import { checkOutputFile, refuseEmptyPath, writeOutputFile } from '../io/write-i
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
-import { exportKueue, type KueueVersion } from '../interop/kueue.js';
+import { exportKueue } from '../interop/kueue.js';
 import { exportKueueRules } from '../interop/export-kueue-rules.js';
 import { exportPai, nodesWithoutInstanceType } from '../interop/pai-quota.js';
 import { EXIT } from './exit.js';
