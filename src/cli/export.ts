@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { exportKoordinator } from '../interop/koordinator.js';
 import { exportKueue } from '../interop/kueue.js';
+import { exportKueueRules } from '../interop/export-kueue-rules.js';
 import { exportPai, nodesWithoutInstanceType } from '../interop/pai-quota.js';
 import { EXIT } from './exit.js';
 import { treeOfPolicy, type MappingRow } from '../interop/tree-quota.js';
@@ -93,13 +94,20 @@ export function registerExport(program: Command): void {
       const quotas = treeOfPolicy(policy, poolName);
       const names = { gpu: flags.gpuResource };
       const result =
-        format === 'kueue'
-          ? exportKueue(quotas, { version: flags.api, names, flavor: flags.flavor })
-          : format === 'koordinator'
-            ? exportKoordinator(quotas, { names, namespace: flags.namespace })
-            : format === 'volcano'
-              ? exportVolcano(quotas, names)
-              : undefined;
+        format === 'kueue' && pool.rules === 'kueue'
+          ? exportKueueRules(
+              policy.quotas.filter((q) => q.pool === poolName),
+              pool.flavors ?? [],
+              policy.workspaces,
+              flags.api,
+            )
+          : format === 'kueue'
+            ? exportKueue(quotas, { version: flags.api, names, flavor: flags.flavor })
+            : format === 'koordinator'
+              ? exportKoordinator(quotas, { names, namespace: flags.namespace })
+              : format === 'volcano'
+                ? exportVolcano(quotas, names)
+                : undefined;
       let document: unknown;
       let rows: MappingRow[];
       if (result) {

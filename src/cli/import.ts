@@ -6,12 +6,13 @@
 import type { Command } from 'commander';
 import { QuotientError, sortFindings } from '../errors.js';
 import { importKubectl, type NameSource } from '../interop/import-kubectl.js';
-import { DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
+import { AS_IS_MAP, DEFAULT_PRIORITY_MAP, parsePriorityMap } from '../interop/priority-map.js';
 import { clusterYaml, startedAfter, submittedAfter } from '../interop/write-cluster.js';
 import { localQueuesOfFiles } from '../interop/kueue-local-queues.js';
 import { DEFAULT_OWNER_MODULES, describeModuleMap, parseModuleMap } from '../interop/owner-module.js';
 import { importedTreeYaml, importQuotas, QUOTA_FORMATS, type QuotaFormat } from '../interop/import-quotas.js';
 import { setRuntimeDefault } from '../interop/tree-quota.js';
+import { importKueueRules } from '../interop/import-kueue-rules.js';
 import { MODULES, type Module } from '../model/policy.js';
 import { parseTime } from '../model/quantity.js';
 import { readDuration } from '../policy/parse/number-text.js';
@@ -31,9 +32,10 @@ interface KubectlFlags {
   workspaceFrom: string;
   moduleLabel: string;
   module: string;
-  priorityMap: string;
+  priorityMap?: string;
   moduleMap?: string;
   kueue: string[];
+  rules: string;
   at?: string;
   name: string;
 }
@@ -80,7 +82,15 @@ export function registerImport(program: Command): Command {
       (v: string, prev: string[]) => [...prev, v],
       [] as string[],
     )
-    .option('--priority-map <bands>', 'spec.priority → 1..9: FROM=PRIORITY bands, a pod gets the priority of the highest band it reaches', DEFAULT_PRIORITY_MAP)
+    .option(
+      '--rules <rules>',
+      "with --kueue, the rules of the tree `import kueue` wrote: kueue (the default: priorities as they are, nodes' labels the flavors select by) or pai (priorities banded by --priority-map, no labels)",
+      'kueue',
+    )
+    .option(
+      '--priority-map <bands>',
+      `spec.priority → 1..9: FROM=PRIORITY bands, a pod gets the priority of the highest band it reaches, or as-is (any int32, Kueue's rules; the default with --kueue under --rules kueue) (default "${DEFAULT_PRIORITY_MAP}")`,
+    )
     .option('--at <time>', 'the snapshot time (ISO 8601); default now')
     .option('--name <name>', "the Cluster document's name", 'imported')
     .addHelpText(
@@ -91,7 +101,10 @@ export function registerImport(program: Command): Command {
       if (!(MODULES as readonly string[]).includes(flags.module)) throw new QuotientError('cli/bad-flag', `--module ${flags.module} is not a module`, `use one of ${MODULES.join(', ')}`);
       const moduleMap = flags.moduleMap === undefined ? { map: new Map(DEFAULT_OWNER_MODULES) } : parseModuleMap(flags.moduleMap);
       if ('error' in moduleMap) throw new QuotientError('cli/bad-flag', `--module-map: ${moduleMap.error}`, 'e.g. --module-map Notebook=DSW,RayCluster=DLC');
-      const bands = parsePriorityMap(flags.priorityMap);
+      if (flags.rules !== 'kueue' && flags.rules !== 'pai') throw new QuotientError('cli/bad-flag', `--rules ${flags.rules} is not a set of rules`, 'use kueue (the default) or pai');
+      // A tree under Kueue's rules takes Kueue's priorities as they are and selects nodes by their labels.
+      const kueueRules = flags.kueue.length > 0 && flags.rules === 'kueue';
+      const bands = parsePriorityMap(flags.priorityMap ?? (kueueRules ? AS_IS_MAP : DEFAULT_PRIORITY_MAP));
       if (!bands.bands) throw new QuotientError('cli/bad-flag', `--priority-map: ${bands.error}`, `e.g. ${DEFAULT_PRIORITY_MAP}`);
       const at = flags.at === undefined ? Date.now() : parseTime(flags.at);
       if (at === undefined) throw new QuotientError('cli/bad-flag', `--at ${flags.at} is not an ISO 8601 time`, 'e.g. 2026-11-23T06:00:00Z');
@@ -114,6 +127,7 @@ export function registerImport(program: Command): Command {
         moduleMap: moduleMap.map,
         ...(queues ? { localQueues: queues.index } : {}),
         priorityMap: bands.bands,
+        ...(kueueRules && queues ? { nodeLabelKeys: queues.flavorLabelKeys } : {}),
       });
       const findings = sortFindings([...(queues?.report.findings ?? []), ...result.report.findings]);
       if (result.report.failed) {
@@ -125,7 +139,7 @@ export function registerImport(program: Command): Command {
       log(summary(result, at, findings.length ? renderFindings(findings) : undefined));
     });
   for (const format of QUOTA_FORMATS) {
-    cmd
+    const sub = cmd
       .command(format)
       .description(QUOTA_HELP[format])
       .argument('<files...>', 'YAML or JSON files (several objects per file, or a List); - for stdin')
@@ -136,23 +150,44 @@ export function registerImport(program: Command): Command {
         '--runtime-default <duration>',
         'runtimeDefault on the root quotas: the running time assumed for a running job without an expected end (Kubernetes gives none), so start estimates exist (e.g. 8h)',
       )
-      .addHelpText('after', `\nExit codes: 0 imported (fields without a counterpart are warnings on stderr), 1 the input cannot be read as ${format} quotas (located errors), 2 could not run.`)
-      .action((files: string[], flags: { pool: string; name: string; gpuResource: string; runtimeDefault?: string }) => {
-        // Checked before any input is read: a bad flag is exit 2.
-        if (flags.runtimeDefault !== undefined) numberFlag('--runtime-default', flags.runtimeDefault, readDuration(flags.runtimeDefault), 'cli/bad-duration');
-        const inputs = files.map(readInput);
-        const { quotas, workspaces, report } = importQuotas(format, inputs, { gpu: flags.gpuResource });
-        const findings = sortFindings(report.findings);
-        if (findings.length) log(renderFindings(findings));
-        if (report.failed) {
+      .addHelpText('after', `\nExit codes: 0 imported (fields without a counterpart are warnings on stderr), 1 the input cannot be read as ${format} quotas (located errors), 2 could not run.`);
+    if (format === 'kueue')
+      sub.option(
+        '--rules <rules>',
+        "the tree's rules: kueue (Kueue's own: flavors, resourceGroups, preemption clauses, int32 priorities; nothing approximated) or pai (PAI's rules: min/max in GPUs, the clauses approximated and each approximation a warning)",
+        'kueue',
+      );
+    sub.action((files: string[], flags: { pool: string; name: string; gpuResource: string; rules?: string; runtimeDefault?: string }) => {
+      // Checked before any input is read: a bad flag is exit 2.
+      if (flags.runtimeDefault !== undefined) numberFlag('--runtime-default', flags.runtimeDefault, readDuration(flags.runtimeDefault), 'cli/bad-duration');
+      const runtimeDefault = flags.runtimeDefault?.trim();
+      const inputs = files.map(readInput);
+      if (format === 'kueue' && flags.rules !== 'pai') {
+        if (flags.rules !== 'kueue') throw new QuotientError('cli/bad-flag', `--rules ${flags.rules} is not a set of rules`, 'use kueue (the default) or pai');
+        const k = importKueueRules(inputs, flags.name, flags.pool, flags.gpuResource, runtimeDefault);
+        const found = sortFindings(k.report.findings);
+        if (found.length) log(renderFindings(found));
+        if (k.yaml === undefined) {
           process.exitCode = EXIT.findings;
           return;
         }
-        if (flags.runtimeDefault !== undefined) setRuntimeDefault(quotas, flags.runtimeDefault.trim());
-        printYamlText(importedTreeYaml(flags.name, flags.pool, quotas, inputs, workspaces));
-        const ws = workspaces.length ? ` and ${workspaces.length} workspace(s) (one per namespace of its LocalQueues)` : '';
-        log(display`imported ${quotas.length} quota(s)${ws} from ${format}; ${findings.length} field(s) or object(s) not carried over or approximated are listed above`);
-      });
+        printYamlText(k.yaml);
+        const ws = k.workspaces.length ? ` and ${k.workspaces.length} workspace(s) (one per namespace of its LocalQueues)` : '';
+        log(display`imported ${k.clusterQueues} ClusterQueue(s)${ws} from kueue under Kueue's rules; ${found.length} field(s) or object(s) not carried over are listed above`);
+        return;
+      }
+      const { quotas, workspaces, report } = importQuotas(format, inputs, { gpu: flags.gpuResource });
+      const findings = sortFindings(report.findings);
+      if (findings.length) log(renderFindings(findings));
+      if (report.failed) {
+        process.exitCode = EXIT.findings;
+        return;
+      }
+      if (runtimeDefault !== undefined) setRuntimeDefault(quotas, runtimeDefault);
+      printYamlText(importedTreeYaml(flags.name, flags.pool, quotas, inputs, workspaces));
+      const ws = workspaces.length ? ` and ${workspaces.length} workspace(s) (one per namespace of its LocalQueues)` : '';
+      log(display`imported ${quotas.length} quota(s)${ws} from ${format}; ${findings.length} field(s) or object(s) not carried over or approximated are listed above`);
+    });
   }
   return cmd;
 }

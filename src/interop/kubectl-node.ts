@@ -77,6 +77,12 @@ export function readNode(sd: SourceDoc, path: PathSeg[], obj: Record<string, unk
     }
     return safe.name;
   };
+  // The labels Kueue's flavors select by, kept exactly (a flavor's nodeLabels must match them as Kubernetes has them).
+  const kept = (opts.nodeLabelKeys ?? []).filter((k) => labels[k] !== undefined);
+  if (kept.length > 0) {
+    node.labels = Object.fromEntries(kept.map((k) => [k, labels[k]!]));
+    notes.push(`labels ${kept.join(', ')} (the flavors' nodeLabels keys)`);
+  }
   const model = labelled(opts.modelLabel, 'GPU model');
   if (model) {
     node.gpuModel = model;

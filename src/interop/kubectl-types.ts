@@ -36,6 +36,8 @@ export interface KubectlOptions {
   /** Kueue's LocalQueues (`--kueue FILES`): a pod's queue-name label maps to the ClusterQueue its LocalQueue feeds. */
   localQueues?: LocalQueueIndex;
   priorityMap: PriorityBand[];
+  /** Node label keys written on each node (`import kubectl --kueue` under Kueue's rules: the keys of the ResourceFlavors' nodeLabels). */
+  nodeLabelKeys?: readonly string[];
 }
 
 /** A node of the snapshot, with where it came from. */
@@ -47,6 +49,8 @@ export interface ImportedNode {
   pool: string;
   gpuModel?: string;
   unschedulable?: boolean;
+  /** The node's labels a Kueue flavor selects by (KubectlOptions.nodeLabelKeys), as Kubernetes has them. */
+  labels?: Record<string, string>;
   /** `file:line:col` of the Node object, and how each value was read. */
   origin: string;
   notes: string[];

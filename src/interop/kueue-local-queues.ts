@@ -6,7 +6,7 @@
  * Workspace), and `import kubectl --kueue FILES` maps a pod's LocalQueue to the quota.
  */
 import type { InputFile, PathSeg, SourceDoc } from '../policy/parse/source-doc.js';
-import { asObject, type ForeignObject, readObjects, Report, where } from './located-json.js';
+import { asObject, type ForeignObject, readObjects, Report, stringMap, where } from './located-json.js';
 import { NAME_ANNOTATION } from './tree-quota.js';
 
 /** One LocalQueue: namespace/name → the ClusterQueue's object name. */
@@ -106,9 +106,11 @@ export function indexLocalQueues(links: LocalQueueLink[]): LocalQueueIndex {
  * ClusterQueue by the quota name `import kueue` gives it (the object's quotient.dev/name
  * annotation when the files hold the ClusterQueue, else its object name).
  */
-export function localQueuesOfFiles(files: InputFile[]): { index: LocalQueueIndex; report: Report } {
+export function localQueuesOfFiles(files: InputFile[]): { index: LocalQueueIndex; flavorLabelKeys: string[]; report: Report } {
   const report = new Report();
   const objects = readObjects(files, report);
+  // The label keys Kueue's flavors select nodes by: a Kueue-rules snapshot writes them on its nodes.
+  const flavorLabelKeys = [...new Set(objects.filter((o) => o.kind === 'ResourceFlavor').flatMap((o) => Object.keys(stringMap(asObject(o.obj.spec)?.nodeLabels))))];
   const quotaName = new Map(objects.filter((o) => o.kind === 'ClusterQueue').map((o) => [o.name, o.annotations[NAME_ANNOTATION] ?? o.name]));
   const links = readLocalQueues(objects, report).map((l) => ({ ...l, clusterQueue: quotaName.get(l.clusterQueue) ?? l.clusterQueue }));
   if (!report.failed && links.length === 0)
@@ -122,5 +124,5 @@ export function localQueuesOfFiles(files: InputFile[]): { index: LocalQueueIndex
       message: 'the --kueue files hold no LocalQueue',
       hint: 'give `kubectl get localqueues,clusterqueues -A -o yaml`',
     });
-  return { index: indexLocalQueues(links), report };
+  return { index: indexLocalQueues(links), flavorLabelKeys, report };
 }

@@ -7,24 +7,29 @@
  * exists implicitly, as in Kueue. Field names: apis/kueue/v1beta1 and v1beta2 (a
  * ClusterQueue's `cohort` / `cohortName`, a Cohort's `parent` / `parentName`).
  *
- * Fields Kueue has and the policy format does not (admissionChecks, fairSharing weights,
- * namespaceSelector, stopPolicy, ...) are each a located warning at the field; the tree is
+ * A ClusterQueue's or Cohort's `fairSharing.weight` is written as it is (SEMANTICS 13; fair
+ * sharing itself is enabled by Kueue's Configuration, which `spec.fairSharing` stands for).
+ * Fields Kueue has and the policy format does not (admissionChecks, namespaceSelector,
+ * stopPolicy, ...) are each a located warning at the field; the tree is
  * written without them.
  */
 import { asObject, stringMap, type ForeignObject, type Report } from './located-json.js';
+import { NAME_ANNOTATION } from './tree-quota.js';
 
-const CQ_FIELDS = ['resourceGroups', 'cohort', 'cohortName', 'preemption', 'flavorFungibility', 'queueingStrategy', 'namespaceSelector'];
-const COHORT_FIELDS = ['resourceGroups', 'parent', 'parentName'];
+const CQ_FIELDS = ['resourceGroups', 'cohort', 'cohortName', 'preemption', 'flavorFungibility', 'queueingStrategy', 'namespaceSelector', 'fairSharing'];
+const COHORT_FIELDS = ['resourceGroups', 'parent', 'parentName', 'fairSharing'];
 
 interface Node {
   name: string;
+  /** The quota's name: the object's quotient.dev/name annotation (export kueue writes one when a Quotient name is not a Kubernetes name), else its name. */
+  label: string;
   parent: string | null;
   kind: 'ClusterQueue' | 'Cohort';
   spec: Record<string, unknown>;
 }
 
 /** The QuotaTree document of Kueue objects under `rules: kueue`, or undefined (with errors in `report`) when there is none. */
-export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool: string, report: Report): string | undefined {
+export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool: string, report: Report, runtimeDefault?: string): string | undefined {
   const kueue = objects.filter((o) => o.apiVersion.startsWith('kueue.x-k8s.io/'));
   const nodes = new Map<string, Node>();
   for (const o of kueue) {
@@ -42,7 +47,7 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
             true,
           );
       const parentField = o.kind === 'ClusterQueue' ? (spec.cohortName ?? spec.cohort) : (spec.parentName ?? spec.parent);
-      nodes.set(o.name, { name: o.name, parent: typeof parentField === 'string' && parentField !== '' ? parentField : null, kind: o.kind, spec });
+      nodes.set(o.name, { name: o.name, label: o.annotations[NAME_ANNOTATION] ?? o.name, parent: typeof parentField === 'string' && parentField !== '' ? parentField : null, kind: o.kind, spec });
     }
   }
   if (![...nodes.values()].some((n) => n.kind === 'ClusterQueue')) {
@@ -52,7 +57,7 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
   }
   // A cohort named but not declared exists implicitly, as in Kueue.
   for (const n of [...nodes.values()]) {
-    for (let p = n.parent; p !== null && !nodes.has(p); p = null) nodes.set(p, { name: p, parent: null, kind: 'Cohort', spec: {} });
+    for (let p = n.parent; p !== null && !nodes.has(p); p = null) nodes.set(p, { name: p, label: p, parent: null, kind: 'Cohort', spec: {} });
   }
   const children = new Map<string, Node[]>();
   for (const n of nodes.values()) if (n.parent !== null) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
@@ -75,9 +80,13 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
   const write = (n: Node, indent: string): void => {
     if (seen.has(n.name)) return;
     seen.add(n.name);
-    lines.push(`${indent}- name: ${q(n.name)}`);
+    lines.push(`${indent}- name: ${q(n.label)}`);
     const at = `${indent}  `;
     if (Array.isArray(n.spec.resourceGroups)) lines.push(`${at}resourceGroups: ${json(n.spec.resourceGroups.map(resourceGroup))}`);
+    const weight = asObject(n.spec.fairSharing)?.weight;
+    if (weight !== undefined) lines.push(`${at}fairSharing: ${json({ weight })}`);
+    // --runtime-default: on the roots, so every job of the tree has an assumed end (start estimates only).
+    if (runtimeDefault !== undefined && n.parent === null) lines.push(`${at}runtimeDefault: ${q(runtimeDefault)}`);
     if (n.kind === 'ClusterQueue') {
       const p = asObject(n.spec.preemption);
       if (p) lines.push(`${at}preemption: ${json(p)}`);
@@ -93,6 +102,13 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
   };
   for (const n of nodes.values()) if (n.parent === null) write(n, '    ');
   return `${lines.join('\n')}\n`;
+}
+
+/** Object name → quota name (the quotient.dev/name annotation, else the object's name) of the ClusterQueues and Cohorts among `objects`. */
+export function kueueQuotaNames(objects: ForeignObject[]): Map<string, string> {
+  return new Map(
+    objects.filter((o) => o.apiVersion.startsWith('kueue.x-k8s.io/') && (o.kind === 'ClusterQueue' || o.kind === 'Cohort')).map((o) => [o.name, o.annotations[NAME_ANNOTATION] ?? o.name]),
+  );
 }
 
 /** A resource group as the policy writes it: quantities as Kubernetes wrote them. */

@@ -53,6 +53,8 @@ export function clusterYaml(name: string, at: number, source: string, nodes: Imp
     if (n.memory !== undefined) out.push(`      memory: ${scalar(formatMemory(n.memory))}`);
     out.push(`      pool: ${scalar(n.pool)}`);
     if (n.gpuModel) out.push(`      gpuModel: ${scalar(n.gpuModel)}`);
+    // A JSON map is YAML, read back exactly whatever a label's key or value holds.
+    if (n.labels) out.push(`      labels: ${JSON.stringify(n.labels)}`);
     if (n.unschedulable) out.push('      unschedulable: true');
   }
   out.push(jobs.length === 0 ? '  jobs: []' : '  jobs:');

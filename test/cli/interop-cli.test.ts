@@ -100,7 +100,8 @@ describe('quotient export / import of quota trees', () => {
     expect(r.stdout).toMatch(/^apiVersion: kueue.x-k8s.io\/v1beta2\nkind: ResourceFlavor\nmetadata:\n {2}name: default-flavor\n---\napiVersion: kueue.x-k8s.io\/v1beta2\nkind: Cohort/);
     expect(r.stderr).toMatch(/kueue export of policies\/inference-preempts-training/);
     expect(r.stderr).toMatch(/\d+ one-to-one, \d+ approximated, \d+ lost/);
-    const back = quotient(['import', 'kueue', '-'], r.stdout);
+    // Read back under PAI's rules (`--rules pai`): the guarantees come back as min.
+    const back = quotient(['import', 'kueue', '-', '--rules', 'pai'], r.stdout);
     expect(back.status).toBe(0);
     const tree = parseYaml(back.stdout) as { kind: string; spec: { quotas: Array<{ name: string; min: { gpu: number }; children: Array<{ name: string; min: { gpu: number } }> }> } };
     expect(tree.kind).toBe('QuotaTree');
@@ -112,6 +113,27 @@ describe('quotient export / import of quota trees', () => {
         { name: 'Quota1.2', min: { gpu: 80 } },
       ],
     });
+    // By default Kueue's rules: the ClusterQueues' nominal quotas as Kueue has them, named by their quotient.dev/name annotations.
+    const kueue = quotient(['import', 'kueue', '-'], r.stdout);
+    expect(kueue.status).toBe(0);
+    const kt = parseYaml(kueue.stdout.split(/^---$/m)[0]!) as {
+      spec: {
+        rules: string;
+        quotas: Array<{ name: string; children: Array<{ name: string; resourceGroups: Array<{ flavors: Array<{ name: string; resources: Array<{ name: string; nominalQuota: unknown }> }> }> }> }>;
+      };
+    };
+    expect(kt.spec.rules).toBe('kueue');
+    expect(kt.spec.quotas[0]!.name).toBe('Quota1');
+    expect(
+      kt.spec.quotas[0]!.children.map((c) => [
+        c.name,
+        c.resourceGroups[0]!.flavors[0]!.name,
+        Number(c.resourceGroups[0]!.flavors[0]!.resources.find((x) => x.name === 'nvidia.com/gpu')!.nominalQuota),
+      ]),
+    ).toEqual([
+      ['Quota1.1', 'default-flavor', 48],
+      ['Quota1.2', 'default-flavor', 80],
+    ]);
   });
 
   it('imports a Koordinator set, lists what has no counterpart, and the tree checks clean', () => {

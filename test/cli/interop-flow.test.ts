@@ -91,8 +91,10 @@ describe('quota sets of other schedulers: import, export, and back', () => {
     ['koordinator', 'koordinator.yaml', true],
     ['volcano', 'volcano.yaml', true],
   ] as const) {
+    // A PAI-rules tree's round trip: Kueue's objects read as PAI's rules (`--rules pai`, the min and max compared here), exported, read back.
+    const rules = format === 'kueue' ? ['--rules', 'pai'] : [];
     it(`${format} ${file}: the tree survives export and import, and both report what has no counterpart`, () => {
-      const imported = quotient(['import', format, `${F}/quotas/${file}`]);
+      const imported = quotient(['import', format, `${F}/quotas/${file}`, ...rules]);
       expect(imported.status).toBe(0);
       expect(imported.stderr).toMatch(/imported \d+ quota\(s\) from \w+; \d+ field\(s\) or object\(s\) not carried over or approximated are listed above/);
       if (lossy) expect(imported.stderr).toMatch(/warning +interop\/no-counterpart/);
@@ -101,7 +103,7 @@ describe('quota sets of other schedulers: import, export, and back', () => {
       const exported = quotient(['export', format, tree]);
       expect(exported.status).toBe(0);
       expect(exported.stderr).toMatch(/\d+ one-to-one, \d+ approximated, \d+ lost/);
-      const back = quotient(['import', format, '-'], exported.stdout);
+      const back = quotient(['import', format, '-', ...rules], exported.stdout);
       expect(back.status).toBe(0);
       expect(mins(back.stdout)).toEqual(mins(imported.stdout));
     });
@@ -162,6 +164,11 @@ describe('--submit with GPU models', () => {
  * serving Deployment and notebooks in a StatefulSet; two Jobs pending) → import both →
  * check clean → what-if answers that serve the queue (SEMANTICS 8).
  *
+ * This walk reads Kueue's objects under PAI's rules (`--rules pai` on both imports: min and
+ * max in GPUs, priorities banded into 1..9, each Kueue clause approximated): it pins that
+ * reading. Under Kueue's own rules (the default) the same cluster is walked in
+ * test/cli/kueue-walk.test.ts.
+ *
  * By hand, at 12:00: research-cq uses 16 of 16 (llama-pretrain), dev-cq 14 of 16 (data-prep
  * 4, feature-extract 8, notebooks 2), prod-cq 8 of 16 (chat-serving); the cohort 38 of 48.
  * Waiting: prod/batch-embed (prod-cq, 2 x 8 GPUs, priority 3, 10:30) and
@@ -186,7 +193,7 @@ describe("a Kueue cluster as Kueue's docs write it: import both, check, what-if 
   };
 
   it('import kueue: a QuotaTree (max from borrowingLimit, a cohort that borrows) and a Workspace per namespace', () => {
-    const r = quotient(['import', 'kueue', `${K}/kueue.yaml`]);
+    const r = quotient(['import', 'kueue', `${K}/kueue.yaml`, '--rules', 'pai']);
     expect(r.status).toBe(0);
     writeFileSync(tree, r.stdout);
     const docs = r.stdout.split(/^---$/m).map((d) => parseYaml(d) as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
@@ -201,7 +208,7 @@ describe("a Kueue cluster as Kueue's docs write it: import both, check, what-if 
   });
 
   it('import kubectl --kueue: each job on its ClusterQueue with the module its owner implies; the pending Jobs are the queue', () => {
-    const r = quotient(['import', 'kubectl', `${K}/state.json`, '--kueue', `${K}/kueue.yaml`, '--at', '2026-11-27T12:00:00Z']);
+    const r = quotient(['import', 'kubectl', `${K}/state.json`, '--kueue', `${K}/kueue.yaml`, '--rules', 'pai', '--at', '2026-11-27T12:00:00Z']);
     expect(r.status).toBe(0);
     writeFileSync(snapshot, r.stdout);
     const spec = (parseYaml(r.stdout) as { spec: { jobs: Array<Record<string, unknown>>; queue: Array<Record<string, unknown>> } }).spec;
@@ -305,6 +312,7 @@ describe("a Kueue cluster as Kueue's docs write it: import both, check, what-if 
  * sweep-a (8 more) is then over that max and waits, and round-robin lets the job pass it,
  * but the job's 8 GPUs are over the max too: WAIT on the ceiling. dev/tune-once starts in
  * dev-cq's guarantee. At priority 4 the job enters between them: position 2.
+ * Under PAI's rules (`--rules pai`), as the walk above.
  */
 describe('a Kueue cluster with its Workloads: pending Workloads are the queue', () => {
   const K = 'test/fixtures/interop/kueue-cluster';
@@ -317,10 +325,10 @@ describe('a Kueue cluster with its Workloads: pending Workloads are the queue', 
   };
 
   it('import kubectl --kueue reads the Workloads: the pending ones queued, the admitted and finished counted, the two-shape one located and skipped, the gated pod not queued twice', () => {
-    const imported = quotient(['import', 'kueue', `${K}/kueue.yaml`]);
+    const imported = quotient(['import', 'kueue', `${K}/kueue.yaml`, '--rules', 'pai']);
     expect(imported.status).toBe(0);
     writeFileSync(tree, imported.stdout);
-    const r = quotient(['import', 'kubectl', `${K}/workloads.json`, '--kueue', `${K}/kueue.yaml`, '--at', '2026-11-27T12:00:00Z']);
+    const r = quotient(['import', 'kubectl', `${K}/workloads.json`, '--kueue', `${K}/kueue.yaml`, '--rules', 'pai', '--at', '2026-11-27T12:00:00Z']);
     expect(r.status).toBe(0);
     writeFileSync(snapshot, r.stdout);
     const spec = (parseYaml(r.stdout) as { spec: { jobs: Array<Record<string, unknown>>; queue: Array<Record<string, unknown>> } }).spec;
