@@ -50,6 +50,29 @@ export function kueueRulesTreeYaml(objects: ForeignObject[], tree: string, pool:
       nodes.set(o.name, { name: o.name, label: o.annotations[NAME_ANNOTATION] ?? o.name, parent: typeof parentField === 'string' && parentField !== '' ? parentField : null, kind: o.kind, spec });
     }
   }
+  // A ClusterQueue naming a ResourceFlavor that does not exist is inactive in Kueue (FlavorNotFound): an error here, so no tree is written that check refuses.
+  const declared = new Set(kueue.filter((o) => o.kind === 'ResourceFlavor').map((o) => o.name));
+  for (const o of kueue) {
+    if (o.kind !== 'ClusterQueue' && o.kind !== 'Cohort') continue;
+    const groups = (asObject(o.obj.spec) ?? {}).resourceGroups;
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((g, i) => {
+      const flavors = asObject(g)?.flavors;
+      if (!Array.isArray(flavors)) return;
+      flavors.forEach((f, j) => {
+        const name = asObject(f)?.name;
+        if (typeof name === 'string' && !declared.has(name))
+          report.error(
+            o.sd,
+            [...o.path, 'spec', 'resourceGroups', i, 'flavors', j, 'name'],
+            'interop/unknown-flavor',
+            `${o.kind} ${o.name} names ResourceFlavor ${name}, which the input does not hold (Kueue keeps such a ClusterQueue inactive: FlavorNotFound)`,
+            'give the ResourceFlavor objects in the same files (kubectl get resourceflavors -o yaml)',
+          );
+      });
+    });
+  }
+  if (report.failed) return undefined;
   if (![...nodes.values()].some((n) => n.kind === 'ClusterQueue')) {
     const first = objects[0];
     if (first) report.error(first.sd, first.path, 'interop/no-quotas', 'no Kueue ClusterQueue in the input', 'give ClusterQueue (and Cohort, ResourceFlavor) objects');

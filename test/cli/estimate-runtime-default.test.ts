@@ -7,7 +7,7 @@
  * The policy: policies/when-will-it-start with every end taken out (as `import kubectl` writes it).
  */
 import { stripVTControlCharacters } from 'node:util';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,7 +78,16 @@ describe('start estimates without ends in the snapshot', () => {
   });
 
   it('lets an import supply it: import kueue --runtime-default puts it on the root quotas, and check loads the tree', () => {
-    const r = quotient(['import', 'kueue', 'test/fixtures/interop/quotas/kueue-v1beta2.yaml', '--runtime-default', '8h']);
+    // Under Kueue's rules (the default) on the walk's fixture: the roots carry it, and the tree checks clean.
+    const k = quotient(['import', 'kueue', 'test/fixtures/interop/kueue-cluster/kueue.yaml', '--runtime-default', '8h']);
+    expect(k.status, k.stderr).toBe(0);
+    expect(k.stdout).toMatch(/^ {6}runtimeDefault: "8h"$/m);
+    const kp = join(dir, 'imported-kueue');
+    mkdirSync(kp);
+    writeFileSync(join(kp, 'quotas.yaml'), k.stdout);
+    expect(quotient(['check', kp]).status).toBe(0);
+    // Under PAI's rules, on a fixture written for them.
+    const r = quotient(['import', 'kueue', 'test/fixtures/interop/quotas/kueue-v1beta2.yaml', '--rules', 'pai', '--runtime-default', '8h']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {6}runtimeDefault: 8h$/m);
     const p = join(dir, 'imported');

@@ -50,6 +50,10 @@ describe('kueueRulesTreeYaml', () => {
 
   it('creates a cohort named but not declared, as Kueue does, and says what it leaves out', () => {
     const text = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: { name: default }
+---
+apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
 metadata: { name: cq }
 spec:
@@ -61,5 +65,17 @@ spec:
     const yaml = kueueRulesTreeYaml(readObjects([{ path: 'k.yaml', text }], report), 't', 'p', report)!;
     expect(yaml).toContain('- name: "implicit"');
     expect(report.findings.map((f) => [f.code, f.path])).toEqual([['interop/kueue-field-dropped', 'spec.stopPolicy']]);
+  });
+
+  it('refuses a ClusterQueue naming a ResourceFlavor the input does not hold (Kueue keeps it inactive), at the name, and writes no tree', () => {
+    const text = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: { name: cq }
+spec:
+  resourceGroups: [ { coveredResources: [cpu], flavors: [ { name: missing, resources: [ { name: cpu, nominalQuota: 4 } ] } ] } ]
+`;
+    const report = new Report();
+    expect(kueueRulesTreeYaml(readObjects([{ path: 'k.yaml', text }], report), 't', 'p', report)).toBeUndefined();
+    expect(report.findings.map((f) => [f.code, f.path, f.line])).toEqual([['interop/unknown-flavor', 'spec.resourceGroups[0].flavors[0].name', 5]]);
   });
 });
