@@ -59,23 +59,23 @@ beforeAll(() => {
 });
 
 describe('quotient whatif DIR --job MANIFEST', () => {
-  it('answers a batch/v1 Job: its LocalQueue serving-queue leads to prod-cq, its WorkloadPriorityClass (value 10000) is priority 4, 2 pods × 4 GPUs', () => {
+  it('answers a batch/v1 Job: its LocalQueue serving-queue leads to prod-cq, its WorkloadPriorityClass (value 10000) is priority 10000 (as Kueue has it: the imported tree follows the Kueue rules), 2 pods × 4 GPUs', () => {
     const r = quotient(['whatif', policy, '--job', `${M}/job.yaml`, '--json']);
     expect(r.status).toBe(0);
     const a = onlyAnswer(r.stdout) as unknown as Answer & { job: string };
     expect(a).toMatchObject({ job: 'prod/embed-refresh', quota: 'prod-cq' });
     const notes = a.notes.filter((n) => n.code === 'interop/kubernetes-manifest').map((n) => n.message);
     expect(notes.join('\n')).toMatch(/Job prod\/embed-refresh: 2 pod\(s\) from pod set\(s\) main × 2/);
-    expect(notes.join('\n')).toMatch(/GPUs per pod 4; priority 4 from WorkloadPriorityClass prod-high \(value 10000, test\/fixtures\/interop\/manifests\/job\.yaml:3:1\)/);
+    expect(notes.join('\n')).toMatch(/GPUs per pod 4; priority 10000 from WorkloadPriorityClass prod-high \(value 10000, test\/fixtures\/interop\/manifests\/job\.yaml:3:1\).*as Kueue's own number/);
     expect(notes.join('\n')).toMatch(/spec\.suspend: true is ignored/);
   });
 
-  it("answers a PyTorchJob: Master and Worker, 8 GPUs each, research-cq, priority 3 from the pods' PriorityClass", () => {
+  it("answers a PyTorchJob: Master and Worker, 8 GPUs each, research-cq, priority 1000 from the pods' PriorityClass (as Kueue has it)", () => {
     const r = quotient(['whatif', policy, '--job', `${M}/pytorchjob.yaml`]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/research\/mistral-sft on research-cq: WAIT/);
     expect(r.stdout).toMatch(/PyTorchJob research\/mistral-sft: 2 pod\(s\) from pod set\(s\) master × 1, worker × 1/);
-    expect(r.stdout).toMatch(/priority 3 from PriorityClass research-normal \(value 1000/);
+    expect(r.stdout).toMatch(/priority 1000 from PriorityClass research-normal \(value 1000,/);
   });
 
   it('refuses a manifest it cannot read: located findings, exit 1, no answer', () => {
