@@ -196,6 +196,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   app.get('/metrics', { schema: { summary: 'Prometheus metrics, every name quotient_*', tags: ['operations'] } }, async (req, reply) => {
     o.metrics.ready.set(o.live.current !== undefined && !o.draining() ? 1 : 0);
+    await refreshShares(o);
     return reply.type(o.metrics.registry.contentType).send(await o.metrics.registry.metrics());
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (req, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger(), null, 2)));
@@ -212,4 +213,17 @@ function fieldPath(instancePath: string, property: string | undefined): string {
   for (const seg of instancePath.split('/').filter((s) => s !== '')) out += /^\d+$/.test(seg) ? `[${seg}]` : out === '' ? seg : `.${seg}`;
   if (property !== undefined) out += out === '' ? property : `.${property}`;
   return escapeDisplay(out).text;
+}
+
+/**
+ * The share gauge read at scrape time from the served version's quota view (the same
+ * numbers as GET /v1/quotas, computed on its engine thread): nothing served, no series.
+ * A view that fails leaves the gauge empty rather than failing the scrape.
+ */
+async function refreshShares(o: AppOptions): Promise<void> {
+  const thread = o.live.current;
+  if (!thread) return o.metrics.shares([]);
+  const r = await thread.request({ op: 'quotas', caller: { admin: true } }, o.answerTimeoutMs);
+  if ('error' in r || r.status !== 200) return o.metrics.shares([]);
+  o.metrics.shares((JSON.parse(r.text) as { quotas: Array<{ name: string; fairShare?: { weightedShare: number | string; weight: number } | null }> }).quotas);
 }

@@ -14,6 +14,7 @@ import { explainJob } from '../engine/views/job-explanation.js';
 import { jobView } from '../engine/views/job-view.js';
 import { nodeView } from '../engine/views/node-view.js';
 import { quotaView } from '../engine/views/quota-view.js';
+import { quotaFairShares } from '../engine/quota-fair-shares.js';
 import type { Viewer } from '../engine/visibility.js';
 import { estimateStart } from '../simulate/start-estimate.js';
 import { ask, askKubernetes, askPai, type AskContext, type AskResult } from './ask.js';
@@ -176,7 +177,7 @@ export async function handleRequest(l: LoadedVersion, req: EngineRequest): Promi
         type: 'reply',
         id: req.id,
         status: 200,
-        text: viewText(l, 'QuotaView', quotaView({ policy: l.ctx.session.policy, tree: snap.tree, jobs: snap.jobs, usage: snap.usage })),
+        text: viewText(l, 'QuotaView', quotaView({ policy: l.ctx.session.policy, tree: snap.tree, jobs: snap.jobs, usage: snap.usage, fairShares: quotaFairShares(snap) })),
         decisions: [],
       };
     case 'nodes':

@@ -48,10 +48,22 @@ export class ServeMetrics {
   readonly info = new Gauge({ name: 'quotient_policy_info', help: 'The policy version being served (value 1)', labelNames: ['version'], registers: [this.registry] });
   readonly ready = new Gauge({ name: 'quotient_ready', help: '1 when a valid policy is loaded and the server is not shutting down', registers: [this.registry] });
   readonly cache = new Counter({ name: 'quotient_response_cache_total', help: 'Responses looked up in the response cache, by result (hit, miss)', labelNames: ['result'], registers: [this.registry] });
+  readonly weightedShare = new Gauge({
+    name: 'quotient_quota_weighted_share',
+    help: "Each quota's weighted share (SEMANTICS 13; Kueue's status.fairSharing.weightedShare), for trees under Kueue's rules with fair sharing; +Inf for a borrowing quota of weight 0",
+    labelNames: ['quota'],
+    registers: [this.registry],
+  });
   readonly inFlight = new Gauge({ name: 'quotient_engine_requests_in_flight', help: 'Requests sent to engine threads and not yet answered', registers: [this.registry] });
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'quotient_' });
+  }
+
+  /** Sets the share gauge from a QuotaView's quotas: one series per quota that has a share, none otherwise. */
+  shares(quotas: ReadonlyArray<{ name: string; fairShare?: { weightedShare: number | string; weight: number } | null }>): void {
+    this.weightedShare.reset();
+    for (const q of quotas) if (q.fairShare) this.weightedShare.set({ quota: q.name }, q.fairShare.weightedShare === 'infinite' ? Infinity : Number(q.fairShare.weightedShare));
   }
 
   /** Shows `version` as the one being served. */

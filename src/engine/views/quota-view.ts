@@ -20,6 +20,7 @@ import type { QuotaTree } from '../../model/quota-tree.js';
 import { addGpu } from '../../model/resources.js';
 import { sourceText } from '../../model/source.js';
 import type { UsageTable } from '../usage.js';
+import { shareJson, type QuotaFairShare } from '../quota-fair-shares.js';
 
 /** One pool's nodes and GPUs. */
 export interface PoolEntry {
@@ -54,6 +55,12 @@ export interface QuotaEntry {
   reclaim: string;
   selfPreemption?: { highPriority: string; lowPriority: string; modules: string[]; source: string };
   childPreemption?: { preemptiblePriority: string; modules: string[]; source: string };
+  /**
+   * SEMANTICS 13: the quota's weighted share (Kueue's status.fairSharing.weightedShare) and
+   * weight, or null when its tree follows Kueue's rules without fair sharing; absent under
+   * PAI's rules. "infinite" for a borrowing quota of weight 0 (JSON has no Infinity).
+   */
+  fairShare?: { weightedShare: number | 'infinite'; weight: number } | null;
   source: string;
 }
 
@@ -69,10 +76,12 @@ export interface QuotaViewInput {
   tree: QuotaTree;
   jobs: readonly RunningJob[];
   usage: UsageTable;
+  /** Each quota's share where its tree has fair sharing (engine/quota-fair-shares.ts); absent = none has. */
+  fairShares?: ReadonlyMap<string, QuotaFairShare>;
 }
 
 /** The quota tree with its usage. */
-export function quotaView({ policy, tree, jobs, usage }: QuotaViewInput): QuotaView {
+export function quotaView({ policy, tree, jobs, usage, fairShares }: QuotaViewInput): QuotaView {
   const n = tree.quotas.length;
   // GPUs per standing on each quota's own jobs, then summed up the tree.
   const own: Record<Standing | 'jobs', Float64Array> = { 'in-quota': new Float64Array(n), borrowing: new Float64Array(n), idle: new Float64Array(n), jobs: new Float64Array(n) };
@@ -134,6 +143,7 @@ export function quotaView({ policy, tree, jobs, usage }: QuotaViewInput): QuotaV
       ...(q.childPreemption
         ? { childPreemption: { preemptiblePriority: formatRange(q.childPreemption.preemptiblePriority), modules: [...q.childPreemption.modules], source: sourceText(q.childPreemption.src) } }
         : {}),
+      ...(q.kueue ? { fairShare: fairShareOf(fairShares?.get(q.name)) } : {}),
       source: sourceText(q.src),
     };
   });
@@ -143,4 +153,10 @@ export function quotaView({ policy, tree, jobs, usage }: QuotaViewInput): QuotaV
     return { name: p.name, type: p.type, nodes: mine.length, gpus: mine.reduce((s, nd) => s + nd.gpus, 0), cordonedNodes: mine.filter((nd) => nd.unschedulable).length };
   });
   return { pools, quotas };
+}
+
+/** A quota's share as the view writes it: null when its tree has no fair sharing. */
+function fairShareOf(s: QuotaFairShare | undefined): QuotaEntry['fairShare'] {
+  if (s === undefined) return null;
+  return { weightedShare: shareJson(s.weightedShare), weight: s.weight };
 }
