@@ -72,6 +72,8 @@ export interface QuotaEntry {
   reclaim: string;
   selfPreemption?: { highPriority: string; lowPriority: string; modules: string[]; source: string };
   childPreemption?: { preemptiblePriority: string; modules: string[]; source: string };
+  /** SEMANTICS 13: Kueue's weighted share and the weight; null in a Kueue tree without fair sharing; absent under PAI's rules. */
+  fairShare?: { weightedShare: number | 'infinite'; weight: number } | null;
   source: string;
 }
 

@@ -63,6 +63,8 @@ export function QuotaTree({ view }: { view: QuotaView }) {
     if (!next.delete(name)) next.add(name);
     setClosed(next);
   };
+  // Fair sharing (SEMANTICS 13): a Share column only when some quota has one, so other trees look as before.
+  const fair = quotas.some((q) => q.fairShare);
   return (
     <div class="table-scroll">
       <table class="quota-tree">
@@ -78,6 +80,11 @@ export function QuotaTree({ view }: { view: QuotaView }) {
                 {c}
               </th>
             ))}
+            {fair ? (
+              <th scope="col" class="num" title="Kueue's status.fairSharing.weightedShare: borrowed over lendable × 1000 on the dominant resource, divided by the weight">
+                Share
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -103,6 +110,15 @@ export function QuotaTree({ view }: { view: QuotaView }) {
                   {v}
                 </td>
               ))}
+              {fair ? (
+                <td class="num share">
+                  {q.fairShare ? (
+                    <span title={`weighted share (weight ${q.fairShare.weight})`}>{q.fairShare.weightedShare === 'infinite' ? '∞' : q.fairShare.weightedShare.toLocaleString('en-US')}</span>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>
@@ -113,7 +129,7 @@ export function QuotaTree({ view }: { view: QuotaView }) {
       </p>
       <p class="muted small">
         GPUs of each quota's subtree. Used counts in-quota and borrowing jobs against the guarantee; lent is guarantee other quotas are borrowing; max is the ceiling in-quota and borrowing jobs
-        together never exceed.
+        together never exceed.{fair ? " Share is each quota's weighted share of what its cohort lends (fair sharing; 0 when it borrows nothing)." : ''}
       </p>
     </div>
   );
