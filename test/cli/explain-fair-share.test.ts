@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { schemaErrors } from '../helpers/report.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -37,16 +38,26 @@ describe('quotient explain: fair sharing', () => {
     ]);
   });
 
-  it('the ExplainReport lists them under fairShares', () => {
+  it('the ExplainReport lists them under fairShares, as schemas/explain-report.json says', () => {
     const r = explain('--json', FILE);
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout) as { policies: Array<{ fairShares?: unknown }> };
+    expect(schemaErrors('ExplainReport', doc)).toEqual([]);
+    expect(schemaErrors('ExplainReport', { ...doc, policies: [{ ...doc.policies[0], fairShares: [{ quota: 'vision', weightedShare: 'huge', weight: 1 }] }] })).not.toEqual([]);
     expect(doc.policies[0]!.fairShares).toEqual([
       { quota: 'org', weightedShare: 0, weight: 1 },
       { quota: 'research', weightedShare: 0, weight: 2 },
       { quota: 'vision', weightedShare: 223, weight: 1 },
       { quota: 'nlp', weightedShare: 0, weight: 1 },
     ]);
+  });
+
+  it('a weight-0 borrower is "infinite" in the report, which the schema takes', () => {
+    const zero = FILE.replace(/fair\.yaml$/, 'zero.yaml');
+    writeFileSync(zero, readFileSync(FILE, 'utf8').replace('        - name: vision\n', '        - name: vision\n          fairSharing: { weight: 0 }\n'));
+    const doc = JSON.parse(explain('--json', zero).stdout) as { policies: Array<{ fairShares: Array<{ quota: string; weightedShare: unknown }> }> };
+    expect(doc.policies[0]!.fairShares.find((s) => s.quota === 'vision')!.weightedShare).toBe('infinite');
+    expect(schemaErrors('ExplainReport', doc)).toEqual([]);
   });
 
   it('a PAI policy has no fair-sharing lines and no fairShares', () => {
