@@ -183,7 +183,7 @@ const quotaView = {
           fairShare: {
             type: ['object', 'null'],
             description:
-              "SEMANTICS 13, trees under Kueue's rules only: the weighted share (Kueue's status.fairSharing.weightedShare, rounded up; \"infinite\" for a borrowing quota of weight 0) and weight; null when the tree has no fair sharing",
+              'SEMANTICS 13, trees under Kueue\'s rules only: the weighted share (Kueue\'s status.fairSharing.weightedShare, rounded up; "infinite" for a borrowing quota of weight 0) and weight; null when the tree has no fair sharing',
             required: ['weightedShare', 'weight'],
             properties: { weightedShare: { type: ['number', 'string'] }, weight: { type: 'number' } },
             additionalProperties: false,

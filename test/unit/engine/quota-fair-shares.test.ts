@@ -56,8 +56,8 @@ describe('quotaFairShares', () => {
     expect(view(open(text)).quotas.find((q) => q.name === 'vision')!.fairShare).toEqual({ weightedShare: 'infinite', weight: 0 });
   });
 
-  it("a Kueue tree without spec.fairSharing has no shares: fairShare is null on each of its quotas", () => {
-    const text = POLICY.replace(/  fairSharing:\n    preemptionStrategies: \[[^\]]*\]\n/, '');
+  it('a Kueue tree without spec.fairSharing has no shares: fairShare is null on each of its quotas', () => {
+    const text = POLICY.replace(/ {2}fairSharing:\n {4}preemptionStrategies: \[[^\]]*\]\n/, '');
     expect(text).not.toBe(POLICY);
     const s = open(text);
     expect(quotaFairShares(s.snapshot!).size).toBe(0);
