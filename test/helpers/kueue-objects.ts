@@ -62,22 +62,33 @@ export function expressible(c: KueueObjectCase): string | undefined {
  * constant changes no answer. Memory stays memory (bytes).
  */
 export function gpuUnit(c: KueueObjectCase): number {
+  return unitOf(c, 'cpu') || 1000;
+}
+
+/** The greatest common divisor of every amount of `resource` in the case (0 when none). */
+function unitOf(c: KueueObjectCase, resource: string): number {
   const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   let unit = 0;
   const add = (fr: string, v: number | null | undefined) => {
-    if (split(fr)[1] === 'cpu' && v) unit = gcd(unit, v);
+    if (split(fr)[1] === resource && v) unit = gcd(unit, v);
   };
   for (const n of c.nodes) for (const [fr, q] of Object.entries(n.quota ?? {})) for (const v of q) add(fr, v);
   for (const w of [...c.workloads, c.incoming]) for (const [fr, v] of Object.entries(w.usage)) add(fr, v);
-  return unit || 1000;
+  return unit;
 }
 
 const GPU = 'nvidia.com/gpu';
 const resourceName = (r: string): string => (r === 'cpu' ? GPU : r);
 
-/** A Kubernetes quantity for a resource's amount in the cases' units. */
-function quantity(c: KueueObjectCase, resource: string, amount: number): number {
-  return resource === 'cpu' ? amount / gpuUnit(c) : amount;
+/**
+ * A Kubernetes quantity for a resource's amount in the case's units. Memory is written in
+ * Mi, one Mi per the case's memory divisor: Quotient reads node memory in Mi, and Kueue's
+ * cases use a few bytes (the same scaling argument as for cpu).
+ */
+function quantity(c: KueueObjectCase, resource: string, amount: number): number | string {
+  if (resource === 'cpu') return amount / gpuUnit(c);
+  if (resource === 'memory') return `${amount / (unitOf(c, 'memory') || 1)}Mi`;
+  return amount;
 }
 
 function flavorsOf(c: KueueObjectCase): string[] {
@@ -154,8 +165,8 @@ export function kueueYaml(c: KueueObjectCase): string {
 const iso = (ms: number | undefined): string => new Date(ms === undefined || ms === GO_ZERO ? 0 : ms).toISOString().replace('.000Z', 'Z');
 
 /** A container's resources: GPUs as limits (as Kubernetes has extended resources), the rest as requests. */
-function requests(c: KueueObjectCase, usage: Record<string, number>): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = { requests: {}, limits: {} };
+function requests(c: KueueObjectCase, usage: Record<string, number>): Record<string, Record<string, number | string>> {
+  const out: Record<string, Record<string, number | string>> = { requests: {}, limits: {} };
   for (const [fr, amount] of Object.entries(usage)) {
     const r = split(fr)[1];
     out[r === 'cpu' ? 'limits' : 'requests']![resourceName(r)] = quantity(c, r, amount);
@@ -172,7 +183,7 @@ export function stateJson(c: KueueObjectCase): string {
     const allocatable: Record<string, string | number> = { pods: '110', [GPU]: 1 };
     for (const [fr, amount] of Object.entries(usage)) {
       const r = split(fr)[1];
-      allocatable[resourceName(r)] = Math.max(1, quantity(c, r, amount));
+      allocatable[resourceName(r)] = r === 'cpu' ? Math.max(1, amount / gpuUnit(c)) : quantity(c, r, amount);
     }
     items.push({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { [FLAVOR_LABEL]: f, 'kubernetes.io/hostname': name } }, spec: {}, status: { allocatable } });
   };
