@@ -9,21 +9,34 @@
  * "<Kueue test func>/<case name>".
  *
  * How a case becomes objects: a ResourceFlavor per flavor (nodeLabels quotient.test/flavor),
- * one node per flavor large enough for every workload at once (so only quota decides), one
- * Running pod per admitted workload on its flavor's node (queue-name label, spec.priority,
+ * a node per admitted workload sized to it plus a spare per flavor sized to the incoming one
+ * (so only quota decides; no node over Quotient's 32 GPUs), one Running pod per admitted
+ * workload on its own node of its flavor (queue-name label, spec.priority,
  * creationTimestamp, startTime = Kueue's admission time), a LocalQueue per ClusterQueue in
- * its own namespace. Quotient's jobs are gangs of GPU pods, so the cases' cpu is written as
- * nvidia.com/gpu in units of the case's greatest common cpu divisor; Kueue's quota arithmetic
+ * its own namespace; the Job's priority comes from a WorkloadPriorityClass. Quotient's jobs
+ * are gangs of GPU pods, so the cases' cpu is written as nvidia.com/gpu in units of the case's greatest common cpu divisor; Kueue's quota arithmetic
  * only adds and compares, so the scale changes no answer. Memory is written in Mi the same
  * way (Quotient reads memory at Mi granularity; Kueue's cases use a few bytes). A
  * ClusterQueue the case gives no quota for a flavor-resource its workloads use lists it with
  * nominalQuota 0 (Kueue admits only what a queue's resource groups cover).
  *
- * Skipped (counted by the last test; the reason is computed by `expressible`):
- * - a workload using two flavors at once (e.g. cpu on default, memory on alpha): one pod
- *   cannot sit on nodes of two flavors;
- * - a workload asking memory only (no cpu, so no GPUs): a Quotient job is a gang of GPU pods;
- * - a workload already being evicted: a pod list carries no Workload eviction condition.
+ * Engine difference found (reported, src/ not ours): `check` on an imported Kueue snapshot
+ * warns policy/derived-standing for an admitted workload that borrows ("does not fit ... and
+ * the policy does not let it borrow ... selfPreemption.highPriority: ... runs idle"), a PAI
+ * reading of a rules: kueue tree. The answers are Kueue's regardless; `check` is asserted
+ * free of errors and of any other warning.
+ *
+ * 47 of Kueue's 51 cases run. Skipped, 4 (pinned by the last test; the reason is computed
+ * by `expressible`, the first that applies):
+ * - TestPreemption/only preempt workloads using the chosen flavor: workload low asks memory
+ *   only (no cpu, so no GPUs: a Quotient job is a gang of GPU pods); the incoming one also
+ *   asks cpu on default and memory on beta, two flavors for one pod;
+ * - TestPreemption/each podset preempts a different flavor: same (memory only; the incoming
+ *   workload's two pod sets sit in two flavors);
+ * - TestPreemption/preempt newer workloads with the same priority: the incoming workload
+ *   asks 0 cpu, so a Job of 0 GPUs, which Quotient cannot ask about;
+ * - TestHierarchicalPreemptions/prefer to preempt evicted workloads: a workload already
+ *   being evicted; a pod list carries no Workload eviction condition.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +88,7 @@ function ask(c: KueueCase): Answer {
   expect(check.status).toBe(0);
   const r = quotient(['whatif', policy, '--job', join(dir, 'job.yaml'), '--kueue', join(dir, 'kueue.yaml'), '--json']);
   expect(r.status, r.stderr).toBe(0);
-  return onlyAnswer(r.stdout) as unknown as Answer;
+  return onlyAnswer(r.stdout);
 }
 
 describe("Kueue's preemption tests as Kueue objects, through import and whatif --job", () => {
@@ -95,7 +108,13 @@ describe("Kueue's preemption tests as Kueue objects, through import and whatif -
   });
 
   it('skips only the cases a pod list cannot express, each with its reason', () => {
-    for (const [, why] of skipped) expect(why).toMatch(/two flavors|flavors at once|asks no cpu|being evicted/);
+    expect(skipped.map(([name]) => name)).toEqual([
+      'TestPreemption/only preempt workloads using the chosen flavor',
+      'TestPreemption/each podset preempts a different flavor',
+      'TestPreemption/preempt newer workloads with the same priority',
+      'TestHierarchicalPreemptions/prefer to preempt evicted workloads',
+    ]);
+    for (const [, why] of skipped) expect(why).toMatch(/flavors at once|asks no cpu|being evicted/);
     expect(skipped.length + run.length + KNOWN_DIFFERENT.size).toBe(all.length);
   });
 });

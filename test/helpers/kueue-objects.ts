@@ -2,8 +2,8 @@
  * Writes one of Kueue's translated preemption cases (test/unit/rules/kueue/cases/*.json) as a
  * Kueue user would hold it: kueue.yaml (ResourceFlavors with nodeLabels, Cohorts, ClusterQueues,
  * LocalQueues), state.json (what `kubectl get nodes,pods,workloads -A -o json` prints: a node
- * per flavor, a Running pod per admitted workload) and job.yaml (the incoming workload as a
- * batch/v1 Job). The cases stay one source: nothing here is written by hand per case.
+ * per admitted pod and a spare per flavor, a Running pod per admitted workload) and job.yaml
+ * (the incoming workload as a batch/v1 Job, with its WorkloadPriorityClass). The cases stay one source: nothing here is written by hand per case.
  *
  * `expressible` says why a case cannot go through the CLI, or undefined when it can.
  */
