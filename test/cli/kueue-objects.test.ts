@@ -20,11 +20,9 @@
  * ClusterQueue the case gives no quota for a flavor-resource its workloads use lists it with
  * nominalQuota 0 (Kueue admits only what a queue's resource groups cover).
  *
- * Engine difference found (reported, src/ not ours): `check` on an imported Kueue snapshot
- * warns policy/derived-standing for an admitted workload that borrows ("does not fit ... and
- * the policy does not let it borrow ... selfPreemption.highPriority: ... runs idle"), a PAI
- * reading of a rules: kueue tree. The answers are Kueue's regardless; `check` is asserted
- * free of errors and of any other warning.
+ * `check` of each imported case is clean: an admitted workload past its queue's nominal
+ * quota runs borrowing, by no PAI borrowing rule (policy/build/derive-standings.ts, SEMANTICS
+ * 12; this test found that check warned it "runs idle" by PAI's reading).
  *
  * 47 of Kueue's 51 cases run. Skipped, 4 (pinned by the last test; the reason is computed
  * by `expressible`, the first that applies):
@@ -80,11 +78,8 @@ function ask(c: KueueCase): Answer {
   writeFileSync(join(policy, 'cluster.yaml'), cluster.stdout);
   const check = quotient(['check', policy]);
   expect(check.stdout + check.stderr).not.toMatch(/\berror\b/);
-  // Engine difference (reported): check derives a standing for an admitted workload that
-  // borrows by PAI's reading (selfPreemption.highPriority) and warns it "runs idle", though
-  // under Kueue's rules its ClusterQueue may borrow. That warning, and no other, is let by.
   const warnings = [...(check.stdout + check.stderr).matchAll(/ warning {2}(\S+)/g)].map((m) => m[1]);
-  expect(warnings.filter((w) => w !== 'policy/derived-standing')).toEqual([]);
+  expect(warnings).toEqual([]);
   expect(check.status).toBe(0);
   const r = quotient(['whatif', policy, '--job', join(dir, 'job.yaml'), '--kueue', join(dir, 'kueue.yaml'), '--json']);
   expect(r.status, r.stderr).toBe(0);

@@ -58,6 +58,14 @@ export function deriveStandings(c: Collector, cluster: Cluster, quotas: Quota[],
       continue;
     }
     const quota = tree.at(q);
+    // SEMANTICS 12: under Kueue's rules a running job was admitted by Kueue and holds quota;
+    // there is no per-job borrowing rule to judge it by (a ClusterQueue borrows up to its
+    // borrowingLimit): past its queue's nominal quota it runs borrowing, said by no warning.
+    if (quota.kueue !== undefined) {
+      job.standing = 'borrowing';
+      add(job);
+      continue;
+    }
     // SEMANTICS 5.2: the quota's borrowing rule (model/borrowing.ts), the one the engine compiles.
     const rule = borrowingOf(quota);
     const mayBorrow = rule !== undefined && inRange(rule.priority, job.priority);
