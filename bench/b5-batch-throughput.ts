@@ -43,6 +43,7 @@ import type * as BatchPoolModule from '../src/pool/batch-pool.js';
 import type { BatchQuery } from '../src/pool/batch-pool.js';
 import { jobSpecDoc } from '../src/policy/write/to-docs.js';
 import type * as SessionModule from '../src/engine/session.js';
+import type * as StartEstimateModule from '../src/simulate/start-estimate.js';
 import { b3Policy } from './b3-policy.js';
 import { compiled } from './compiled.js';
 import { collectGarbage, formatUs, printRows, sinceUs } from './timing.js';
@@ -52,6 +53,7 @@ import { collectGarbage, formatUs, printRows, sinceUs } from './timing.js';
 const { BatchPool } = await compiled<typeof BatchPoolModule>('pool/batch-pool');
 const { Session } = await compiled<typeof SessionModule>('engine/session');
 const { requestKey } = await compiled<typeof AnswerMemoModule>('engine/answer-memo');
+const { estimateStart } = await compiled<typeof StartEstimateModule>('simulate/start-estimate');
 type Session = SessionModule.Session;
 
 const json = process.argv.includes('--json');
@@ -162,7 +164,8 @@ async function runVariant(v: Variant) {
   const gen = b3Policy({ nodes: v.nodes, fanout: v.fanout });
   const files = gen.files;
   let start = process.hrtime.bigint();
-  const { session, findings } = Session.open(files, { now: NOW, answerMemo: false });
+  // The pool's workers estimate a wait's start (pool/batch-worker.ts): so does the in-thread session the answers are compared with.
+  const { session, findings } = Session.open(files, { now: NOW, answerMemo: false, estimator: (policy, job, o) => estimateStart(policy, job, { backend: 'wasm', ...o }) });
   const openMs = sinceUs(start) / 1000;
   if (!session) throw new Error(`B5 ${v.name} policy does not load: ${JSON.stringify(findings.slice(0, 3))}`);
 
