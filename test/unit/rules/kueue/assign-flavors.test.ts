@@ -56,3 +56,39 @@ describe('assignFlavors', () => {
     expect(fa.pending).toContain('resource example.com/fpga unavailable in ClusterQueue');
   });
 });
+
+describe('assignFlavors under fair sharing', () => {
+  // Cohort c of P, T and R, 2, 2 and 4 GPUs of flavor f nominal (8 in all). T runs four
+  // 2-GPU workloads (8: it borrows 6, R lends all), so P can take nothing now. P asks 4,
+  // which would borrow 2: classic preemption may not take from the cohort while the
+  // preemptor borrows without borrowWithinCohort (Never here), so its oracle finds no
+  // candidates. Fair sharing ignores borrowWithinCohort: P after (2 of 8: 250) is not above
+  // T without one workload (4 of 8: 500) by LessThanOrEqualToFinalShare, and below T's
+  // initial 750 by LessThanInitialShare for the second, so Kueue's oracle, which asks the
+  // preemption the scheduler will run (fair when enabled), says Preempt.
+  const src = { file: 't', line: 1, column: 1, path: '' };
+  const q = (n: number) => new Map([['f/nvidia.com/gpu', { nominal: n }]]);
+  const never = { withinClusterQueue: 'Never', reclaimWithinCohort: 'Any', borrowWithinCohort: { policy: 'Never' } } as const;
+  const nodes = new Map([
+    ['c', { name: 'c', kind: 'Cohort' as const, parent: null, children: ['P', 'T', 'R'], quota: new Map(), weight: 1 }],
+    ['P', { name: 'P', kind: 'ClusterQueue' as const, parent: 'c', children: [], quota: q(2), weight: 1, preemption: never }],
+    ['T', { name: 'T', kind: 'ClusterQueue' as const, parent: 'c', children: [], quota: q(2), weight: 1, preemption: never }],
+    ['R', { name: 'R', kind: 'ClusterQueue' as const, parent: 'c', children: [], quota: q(4), weight: 1, preemption: never }],
+  ]);
+  const workloads = [0, 1, 2, 3].map((i) => ({ name: `t${i}`, clusterQueue: 'T', priority: 0, createdAt: i, admittedAt: i, evicted: false, usage: new Map([['f/nvidia.com/gpu', 2]]) }));
+  const classic = { nodes, workloads };
+  const fair = { ...classic, fairSharing: { strategies: ['LessThanOrEqualToFinalShare', 'LessThanInitialShare'] as const } };
+  const clauses: KueueQuotaClauses = {
+    kind: 'ClusterQueue',
+    resourceGroups: [{ coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'f', resources: [{ name: 'nvidia.com/gpu', nominalQuota: 2, src }], src }], src }],
+    preemption: { ...never, src },
+    flavorFungibility: { whenCanBorrow: 'MayStopSearch', whenCanPreempt: 'MayStopSearch', src },
+  };
+  const fl = new Map([['f', { name: 'f', nodeLabels: {}, nodeTaints: [], src }]]);
+  const ask = (s: typeof classic) => assignFlavors(s, 'P', clauses, fl, new Map([['nvidia.com/gpu', 4]]), me).groups[0]!.tried.map((t) => t.mode);
+
+  it('asks fair preemption for a flavor whose quota it must borrow, as Kueue does: Preempt where classic finds no candidates', () => {
+    expect(ask(classic)).toEqual(['NoCandidates']);
+    expect(ask(fair)).toEqual(['Preempt']);
+  });
+});
